@@ -1,0 +1,39 @@
+// How resources behave over time: how long each state lasts, how a lifecycle ends, how long quotes
+// and trades live, and which optional fields are required. Scenarios supply these; the defaults
+// follow the API document with realistic timings.
+
+export type LifecycleResource = 'payout' | 'wallet_payout' | 'withdrawal' | 'quote' | 'fx_trade' | 'transfer';
+
+export interface Outcome {
+  succeed: boolean;
+  reason?: string;
+}
+
+export interface Behaviour {
+  readonly name: string;
+  /** Seconds a resource stays in `state` before its next timed move. */
+  duration(resource: LifecycleResource, state: string): number;
+  /** How the lifecycle of a new resource with these fields ends. */
+  outcome(resource: LifecycleResource, fields: Record<string, unknown>): Outcome;
+  /** Lifetime in seconds of quotes and FX trades. */
+  ttl(resource: 'quote' | 'fx_trade'): number;
+  /** Whether a field the API document makes optional is required. */
+  requires(flag: 'withdrawal.authCode'): boolean;
+}
+
+export const DEFAULT_DURATIONS: Record<LifecycleResource, Record<string, number>> = {
+  payout: { PENDING: 30, PROCESSING: 270 },
+  wallet_payout: { PENDING: 30, PROCESSING: 150 },
+  withdrawal: { PROCESSING: 300 },
+  transfer: { PENDING: 30, PROCESSING: 270 },
+  quote: {},
+  fx_trade: {},
+};
+
+export const defaultBehaviour: Behaviour = {
+  name: 'default',
+  duration: (resource, state) => DEFAULT_DURATIONS[resource][state] ?? 60,
+  outcome: () => ({ succeed: true }),
+  ttl: () => 300,
+  requires: () => false,
+};

@@ -1,0 +1,71 @@
+// The request journal: the tenant's latest requests and responses, in memory, bounded. Bodies are
+// held by reference and redacted only when read, so recording costs the hot path next to nothing.
+
+export interface JournalEntry {
+  id: string;
+  at: string;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  durationMs: number;
+  requestHeaders: Record<string, string>;
+  requestBody: unknown;
+  responseBody: unknown;
+}
+
+export class Journal {
+  private entries: JournalEntry[] = [];
+  private seq = 0;
+
+  constructor(private readonly limit: number) {}
+
+  record(entry: Omit<JournalEntry, 'id'>): void {
+    this.entries.push({ id: `req_${++this.seq}`, ...entry });
+    if (this.entries.length > this.limit) this.entries.shift();
+  }
+
+  /** Newest first, secrets redacted. */
+  list(limit: number): JournalEntry[] {
+    return this.entries
+      .slice(-limit)
+      .reverse()
+      .map((e) => ({
+        ...e,
+        requestHeaders: redactHeaders(e.requestHeaders),
+        requestBody: redact(e.requestBody),
+        responseBody: redact(e.responseBody),
+      }));
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+}
+
+const SECRET_HEADERS = /^(authorization|cookie|x-api-key|webhook-signature)$/i;
+const SECRET_FIELDS = /^(authCode|secret|password|pin|otp|token|apiKey|api_key)$/i;
+
+export function redactHeaders(h: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) out[k] = SECRET_HEADERS.test(k) ? maskSecret(v) : v;
+  return out;
+}
+
+/** Keeps the scheme and the last four characters of a credential. */
+export function maskSecret(value: string): string {
+  const m = /^(Bearer\s+)?(.*)$/i.exec(value)!;
+  const tail = m[2].length > 8 ? m[2].slice(-4) : '';
+  return `${m[1] ?? ''}[redacted]${tail ? `…${tail}` : ''}`;
+}
+
+export function redact(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(/sk_(test|live)_[A-Za-z0-9_-]+/g, 'sk_$1_[redacted]');
+  if (Array.isArray(value)) return value.map(redact);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = SECRET_FIELDS.test(k) ? '[redacted]' : redact(v);
+    return out;
+  }
+  return value;
+}

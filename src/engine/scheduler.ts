@@ -1,0 +1,105 @@
+// Due events: timed moves (settlement, broadcast, expiry, retries) are stored as jobs with the
+// tenant time they fall due, and one runDue(now) applies every due job in order of (dueAt, seq).
+// Jobs live in the tenant's store, so they survive a restart; an in-memory heap orders them so that
+// a request with nothing due pays one comparison.
+import type { Collection } from '../store/store.js';
+
+export interface Job {
+  id: string;
+  seq: number;
+  dueAt: number;
+  /** Names the handler, e.g. 'payout.advance'. */
+  kind: string;
+  /** The resource the job moves (its id or reference). */
+  ref: string;
+  data?: Record<string, unknown>;
+}
+
+export class Scheduler {
+  private heap: Job[] = [];
+  private seq = 0;
+
+  constructor(private readonly jobs: Collection<Job>) {
+    for (const job of jobs.values()) {
+      this.push(job);
+      this.seq = Math.max(this.seq, job.seq);
+    }
+  }
+
+  enqueue(kind: string, ref: string, dueAt: number, data?: Record<string, unknown>): Job {
+    const seq = ++this.seq;
+    const job: Job = { id: `job_${seq}`, seq, dueAt, kind, ref, ...(data ? { data } : {}) };
+    this.jobs.put(job.id, job);
+    this.push(job);
+    return job;
+  }
+
+  /** Drop every pending job for a resource (optionally only of one kind). */
+  cancelFor(ref: string, kind?: string): void {
+    for (const job of [...this.jobs.values()]) {
+      if (job.ref === ref && (kind === undefined || job.kind === kind)) this.jobs.remove(job.id);
+    }
+  }
+
+  pending(ref: string): Job[] {
+    return [...this.jobs.values()].filter((j) => j.ref === ref).sort(order);
+  }
+
+  nextDueAt(): number | undefined {
+    this.dropStale();
+    return this.heap[0]?.dueAt;
+  }
+
+  /** Remove and return the next job due at or before `now`, if any. */
+  takeDue(now: number): Job | undefined {
+    this.dropStale();
+    const top = this.heap[0];
+    if (!top || top.dueAt > now) return undefined;
+    this.pop();
+    this.jobs.remove(top.id);
+    return top;
+  }
+
+  clear(): void {
+    this.heap = [];
+    this.seq = 0;
+  }
+
+  private dropStale(): void {
+    while (this.heap.length > 0 && !this.jobs.has(this.heap[0].id)) this.pop();
+  }
+
+  private push(job: Job): void {
+    const h = this.heap;
+    h.push(job);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (order(h[p], h[i]) <= 0) break;
+      [h[p], h[i]] = [h[i], h[p]];
+      i = p;
+    }
+  }
+
+  private pop(): void {
+    const h = this.heap;
+    const last = h.pop()!;
+    if (h.length === 0) return;
+    h[0] = last;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < h.length && order(h[l], h[m]) < 0) m = l;
+      if (r < h.length && order(h[r], h[m]) < 0) m = r;
+      if (m === i) break;
+      [h[m], h[i]] = [h[i], h[m]];
+      i = m;
+    }
+  }
+}
+
+function order(a: Job, b: Job): number {
+  return a.dueAt - b.dueAt || a.seq - b.seq;
+}

@@ -1,0 +1,42 @@
+// Records each API request of a tenant in its journal. The response body is captured by reference
+// as the handler builds it; nothing is cloned or serialised on the hot path.
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from './types.js';
+
+export function journalMiddleware(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    const json = c.json;
+    c.json = ((body: unknown, ...rest: unknown[]) => {
+      c.set('responseBody', body);
+      return (json as (...a: unknown[]) => Response)(body, ...rest);
+    }) as typeof c.json;
+    await next();
+    const tenant = c.get('tenant');
+    if (!tenant) return;
+    const text = c.req.bodyCache.text;
+    const requestBody = text ? await text.then(parseIfJson, () => undefined) : undefined;
+    const url = c.req.url;
+    const q = url.indexOf('?');
+    tenant.journal.record({
+      at: tenant.nowIso(),
+      method: c.req.method,
+      path: c.req.path,
+      query: q >= 0 ? url.slice(q + 1) : '',
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      requestHeaders: c.req.header(),
+      requestBody,
+      responseBody: c.get('responseBody'),
+    });
+  };
+}
+
+function parseIfJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

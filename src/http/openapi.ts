@@ -1,0 +1,71 @@
+// Shared pieces of the OpenAPI description: the error envelope, error responses, router factory.
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { ERROR_CODES } from '../kernel/errors.js';
+import { validationHook } from './errors.js';
+import type { AppEnv } from './types.js';
+
+export const ErrorEnvelope = z
+  .object({
+    status: z.literal('error'),
+    message: z.string().openapi({ description: 'What was wrong and what to send instead.' }),
+    error: z.object({
+      type: z.enum([
+        'invalid_request_error',
+        'authentication_error',
+        'permission_error',
+        'not_found_error',
+        'conflict_error',
+        'rate_limit_error',
+        'api_error',
+      ]),
+      code: z.enum(ERROR_CODES as [string, ...string[]]),
+      details: z.array(z.object({ field: z.string(), issue: z.string() })),
+    }),
+  })
+  .openapi('ErrorEnvelope');
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed body, failed validation, unsupported currency or missing header',
+  401: 'Missing or invalid API key',
+  403: 'The key may not do this',
+  404: 'Unknown resource',
+  409: 'Reference reused with a different body, or a move the state does not allow',
+  413: 'Body over 1 MiB',
+  415: 'Body is not JSON',
+  429: 'Rate limited (only when a scenario asks for it)',
+  503: 'Unavailable (only when a scenario asks for it)',
+};
+
+/** Error responses of a JSON route: the listed statuses plus a default, all the error envelope. */
+export function errorResponses(...statuses: number[]) {
+  const out: Record<string, { description: string; content: { 'application/json': { schema: typeof ErrorEnvelope } } }> = {};
+  for (const s of [401, ...statuses]) {
+    out[String(s)] = { description: DESCRIPTIONS[s] ?? 'Error', content: { 'application/json': { schema: ErrorEnvelope } } };
+  }
+  out.default = { description: 'Any other error, in the same envelope', content: { 'application/json': { schema: ErrorEnvelope } } };
+  return out;
+}
+
+export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
+  required: true,
+  ...(description ? { description } : {}),
+  content: { 'application/json': { schema } },
+});
+
+export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export const security = [{ bearerAuth: [] }];
+
+/** A router whose validation failures become the API's error envelope. */
+export function newRouter() {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
+}
+
+/** Envelope of the fiat payout and bank operations: status, message, data. */
+export const successEnvelope = <T extends z.ZodType>(data: T, name?: string) => {
+  const s = z.object({ status: z.literal('success'), message: z.string(), data });
+  return name ? s.openapi(name) : s;
+};

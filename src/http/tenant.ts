@@ -1,0 +1,56 @@
+// API key → tenant and mode. sk_test_ keys are sandbox mode, sk_live_ keys live simulation, anything
+// else is refused. Before the handler, the tenant's due jobs are applied (catch-up); after it, the
+// tenant's writes are made durable before the response leaves.
+import type { MiddlewareHandler } from 'hono';
+import { SandboxError } from '../kernel/errors.js';
+import type { Tenants } from '../engine/tenants.js';
+import type { Mode } from '../engine/tenant.js';
+import type { AppEnv } from './types.js';
+
+const KEY = /^sk_(test|live)_[A-Za-z0-9_-]{1,200}$/;
+
+export function parseKey(header: string | undefined): { key: string; mode: Mode } {
+  if (!header) {
+    throw new SandboxError(
+      'AUTHENTICATION_REQUIRED',
+      'No API key was sent. Send the header Authorization: Bearer sk_test_<your key> (or sk_live_ for live rules).',
+      [{ field: 'Authorization', issue: 'is required' }],
+    );
+  }
+  const m = /^Bearer +(\S+)$/i.exec(header.trim());
+  const key = m?.[1];
+  const parsed = key ? KEY.exec(key) : null;
+  if (!key || !parsed) {
+    throw new SandboxError(
+      'INVALID_API_KEY',
+      'The API key is not valid. Send a secret key as Authorization: Bearer sk_test_<key>; publishable keys and other schemes are not accepted.',
+      [{ field: 'Authorization', issue: 'must be Bearer followed by a key that begins with sk_test_ or sk_live_' }],
+    );
+  }
+  return { key, mode: parsed[1] === 'live' ? 'live' : 'sandbox' };
+}
+
+export function tenantMiddleware(tenants: Tenants, allowedKeys?: ReadonlySet<string>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { key, mode } = parseKey(c.req.header('authorization'));
+    if (allowedKeys && !allowedKeys.has(key)) {
+      throw new SandboxError('INVALID_API_KEY', 'This API key is not one this sandbox accepts. Use a key from its keys file.', [
+        { field: 'Authorization', issue: 'unknown key' },
+      ]);
+    }
+    const tenant = await tenants.get(key, mode);
+    c.set('tenant', tenant);
+    tenant.catchUp();
+    await next();
+    try {
+      await tenant.store.flush();
+    } catch (err) {
+      console.error('[sandbox] could not persist a write:', err);
+      c.res = undefined;
+      c.res = c.json(
+        { status: 'error', message: 'The sandbox could not persist this request; nothing was kept. Retry it.', error: { type: 'api_error', code: 'INTERNAL_ERROR', details: [] } },
+        500,
+      );
+    }
+  };
+}

@@ -1,0 +1,11 @@
+import type { Tenant } from '../engine/tenant.js';
+
+export interface AppEnv {
+  Variables: {
+    tenant: Tenant;
+    /** The body the response was built from, kept by reference for the journal. */
+    responseBody: unknown;
+    /** Set by routers whose errors are not JSON (the FX interface answers in XML). */
+    renderError: ((err: import('../kernel/errors.js').SandboxError) => Response) | undefined;
+  };
+}

@@ -1,0 +1,24 @@
+// Time is injected. The base clock is real time in production and a manual clock in tests;
+// each tenant sees the base clock plus its own offset (see engine/tenant.ts).
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** A clock that only moves when told to: the base clock of tests. */
+export class ManualClock implements Clock {
+  constructor(private ms = Date.parse('2026-01-15T09:00:00.000Z')) {}
+  now(): number {
+    return this.ms;
+  }
+  advance(seconds: number): void {
+    this.ms += seconds * 1000;
+  }
+  set(ms: number): void {
+    this.ms = ms;
+  }
+}
+
+export const iso = (ms: number): string => new Date(ms).toISOString();

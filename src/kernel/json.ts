@@ -1,0 +1,18 @@
+import { createHash } from 'node:crypto';
+
+/** JSON with object keys sorted, so equal values give equal text whatever their key order. */
+export function stableStringify(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  const keys = Object.keys(value as Record<string, unknown>).sort();
+  const parts: string[] = [];
+  for (const k of keys) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v !== undefined) parts.push(`${JSON.stringify(k)}:${stableStringify(v)}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+export function fingerprint(value: unknown): string {
+  return createHash('sha1').update(stableStringify(value)).digest('base64url');
+}

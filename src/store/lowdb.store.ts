@@ -1,0 +1,198 @@
+// The persistent store (--data DIR): each tenant keeps a lowdb snapshot plus an append-only log.
+//
+//   DIR/tenants/<tenantId>/snapshot.json   lowdb JSONFile, written atomically (temp file + rename)
+//   DIR/tenants/<tenantId>/wal-<gen>.jsonl one line per write since that snapshot
+//
+// A request's writes are appended to the log in one batch before its response leaves (group commit:
+// concurrent requests share one append), so a write acknowledged by a 2xx survives a crash of the
+// process. The cost of a write is one appended line, whatever is already stored. When the log has
+// grown past the snapshot's size, the snapshot is rewritten and a new log generation begun, which
+// keeps the amortised cost per write constant. Replaying a log over a snapshot that already holds
+// some of its writes is harmless: every logged write sets a value, so replay converges.
+import { mkdir, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Low } from 'lowdb';
+import { JSONFile } from 'lowdb/node';
+import { MemoryTenantStore, type Store, type StoreOp, type TenantStore } from './store.js';
+
+interface Snapshot {
+  version: 1;
+  walGen: number;
+  collections: Record<string, [string, unknown][]>;
+}
+
+const MIN_COMPACT_BYTES = 4 * 1024 * 1024;
+
+export class StoreLoadError extends Error {
+  constructor(file: string, reason: string) {
+    super(
+      `Cannot load the sandbox data file ${file}: ${reason}. ` +
+        `The sandbox will not start over damaged data. Restore the file from a backup, or move the ` +
+        `tenant's folder (${path.dirname(file)}) aside to start that tenant empty.`,
+    );
+    this.name = 'StoreLoadError';
+  }
+}
+
+class LowdbTenantStore extends MemoryTenantStore {
+  private pending: string[] = [];
+  private appended = 0;
+  private durable = 0;
+  private writing: Promise<void> | null = null;
+  private walBytes = 0;
+  private snapshotBytes = 0;
+  private wal!: FileHandle;
+  private walGen = 0;
+  private readonly db: Low<Snapshot>;
+
+  constructor(private readonly dir: string) {
+    super((op) => this.log(op));
+    this.db = new Low<Snapshot>(new JSONFile<Snapshot>(path.join(dir, 'snapshot.json')), {
+      version: 1,
+      walGen: 0,
+      collections: {},
+    });
+  }
+
+  async load(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const snapshotFile = path.join(this.dir, 'snapshot.json');
+    try {
+      await this.db.read();
+    } catch (e) {
+      throw new StoreLoadError(snapshotFile, `it is not valid JSON (${(e as Error).message})`);
+    }
+    const snap = this.db.data;
+    if (!snap || snap.version !== 1 || typeof snap.collections !== 'object' || snap.collections === null) {
+      throw new StoreLoadError(snapshotFile, 'it is not a sandbox snapshot (expected {"version":1,...})');
+    }
+    for (const [name, entries] of Object.entries(snap.collections)) {
+      if (!Array.isArray(entries)) throw new StoreLoadError(snapshotFile, `collection '${name}' is not a list`);
+      this.data.set(name, new Map(entries));
+    }
+    if (existsSync(snapshotFile)) this.snapshotBytes = (await stat(snapshotFile)).size;
+    const gens = (await readdir(this.dir))
+      .map((f) => /^wal-(\d+)\.jsonl$/.exec(f))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => Number(m[1]))
+      .filter((g) => g >= snap.walGen)
+      .sort((a, b) => a - b);
+    for (const gen of gens) await this.replay(path.join(this.dir, `wal-${gen}.jsonl`));
+    this.walGen = Math.max(snap.walGen, ...gens);
+    this.wal = await open(this.walFile(this.walGen), 'a');
+    this.walBytes = (await this.wal.stat()).size;
+  }
+
+  private async replay(file: string): Promise<void> {
+    const text = await readFile(file, 'utf8');
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      if (line === '') continue;
+      let op: StoreOp;
+      try {
+        op = JSON.parse(line) as StoreOp;
+      } catch {
+        // A torn last line is a write that was never acknowledged; anything earlier is damage.
+        if (lines.slice(i + 1).every((l) => l === '')) break;
+        throw new StoreLoadError(file, `line ${i + 1} is not valid JSON`);
+      }
+      this.apply(op);
+    }
+  }
+
+  private walFile(gen: number) {
+    return path.join(this.dir, `wal-${gen}.jsonl`);
+  }
+
+  private log(op: StoreOp): void {
+    this.pending.push(JSON.stringify(op) + '\n');
+    this.appended++;
+  }
+
+  override async flush(): Promise<void> {
+    const target = this.appended;
+    while (this.durable < target) {
+      if (!this.writing) this.writing = this.writeBatch();
+      await this.writing;
+    }
+  }
+
+  private async writeBatch(): Promise<void> {
+    const upTo = this.appended;
+    const text = this.pending.join('');
+    this.pending = [];
+    try {
+      await this.wal.write(text);
+      this.walBytes += Buffer.byteLength(text);
+      this.durable = upTo;
+      if (this.walBytes > Math.max(MIN_COMPACT_BYTES, this.snapshotBytes)) await this.compact();
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  /** Rewrite the snapshot and begin a new log generation. Runs while holding the write turn. */
+  private async compact(): Promise<void> {
+    const oldGen = this.walGen;
+    const oldWal = this.wal;
+    this.walGen = oldGen + 1;
+    this.wal = await open(this.walFile(this.walGen), 'a');
+    this.walBytes = 0;
+    const collections: Snapshot['collections'] = {};
+    for (const [name, map] of this.data) collections[name] = [...map];
+    this.db.data = { version: 1, walGen: this.walGen, collections };
+    await this.db.write();
+    this.db.data = { version: 1, walGen: this.walGen, collections: {} };
+    this.snapshotBytes = (await stat(path.join(this.dir, 'snapshot.json'))).size;
+    await oldWal.close();
+    await rm(this.walFile(oldGen), { force: true });
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.wal.close();
+  }
+}
+
+export class LowdbStore implements Store {
+  readonly kind = 'lowdb' as const;
+  private readonly tenants = new Map<string, LowdbTenantStore>();
+  private readonly opening = new Map<string, Promise<LowdbTenantStore>>();
+
+  private constructor(readonly dir: string) {}
+
+  /** Open the data directory and load every tenant in it, refusing damaged files. */
+  static async open(dir: string): Promise<LowdbStore> {
+    const store = new LowdbStore(path.resolve(dir));
+    const root = path.join(store.dir, 'tenants');
+    await mkdir(root, { recursive: true });
+    for (const id of await readdir(root)) await store.tenant(id);
+    return store;
+  }
+
+  tenant(tenantId: string): Promise<TenantStore> {
+    const loaded = this.tenants.get(tenantId);
+    if (loaded) return Promise.resolve(loaded);
+    let p = this.opening.get(tenantId);
+    if (!p) {
+      const t = new LowdbTenantStore(path.join(this.dir, 'tenants', tenantId));
+      p = t.load().then(() => {
+        this.tenants.set(tenantId, t);
+        this.opening.delete(tenantId);
+        return t;
+      });
+      this.opening.set(tenantId, p);
+    }
+    return p;
+  }
+
+  tenantIds(): string[] {
+    return [...this.tenants.keys()];
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.tenants.values()].map((t) => t.close()));
+  }
+}

@@ -1,0 +1,19 @@
+// The default store: everything in memory, fresh at each start.
+import { MemoryTenantStore, type Store, type TenantStore } from './store.js';
+
+export class MemoryStore implements Store {
+  readonly kind = 'memory' as const;
+  private readonly tenants = new Map<string, MemoryTenantStore>();
+
+  async tenant(tenantId: string): Promise<TenantStore> {
+    let t = this.tenants.get(tenantId);
+    if (!t) this.tenants.set(tenantId, (t = new MemoryTenantStore()));
+    return t;
+  }
+
+  tenantIds(): string[] {
+    return [...this.tenants.keys()];
+  }
+
+  async close(): Promise<void> {}
+}

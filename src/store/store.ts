@@ -1,0 +1,120 @@
+// The store: one TenantStore per tenant, holding named collections of records.
+//
+// Records are values: a service builds a new object and puts it; it never mutates an object it got
+// from a collection (the lowdb store logs puts, so a silent mutation would not reach the disk).
+// Reads and writes are synchronous against memory; `flush()` resolves once every write made so far
+// is durable, and the HTTP layer awaits it before answering, so a 2xx means the write is kept.
+
+export interface Collection<T> {
+  get(id: string): T | undefined;
+  has(id: string): boolean;
+  /** Records in insertion order. */
+  values(): IterableIterator<T>;
+  keys(): IterableIterator<string>;
+  put(id: string, value: T): void;
+  remove(id: string): void;
+  clear(): void;
+  readonly size: number;
+}
+
+export interface TenantStore {
+  collection<T>(name: string): Collection<T>;
+  /** Forget every record of every collection of this tenant. */
+  clear(): void;
+  /** Resolves once every write made so far is durable. */
+  flush(): Promise<void>;
+}
+
+export interface Store {
+  readonly kind: 'memory' | 'lowdb';
+  /** The tenant's store, loaded (or created) on first use. */
+  tenant(tenantId: string): Promise<TenantStore>;
+  /** Ids of tenants that have data. */
+  tenantIds(): string[];
+  /** Make everything durable and release files. */
+  close(): Promise<void>;
+}
+
+/** A write to a collection, as the lowdb store logs it. */
+export type StoreOp =
+  | { c: string; op: 'put'; id: string; v: unknown }
+  | { c: string; op: 'del'; id: string }
+  | { c: string; op: 'clear' }
+  | { op: 'clearAll' };
+
+/** A collection over a Map that reports each write to a listener. */
+export class MapCollection<T> implements Collection<T> {
+  constructor(
+    readonly name: string,
+    readonly map: Map<string, T>,
+    private readonly onWrite?: (op: StoreOp) => void,
+  ) {}
+  get(id: string) {
+    return this.map.get(id);
+  }
+  has(id: string) {
+    return this.map.has(id);
+  }
+  values() {
+    return this.map.values();
+  }
+  keys() {
+    return this.map.keys();
+  }
+  get size() {
+    return this.map.size;
+  }
+  put(id: string, value: T) {
+    this.map.set(id, value);
+    this.onWrite?.({ c: this.name, op: 'put', id, v: value });
+  }
+  remove(id: string) {
+    if (!this.map.delete(id)) return;
+    this.onWrite?.({ c: this.name, op: 'del', id });
+  }
+  clear() {
+    this.map.clear();
+    this.onWrite?.({ c: this.name, op: 'clear' });
+  }
+}
+
+/** Collections of one tenant kept in memory; the base of both stores. */
+export class MemoryTenantStore implements TenantStore {
+  readonly data = new Map<string, Map<string, unknown>>();
+  private readonly collections = new Map<string, MapCollection<unknown>>();
+
+  constructor(private readonly onWrite?: (op: StoreOp) => void) {}
+
+  collection<T>(name: string): Collection<T> {
+    let c = this.collections.get(name);
+    if (!c) {
+      let map = this.data.get(name);
+      if (!map) this.data.set(name, (map = new Map()));
+      c = new MapCollection(name, map, this.onWrite);
+      this.collections.set(name, c);
+    }
+    return c as Collection<T>;
+  }
+
+  clear(): void {
+    for (const map of this.data.values()) map.clear();
+    this.onWrite?.({ op: 'clearAll' });
+  }
+
+  /** Apply a logged write (used when replaying a log). */
+  apply(op: StoreOp): void {
+    if (op.op === 'clearAll') {
+      for (const map of this.data.values()) map.clear();
+      return;
+    }
+    let map = this.data.get(op.c);
+    if (!map) this.data.set(op.c, (map = new Map()));
+    if (op.op === 'put') map.set(op.id, op.v);
+    else if (op.op === 'del') map.delete(op.id);
+    else map.clear();
+  }
+
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+}
