@@ -15,7 +15,7 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
     const tenant = c.get('tenant');
     if (!tenant) return;
     const text = c.req.bodyCache.text;
-    const requestBody = text ? await text.then(parseIfJson, () => undefined) : undefined;
+    const requestBody = text ? await Promise.resolve(text).then(parseIfJson, () => undefined) : undefined;
     const url = c.req.url;
     const q = url.indexOf('?');
     tenant.journal.record({

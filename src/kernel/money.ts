@@ -1,5 +1,5 @@
 // Decimal arithmetic for money: no float arithmetic on amounts anywhere in the sandbox.
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 
 export { Decimal };
 
