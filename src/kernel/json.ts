@@ -16,3 +16,16 @@ export function stableStringify(value: unknown): string {
 export function fingerprint(value: unknown): string {
   return createHash('sha1').update(stableStringify(value)).digest('base64url');
 }
+
+/** camelCase keys to snake_case, deeply: the shape of webhook and event payloads. */
+export function toSnake(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toSnake);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== undefined) out[k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`)] = toSnake(v);
+    }
+    return out;
+  }
+  return value;
+}

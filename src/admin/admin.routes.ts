@@ -1,0 +1,151 @@
+// The /_sandbox control API: one route table. Every route but health acts on the caller's tenant.
+import { createRoute } from '@hono/zod-openapi';
+import { iso } from '../kernel/clock.js';
+import { SandboxError } from '../kernel/errors.js';
+import { dec } from '../kernel/money.js';
+import type { Tenant } from '../engine/tenant.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
+import { balanceOf, credit, listBalances } from '../domains/balances/balances.service.js';
+import {
+  AdvanceRequest,
+  AdvanceResult,
+  Balance,
+  BalanceList,
+  ClockState,
+  EventList,
+  EventsQuery,
+  Health,
+  JournalList,
+  JournalQuery,
+  ResetResult,
+  SimulateParams,
+  SimulateRequest,
+  SimulateResult,
+  TopUpRequest,
+} from './admin.schema.js';
+import type { Simulators } from './simulators.js';
+
+const tags = ['Sandbox control'];
+
+const route = <P extends string>(method: 'get' | 'post' | 'put' | 'delete', path: P, summary: string) =>
+  ({ method, path, tags, security, summary }) as const;
+
+function clockState(t: Tenant) {
+  const next = t.scheduler.nextDueAt();
+  return {
+    now: t.nowIso(),
+    offsetSeconds: t.offsetSeconds,
+    pendingJobs: t.store.collection('jobs').size,
+    nextDueAt: next === undefined ? null : iso(next),
+  };
+}
+
+export function adminRoutes(opts: { simulators: Simulators; startedAt: number; storeKind: 'memory' | 'lowdb' }) {
+  const { simulators } = opts;
+  const resources = Object.keys(simulators).sort();
+
+  return newRouter()
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/_sandbox/health',
+        tags,
+        summary: 'Health (no key needed)',
+        responses: { 200: jsonResponse(Health, 'The sandbox is up') },
+      }),
+      (c) => c.json({ status: 'ok' as const, uptimeSeconds: Math.round((Date.now() - opts.startedAt) / 1000), store: opts.storeKind }, 200),
+    )
+    .openapi(
+      createRoute({
+        ...route('post', '/_sandbox/reset', 'Forget this tenant: resources, balances, jobs, events, journal and clock offset'),
+        responses: { 200: jsonResponse(ResetResult, 'The tenant is as new'), ...errorResponses() },
+      }),
+      (c) => {
+        c.get('tenant').reset();
+        return c.json({ status: 'success' as const, message: 'This API key\'s sandbox data was reset.' }, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...route('get', '/_sandbox/clock', "Read the tenant's clock"),
+        responses: { 200: jsonResponse(ClockState, 'The tenant clock'), ...errorResponses() },
+      }),
+      (c) => c.json(clockState(c.get('tenant')), 200),
+    )
+    .openapi(
+      createRoute({
+        ...route('post', '/_sandbox/clock/advance', "Advance the tenant's clock; every due move happens at once, in order"),
+        request: { body: jsonBody(AdvanceRequest) },
+        responses: { 200: jsonResponse(AdvanceResult, 'The clock after the advance'), ...errorResponses(400) },
+      }),
+      (c) => {
+        const t = c.get('tenant');
+        const applied = t.advance(c.req.valid('json').seconds);
+        return c.json({ ...clockState(t), applied }, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...route('get', '/_sandbox/requests', "The tenant's request journal, newest first, secrets redacted"),
+        request: { query: JournalQuery },
+        responses: { 200: jsonResponse(JournalList, 'Journal entries'), ...errorResponses(400) },
+      }),
+      (c) => c.json({ data: c.get('tenant').journal.list(c.req.valid('query').limit) }, 200),
+    )
+    .openapi(
+      createRoute({
+        ...route('get', '/_sandbox/events', "The tenant's event log, oldest first"),
+        request: { query: EventsQuery },
+        responses: { 200: jsonResponse(EventList, 'Events'), ...errorResponses(400) },
+      }),
+      (c) => {
+        const q = c.req.valid('query');
+        const page = c.get('tenant').events.list({ after: q.after, type: q.type, limit: q.limit + 1 });
+        return c.json({ data: page.slice(0, q.limit), hasMore: page.length > q.limit }, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...route('post', '/_sandbox/simulate/{resource}/{id}/{event}', 'Push a resource along its state machine'),
+        description: `Resources: ${resources.join(', ')}. A move the machine forbids is 409.`,
+        request: { params: SimulateParams, body: { required: false, content: { 'application/json': { schema: SimulateRequest } } } },
+        responses: { 200: jsonResponse(SimulateResult, 'The resource after the move'), ...errorResponses(400, 404, 409) },
+      }),
+      (c) => {
+        const { resource, id, event } = c.req.valid('param');
+        const sim = simulators[resource];
+        if (!sim) {
+          throw new SandboxError('RESOURCE_NOT_FOUND', `No simulated resource type '${resource}'. Use one of: ${resources.join(', ')}.`, [
+            { field: 'resource', issue: `must be one of: ${resources.join(', ')}` },
+          ]);
+        }
+        if (!sim.events.includes(event)) {
+          throw new SandboxError('VALIDATION_ERROR', `'${event}' is not an event of ${resource}. Use one of: ${sim.events.join(', ')}.`, [
+            { field: 'event', issue: `must be one of: ${sim.events.join(', ')}` },
+          ]);
+        }
+        const state = sim.apply(c.get('tenant'), id, event, (c.req.valid('json') ?? {}) as Record<string, unknown>);
+        return c.json({ resource, id, event, state }, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        ...route('get', '/_sandbox/balances', "The tenant's wallet balances"),
+        responses: { 200: jsonResponse(BalanceList, 'Balances'), ...errorResponses() },
+      }),
+      (c) => c.json({ data: listBalances(c.get('tenant')) }, 200),
+    )
+    .openapi(
+      createRoute({
+        ...route('post', '/_sandbox/balances/top-up', 'Add funds to one of the tenant\'s balances'),
+        request: { body: jsonBody(TopUpRequest) },
+        responses: { 200: jsonResponse(Balance, 'The balance after the top-up'), ...errorResponses(400) },
+      }),
+      (c) => {
+        const t = c.get('tenant');
+        const { key, amount } = c.req.valid('json');
+        credit(t, key, dec(amount));
+        return c.json({ key, available: balanceOf(t, key).toFixed() }, 200);
+      },
+    );
+}

@@ -1,0 +1,77 @@
+// createApp(deps): the whole sandbox as a Hono app. No I/O and no timers: main.ts owns those.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import type { Config } from './config.js';
+import type { Clock } from './kernel/clock.js';
+import { defaultBehaviour, type Behaviour } from './engine/behaviour.js';
+import type { SandboxEvent } from './engine/events.js';
+import type { Tenant } from './engine/tenant.js';
+import { Tenants } from './engine/tenants.js';
+import type { Store } from './store/store.js';
+import { adminRoutes } from './admin/admin.routes.js';
+import type { Simulators } from './admin/simulators.js';
+import { domains } from './domains/index.js';
+import { docsRoutes } from './http/docs.js';
+import { onError, onNotFound, payloadTooLarge, renderError, validationHook } from './http/errors.js';
+import { journalMiddleware } from './http/journal.js';
+import { tenantMiddleware } from './http/tenant.js';
+import type { AppEnv } from './http/types.js';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  allowedKeys?: ReadonlySet<string>;
+  behaviourFor?: (tenant: Tenant, name?: string) => Behaviour;
+  onEvent?: (tenant: Tenant, event: SandboxEvent) => void;
+}
+
+export function createApp(deps: AppDeps) {
+  const { config } = deps;
+  const jobHandlers = Object.assign({}, ...domains.map((d) => d.jobs ?? {}));
+  const simulators: Simulators = Object.assign({}, ...domains.map((d) => d.simulators ?? {}));
+  const tenants = new Tenants(
+    deps.store,
+    {
+      clock: deps.clock,
+      jobHandlers,
+      behaviourFor: deps.behaviourFor ?? (() => defaultBehaviour),
+      onEvent: deps.onEvent,
+      journalSize: config.journalSize,
+      eventLogSize: config.eventLogSize,
+    },
+    config.seed,
+  );
+
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
+  app.onError(onError);
+  app.notFound(onNotFound);
+
+  const limit = bodyLimit({ maxSize: config.bodyLimitBytes, onError: (c) => renderError(c as never, payloadTooLarge()) });
+  const withTenant = tenantMiddleware(tenants, deps.allowedKeys);
+  app.use('/api/*', limit, journalMiddleware(), withTenant);
+  app.use('/_sandbox/*', limit, async (c, next) => (c.req.path === '/_sandbox/health' ? next() : withTenant(c, next)));
+
+  app.route('/', adminRoutes({ simulators, startedAt: Date.now(), storeKind: deps.store.kind }));
+  for (const d of domains) app.route('/', d.routes);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'sk_test_ keys select sandbox mode, sk_live_ keys live simulation. Every key is its own tenant.',
+  });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'payments-sandbox',
+      version: '1.0.0',
+      description: 'Sandbox of the partner payments, FX and transfers API, with the /_sandbox control API.',
+    },
+    servers: [{ url: '/' }],
+  });
+  app.route('/', docsRoutes());
+
+  return { app, tenants };
+}
+
+export type App = ReturnType<typeof createApp>['app'];

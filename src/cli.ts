@@ -1,0 +1,49 @@
+// Command line: flags over environment over defaults, all checked by the one config schema.
+import { parseArgs } from 'node:util';
+import { ConfigSchema, ENV_NAMES, type Config } from './config.js';
+
+export type Command = { name: 'serve'; config: Config } | { name: 'openapi'; config: Config } | { name: 'help' };
+
+export const USAGE = `Usage: payments-sandbox [serve] [options]
+       payments-sandbox openapi            print the OpenAPI document
+
+Options (environment variable in brackets):
+  --port N          port to listen on, default 4010 [PORT]
+  --host ADDR       address to listen on, default 127.0.0.1 [HOST]
+  --data DIR        keep every tenant in lowdb files under DIR [SANDBOX_DATA]
+  --scenario NAME   default scenario, bundled name or file [SANDBOX_SCENARIO]
+  --seed N          make ids, names and rates repeatable [SANDBOX_SEED]
+  --keys FILE       accept only the keys listed in FILE, one per line [SANDBOX_KEYS]
+  -h, --help        show this help`;
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      scenario: { type: 'string' },
+      seed: { type: 'string' },
+      keys: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return { name: 'help' };
+  const raw: Record<string, unknown> = {};
+  for (const [envName, field] of Object.entries(ENV_NAMES)) {
+    const v = env[envName];
+    if (v !== undefined && v !== '') raw[field] = v;
+  }
+  for (const [k, v] of Object.entries(values)) if (k !== 'help' && v !== undefined) raw[k] = v;
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const msg = parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid options:\n${msg}\n\n${USAGE}`);
+  }
+  const name = positionals[0] ?? 'serve';
+  if (name !== 'serve' && name !== 'openapi') throw new Error(`Unknown command '${name}'.\n\n${USAGE}`);
+  return { name, config: parsed.data };
+}

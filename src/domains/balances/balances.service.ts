@@ -1,0 +1,51 @@
+// The partner's wallet balances, one per key: a fiat currency (NGN) or a token on a chain
+// (usdc:ethereum). A tenant starts with the fixture balances; debits refuse to go below zero.
+import initial from '../../../fixtures/balances.json' with { type: 'json' };
+import { SandboxError } from '../../kernel/errors.js';
+import { Decimal, dec } from '../../kernel/money.js';
+import type { Tenant } from '../../engine/tenant.js';
+
+export interface Balance {
+  key: string;
+  available: string;
+}
+
+const INITIAL: Record<string, string> = initial;
+
+const collection = (t: Tenant) => t.store.collection<Balance>('balances');
+
+export function balanceOf(t: Tenant, key: string): Decimal {
+  return dec(collection(t).get(key)?.available ?? INITIAL[key] ?? '0');
+}
+
+export function listBalances(t: Tenant): Balance[] {
+  const out = new Map<string, Balance>(Object.entries(INITIAL).map(([key, available]) => [key, { key, available }]));
+  for (const b of collection(t).values()) out.set(b.key, b);
+  return [...out.values()];
+}
+
+function set(t: Tenant, key: string, value: Decimal): void {
+  collection(t).put(key, { key, available: value.toFixed() });
+}
+
+/** Check that `amount` can be debited, without debiting. */
+export function ensureFunds(t: Tenant, key: string, amount: Decimal.Value): void {
+  const available = balanceOf(t, key);
+  if (available.lt(amount)) {
+    throw new SandboxError(
+      'INSUFFICIENT_BALANCE',
+      `The ${key} wallet holds ${available.toFixed()}, less than the ${dec(amount).toFixed()} this needs (amount plus fee). ` +
+        'Send a smaller amount, or top up with POST /_sandbox/balances/top-up.',
+      [{ field: 'amount', issue: `exceeds the available ${key} balance of ${available.toFixed()}` }],
+    );
+  }
+}
+
+export function debit(t: Tenant, key: string, amount: Decimal.Value): void {
+  ensureFunds(t, key, amount);
+  set(t, key, balanceOf(t, key).minus(amount));
+}
+
+export function credit(t: Tenant, key: string, amount: Decimal.Value): void {
+  set(t, key, balanceOf(t, key).plus(amount));
+}

@@ -1,0 +1,5 @@
+// Every domain of the API, in the order their routes are mounted.
+import type { DomainModule } from './module.js';
+import { payoutsModule } from './payouts/index.js';
+
+export const domains: DomainModule[] = [payoutsModule];

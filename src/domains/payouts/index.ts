@@ -1,0 +1,15 @@
+import type { DomainModule } from '../module.js';
+import { payoutMachine } from './payouts.machine.js';
+import { payoutRoutes } from './payouts.routes.js';
+import { movePayout, payoutJobs, present } from './payouts.service.js';
+
+export const payoutsModule: DomainModule = {
+  routes: payoutRoutes,
+  jobs: payoutJobs,
+  simulators: {
+    payouts: {
+      events: payoutMachine.events,
+      apply: (t, id, event, body) => present(movePayout(t, id, event as never, body.reason as string | undefined)),
+    },
+  },
+};

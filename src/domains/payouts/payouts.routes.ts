@@ -1,0 +1,73 @@
+import { createRoute } from '@hono/zod-openapi';
+import { idempotent } from '../../engine/idempotency.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { requestScenario, respondIdempotent } from '../../http/respond.js';
+import { listBanks, resolveAccount } from './banks.service.js';
+import { BanksEnvelope, BanksQuery, CreatePayoutRequest, PayoutEnvelope, ReferenceParam, ResolveEnvelope, ResolveQuery } from './payouts.schema.js';
+import { createPayout, envelope, getPayout } from './payouts.service.js';
+
+const tags = ['Fiat payouts'];
+
+const create = createRoute({
+  method: 'post',
+  path: '/api/v1/partners/payouts',
+  tags,
+  security,
+  summary: 'Create a fiat payout',
+  description: 'Debits the partner wallet (amount plus fee) and routes the payout to the bank. Idempotent per reference.',
+  request: { body: jsonBody(CreatePayoutRequest) },
+  responses: {
+    201: jsonResponse(PayoutEnvelope, 'Payout created (or replayed, with Idempotent-Replayed: true)'),
+    ...errorResponses(400, 409, 413, 415),
+  },
+});
+
+const read = createRoute({
+  method: 'get',
+  path: '/api/v1/partners/payouts/{reference}',
+  tags,
+  security,
+  summary: 'Read a fiat payout by reference',
+  request: { params: ReferenceParam },
+  responses: { 200: jsonResponse(PayoutEnvelope, 'The payout in its current state'), ...errorResponses(404) },
+});
+
+const banks = createRoute({
+  method: 'get',
+  path: '/api/v1/partners/banks',
+  tags,
+  security,
+  summary: 'Get All Banks (NGN and GHS)',
+  request: { query: BanksQuery },
+  responses: { 200: jsonResponse(BanksEnvelope, 'Banks and their codes'), ...errorResponses(400) },
+});
+
+const resolve = createRoute({
+  method: 'get',
+  path: '/api/v1/partners/banks/resolve',
+  tags,
+  security,
+  summary: 'Resolve Bank Account',
+  description: 'Test keys resolve every account to John Doe; live keys resolve only listed banks and fixture accounts.',
+  request: { query: ResolveQuery },
+  responses: { 200: jsonResponse(ResolveEnvelope, 'The verified account name'), ...errorResponses(400, 404) },
+});
+
+export const payoutRoutes = newRouter()
+  .openapi(create, (c) => {
+    const t = c.get('tenant');
+    const body = c.req.valid('json');
+    return respondIdempotent(c, idempotent(t, 'payout', body.reference, body, () => createPayout(t, body, requestScenario(c))));
+  })
+  .openapi(read, (c) => {
+    const p = getPayout(c.get('tenant'), c.req.valid('param').reference);
+    return c.json(envelope('Payout retrieved successfully', p), 200);
+  })
+  .openapi(banks, (c) => {
+    const { currency } = c.req.valid('query');
+    return c.json({ status: 'success' as const, message: 'Banks retrieved successfully', data: listBanks(currency) }, 200);
+  })
+  .openapi(resolve, (c) => {
+    const data = resolveAccount(c.get('tenant').mode, c.req.valid('query'));
+    return c.json({ status: 'success' as const, message: 'Account resolved successfully', data }, 200);
+  });

@@ -1,0 +1,83 @@
+// Fiat payouts (API document §2.1, §4.1) and the two bank look-ups before them.
+import { z } from '@hono/zod-openapi';
+import { decimalPlaces } from '../../kernel/money.js';
+import { successEnvelope } from '../../http/openapi.js';
+
+export const PAYOUT_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
+export const LOOKUP_CURRENCIES = ['NGN', 'GHS'] as const;
+export const PAYOUT_STATUSES = ['PENDING', 'PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
+
+const timestamp = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:00:00.000Z' });
+
+export const PayoutDestination = z
+  .object({
+    accountNumber: z.string().min(1).max(34).openapi({ example: '0123456789' }),
+    accountName: z.string().min(1).max(200).openapi({ example: 'John Doe', description: 'The verified name from Resolve Bank Account' }),
+    bankCode: z.string().min(1).max(20).openapi({ example: '058', description: 'From GET /api/v1/partners/banks' }),
+    branchCode: z.string().max(20).optional().openapi({ example: '001', description: 'Kept and echoed when sent' }),
+  })
+  .openapi('PayoutDestination');
+
+export const CreatePayoutRequest = z
+  .object({
+    reference: z.string().min(1).max(50).openapi({ description: 'Unique per payout; prevents duplicates', example: 'order-10001' }),
+    amount: z
+      .number()
+      .positive()
+      .max(1_000_000_000_000)
+      .refine((v) => decimalPlaces(v) <= 2, { message: 'must have at most 2 decimal places (the currency minor unit)' })
+      .openapi({ example: 10000 }),
+    currency: z.enum(PAYOUT_CURRENCIES).openapi({ example: 'NGN' }),
+    destination: PayoutDestination,
+    narration: z.string().max(100).optional().openapi({ example: 'Invoice 10001' }),
+  })
+  .openapi('CreatePayoutRequest');
+
+export type CreatePayoutRequest = z.infer<typeof CreatePayoutRequest>;
+
+export const Payout = z
+  .object({
+    reference: z.string(),
+    amount: z.number(),
+    currency: z.enum(PAYOUT_CURRENCIES),
+    status: z.enum(PAYOUT_STATUSES),
+    fee: z.number(),
+    destination: PayoutDestination.extend({ bankName: z.string().optional() }),
+    narration: z.string().optional(),
+    transactionReference: z.string().openapi({ description: "The service's own reference, HPR-TRSF- plus hex", example: 'HPR-TRSF-5F3A9C0B1D2E4F60718293A4' }),
+    failureReason: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    estimatedCompletionAt: timestamp,
+  })
+  .openapi('Payout');
+
+export type Payout = z.infer<typeof Payout>;
+
+export const PayoutEnvelope = successEnvelope(Payout, 'PayoutEnvelope');
+
+export const ReferenceParam = z.object({
+  reference: z.string().min(1).max(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'order-10001' }),
+});
+
+export const Bank = z
+  .object({ name: z.string(), code: z.string(), slug: z.string(), currency: z.enum(PAYOUT_CURRENCIES), country: z.string() })
+  .openapi('Bank');
+
+export const BanksQuery = z.object({
+  currency: z.enum(LOOKUP_CURRENCIES).openapi({ param: { name: 'currency', in: 'query' }, example: 'NGN' }),
+});
+
+export const BanksEnvelope = successEnvelope(z.array(Bank), 'BanksEnvelope');
+
+export const ResolveQuery = z.object({
+  accountNumber: z.string().min(1).max(34).openapi({ param: { name: 'accountNumber', in: 'query' }, example: '0123456789' }),
+  bankCode: z.string().min(1).max(20).openapi({ param: { name: 'bankCode', in: 'query' }, example: '058' }),
+  currency: z.enum(LOOKUP_CURRENCIES).default('NGN').openapi({ param: { name: 'currency', in: 'query' }, example: 'NGN' }),
+});
+
+export const ResolvedAccount = z
+  .object({ accountNumber: z.string(), accountName: z.string(), bankCode: z.string(), bankName: z.string().optional() })
+  .openapi('ResolvedAccount');
+
+export const ResolveEnvelope = successEnvelope(ResolvedAccount, 'ResolveEnvelope');

@@ -1,0 +1,97 @@
+// Fiat payout use cases: create, read, timed moves and simulated moves.
+import { iso } from '../../kernel/clock.js';
+import { notFound } from '../../kernel/errors.js';
+import { ids } from '../../kernel/ids.js';
+import { dec, toNumber } from '../../kernel/money.js';
+import { toSnake } from '../../kernel/json.js';
+import type { Outcome } from '../../engine/behaviour.js';
+import type { Job } from '../../engine/scheduler.js';
+import type { Tenant } from '../../engine/tenant.js';
+import { credit, debit } from '../balances/balances.service.js';
+import { bankName, checkBankCode } from './banks.service.js';
+import { payoutFee } from './fees.js';
+import { payoutMachine, type PayoutEvent, type PayoutStatus } from './payouts.machine.js';
+import type { CreatePayoutRequest, Payout } from './payouts.schema.js';
+
+/** A payout as stored: the response fields plus how its lifecycle ends. */
+export interface PayoutRecord extends Payout {
+  outcome: Outcome;
+  scenario?: string;
+}
+
+const ADVANCE = 'payout.advance';
+const payouts = (t: Tenant) => t.store.collection<PayoutRecord>('payouts');
+
+export function present(p: PayoutRecord): Payout {
+  const { outcome: _o, scenario: _s, ...view } = p;
+  return view;
+}
+
+export const envelope = (message: string, p: PayoutRecord) => ({ status: 'success' as const, message, data: present(p) });
+
+export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: string) {
+  checkBankCode(t.mode, req.currency, req.destination.bankCode, 'destination.bankCode');
+  const fee = payoutFee(req.currency, req.amount);
+  debit(t, req.currency, dec(req.amount).plus(fee));
+  const behaviour = t.behaviour(scenario);
+  const now = t.now();
+  const pendingFor = behaviour.duration('payout', 'PENDING');
+  const processingFor = behaviour.duration('payout', 'PROCESSING');
+  const name = bankName(req.currency, req.destination.bankCode);
+  const record: PayoutRecord = {
+    reference: req.reference,
+    amount: req.amount,
+    currency: req.currency,
+    status: 'PENDING',
+    fee: toNumber(fee, req.currency),
+    destination: { ...req.destination, ...(name ? { bankName: name } : {}) },
+    ...(req.narration !== undefined ? { narration: req.narration } : {}),
+    transactionReference: ids.payoutReference(t.random),
+    failureReason: null,
+    createdAt: iso(now),
+    updatedAt: iso(now),
+    estimatedCompletionAt: iso(now + (pendingFor + processingFor) * 1000),
+    outcome: behaviour.outcome('payout', { ...req }),
+    ...(scenario ? { scenario } : {}),
+  };
+  payouts(t).put(record.reference, record);
+  t.scheduler.enqueue(ADVANCE, record.reference, now + pendingFor * 1000);
+  t.emit('payout.pending', eventData(record));
+  return { status: 201, body: envelope('Payout initiated successfully', record) };
+}
+
+export function getPayout(t: Tenant, reference: string): PayoutRecord {
+  const p = payouts(t).get(reference);
+  if (!p) throw notFound('payout', reference);
+  return p;
+}
+
+/** Apply one move of the machine, with its side effects (refund on failure, next timed move). */
+export function movePayout(t: Tenant, reference: string, event: PayoutEvent, reason?: string): PayoutRecord {
+  const p = getPayout(t, reference);
+  const status: PayoutStatus = payoutMachine.next(p.status, event, reference);
+  t.scheduler.cancelFor(reference, ADVANCE);
+  const failureReason = status === 'FAILED' ? (reason ?? p.outcome.reason ?? 'Payout failed at the beneficiary bank') : null;
+  const next: PayoutRecord = { ...p, status, failureReason, updatedAt: t.nowIso() };
+  payouts(t).put(reference, next);
+  if (status === 'FAILED') credit(t, p.currency, dec(p.amount).plus(p.fee));
+  if (status === 'PROCESSING') {
+    t.scheduler.enqueue(ADVANCE, reference, t.now() + t.behaviour(p.scenario).duration('payout', 'PROCESSING') * 1000);
+  }
+  t.emit(`payout.${status.toLowerCase()}`, eventData(next));
+  return next;
+}
+
+/** The timed move: PENDING → PROCESSING, then PROCESSING → the planned outcome. */
+function advance(t: Tenant, job: Job): void {
+  const p = payouts(t).get(job.ref);
+  if (!p) return;
+  if (p.status === 'PENDING') movePayout(t, p.reference, 'process');
+  else if (p.status === 'PROCESSING') movePayout(t, p.reference, p.outcome.succeed ? 'complete' : 'fail');
+}
+
+export const payoutJobs = { [ADVANCE]: advance };
+
+function eventData(p: PayoutRecord): Record<string, unknown> {
+  return toSnake(present(p)) as Record<string, unknown>;
+}

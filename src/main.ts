@@ -1,0 +1,90 @@
+// Process entry: config → store → createApp → serve → graceful shutdown. The only file doing I/O
+// at start.
+import { readFileSync } from 'node:fs';
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import { parseCli, USAGE } from './cli.js';
+import { systemClock } from './kernel/clock.js';
+import { LowdbStore } from './store/lowdb.store.js';
+import { MemoryStore } from './store/memory.store.js';
+import type { Config } from './config.js';
+
+function readKeys(file: string): Set<string> {
+  return new Set(
+    readFileSync(file, 'utf8')
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#')),
+  );
+}
+
+async function start(config: Config) {
+  const store = config.data ? await LowdbStore.open(config.data) : new MemoryStore();
+  const allowedKeys = config.keys ? readKeys(config.keys) : undefined;
+  const { app, tenants } = createApp({ config, store, clock: systemClock, allowedKeys });
+
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
+    const url = `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
+    console.log(
+      [
+        `payments-sandbox listening on ${url}`,
+        `  store:    ${config.data ? `lowdb files in ${config.data}` : 'memory (fresh at each start)'}`,
+        `  scenario: ${config.scenario}`,
+        `  seed:     ${config.seed ?? 'random'}`,
+        `  keys:     ${allowedKeys ? `${allowedKeys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}`,
+        `  docs:     ${url}/docs   OpenAPI: ${url}/openapi.json`,
+      ].join('\n'),
+    );
+  });
+
+  let ticking = false;
+  const tick = setInterval(() => {
+    if (ticking) return;
+    ticking = true;
+    tenants.tick().finally(() => (ticking = false));
+  }, config.tickMs);
+  tick.unref();
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`payments-sandbox: ${signal} received, finishing in-flight requests`);
+    clearInterval(tick);
+    server.close(async () => {
+      try {
+        await store.close();
+        console.log('payments-sandbox: store flushed, bye');
+        process.exit(0);
+      } catch (err) {
+        console.error('payments-sandbox: could not flush the store:', err);
+        process.exit(1);
+      }
+    });
+    // Idle keep-alive connections would hold close() open; in-flight ones finish first.
+    (server as import('node:http').Server).closeIdleConnections?.();
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+async function main() {
+  const cmd = parseCli(process.argv.slice(2), process.env);
+  if (cmd.name === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  if (cmd.name === 'openapi') {
+    const { app } = createApp({ config: cmd.config, store: new MemoryStore(), clock: systemClock });
+    const res = await app.request('/openapi.json');
+    console.log(JSON.stringify(await res.json(), null, 2));
+    return;
+  }
+  await start(cmd.config);
+}
+
+main().catch((err: Error) => {
+  console.error(`payments-sandbox: ${err.message}`);
+  process.exit(1);
+});
