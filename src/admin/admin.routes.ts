@@ -5,7 +5,7 @@ import { SandboxError } from '../kernel/errors.js';
 import { dec } from '../kernel/money.js';
 import type { Tenant } from '../engine/tenant.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
-import { balanceOf, credit, listBalances } from '../domains/balances/balances.service.js';
+import { balanceOf, credit, formatBalance, listBalances } from '../domains/balances/balances.service.js';
 import {
   AdvanceRequest,
   AdvanceResult,
@@ -145,7 +145,7 @@ export function adminRoutes(opts: { simulators: Simulators; startedAt: number; s
         const t = c.get('tenant');
         const { key, amount } = c.req.valid('json');
         credit(t, key, dec(amount));
-        return c.json({ key, available: balanceOf(t, key).toFixed() }, 200);
+        return c.json({ key, available: formatBalance(key, balanceOf(t, key)) }, 200);
       },
     );
 }

@@ -2,7 +2,7 @@
 // (usdc:ethereum). A tenant starts with the fixture balances; debits refuse to go below zero.
 import initial from '../../../fixtures/balances.json' with { type: 'json' };
 import { SandboxError } from '../../kernel/errors.js';
-import { Decimal, dec } from '../../kernel/money.js';
+import { Decimal, dec, scaleOf } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenant.js';
 
 export interface Balance {
@@ -18,14 +18,17 @@ export function balanceOf(t: Tenant, key: string): Decimal {
   return dec(collection(t).get(key)?.available ?? INITIAL[key] ?? '0');
 }
 
+/** A balance as text, to the places of its currency or token (2 for fiat, 6 for tokens). */
+export const formatBalance = (key: string, value: Decimal.Value) => dec(value).toFixed(scaleOf(key.split(':')[0]));
+
 export function listBalances(t: Tenant): Balance[] {
-  const out = new Map<string, Balance>(Object.entries(INITIAL).map(([key, available]) => [key, { key, available }]));
+  const out = new Map<string, Balance>(Object.entries(INITIAL).map(([key, available]) => [key, { key, available: formatBalance(key, available) }]));
   for (const b of collection(t).values()) out.set(b.key, b);
   return [...out.values()];
 }
 
 function set(t: Tenant, key: string, value: Decimal): void {
-  collection(t).put(key, { key, available: value.toFixed() });
+  collection(t).put(key, { key, available: formatBalance(key, value) });
 }
 
 /** Check that `amount` can be debited, without debiting. */
