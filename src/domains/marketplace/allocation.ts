@@ -183,15 +183,20 @@ export function allocate(input: AllocationInput): AllocationResult {
       ? toDest(fixed, rate).toDecimalPlaces(dstScale, Decimal.ROUND_DOWN)
       : toSource(fixed, rate).toDecimalPlaces(srcScale, Decimal.ROUND_UP);
 
-  // The most source a pool can take when the source is fixed: the largest source amount whose
-  // rounded-down destination still fits the balance, i.e. the last grid step strictly below
-  // toSource(balance + one destination unit). This lets a pool be drained to the last unit.
+  // The source a pool takes when the source is fixed and the pool is filled: the least source
+  // that delivers the most the pool can. The most source whose rounded-down destination still
+  // fits the balance is the last grid step strictly below toSource(balance + one destination
+  // unit); what that delivers is the pool's reachable maximum (usually its whole balance), and
+  // the least source that rounds down to that maximum is what the pool is filled with.
   const srcUnit = x(1).div(x(10).pow(srcScale));
   const dstUnit = x(1).div(x(10).pow(dstScale));
   const sourceCapacity = (balance: Decimal, rate: Decimal) => {
     const bound = toSource(balance.plus(dstUnit), rate);
     const below = bound.toDecimalPlaces(srcScale, Decimal.ROUND_DOWN);
-    return below.eq(bound) ? below.minus(srcUnit) : below;
+    const most = below.eq(bound) ? below.minus(srcUnit) : below;
+    if (most.lte(0)) return x(0);
+    const reachable = toDest(most, rate).toDecimalPlaces(dstScale, Decimal.ROUND_DOWN);
+    return toSource(reachable, rate).toDecimalPlaces(srcScale, Decimal.ROUND_UP);
   };
 
   const candidates = poolsForPair(input.pools, source, destination);
