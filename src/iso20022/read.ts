@@ -38,6 +38,8 @@ export const rules = {
   }),
 } satisfies Record<string, Rule | ((...args: never[]) => Rule)>;
 
+const REPEATED = Symbol('repeated');
+
 export class BodyReader {
   private readonly issues: ErrorDetail[] = [];
 
@@ -74,6 +76,7 @@ export class BodyReader {
 
   private read(path: string, rule: Rule, required: boolean): string | undefined {
     const value = this.node(path, true);
+    if (value === REPEATED) return undefined;
     if (value === undefined) {
       if (required) this.problem(path, `is required: send ${rule.expect}`);
       return undefined;
@@ -99,7 +102,7 @@ export class BodyReader {
   }
 
   /** Walks a slash path. A repeated element on the way is present for has(), and a recorded problem for reads. */
-  private node(path: string, report: boolean): XmlValue | undefined {
+  private node(path: string, report: boolean): XmlValue | typeof REPEATED | undefined {
     let cur: XmlValue | undefined = this.body;
     const parts = path.split('/');
     for (let i = 0; i < parts.length; i++) {
@@ -108,7 +111,7 @@ export class BodyReader {
       if (Array.isArray(cur)) {
         if (!report) return cur;
         this.problem(parts.slice(0, i + 1).join('/'), 'must appear only once');
-        return undefined;
+        return REPEATED;
       }
     }
     return cur;
