@@ -1,0 +1,30 @@
+// GET /rates/makers (fxtr.014.001.05): FxTradStsAndDtls, the market maker's rate for one pair.
+import type { Decimal } from '../kernel/money.js';
+import { count, dateTime, percent, rate, type OperatingMode } from './values.js';
+import { buildXml } from './xml.js';
+
+export interface MakerRate {
+  sourceCcy: string;
+  targetCcy: string;
+  rate: Decimal.Value;
+  /** When the maker quoted it (TmStmp, UTC). */
+  timestamp: Date | string | number;
+  ageSeconds: number;
+  /** PctChg24H: signed percentage change over 24 hours. */
+  change24hPct: Decimal.Value;
+  mode: OperatingMode;
+}
+
+/** SrcCcy, TrgtCcy, XchgRate, RateSrc (market_maker), TmStmp, AgeSecs, PctChg24H, OprgMd. */
+export function buildMakerRate(m: MakerRate): string {
+  return buildXml('FxTradStsAndDtls', {
+    SrcCcy: m.sourceCcy,
+    TrgtCcy: m.targetCcy,
+    XchgRate: rate(m.rate),
+    RateSrc: 'market_maker',
+    TmStmp: dateTime(m.timestamp),
+    AgeSecs: count(m.ageSeconds),
+    PctChg24H: percent(m.change24hPct),
+    OprgMd: m.mode,
+  });
+}

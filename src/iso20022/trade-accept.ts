@@ -1,0 +1,71 @@
+// POST /trades/{id}/accept (fxtr.014.001.05): FXTradAccptReq names where the bought currency goes,
+// in exactly one of three forms; the answer is an FXTradInstrRspn with status SETT and pay-in details.
+import { ccyPair, settlementInstruction, type CurrencyPair, type PayInDetails } from './parts.js';
+import { BodyReader, rules } from './read.js';
+import { tradeAmounts, type TradeAmounts } from './trade-instruction.js';
+import type { OperatingMode } from './values.js';
+import { buildXml, parseXml } from './xml.js';
+
+export type SettlementDestination =
+  | { kind: 'bank'; accountName: string; accountNumber: string; bankCode: string }
+  | { kind: 'account'; accountId: string }
+  | { kind: 'blockchain'; address: string };
+
+const FORMS = [
+  { kind: 'bank', path: 'SttlmDstn/BkDstn' },
+  { kind: 'account', path: 'AcctId' },
+  { kind: 'blockchain', path: 'SttlmDstn/BlkChnDstn' },
+] as const;
+
+const FORM_NAMES = 'SttlmDstn/BkDstn, AcctId or SttlmDstn/BlkChnDstn/Adr';
+
+export function parseTradeAccept(input: string | Uint8Array): SettlementDestination {
+  const { body } = parseXml(input, { roots: ['FXTradAccptReq'] });
+  const r = new BodyReader(body);
+  const given = FORMS.filter((f) => r.has(f.path));
+  if (given.length === 0) {
+    r.problem('SttlmDstn/BkDstn | AcctId | SttlmDstn/BlkChnDstn/Adr', `is required: send exactly one of ${FORM_NAMES}`);
+  } else if (given.length > 1) {
+    r.problem(given.map((f) => f.path).join(' + '), `were sent together: send exactly one of ${FORM_NAMES}`);
+  }
+  r.finish();
+  const dest = read(r, given[0].kind);
+  r.finish();
+  return dest;
+}
+
+function read(r: BodyReader, kind: SettlementDestination['kind']): SettlementDestination {
+  switch (kind) {
+    case 'bank':
+      return {
+        kind,
+        accountName: r.text('SttlmDstn/BkDstn/AcctNm', rules.text(200)),
+        accountNumber: r.text('SttlmDstn/BkDstn/AcctNb', rules.text(34)),
+        bankCode: r.text('SttlmDstn/BkDstn/BkCd', rules.text(20)),
+      };
+    case 'account':
+      return { kind, accountId: r.text('AcctId', rules.uuid) };
+    case 'blockchain':
+      return { kind, address: r.text('SttlmDstn/BlkChnDstn/Adr', rules.evmAddress) };
+  }
+}
+
+export interface TradeAcceptResponse {
+  txId: string;
+  pair: CurrencyPair;
+  amounts: TradeAmounts;
+  payIn: PayInDetails;
+  mode: OperatingMode;
+}
+
+/** FXTradInstrRspn for an accepted trade: UnqTxIdr, TradSts (SETT), CcyPair, TradAmts, SttlmInstr, OprgMd. */
+export function buildTradeAcceptResponse(r: TradeAcceptResponse): string {
+  return buildXml('FXTradInstrRspn', {
+    UnqTxIdr: { TxId: r.txId },
+    TradSts: { Sts: 'SETT' },
+    CcyPair: ccyPair(r.pair),
+    TradAmts: tradeAmounts(r.amounts),
+    SttlmInstr: settlementInstruction(r.payIn),
+    OprgMd: r.mode,
+  });
+}

@@ -1,0 +1,73 @@
+// POST /trades (fxtr.014.001.05): the FXTradInstr request and its FXTradInstrRspn (status NEWT).
+import type { Decimal } from '../kernel/money.js';
+import { ccyPair, type CurrencyPair } from './parts.js';
+import { BodyReader, rules } from './read.js';
+import { amount, count, rate, type OperatingMode } from './values.js';
+import { buildXml, parseXml } from './xml.js';
+
+/**
+ * BUY: the partner buys TradgCcyAmt of BaseCcy and pays in QtdCcy.
+ * SELL: the partner sells TradgCcyAmt of BaseCcy and receives QtdCcy.
+ */
+export type AmountDirection = 'BUY' | 'SELL';
+
+export interface TradeInstruction extends CurrencyPair {
+  /** TradAmts/TradgCcyAmt, exactly as sent (plain decimal text, in BaseCcy). */
+  tradingAmount: string;
+  /** AgrdRate/XchgRate, exactly as sent; absent when the partner takes the offered rate. */
+  agreedRate?: string;
+  direction: AmountDirection;
+}
+
+export function parseTradeInstruction(input: string | Uint8Array): TradeInstruction {
+  const { body } = parseXml(input, { roots: ['FXTradInstr'] });
+  const r = new BodyReader(body);
+  const baseCcy = r.text('CcyPair/BaseCcy', rules.currency);
+  const quotedCcy = r.text('CcyPair/QtdCcy', rules.currency);
+  const tradingAmount = r.text('TradAmts/TradgCcyAmt', rules.amount);
+  const agreedRate = r.optionalText('AgrdRate/XchgRate', rules.rate);
+  const direction = r.text('AmtDrctn', rules.oneOf(['BUY', 'SELL'])) as AmountDirection;
+  if (baseCcy && baseCcy === quotedCcy) r.problem('CcyPair/QtdCcy', 'must differ from CcyPair/BaseCcy');
+  r.finish();
+  return { baseCcy, quotedCcy, tradingAmount, ...(agreedRate === undefined ? {} : { agreedRate }), direction };
+}
+
+export interface TradeAmounts {
+  /** TradgCcyAmt, in BaseCcy. */
+  trading: Decimal.Value;
+  /** SttlmCcyAmt. */
+  settlement: Decimal.Value;
+  /** CntrValCcyAmt, in QtdCcy. */
+  counterValue: Decimal.Value;
+}
+
+export interface TradeInstructionResponse {
+  txId: string;
+  pair: CurrencyPair;
+  amounts: TradeAmounts;
+  /** AllcnDtls/TtlSttlmAmt. */
+  totalSettlementAmount: Decimal.Value;
+  /** AllcnDtls/WtdAvrgRate. */
+  weightedAverageRate: Decimal.Value;
+  ttlSeconds: number;
+  mode: OperatingMode;
+}
+
+export const tradeAmounts = (a: TradeAmounts) => ({
+  TradgCcyAmt: amount(a.trading),
+  SttlmCcyAmt: amount(a.settlement),
+  CntrValCcyAmt: amount(a.counterValue),
+});
+
+/** FXTradInstrRspn for a new trade: UnqTxIdr, TradSts (NEWT), CcyPair, TradAmts, AllcnDtls, TTL, OprgMd. */
+export function buildTradeInstructionResponse(r: TradeInstructionResponse): string {
+  return buildXml('FXTradInstrRspn', {
+    UnqTxIdr: { TxId: r.txId },
+    TradSts: { Sts: 'NEWT' },
+    CcyPair: ccyPair(r.pair),
+    TradAmts: tradeAmounts(r.amounts),
+    AllcnDtls: { TtlSttlmAmt: amount(r.totalSettlementAmount), WtdAvrgRate: rate(r.weightedAverageRate) },
+    TTL: count(r.ttlSeconds),
+    OprgMd: r.mode,
+  });
+}

@@ -1,0 +1,36 @@
+// How values are written in FX messages: ISO 20022 habits (plain decimals, bounded fraction digits,
+// UTC date-times). The XSDs in xsd/ enforce the same shapes.
+import { Decimal } from '../kernel/money.js';
+import type { Mode } from '../engine/tenant.js';
+
+export type OperatingMode = Mode;
+
+/** A plain decimal with at most `places` decimals, trailing zeros dropped, never an exponent. */
+function plain(value: Decimal.Value, places: number): string {
+  const d = new Decimal(value);
+  if (!d.isFinite()) throw new RangeError(`Cannot write ${String(value)} as an XML decimal`);
+  const s = d.toDecimalPlaces(places, Decimal.ROUND_HALF_UP).toFixed();
+  return s === '-0' ? '0' : s;
+}
+
+/** Amounts: at most 5 decimals. */
+export const amount = (value: Decimal.Value): string => plain(value, 5);
+
+/** Exchange rates: at most 10 decimals. */
+export const rate = (value: Decimal.Value): string => plain(value, 10);
+
+/** Signed percentages (PctChg24H, CmpltnRate): at most 4 decimals. */
+export const percent = (value: Decimal.Value): string => plain(value, 4);
+
+/** Whole numbers (TTL, AgeSecs, counts): never negative, never fractional. */
+export function count(value: number): string {
+  if (!Number.isFinite(value)) throw new RangeError(`Cannot write ${value} as an XML integer`);
+  return String(Math.max(0, Math.floor(value)));
+}
+
+/** ISO 8601 date-time in UTC with milliseconds, e.g. 2026-01-15T09:00:00.000Z. */
+export function dateTime(value: Date | string | number): string {
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) throw new RangeError(`Cannot write ${String(value)} as an XML date-time`);
+  return d.toISOString();
+}

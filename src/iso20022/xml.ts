@@ -1,0 +1,169 @@
+// The one door to the XML libraries: every FX message is parsed and built through this file, so the
+// safety rules (no DTDs, size and depth caps, values kept as text) live in one place.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { create } from 'xmlbuilder2';
+import { SandboxError } from '../kernel/errors.js';
+
+/** A parsed element: its text, or its children by name (a repeated name gives an array). */
+export type XmlValue = string | XmlElement | XmlValue[];
+export interface XmlElement {
+  [name: string]: XmlValue;
+}
+
+export const MAX_XML_BYTES = 1024 * 1024;
+export const MAX_XML_DEPTH = 32;
+
+export interface ParseXmlOptions {
+  /** The message roots this endpoint takes. */
+  roots: readonly string[];
+  /** Paths (from the message root, slash-separated, e.g. `FndPrcgPsptRpt/Listgs`) always read as lists. */
+  isArray?: readonly string[];
+}
+
+export interface ParsedXml {
+  /** Which of the allowed roots the body carried. */
+  root: string;
+  /** The root's content; an empty element reads as `{}`. */
+  body: XmlElement;
+  /** Whether the message came inside an ISO 20022 `<Document>` wrapper. */
+  wrapped: boolean;
+}
+
+const malformed = (why: string) =>
+  new SandboxError('MALFORMED_XML', `The request body is not acceptable XML: ${why}. Send one well-formed UTF-8 XML message.`);
+
+/** Parse one message; throws MALFORMED_XML for anything that is not a single well-formed message with an allowed root. */
+export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): ParsedXml {
+  const text = decode(input).replace(/^\uFEFF/, '');
+  screen(text);
+  const checked = XMLValidator.validate(text);
+  if (checked !== true) throw malformed(`${checked.err.msg} (line ${checked.err.line})`);
+
+  const arrays = new Set(options.isArray ?? []);
+  const parser = new XMLParser({
+    ignoreAttributes: true,
+    removeNSPrefix: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+    processEntities: true,
+    // Named entities other than the five of XML are refused by screen(), so this only decodes &#NN;.
+    htmlEntities: true,
+    maxNestedTags: MAX_XML_DEPTH,
+    isArray: (_name, jPath) => arrays.has(messagePath(String(jPath))),
+  });
+  let doc: unknown;
+  try {
+    doc = parser.parse(text);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    throw malformed(/nested/i.test(msg) ? `elements are nested deeper than ${MAX_XML_DEPTH} levels` : msg);
+  }
+  return unwrap(doc, options.roots);
+}
+
+/** True for a body that carries no message at all (the optional request bodies). */
+export function isEmptyBody(input: string | Uint8Array | undefined | null): boolean {
+  if (input === undefined || input === null) return true;
+  return decode(input).replace(/^\uFEFF/, '').trim() === '';
+}
+
+function decode(input: string | Uint8Array): string {
+  const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.byteLength;
+  if (size > MAX_XML_BYTES) {
+    throw new SandboxError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB. Send a smaller body.');
+  }
+  if (typeof input === 'string') return input;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(input);
+  } catch {
+    throw malformed('it is not valid UTF-8');
+  }
+}
+
+/** Refusals made on the raw text, before any parser sees it. */
+function screen(text: string): void {
+  if (/<!DOCTYPE/i.test(text)) throw malformed('DOCTYPE declarations (and so entity definitions) are not accepted; remove the DOCTYPE');
+  if (/<!ENTITY/i.test(text)) throw malformed('entity declarations are not accepted');
+  const decl = /^\s*<\?xml\s[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(text);
+  if (decl && !/^utf-?8$/i.test(decl[1])) throw malformed(`the declared encoding ${decl[1]} is not supported; use UTF-8`);
+  const outsideCdata = text.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '');
+  const entity = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)([^;\s<]{0,20};?)/.exec(outsideCdata);
+  if (entity) throw malformed(`'&${entity[1]}' is not a character reference XML defines; escape a literal & as &amp;`);
+}
+
+/** `Document.FXTradInstr.CcyPair` → `FXTradInstr/CcyPair`. */
+function messagePath(jPath: string): string {
+  const parts = jPath.split('.');
+  if (parts[0] === 'Document' && parts.length > 1) parts.shift();
+  return parts.join('/');
+}
+
+function unwrap(doc: unknown, roots: readonly string[]): ParsedXml {
+  const expected = roots.join(' or ');
+  let top = asElement(doc);
+  let names = Object.keys(top);
+  if (names.length !== 1 || Array.isArray(top[names[0]])) {
+    throw malformed(names.length === 0 ? 'it has no root element' : 'it has more than one root element');
+  }
+  let wrapped = false;
+  if (names[0] === 'Document' && !roots.includes('Document')) {
+    wrapped = true;
+    top = asElement(top.Document);
+    names = Object.keys(top);
+    if (names.length !== 1 || Array.isArray(top[names[0]])) {
+      throw new SandboxError(
+        'VALIDATION_ERROR',
+        `Invalid request body: Document must hold exactly one message element; send ${expected} inside it.`,
+        [{ field: 'Document', issue: `must hold exactly one ${expected}` }],
+      );
+    }
+  }
+  const root = names[0];
+  if (!roots.includes(root)) {
+    throw new SandboxError(
+      'VALIDATION_ERROR',
+      `Invalid request body: the root element is ${root}; this endpoint takes ${expected}.`,
+      [{ field: root, issue: `is not accepted here; send ${expected}` }],
+    );
+  }
+  return { root, body: asElement(top[root]), wrapped };
+}
+
+function asElement(v: unknown): XmlElement {
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as XmlElement;
+  return {};
+}
+
+// ---- building --------------------------------------------------------------------------------
+
+/** Children in document order: text, nested element, a list (repeated element), or undefined to omit. */
+export type XmlContent = { [name: string]: XmlNodeContent };
+export type XmlNodeContent = string | XmlContent | readonly XmlContent[] | readonly string[] | undefined;
+
+// Characters XML 1.0 cannot carry at all; dropped so a stray byte in data never breaks a response.
+// eslint-disable-next-line no-control-regex
+const NOT_XML_CHAR = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Serialise one message: UTF-8 declaration, elements in the order the object lists them. */
+export function buildXml(rootName: string, content: XmlContent): string {
+  const doc = create({ version: '1.0', encoding: 'UTF-8' });
+  append(doc.ele(rootName), content);
+  return doc.end({ prettyPrint: true, wellFormed: true });
+}
+
+type Builder = ReturnType<typeof create>;
+
+function append(parent: Builder, content: XmlContent): void {
+  for (const [name, value] of Object.entries(content)) {
+    if (value === undefined) continue;
+    const items: readonly (string | XmlContent)[] = Array.isArray(value) ? value : [value as string | XmlContent];
+    for (const item of items) {
+      const el = parent.ele(name);
+      if (typeof item === 'string') el.txt(item.replace(NOT_XML_CHAR, ''));
+      else append(el, item);
+    }
+  }
+}
