@@ -329,6 +329,11 @@ describe('read-back, idempotency and tenants', () => {
     expect((await read()).amount).toBe(150);
   });
 
+  it('refuses both routes without a key', async () => {
+    expect((await t.call('POST', PATH, { key: null, body: payout() })).status).toBe(401);
+    expect((await t.call('GET', `${PATH}/wd-20001`, { key: null })).status).toBe(401);
+  });
+
   it('both routes are in /openapi.json', async () => {
     const doc = (await t.call('GET', '/openapi.json', { unchecked: true })).body;
     expect(doc.paths['/api/v1/partners/wallets/payouts'].post.responses['201']).toBeDefined();

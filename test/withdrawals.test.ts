@@ -294,6 +294,13 @@ describe('read-back, idempotency and tenants', () => {
     expect(await balance()).toBe('499975000.00');
   });
 
+  it('refuses both routes and the accounts list without a key', async () => {
+    expect((await t.call('POST', PATH, { key: null, body: withdrawal() })).status).toBe(401);
+    expect((await t.call('GET', `${PATH}/TRF-X`, { key: null })).status).toBe(401);
+    expect((await t.call('GET', '/_sandbox/accounts', { key: null })).status).toBe(401);
+    expect(await balance()).toBe('500000000.00');
+  });
+
   it('both routes and the accounts list are in /openapi.json', async () => {
     const doc = (await t.call('GET', '/openapi.json', { unchecked: true })).body;
     expect(doc.paths['/api/v1/partners/withdrawal'].post.responses['403']).toBeDefined();
