@@ -1,5 +1,7 @@
 // Every domain of the API, in the order their routes are mounted.
 import type { DomainModule } from './module.js';
 import { payoutsModule } from './payouts/index.js';
+import { walletPayoutsModule } from './wallet-payouts/index.js';
+import { withdrawalsModule } from './withdrawals/index.js';
 
-export const domains: DomainModule[] = [payoutsModule];
+export const domains: DomainModule[] = [payoutsModule, walletPayoutsModule, withdrawalsModule];

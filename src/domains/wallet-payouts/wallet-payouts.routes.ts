@@ -1,0 +1,42 @@
+import { createRoute } from '@hono/zod-openapi';
+import { idempotent } from '../../engine/idempotency.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { requestScenario, respondIdempotent } from '../../http/respond.js';
+import { CreateWalletPayoutRequest, WalletPayout, WalletPayoutReferenceParam } from './wallet-payouts.schema.js';
+import { createWalletPayout, getWalletPayout, present } from './wallet-payouts.service.js';
+
+const tags = ['Crypto wallet payouts'];
+
+const create = createRoute({
+  method: 'post',
+  path: '/api/v1/partners/wallets/payouts',
+  tags,
+  security,
+  summary: 'Create a crypto wallet payout',
+  description:
+    'Holds amount plus estimatedFee on the chain and asset balance and sends the tokens to toAddress. ' +
+    'PENDING until broadcast, then PROCESSING with a transactionHash, then COMPLETED or FAILED. Idempotent per reference.',
+  request: { body: jsonBody(CreateWalletPayoutRequest) },
+  responses: {
+    201: jsonResponse(WalletPayout, 'Withdrawal initiated successfully (or replayed, with Idempotent-Replayed: true)'),
+    ...errorResponses(400, 409, 413, 415),
+  },
+});
+
+const read = createRoute({
+  method: 'get',
+  path: '/api/v1/partners/wallets/payouts/{reference}',
+  tags,
+  security,
+  summary: 'Read a crypto wallet payout by reference',
+  request: { params: WalletPayoutReferenceParam },
+  responses: { 200: jsonResponse(WalletPayout, 'The payout in its current state'), ...errorResponses(404) },
+});
+
+export const walletPayoutRoutes = newRouter()
+  .openapi(create, (c) => {
+    const t = c.get('tenant');
+    const body = c.req.valid('json');
+    return respondIdempotent(c, idempotent(t, 'wallet_payout', body.reference, body, () => createWalletPayout(t, body, requestScenario(c))));
+  })
+  .openapi(read, (c) => c.json(present(getWalletPayout(c.get('tenant'), c.req.valid('param').reference)), 200));

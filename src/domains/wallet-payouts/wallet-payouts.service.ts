@@ -1,0 +1,108 @@
+// Crypto wallet payout use cases: create (holding amount plus gas), read, timed moves, simulated moves.
+import { iso } from '../../kernel/clock.js';
+import { notFound } from '../../kernel/errors.js';
+import { ids } from '../../kernel/ids.js';
+import { dec, toNumber } from '../../kernel/money.js';
+import { toSnake } from '../../kernel/json.js';
+import type { Outcome } from '../../engine/behaviour.js';
+import type { Job } from '../../engine/scheduler.js';
+import type { Tenant } from '../../engine/tenant.js';
+import { credit, debit } from '../balances/balances.service.js';
+import { walletPayoutMachine, type WalletPayoutEvent, type WalletPayoutStatus } from './wallet-payouts.machine.js';
+import type { CreateWalletPayoutRequest, WalletPayout } from './wallet-payouts.schema.js';
+import { balanceKey, gasFee, walletId } from './wallets.js';
+
+/** A payout as stored: the response fields plus what its lifecycle needs. */
+export interface WalletPayoutRecord extends WalletPayout {
+  memo?: string;
+  failureReason: string | null;
+  updatedAt: string;
+  /** Seconds it stays PROCESSING once broadcast, fixed at creation. */
+  processingFor: number;
+  outcome: Outcome;
+  scenario?: string;
+}
+
+const ADVANCE = 'wallet_payout.advance';
+const payouts = (t: Tenant) => t.store.collection<WalletPayoutRecord>('wallet_payouts');
+
+export function present(p: WalletPayoutRecord): WalletPayout {
+  const { memo: _m, failureReason: _f, updatedAt: _u, processingFor: _p, outcome: _o, scenario: _s, ...view } = p;
+  return view;
+}
+
+export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, scenario?: string) {
+  const fee = gasFee(req.chain, req.asset);
+  debit(t, balanceKey(req.chain, req.asset), dec(req.amount).plus(fee));
+  const behaviour = t.behaviour(scenario);
+  const now = t.now();
+  const pendingFor = behaviour.duration('wallet_payout', 'PENDING');
+  const processingFor = behaviour.duration('wallet_payout', 'PROCESSING');
+  const record: WalletPayoutRecord = {
+    reference: req.reference,
+    withdrawalId: ids.uuid(t.random),
+    walletId: walletId(t.id, req.chain, req.asset),
+    chain: req.chain,
+    token: req.asset,
+    amount: req.amount,
+    estimatedFee: toNumber(fee, req.asset),
+    toAddress: req.toAddress,
+    status: 'PENDING',
+    transactionHash: null,
+    createdAt: iso(now),
+    estimatedCompletionAt: iso(now + (pendingFor + processingFor) * 1000),
+    ...(req.memo !== undefined ? { memo: req.memo } : {}),
+    failureReason: null,
+    updatedAt: iso(now),
+    processingFor,
+    outcome: behaviour.outcome('wallet_payout', { ...req }),
+    ...(scenario ? { scenario } : {}),
+  };
+  payouts(t).put(record.reference, record);
+  t.scheduler.enqueue(ADVANCE, record.reference, now + pendingFor * 1000);
+  t.emit('wallet_payout.pending', eventData(record));
+  return { status: 201, body: present(record) };
+}
+
+export function getWalletPayout(t: Tenant, reference: string): WalletPayoutRecord {
+  const p = payouts(t).get(reference);
+  if (!p) throw notFound('wallet payout', reference);
+  return p;
+}
+
+/** Apply one move of the machine with its side effects: hash on broadcast, hold released on FAILED or CANCELLED. */
+export function moveWalletPayout(t: Tenant, reference: string, event: WalletPayoutEvent, reason?: string): WalletPayoutRecord {
+  const p = getWalletPayout(t, reference);
+  const status: WalletPayoutStatus = walletPayoutMachine.next(p.status, event, reference);
+  t.scheduler.cancelFor(reference, ADVANCE);
+  const now = t.now();
+  let next: WalletPayoutRecord = { ...p, status, updatedAt: iso(now) };
+  if (status === 'PROCESSING') {
+    const completesAt = now + p.processingFor * 1000;
+    next = { ...next, transactionHash: ids.transactionHash(t.random), estimatedCompletionAt: iso(completesAt) };
+    t.scheduler.enqueue(ADVANCE, reference, completesAt);
+  }
+  if (status === 'FAILED') next = { ...next, failureReason: reason ?? p.outcome.reason ?? 'The transaction reverted on chain' };
+  if (status === 'CANCELLED') next = { ...next, failureReason: reason ?? 'Cancelled before broadcast' };
+  payouts(t).put(reference, next);
+  if (status === 'FAILED' || status === 'CANCELLED') {
+    credit(t, balanceKey(p.chain, p.token), dec(p.amount).plus(p.estimatedFee));
+  }
+  t.emit(`wallet_payout.${status.toLowerCase()}`, eventData(next));
+  return next;
+}
+
+/** The timed move: PENDING → PROCESSING (broadcast), then PROCESSING → the planned outcome. */
+function advance(t: Tenant, job: Job): void {
+  const p = payouts(t).get(job.ref);
+  if (!p) return;
+  if (p.status === 'PENDING') moveWalletPayout(t, p.reference, 'broadcast');
+  else if (p.status === 'PROCESSING') moveWalletPayout(t, p.reference, p.outcome.succeed ? 'complete' : 'fail');
+}
+
+export const walletPayoutJobs = { [ADVANCE]: advance };
+
+function eventData(p: WalletPayoutRecord): Record<string, unknown> {
+  const extra = { ...(p.memo !== undefined ? { memo: p.memo } : {}), failureReason: p.failureReason, updatedAt: p.updatedAt };
+  return toSnake({ ...present(p), ...extra }) as Record<string, unknown>;
+}

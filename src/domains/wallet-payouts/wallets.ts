@@ -1,0 +1,20 @@
+// The partner's token wallets: one per chain and asset, with a stable id, a balance key and a gas fee.
+import { createHash } from 'node:crypto';
+import wallets from '../../../fixtures/wallets.json' with { type: 'json' };
+import { dec, type Decimal } from '../../kernel/money.js';
+import type { Asset, Chain } from './wallet-payouts.schema.js';
+
+const GAS = wallets.gasFees as Record<Chain, Record<Asset, string>>;
+
+/** The balance this wallet draws on, e.g. usdc:ethereum. */
+export const balanceKey = (chain: Chain, asset: Asset) => `${asset}:${chain}`;
+
+/** Gas fee in token units: dearer on ethereum than on the layer-2 chains. */
+export const gasFee = (chain: Chain, asset: Asset): Decimal => dec(GAS[chain][asset]);
+
+/** A version-4-shaped uuid derived from the tenant, chain and asset: the same on every call. */
+export function walletId(tenantId: string, chain: Chain, asset: Asset): string {
+  const h = createHash('sha256').update(`wallet:${tenantId}:${chain}:${asset}`).digest('hex');
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
