@@ -1,5 +1,6 @@
 // Every domain of the API, in the order their routes are mounted.
 import type { DomainModule } from './module.js';
 import { payoutsModule } from './payouts/index.js';
+import { transfersModule } from './transfers/index.js';
 
-export const domains: DomainModule[] = [payoutsModule];
+export const domains: DomainModule[] = [payoutsModule, transfersModule];
