@@ -45,7 +45,7 @@ type WithType = { type: (typeof TRANSFER_TYPES)[number]; destination: { bankCode
 
 /** BANK and MOBILE_MONEY need destination.bankCode (the bank, or the mobile-money operator). */
 function needsBankCode(v: WithType, ctx: z.RefinementCtx): void {
-  if (v.type !== 'WALLET' && v.destination.bankCode === undefined) {
+  if (v.type !== 'WALLET' && v.destination?.bankCode === undefined) {
     ctx.addIssue({
       code: 'custom',
       path: ['destination', 'bankCode'],
@@ -54,12 +54,20 @@ function needsBankCode(v: WithType, ctx: z.RefinementCtx): void {
   }
 }
 
-export const CreateTransferRequest = z.object(transferFields).superRefine(needsBankCode).openapi('CreateTransferRequest');
+/** Run the bankCode rule even when other fields failed, as long as type and destination are usable. */
+const bankCodeRule = {
+  when: (p: { value: unknown }) => {
+    const v = p.value as { type?: unknown; destination?: unknown } | undefined;
+    return (TRANSFER_TYPES as readonly unknown[]).includes(v?.type) && !!v?.destination && typeof v.destination === 'object';
+  },
+};
+
+export const CreateTransferRequest = z.object(transferFields).superRefine(needsBankCode, bankCodeRule).openapi('CreateTransferRequest');
 export type CreateTransferRequest = z.infer<typeof CreateTransferRequest>;
 
 export const BulkRow = z
   .object({ ...transferFields, category: z.enum(TRANSFER_CATEGORIES).openapi({ example: 'SALARY' }) })
-  .superRefine(needsBankCode)
+  .superRefine(needsBankCode, bankCodeRule)
   .openapi('BulkDisbursementRow');
 export type BulkRow = z.infer<typeof BulkRow>;
 
