@@ -118,6 +118,14 @@ describe('validation of a single transfer', () => {
     });
   }
 
+  it('lists every problem at once, the bankCode rule included', async () => {
+    const res = await post(transfer({ amount: 0, destination: { accountNumber: '1', accountName: 'A' } }));
+    expect(res.body.error.details).toEqual([
+      { field: 'amount', issue: 'must be greater than 0' },
+      { field: 'destination.bankCode', issue: 'is required when type is BANK: send the bank code' },
+    ]);
+  });
+
   it('accepts a WALLET transfer without bankCode, and no narrations or branchCode', async () => {
     const res = await post(transfer({ type: 'WALLET', narrations: undefined, destination: { accountNumber: 'W-100', accountName: 'Ada Obi' } }));
     expect(res.status).toBe(201);
