@@ -1,0 +1,118 @@
+// Reading an uploaded bulk file, JSON or CSV, into rows: each row validated like a single transfer
+// plus its category. Problems are collected per row, addressed the way each format is read:
+// JSON rows as items[i].field (the index in the items array), CSV rows as `row N: field` (N the
+// line of the file, the header being row 1, as a spreadsheet numbers them).
+import { parse } from 'csv-parse/sync';
+import { SandboxError, type ErrorDetail } from '../../kernel/errors.js';
+import { validationError } from '../../http/errors.js';
+import { BulkRow } from './transfers.schema.js';
+
+export const MAX_ROWS = 10_000;
+
+export interface FileRow {
+  /** How error details name a field of this row. */
+  field(name: string): string;
+  row?: BulkRow;
+  errors: ErrorDetail[];
+}
+
+export interface ParsedFile {
+  name?: string;
+  rows: FileRow[];
+}
+
+export const CSV_COLUMNS = [
+  'reference',
+  'amount',
+  'currency',
+  'type',
+  'source.accountNumber',
+  'destination.accountNumber',
+  'destination.accountName',
+  'destination.bankCode',
+  'destination.branchCode',
+  'narrations',
+  'category',
+] as const;
+const REQUIRED_COLUMNS = ['reference', 'amount', 'currency', 'type', 'source.accountNumber', 'destination.accountNumber', 'destination.accountName', 'category'];
+
+export const invalidFile = (message: string, details: ErrorDetail[]) => new SandboxError('INVALID_BULK_FILE', message, details);
+
+function checkRow(input: unknown, field: (name: string) => string): FileRow {
+  const res = BulkRow.safeParse(input);
+  if (res.success) return { field, row: res.data, errors: [] };
+  const details = validationError(res.error, 'json', input).details;
+  return { field, errors: details.map((d) => ({ field: field(d.field === 'body' ? 'row' : d.field), issue: d.issue })) };
+}
+
+function checkCount(n: number, field: string): void {
+  if (n === 0) throw invalidFile('The bulk file has no rows. Send at least one transfer.', [{ field, issue: 'must have at least 1 row' }]);
+  if (n > MAX_ROWS) {
+    throw invalidFile(`The bulk file has ${n} rows; at most ${MAX_ROWS} are accepted. Split it into several files.`, [
+      { field, issue: `has ${n} rows; at most ${MAX_ROWS} are accepted` },
+    ]);
+  }
+}
+
+/** A JSON upload: {"name"?: string, "items": [row, ...]}. */
+export function readJson(body: unknown): ParsedFile {
+  const obj = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  if (!obj || !Array.isArray(obj.items)) {
+    throw invalidFile('A JSON bulk file is an object with an "items" array of transfers (and optionally a "name").', [
+      { field: 'items', issue: 'is required: send an array of transfers' },
+    ]);
+  }
+  if (obj.name !== undefined && (typeof obj.name !== 'string' || obj.name.length < 1 || obj.name.length > 100)) {
+    throw invalidFile('The name of a bulk file is a string of 1 to 100 characters.', [{ field: 'name', issue: 'must be a string of 1 to 100 characters' }]);
+  }
+  checkCount(obj.items.length, 'items');
+  const rows = obj.items.map((item, i) => checkRow(item, (f) => `items[${i}].${f}`));
+  return { name: obj.name as string | undefined, rows };
+}
+
+/** A CSV upload: a header row naming the columns (CSV_COLUMNS), then one transfer per row. */
+export function readCsv(text: string, name?: string): ParsedFile {
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(text, { info: true, bom: true, trim: true, skip_empty_lines: true, relax_column_count: true }) as unknown as typeof records;
+  } catch (err) {
+    const line = (err as { lines?: number }).lines;
+    throw invalidFile(`The CSV could not be read: ${(err as Error).message}. Send comma-separated text with a header row.`, [
+      { field: line ? `row ${line}` : 'file', issue: 'is not valid CSV' },
+    ]);
+  }
+  const [head, ...data] = records;
+  if (!head) throw invalidFile('The CSV is empty. Send a header row and at least one transfer.', [{ field: 'file', issue: 'is empty' }]);
+  const header = head.record;
+  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length > 0) {
+    throw invalidFile(`The CSV header lacks the column(s) ${missing.join(', ')}. Its columns are: ${CSV_COLUMNS.join(', ')}.`, missing.map((c) => ({ field: 'row 1', issue: `has no column ${c}` })));
+  }
+  checkCount(data.length, 'file');
+  const rows = data.map(({ record, info }) => {
+    const field = (f: string) => `row ${info.lines}: ${f}`;
+    if (record.length !== header.length) {
+      return { field, errors: [{ field: field('row'), issue: `has ${record.length} cells; the header has ${header.length}` }] };
+    }
+    return checkRow(toItem(header, record), field);
+  });
+  return { name, rows };
+}
+
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/** One CSV record as the JSON item it stands for; empty cells are absent fields. */
+function toItem(header: string[], record: string[]): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  header.forEach((col, i) => {
+    const cell = record[i];
+    if (cell === '' || !(CSV_COLUMNS as readonly string[]).includes(col)) return;
+    const value = col === 'amount' && NUMBER.test(cell) ? Number(cell) : cell;
+    const [outer, inner] = col.split('.');
+    if (inner === undefined) item[outer] = value;
+    else item[outer] = { ...(item[outer] as object | undefined), [inner]: value };
+  });
+  item.source ??= {};
+  item.destination ??= {};
+  return item;
+}

@@ -1,0 +1,69 @@
+// POST /_sandbox/bulk-disbursements: a bulk file as JSON ({"name"?, "items": [...]}) or CSV
+// (text/csv with a header row; ?name= names it). The route is documented here and validated by
+// bulk.file.ts, not by the framework, so that every bad row is reported at once.
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { SandboxError } from '../../kernel/errors.js';
+import { errorResponses, jsonResponse, security } from '../../http/openapi.js';
+import { requestScenario } from '../../http/respond.js';
+import type { AppEnv } from '../../http/types.js';
+import { CSV_COLUMNS, readCsv, readJson } from './bulk.file.js';
+import { createBulk } from './bulk.service.js';
+import { BulkFile, BulkUploadRequest } from './transfers.schema.js';
+
+export const BULK_UPLOAD_PATH = '/_sandbox/bulk-disbursements';
+/** A 10,000-row JSON file is about 3.5 MB; 8 MiB leaves room for long names and narrations. */
+export const BULK_BODY_LIMIT = 8 * 1024 * 1024;
+const DEFAULT_SOURCE = 'sandbox-bulk-upload';
+
+export const uploadRoute = createRoute({
+  method: 'post',
+  path: BULK_UPLOAD_PATH,
+  tags: ['Sandbox control'],
+  security,
+  summary: 'Upload a bulk disbursement file (JSON or CSV)',
+  description:
+    `Up to 10,000 rows, each a transfer plus a category; a file with any bad row is refused whole (INVALID_BULK_FILE), ` +
+    `every problem listed in error.details as items[i].field (JSON, i from 0) or "row N: field" (CSV, N the line, the header being row 1). ` +
+    `CSV columns: ${CSV_COLUMNS.join(', ')}. Body limit 8 MiB for this route.`,
+  request: {
+    headers: z.object({
+      'x-service-source': z.string().optional().openapi({ param: { name: 'x-service-source', in: 'header' }, description: `Kept on each row; default ${DEFAULT_SOURCE}` }),
+    }),
+    query: z.object({ name: z.string().max(100).optional().openapi({ param: { name: 'name', in: 'query' }, description: 'Name of a CSV file' }) }),
+    body: {
+      required: true,
+      content: {
+        'application/json': { schema: BulkUploadRequest },
+        'text/csv': { schema: z.string().openapi({ example: `${CSV_COLUMNS.join(',')}\n3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f,25000,NGN,BANK,1000200030,0123456789,Ada Obi,058,001,January salary,SALARY` }) },
+      },
+    },
+  },
+  responses: { 201: jsonResponse(BulkFile, 'The file was accepted; each row is now a PENDING transfer'), ...errorResponses(400, 413, 415) },
+});
+
+export async function bulkUpload(c: Context<AppEnv>) {
+  const t = c.get('tenant');
+  const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const text = await c.req.text();
+  let file;
+  if (type === 'application/json') {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON. Send {"items": [...]} with Content-Type: application/json.');
+    }
+    file = readJson(body);
+  } else if (type === 'text/csv') {
+    const name = c.req.query('name');
+    if (name !== undefined && (name.length < 1 || name.length > 100)) {
+      throw new SandboxError('VALIDATION_ERROR', 'The name query parameter is a text of 1 to 100 characters.', [{ field: 'name', issue: 'must be 1 to 100 characters long' }]);
+    }
+    file = readCsv(text, name);
+  } else {
+    throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'A bulk file is sent as application/json ({"items": [...]}) or as text/csv with a header row.');
+  }
+  const source = c.req.header('x-service-source')?.trim().slice(0, 100) || DEFAULT_SOURCE;
+  return c.json(createBulk(t, file, source, requestScenario(c)), 201);
+}

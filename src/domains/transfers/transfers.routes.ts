@@ -1,0 +1,95 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { SandboxError } from '../../kernel/errors.js';
+import { idempotent } from '../../engine/idempotency.js';
+import { renderError } from '../../http/errors.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { requestScenario, respondIdempotent } from '../../http/respond.js';
+import type { AppEnv } from '../../http/types.js';
+import { bulkPage } from './bulk.page.js';
+import { BULK_BODY_LIMIT, BULK_UPLOAD_PATH, bulkUpload, uploadRoute } from './bulk.upload.js';
+import { ensureDemo } from './bulk.service.js';
+import { BulkIdParam, BulkPageQuery, CreateTransferRequest, ReferenceParam, ServiceSourceHeader, Transfer, TransferList, TransferPage } from './transfers.schema.js';
+import { createTransfer, getTransfer, present } from './transfers.service.js';
+
+const tags = ['Disbursement transfers'];
+
+/** x-service-source is required on the transfer endpoints; checked after the key, before the body. */
+const requireServiceSource: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const value = c.req.header('x-service-source')?.trim();
+  if (!value) {
+    throw new SandboxError('MISSING_HEADER', 'The x-service-source header is required on transfer endpoints. Send the name of the calling service, e.g. x-service-source: payroll-service.', [
+      { field: 'x-service-source', issue: 'is required' },
+    ]);
+  }
+  if (value.length > 100) {
+    throw new SandboxError('VALIDATION_ERROR', 'The x-service-source header is longer than 100 characters. Send a shorter service name.', [
+      { field: 'x-service-source', issue: 'must be at most 100 characters long' },
+    ]);
+  }
+  ensureDemo(c.get('tenant'));
+  await next();
+};
+
+const serviceSource = (c: { req: { header(name: string): string | undefined } }) => c.req.header('x-service-source')!.trim();
+
+const create = createRoute({
+  method: 'post',
+  path: '/api/v1/transfers',
+  tags,
+  security,
+  middleware: [requireServiceSource] as const,
+  summary: 'Create a single disbursement transfer',
+  description: 'Answers with a JSON array holding the created transfer. Idempotent per reference. Not charged to the wallet balances.',
+  request: { headers: ServiceSourceHeader, body: jsonBody(CreateTransferRequest) },
+  responses: {
+    201: jsonResponse(TransferList, 'The created transfer, in an array (or replayed, with Idempotent-Replayed: true)'),
+    ...errorResponses(400, 409, 413, 415),
+  },
+});
+
+const read = createRoute({
+  method: 'get',
+  path: '/api/v1/transfers/{reference}',
+  tags,
+  security,
+  middleware: [requireServiceSource] as const,
+  summary: 'Read a transfer by reference (single or bulk row)',
+  request: { headers: ServiceSourceHeader, params: ReferenceParam },
+  responses: { 200: jsonResponse(Transfer, 'The transfer in its current state'), ...errorResponses(400, 404) },
+});
+
+const page = createRoute({
+  method: 'get',
+  path: '/api/v1/transfers/bulk/{id}/transfers',
+  tags,
+  security,
+  middleware: [requireServiceSource] as const,
+  summary: "A page of a bulk file's transfers",
+  description:
+    'Rows in file order. query matches reference, destination account number or name; from and to bound createdAt (a date covers its whole UTC day; a date-time is an exact, inclusive bound).',
+  request: { headers: ServiceSourceHeader, params: BulkIdParam, query: BulkPageQuery },
+  responses: { 200: jsonResponse(TransferPage, 'One page'), ...errorResponses(400, 404) },
+});
+
+const uploadLimit = bodyLimit({
+  maxSize: BULK_BODY_LIMIT,
+  onError: (c) =>
+    renderError(c as never, new SandboxError('PAYLOAD_TOO_LARGE', 'The bulk file is larger than 8 MiB. Split it into several files.')),
+});
+
+const router = newRouter();
+router.openAPIRegistry.registerPath(uploadRoute);
+
+export const transferRoutes = router
+  .openapi(create, (c) => {
+    const t = c.get('tenant');
+    const body = c.req.valid('json');
+    return respondIdempotent(c, idempotent(t, 'transfer', body.reference, body, () => createTransfer(t, body, serviceSource(c), requestScenario(c))));
+  })
+  .openapi(read, (c) => c.json(present(getTransfer(c.get('tenant'), c.req.valid('param').reference)), 200))
+  .openapi(page, (c) => c.json(bulkPage(c.get('tenant'), c.req.valid('param').id, c.req.valid('query')), 200));
+
+// Registered apart from its handler (above, in the registry) so bulk.file.ts reports every bad row.
+transferRoutes.post(BULK_UPLOAD_PATH, uploadLimit, bulkUpload);

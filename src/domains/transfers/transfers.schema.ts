@@ -1,0 +1,170 @@
+// Disbursement transfers (API document §2.9, §2.10, §4.5): the single-transfer request, the
+// transfer as the sandbox returns it, bulk files and the bulk page.
+import { z } from '@hono/zod-openapi';
+import { decimalPlaces } from '../../kernel/money.js';
+
+export const TRANSFER_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
+export const TRANSFER_TYPES = ['BANK', 'WALLET', 'MOBILE_MONEY'] as const;
+export const TRANSFER_STATUSES = ['PENDING', 'PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
+export const TRANSFER_CATEGORIES = ['SALARY', 'VENDOR', 'REFUND', 'OTHER'] as const;
+
+const timestamp = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:00:00.000Z' });
+
+export const TransferSource = z
+  .object({ accountNumber: z.string().min(1).max(34).openapi({ example: '1000200030' }) })
+  .openapi('TransferSource');
+
+export const TransferDestination = z
+  .object({
+    accountNumber: z.string().min(1).max(34).openapi({ example: '0123456789' }),
+    accountName: z.string().min(1).max(200).openapi({ example: 'John Doe' }),
+    bankCode: z.string().min(1).max(20).optional().openapi({
+      example: '058',
+      description: 'Required for BANK (a bank code) and MOBILE_MONEY (the operator code); optional for WALLET',
+    }),
+    branchCode: z.string().max(20).optional().openapi({ example: '001', description: 'Kept and echoed when sent' }),
+  })
+  .openapi('TransferDestination');
+
+const transferFields = {
+  reference: z.uuid().openapi({ description: 'A UUID, unique per transfer; prevents duplicates', example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
+  amount: z
+    .number()
+    .positive()
+    .max(1_000_000_000_000)
+    .refine((v) => decimalPlaces(v) <= 2, { message: 'must have at most 2 decimal places (the currency minor unit)' })
+    .openapi({ example: 25000 }),
+  currency: z.enum(TRANSFER_CURRENCIES).openapi({ example: 'NGN' }),
+  type: z.enum(TRANSFER_TYPES).openapi({ example: 'BANK' }),
+  source: TransferSource,
+  destination: TransferDestination,
+  narrations: z.string().max(255).optional().openapi({ example: 'January salary' }),
+};
+
+type WithType = { type: (typeof TRANSFER_TYPES)[number]; destination: { bankCode?: string } };
+
+/** BANK and MOBILE_MONEY need destination.bankCode (the bank, or the mobile-money operator). */
+function needsBankCode(v: WithType, ctx: z.RefinementCtx): void {
+  if (v.type !== 'WALLET' && v.destination?.bankCode === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['destination', 'bankCode'],
+      message: `is required when type is ${v.type}: send the ${v.type === 'BANK' ? 'bank' : 'mobile-money operator'} code`,
+    });
+  }
+}
+
+/** Run the bankCode rule even when other fields failed, as long as type and destination are usable. */
+const bankCodeRule = {
+  when: (p: { value: unknown }) => {
+    const v = p.value as { type?: unknown; destination?: unknown } | undefined;
+    return (TRANSFER_TYPES as readonly unknown[]).includes(v?.type) && !!v?.destination && typeof v.destination === 'object';
+  },
+};
+
+export const CreateTransferRequest = z.object(transferFields).superRefine(needsBankCode, bankCodeRule).openapi('CreateTransferRequest');
+export type CreateTransferRequest = z.infer<typeof CreateTransferRequest>;
+
+export const BulkRow = z
+  .object({ ...transferFields, category: z.enum(TRANSFER_CATEGORIES).openapi({ example: 'SALARY' }) })
+  .superRefine(needsBankCode, bankCodeRule)
+  .openapi('BulkDisbursementRow');
+export type BulkRow = z.infer<typeof BulkRow>;
+
+export const Transfer = z
+  .object({
+    id: z.string().openapi({ description: "The sandbox's own id", example: 'trf_8c1d0e2f3a4b5c6d7e8f9a0b' }),
+    reference: z.string(),
+    amount: z.number(),
+    currency: z.enum(TRANSFER_CURRENCIES),
+    type: z.enum(TRANSFER_TYPES),
+    source: TransferSource,
+    destination: TransferDestination,
+    narrations: z.string().optional(),
+    status: z.enum(TRANSFER_STATUSES),
+    fee: z.number().openapi({ description: 'Flat fee by currency and amount band (the payout schedule); reported, not charged to a wallet balance' }),
+    serviceSource: z.string().openapi({ description: 'The x-service-source header of the request that created it', example: 'payroll-service' }),
+    category: z.enum(TRANSFER_CATEGORIES).nullable().openapi({ description: 'Set on rows of a bulk file; null on single transfers' }),
+    bulkId: z.string().nullable().openapi({ description: 'The bulk file the transfer came from; null on single transfers' }),
+    failureReason: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('Transfer');
+export type Transfer = z.infer<typeof Transfer>;
+
+export const TransferList = z.array(Transfer).openapi('TransferList');
+
+export const BulkUploadRequest = z
+  .object({
+    name: z.string().min(1).max(100).optional().openapi({ example: 'January payroll' }),
+    items: z.array(BulkRow).min(1).max(10_000),
+  })
+  .openapi('BulkUploadRequest');
+
+export const BulkFile = z
+  .object({
+    id: z.string().openapi({ example: 'bulk_5e0c3b1a9d8f7e6a5b4c3d2e' }),
+    name: z.string().nullable(),
+    count: z.number().int(),
+    serviceSource: z.string(),
+    createdAt: timestamp,
+  })
+  .openapi('BulkFile');
+export type BulkFile = z.infer<typeof BulkFile>;
+
+export const TransferPage = z
+  .object({
+    content: z.array(Transfer),
+    pageNumber: z.number().int(),
+    pageSize: z.number().int(),
+    totalElements: z.number().int(),
+    totalPages: z.number().int(),
+  })
+  .openapi('TransferPage');
+
+const q = (name: string) => ({ param: { name, in: 'query' as const } });
+const intText = (name: string, def: number, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, { message: 'must be a whole number' })
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .optional()
+    .transform((v) => v ?? def)
+    .openapi({ ...q(name), description: `A whole number from ${min} to ${max}; default ${def}`, example: String(def) });
+
+/** A date (YYYY-MM-DD) or a date-time with an offset, over createdAt. */
+const DATE = /^\d{4}-\d\d-\d\d$/;
+const when = (name: string) =>
+  z
+    .string()
+    .refine((s) => (DATE.test(s) || z.iso.datetime({ offset: true }).safeParse(s).success) && !Number.isNaN(Date.parse(s)), {
+      message: 'must be a date (2026-01-15) or an ISO 8601 date-time (2026-01-15T09:00:00Z)',
+    })
+    .optional()
+    .openapi({ ...q(name), example: '2026-01-15' });
+
+export const BulkPageQuery = z.object({
+  page: intText('page', 0, 0, 1_000_000),
+  size: intText('size', 10, 1, 100),
+  query: z.string().max(100).optional().openapi({ ...q('query'), description: 'Matches reference, destination account number or name (case-insensitive, part of the text)' }),
+  status: z.enum(TRANSFER_STATUSES).optional().openapi(q('status')),
+  category: z.enum(TRANSFER_CATEGORIES).optional().openapi(q('category')),
+  currency: z.enum(TRANSFER_CURRENCIES).optional().openapi(q('currency')),
+  from: when('from'),
+  to: when('to'),
+});
+export type BulkPageQuery = z.infer<typeof BulkPageQuery>;
+
+export const ServiceSourceHeader = z.object({
+  'x-service-source': z.string().openapi({ param: { name: 'x-service-source', in: 'header' }, description: 'Names the calling service; kept on each transfer', example: 'payroll-service' }),
+});
+
+export const ReferenceParam = z.object({
+  reference: z.string().min(1).max(100).openapi({ param: { name: 'reference', in: 'path' }, example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
+});
+
+export const BulkIdParam = z.object({
+  id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' }, example: 'bulk_demo_salaries' }),
+});

@@ -1,0 +1,131 @@
+// Single disbursement transfers: create, read, timed moves and simulated moves. Rows of bulk files
+// are transfers too (bulk.service.ts); they share the store, the machine and the events.
+import { notFound, SandboxError } from '../../kernel/errors.js';
+import { toSnake } from '../../kernel/json.js';
+import { toNumber } from '../../kernel/money.js';
+import type { Outcome } from '../../engine/behaviour.js';
+import type { Job } from '../../engine/scheduler.js';
+import type { Tenant } from '../../engine/tenant.js';
+import { checkBankCode } from '../payouts/banks.service.js';
+import { payoutFee } from '../payouts/fees.js';
+import { transferMachine, type TransferEvent, type TransferStatus } from './transfers.machine.js';
+import type { BulkRow, CreateTransferRequest, Transfer } from './transfers.schema.js';
+
+/** A transfer as stored: the response fields plus how its lifecycle ends. */
+export interface TransferRecord extends Transfer {
+  outcome: Outcome;
+  scenario?: string;
+  /** Bulk rows move with their file's shared schedule until a simulated move detaches them. */
+  ownSchedule?: boolean;
+}
+
+const ADVANCE = 'transfer.advance';
+
+/** Counts changes to a tenant's transfers, so a cached filtered page knows when it is stale. */
+const versions = new WeakMap<Tenant, number>();
+export const versionOf = (t: Tenant) => versions.get(t) ?? 0;
+export const bumpVersion = (t: Tenant) => void versions.set(t, versionOf(t) + 1);
+export const transfers = (t: Tenant) => t.store.collection<TransferRecord>('transfers');
+
+export function present(r: TransferRecord): Transfer {
+  const { outcome: _o, scenario: _s, ownSchedule: _d, ...view } = r;
+  return view;
+}
+
+/** Live rules: a BANK transfer names a listed bank of its currency. */
+export function checkLiveBank(t: Tenant, req: CreateTransferRequest, field: string): void {
+  if (req.type === 'BANK' && req.destination.bankCode !== undefined) checkBankCode(t.mode, req.currency, req.destination.bankCode, field);
+}
+
+/** A new PENDING transfer record (not stored). */
+export function newTransfer(
+  t: Tenant,
+  req: CreateTransferRequest | BulkRow,
+  extra: { serviceSource: string; bulkId: string | null; scenario?: string },
+): TransferRecord {
+  const now = t.nowIso();
+  return {
+    id: `trf_${t.random.hex(24)}`,
+    reference: req.reference,
+    amount: req.amount,
+    currency: req.currency,
+    type: req.type,
+    source: { accountNumber: req.source.accountNumber },
+    destination: { ...req.destination },
+    ...(req.narrations !== undefined ? { narrations: req.narrations } : {}),
+    status: 'PENDING',
+    fee: toNumber(payoutFee(req.currency, req.amount), req.currency),
+    serviceSource: extra.serviceSource,
+    category: 'category' in req ? req.category : null,
+    bulkId: extra.bulkId,
+    failureReason: null,
+    createdAt: now,
+    updatedAt: now,
+    outcome: t.behaviour(extra.scenario).outcome('transfer', { ...req }),
+    ...(extra.scenario ? { scenario: extra.scenario } : {}),
+  };
+}
+
+export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSource: string, scenario?: string) {
+  checkLiveBank(t, req, 'destination.bankCode');
+  if (transfers(t).has(req.reference)) {
+    throw new SandboxError(
+      'IDEMPOTENCY_CONFLICT',
+      `The reference '${req.reference}' already belongs to a transfer of a bulk file. Use a new UUID as the reference.`,
+      [{ field: 'reference', issue: 'already used by another transfer' }],
+    );
+  }
+  const record = newTransfer(t, req, { serviceSource, bulkId: null, scenario });
+  transfers(t).put(record.reference, record);
+  t.scheduler.enqueue(ADVANCE, record.reference, t.now() + t.behaviour(scenario).duration('transfer', 'PENDING') * 1000);
+  t.emit('transfer.pending', eventData(record));
+  return { status: 201, body: [present(record)] };
+}
+
+export function getTransfer(t: Tenant, reference: string): TransferRecord {
+  const r = transfers(t).get(reference);
+  if (!r) throw notFound('transfer', reference);
+  return r;
+}
+
+/** Change state and record the event; no scheduling. */
+export function applyMove(t: Tenant, r: TransferRecord, event: TransferEvent, reason?: string, ownSchedule = r.ownSchedule): TransferRecord {
+  const status: TransferStatus = transferMachine.next(r.status, event, r.reference);
+  const failureReason = status === 'FAILED' ? (reason ?? r.outcome.reason ?? 'Transfer failed at the beneficiary institution') : null;
+  const next: TransferRecord = { ...r, status, failureReason, updatedAt: t.nowIso(), ...(ownSchedule ? { ownSchedule } : {}) };
+  transfers(t).put(r.reference, next);
+  bumpVersion(t);
+  t.emit(`transfer.${status.toLowerCase()}`, eventData(next));
+  return next;
+}
+
+/** A move of one transfer (simulated, or its own timed move), with its next timed move. */
+export function moveTransfer(t: Tenant, reference: string, event: TransferEvent, reason?: string): TransferRecord {
+  const r = getTransfer(t, reference);
+  transferMachine.next(r.status, event, reference);
+  t.scheduler.cancelFor(reference, ADVANCE);
+  const next = applyMove(t, r, event, reason, true);
+  if (next.status === 'PROCESSING') {
+    t.scheduler.enqueue(ADVANCE, reference, t.now() + t.behaviour(r.scenario).duration('transfer', 'PROCESSING') * 1000);
+  }
+  return next;
+}
+
+/** The next timed move of a transfer in `status`, if any. */
+export function timedEvent(r: TransferRecord): TransferEvent | undefined {
+  if (r.status === 'PENDING') return 'process';
+  if (r.status === 'PROCESSING') return r.outcome.succeed ? 'complete' : 'fail';
+  return undefined;
+}
+
+function advance(t: Tenant, job: Job): void {
+  const r = transfers(t).get(job.ref);
+  const event = r && timedEvent(r);
+  if (event) moveTransfer(t, job.ref, event);
+}
+
+export const transferJobs = { [ADVANCE]: advance };
+
+export function eventData(r: TransferRecord): Record<string, unknown> {
+  return toSnake(present(r)) as Record<string, unknown>;
+}
