@@ -1,92 +1,8 @@
 // Webhooks end to end: a real HTTP receiver on port 0, every signature checked with the
 // standardwebhooks package, retries driven by the tenant's clock, and the outbox awaited explicitly.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Outbox } from '../src/domains/webhooks/index.js';
-import { advance, createTestApp, KEY, KEY_B } from './support/app.js';
-
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-}
-
-interface Receiver {
-  url: string;
-  got: Received[];
-  /** Statuses to answer with, in order; 200 once they run out; 0 never answers. */
-  plan: number[];
-  events(): string[];
-  close(): Promise<void>;
-}
-
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
-
-async function receiver(): Promise<Receiver> {
-  const got: Received[] = [];
-  const plan: number[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      got.push({ headers: flat(req.headers), body });
-      const status = plan.shift() ?? 200;
-      if (status !== 0) res.writeHead(status, { 'content-type': 'text/plain' }).end('thanks');
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    got,
-    plan,
-    events: () => got.map((g) => JSON.parse(g.body).event),
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(() => r()));
-    },
-  };
-}
-
-function flat(h: IncomingHttpHeaders): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
-
-/** Verify every request with the standardwebhooks package; returns the parsed bodies. */
-function verifyAll(r: Receiver, secret: string) {
-  return r.got.map((g) => new Webhook(secret).verify(g.body, g.headers) as { event: string; data: Record<string, unknown> });
-}
-
-const payout = (reference: string) => ({
-  reference,
-  amount: 2500,
-  currency: 'NGN',
-  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
-});
-
-async function setup(opts: { timeoutMs?: number } = {}) {
-  const outbox = new Outbox(opts);
-  const t = await createTestApp({ outbox });
-  const r = await receiver();
-  const hook = async (body: Record<string, unknown>, key = KEY) => {
-    const res = await t.call('PUT', '/_sandbox/webhooks', { key, body: { url: r.url, ...body } });
-    expect(res.status).toBe(200);
-    return res.body.secret as string;
-  };
-  const pay = async (reference: string, key = KEY) => expect((await t.call('POST', '/api/v1/partners/payouts', { key, body: payout(reference) })).status).toBe(201);
-  const deliveries = async (key = KEY, query = '') => (await t.call('GET', `/_sandbox/webhooks/deliveries${query}`, { key })).body;
-  return { t, outbox, r, hook, pay, deliveries };
-}
+import { describe, expect, it } from 'vitest';
+import { advance, KEY } from './support/app.js';
+import { payout, receiver, setup, verifyAll } from './support/webhooks.js';
 
 describe('webhook settings', () => {
   it('generates a whsec_ secret shown once, and reads back without it', async () => {
@@ -308,5 +224,28 @@ describe('filters', () => {
     expect(rest.body.hasMore).toBe(false);
     expect(rest.body.data.map((e: { event: string }) => e.event)).toEqual(['payout.successful', 'payout.successful']);
     expect((await t.call('GET', '/_sandbox/events?type=transfer')).body.data).toEqual([]);
+  });
+});
+
+describe('the sandbox process', () => {
+  it('delivers from the real server process, and retries once its clock is advanced', async () => {
+    const { startServer } = await import('./support/server.js');
+    const r = await receiver();
+    const s = await startServer();
+    try {
+      const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+      const put = await fetch(`${s.url}/_sandbox/webhooks`, { method: 'PUT', headers, body: JSON.stringify({ url: r.url, events: ['payout.pending'] }) });
+      const { secret } = (await put.json()) as { secret: string };
+      r.plan.push(500);
+      const res = await fetch(`${s.url}/api/v1/partners/payouts`, { method: 'POST', headers, body: JSON.stringify(payout('proc-1')) });
+      expect(res.status).toBe(201);
+      await r.waitFor(1);
+      // the retry falls due 5 s later on the tenant clock
+      await fetch(`${s.url}/_sandbox/clock/advance`, { method: 'POST', headers, body: JSON.stringify({ seconds: 5 }) });
+      await r.waitFor(2);
+      expect(verifyAll(r, secret).map((m) => m.data.reference)).toEqual(['proc-1', 'proc-1']);
+    } finally {
+      await s.stop('SIGKILL');
+    }
   });
 });
