@@ -49,13 +49,18 @@ function messageId(t: Tenant, e: SandboxEvent, s: SettingsRecord): string {
   return `msg_${createHash('sha256').update(`${t.id}:${e.id}:${e.createdAt}:${s.createdAt}`).digest('hex').slice(0, 24)}`;
 }
 
+/** The delivery faults in force: today the webhook settings' own; a scenario could supply them here. */
+export function faultsOf(_t: Tenant, s: SettingsRecord): SettingsRecord['faults'] {
+  return s.faults;
+}
+
 /** An event was recorded: make it a delivery if a webhook is set and its filter lets it through. */
 export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender): void {
   const s = settingsOf(t);
   if (!s || !matches(s.events, e.event)) return;
   const id = messageId(t, e, s);
   const now = t.now();
-  const firstAt = now + s.faults.delaySeconds * 1000;
+  const firstAt = now + faultsOf(t, s).delaySeconds * 1000;
   deliveries(t).put(id, {
     id,
     eventId: e.id,
@@ -75,7 +80,7 @@ export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender): void {
 
 /** A first attempt is due: send it, unless the out-of-order fault holds it for the next one. */
 function dispatchFirst(t: Tenant, id: string, s: SettingsRecord, sender: Sender): void {
-  if (!s.faults.outOfOrder) return sender.send(t, id, 'initial');
+  if (!faultsOf(t, s).outOfOrder) return sender.send(t, id, 'initial');
   const waiting = held(t).get('held');
   if (waiting && deliveries(t).get(waiting.id)?.status === 'pending') {
     held(t).remove('held');
@@ -147,7 +152,8 @@ export function recordAttempt(t: Tenant, id: string, attempt: DeliveryAttempt, s
   if (succeeded(attempt)) {
     if (d.status === 'pending') t.scheduler.cancelFor(id, RETRY);
     deliveries(t).put(id, { ...next, status: 'succeeded', nextAttemptAt: null, failureReason: null });
-    if (counted && settingsOf(t)?.faults.duplicate) sender.send(t, id, 'duplicate', { first: true });
+    const s = settingsOf(t);
+    if (counted && s && faultsOf(t, s).duplicate) sender.send(t, id, 'duplicate', { first: true });
     return;
   }
   if (!counted || d.status !== 'pending') return deliveries(t).put(id, next);
