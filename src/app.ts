@@ -11,6 +11,7 @@ import type { Store } from './store/store.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import type { Simulators } from './admin/simulators.js';
 import { domains } from './domains/index.js';
+import { Outbox, webhooksModule } from './domains/webhooks/index.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, payloadTooLarge, renderError, validationHook } from './http/errors.js';
 import { journalMiddleware } from './http/journal.js';
@@ -24,19 +25,27 @@ export interface AppDeps {
   allowedKeys?: ReadonlySet<string>;
   behaviourFor?: (tenant: Tenant, name?: string) => Behaviour;
   onEvent?: (tenant: Tenant, event: SandboxEvent) => void;
+  /** Sends webhooks; pass one to await `outbox.idle()` in tests. */
+  outbox?: Outbox;
 }
 
 export function createApp(deps: AppDeps) {
   const { config } = deps;
-  const jobHandlers = Object.assign({}, ...domains.map((d) => d.jobs ?? {}));
-  const simulators: Simulators = Object.assign({}, ...domains.map((d) => d.simulators ?? {}));
+  const outbox = deps.outbox ?? new Outbox();
+  const webhooks = webhooksModule(outbox);
+  const modules = [...domains, webhooks];
+  const jobHandlers = Object.assign({}, ...modules.map((d) => d.jobs ?? {}));
+  const simulators: Simulators = Object.assign({}, ...modules.map((d) => d.simulators ?? {}));
   const tenants = new Tenants(
     deps.store,
     {
       clock: deps.clock,
       jobHandlers,
       behaviourFor: deps.behaviourFor ?? (() => defaultBehaviour),
-      onEvent: deps.onEvent,
+      onEvent: (t, e) => {
+        webhooks.onEvent(t, e);
+        deps.onEvent?.(t, e);
+      },
       journalSize: config.journalSize,
       eventLogSize: config.eventLogSize,
     },
@@ -56,7 +65,7 @@ export function createApp(deps: AppDeps) {
   app.use('/_sandbox/*', sandboxLimit, async (c, next) => (c.req.path === '/_sandbox/health' ? next() : withTenant(c, next)));
 
   app.route('/', adminRoutes({ simulators, startedAt: Date.now(), storeKind: deps.store.kind }));
-  for (const d of domains) app.route('/', d.routes);
+  for (const d of modules) app.route('/', d.routes);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -74,7 +83,7 @@ export function createApp(deps: AppDeps) {
   });
   app.route('/', docsRoutes());
 
-  return { app, tenants };
+  return { app, tenants, outbox };
 }
 
 export type App = ReturnType<typeof createApp>['app'];

@@ -1,0 +1,69 @@
+// /_sandbox/webhooks*: the tenant's webhook settings and its delivery log. Thin: validate, call the
+// service, present. Nothing here waits for the network: attempts go through the outbox.
+import { createRoute } from '@hono/zod-openapi';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { listDeliveries, redeliver, stopAll, type Sender } from './deliveries.service.js';
+import {
+  DeliveriesQuery,
+  Delivery,
+  DeliveryList,
+  DeliveryParam,
+  WebhookSettings,
+  WebhookSettingsRequest,
+  WebhookSettingsWithSecret,
+  WebhookStopped,
+} from './webhooks.schema.js';
+import { getSettings, present, putSettings, removeSettings } from './webhooks.service.js';
+
+const tags = ['Sandbox webhooks'];
+const route = <P extends string>(method: 'get' | 'post' | 'put' | 'delete', path: P, summary: string) =>
+  ({ method, path, tags, security, summary }) as const;
+
+const put = createRoute({
+  ...route('put', '/_sandbox/webhooks', 'Set the webhook: where every event of this key is sent, and how it is signed'),
+  description:
+    'Replaces the settings. Without `secret`, a new whsec_ secret is generated. The response is the only place the secret is shown.',
+  request: { body: jsonBody(WebhookSettingsRequest) },
+  responses: { 200: jsonResponse(WebhookSettingsWithSecret, 'The settings, with the signing secret'), ...errorResponses(400, 413, 415) },
+});
+
+const get = createRoute({
+  ...route('get', '/_sandbox/webhooks', 'Read the webhook settings (without the secret)'),
+  responses: { 200: jsonResponse(WebhookSettings, 'The settings'), ...errorResponses(404) },
+});
+
+const del = createRoute({
+  ...route('delete', '/_sandbox/webhooks', 'Remove the webhook: no more deliveries; waiting ones are given up'),
+  responses: { 200: jsonResponse(WebhookStopped, 'Deliveries stopped'), ...errorResponses() },
+});
+
+const list = createRoute({
+  ...route('get', '/_sandbox/webhooks/deliveries', 'The delivery log, newest first, with every attempt'),
+  request: { query: DeliveriesQuery },
+  responses: { 200: jsonResponse(DeliveryList, 'Deliveries'), ...errorResponses(400) },
+});
+
+const resend = createRoute({
+  ...route('post', '/_sandbox/webhooks/deliveries/{id}/redeliver', 'Send a delivery once more, with the same webhook-id'),
+  description: 'The attempt is made in the background and added to the delivery\'s attempts; it is not retried.',
+  request: { params: DeliveryParam },
+  responses: { 202: jsonResponse(Delivery, 'Redelivery queued'), ...errorResponses(404, 409) },
+});
+
+export function webhookRoutes(sender: Sender) {
+  return newRouter()
+    .openapi(put, (c) => {
+      const s = putSettings(c.get('tenant'), c.req.valid('json'));
+      return c.json({ ...present(s), secret: s.secret }, 200);
+    })
+    .openapi(get, (c) => c.json(present(getSettings(c.get('tenant'))), 200))
+    .openapi(del, (c) => {
+      const t = c.get('tenant');
+      const had = removeSettings(t);
+      stopAll(t, sender);
+      const message = had ? 'The webhook was removed; no more deliveries will be sent.' : 'No webhook was set; nothing to stop.';
+      return c.json({ status: 'success' as const, message }, 200);
+    })
+    .openapi(list, (c) => c.json(listDeliveries(c.get('tenant'), c.req.valid('query')), 200))
+    .openapi(resend, (c) => c.json(redeliver(c.get('tenant'), c.req.valid('param').id, sender), 202));
+}

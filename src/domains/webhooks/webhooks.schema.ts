@@ -1,0 +1,130 @@
+// Webhook settings and the delivery log: request, stored shapes and responses of /_sandbox/webhooks*.
+import { z } from '@hono/zod-openapi';
+
+const timestamp = z.string().openapi({ format: 'date-time' });
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** whsec_ plus base64 of 24 to 64 bytes: what Standard Webhooks libraries accept as a secret. */
+function isSecret(value: string): boolean {
+  const b64 = value.slice('whsec_'.length);
+  if (!value.startsWith('whsec_') || !/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 !== 0) return false;
+  const bytes = Buffer.from(b64, 'base64').length;
+  return bytes >= 24 && bytes <= 64;
+}
+
+const eventFilter = z
+  .string()
+  .regex(/^(\*|[a-z_]+(\.[a-z_]+)?(\.\*)?)$/)
+  .openapi({ example: 'payout', description: 'An event name (payout.failed), a resource prefix (payout or payout.*), or * for all' });
+
+export const WebhookFaults = z
+  .object({
+    duplicate: z.boolean().default(false).openapi({ description: 'Send every accepted delivery a second time, with the same webhook-id' }),
+    outOfOrder: z.boolean().default(false).openapi({ description: 'Swap deliveries in pairs: each one is held until the next has been sent' }),
+    delaySeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(86_400)
+      .default(0)
+      .openapi({ description: "Hold each first attempt this long on the tenant's clock" }),
+  })
+  .openapi('WebhookFaults');
+
+export const WebhookSettingsRequest = z
+  .object({
+    url: z
+      .string()
+      .max(2048)
+      .refine(isHttpUrl, { message: 'must be an absolute http:// or https:// URL, e.g. https://example.com/webhooks' })
+      .openapi({ example: 'https://example.com/webhooks' }),
+    secret: z
+      .string()
+      .refine(isSecret, { message: 'must be whsec_ followed by the base64 of 24 to 64 random bytes; leave it out to have one generated' })
+      .optional()
+      .openapi({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+    events: z.array(eventFilter).min(1).max(50).optional().openapi({ description: 'Which events to deliver; all when left out' }),
+    faults: WebhookFaults.optional(),
+  })
+  .openapi('WebhookSettingsRequest');
+
+export type WebhookSettingsRequest = z.infer<typeof WebhookSettingsRequest>;
+
+export const WebhookSettings = z
+  .object({
+    url: z.string(),
+    events: z.array(z.string()),
+    faults: WebhookFaults,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('WebhookSettings');
+
+export type WebhookSettings = z.infer<typeof WebhookSettings>;
+
+export const WebhookSettingsWithSecret = WebhookSettings.extend({
+  secret: z.string().openapi({ description: 'The signing secret. Shown only in this response; keep it.' }),
+}).openapi('WebhookSettingsWithSecret');
+
+export const WebhookStopped = z.object({ status: z.literal('success'), message: z.string() }).openapi('WebhookStopped');
+
+export const DeliveryAttempt = z
+  .object({
+    at: timestamp.openapi({ description: "When the attempt started, on the tenant's clock" }),
+    trigger: z.enum(['initial', 'retry', 'redelivery', 'duplicate']),
+    url: z.string(),
+    statusCode: z.number().int().nullable().openapi({ description: 'The receiver\'s HTTP status; null when no answer came' }),
+    durationMs: z.number().int(),
+    error: z.string().nullable(),
+  })
+  .openapi('WebhookDeliveryAttempt');
+
+export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
+export type Trigger = DeliveryAttempt['trigger'];
+
+export const Delivery = z
+  .object({
+    id: z.string().openapi({ description: 'Sent as webhook-id; the same on every attempt, so receivers can drop duplicates' }),
+    eventId: z.string(),
+    event: z.string(),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    tries: z.number().int().openapi({ description: 'Attempts counted against the limit (first attempt and retries)' }),
+    nextAttemptAt: timestamp.nullable(),
+    failureReason: z.string().nullable(),
+    createdAt: timestamp,
+    payload: z.object({ event: z.string(), data: z.record(z.string(), z.unknown()) }),
+    attempts: z.array(DeliveryAttempt),
+  })
+  .openapi('WebhookDelivery');
+
+export type Delivery = z.infer<typeof Delivery>;
+
+export const DeliveriesQuery = z.object({
+  status: z.enum(['pending', 'succeeded', 'failed']).optional().openapi({ param: { name: 'status', in: 'query' } }),
+  limit: z.coerce.number().int().min(1).max(500).default(50).openapi({ param: { name: 'limit', in: 'query' } }),
+});
+
+export const DeliveryList = z
+  .object({
+    data: z.array(Delivery),
+    counts: z.object({ pending: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }),
+    limits: z.object({
+      deliveriesKept: z.number().int(),
+      pendingMax: z.number().int(),
+      attempts: z.number().int(),
+      retryDelaysSeconds: z.array(z.number().int()),
+    }),
+  })
+  .openapi('WebhookDeliveryList');
+
+export const DeliveryParam = z.object({
+  id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' }, example: 'msg_2Zf0c8e1a4b7d9c3e5f6a7b8' }),
+});

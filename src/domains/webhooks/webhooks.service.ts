@@ -1,0 +1,63 @@
+// Webhook settings of a tenant: set (with a generated secret when none is given), read, stop.
+import { SandboxError } from '../../kernel/errors.js';
+import type { Tenant } from '../../engine/tenant.js';
+import type { WebhookSettings, WebhookSettingsRequest } from './webhooks.schema.js';
+
+/** What is kept: the settings plus the signing secret, which is never shown after the PUT. */
+export interface SettingsRecord extends WebhookSettings {
+  secret: string;
+}
+
+const settings = (t: Tenant) => t.store.collection<SettingsRecord>('webhook_settings');
+const KEY = 'settings';
+
+export const settingsOf = (t: Tenant): SettingsRecord | undefined => settings(t).get(KEY);
+
+export function present(s: SettingsRecord): WebhookSettings {
+  const { secret: _secret, ...view } = s;
+  return view;
+}
+
+/** whsec_ plus the base64 of 24 bytes of the tenant's seeded randomness. */
+function newSecret(t: Tenant): string {
+  return `whsec_${Buffer.from(t.random.hex(48), 'hex').toString('base64')}`;
+}
+
+/** Replace the settings. Every PUT answers with the secret in force, the only time it is shown. */
+export function putSettings(t: Tenant, req: WebhookSettingsRequest): SettingsRecord {
+  const now = t.nowIso();
+  const record: SettingsRecord = {
+    url: req.url,
+    events: req.events ? [...new Set(req.events)] : ['*'],
+    faults: { duplicate: false, outOfOrder: false, delaySeconds: 0, ...req.faults },
+    createdAt: settingsOf(t)?.createdAt ?? now,
+    updatedAt: now,
+    secret: req.secret ?? newSecret(t),
+  };
+  settings(t).put(KEY, record);
+  return record;
+}
+
+export function getSettings(t: Tenant): SettingsRecord {
+  const s = settingsOf(t);
+  if (!s) {
+    throw new SandboxError('RESOURCE_NOT_FOUND', 'No webhook is set for this API key. Set one with PUT /_sandbox/webhooks {"url": "https://..."}.');
+  }
+  return s;
+}
+
+/** Forget the settings; returns whether there were any. */
+export function removeSettings(t: Tenant): boolean {
+  if (!settingsOf(t)) return false;
+  settings(t).remove(KEY);
+  return true;
+}
+
+/** Whether an event passes a filter list: *, an exact name, or a prefix (payout, payout.*). */
+export function matches(filters: readonly string[], event: string): boolean {
+  return filters.some((f) => {
+    if (f === '*' || f === event) return true;
+    const prefix = f.endsWith('.*') ? f.slice(0, -2) : f;
+    return event.startsWith(`${prefix}.`);
+  });
+}
