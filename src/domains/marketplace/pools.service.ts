@@ -1,0 +1,35 @@
+// A tenant's view of the liquidity pools: the fixture pools with the tenant's own balances and
+// trade counts. Quotes and FX trades allocate from these and draw them down when they settle.
+import { dec } from '../../kernel/money.js';
+import type { Tenant } from '../../engine/tenant.js';
+import type { Allocation } from './allocation.js';
+import { POOLS, type Pool } from './pools.js';
+
+interface PoolState {
+  id: string;
+  availableBalance: string;
+  tradesCount: number;
+}
+
+const states = (t: Tenant) => t.store.collection<PoolState>('pools');
+
+/** Every pool as this tenant sees it now. */
+export function tenantPools(t: Tenant): Pool[] {
+  const s = states(t);
+  if (s.size === 0) return POOLS as Pool[];
+  return POOLS.map((p) => {
+    const own = s.get(p.id);
+    return own ? { ...p, availableBalance: own.availableBalance, tradesCount: own.tradesCount } : p;
+  });
+}
+
+/** Take settled allocations out of the pools' balances and count one trade per pool. */
+export function drawDown(t: Tenant, allocations: readonly Pick<Allocation, 'poolId' | 'allocatedAmount'>[]): void {
+  const current = new Map(tenantPools(t).map((p) => [p.id, p] as const));
+  for (const a of allocations) {
+    const p = current.get(a.poolId);
+    if (!p) continue;
+    const left = dec(p.availableBalance).minus(a.allocatedAmount);
+    states(t).put(p.id, { id: p.id, availableBalance: (left.isNegative() ? dec(0) : left).toFixed(), tradesCount: p.tradesCount + 1 });
+  }
+}
