@@ -3,17 +3,22 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import type { Config } from './config.js';
 import type { Clock } from './kernel/clock.js';
-import { defaultBehaviour, type Behaviour } from './engine/behaviour.js';
+import type { Behaviour } from './engine/behaviour.js';
+import { ScenarioRegistry } from './engine/scenario.registry.js';
+import { scenarioBehaviourFor } from './engine/scenario.select.js';
 import type { SandboxEvent } from './engine/events.js';
 import type { Tenant } from './engine/tenant.js';
 import { Tenants } from './engine/tenants.js';
 import type { Store } from './store/store.js';
 import { adminRoutes } from './admin/admin.routes.js';
+import { scenarioRoutes } from './admin/scenario.routes.js';
 import type { Simulators } from './admin/simulators.js';
 import { domains } from './domains/index.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, payloadTooLarge, renderError, validationHook } from './http/errors.js';
+import { faultsMiddleware, type Sleep } from './http/faults.js';
 import { journalMiddleware } from './http/journal.js';
+import { tenantSeed } from './kernel/random.js';
 import { tenantMiddleware } from './http/tenant.js';
 import type { AppEnv } from './http/types.js';
 
@@ -22,12 +27,17 @@ export interface AppDeps {
   store: Store;
   clock: Clock;
   allowedKeys?: ReadonlySet<string>;
+  /** Bundled scenarios and the start default; main.ts loads them at boot. Absent: loaded here from config.scenario. */
+  scenarios?: ScenarioRegistry;
   behaviourFor?: (tenant: Tenant, name?: string) => Behaviour;
+  /** How latency and timeout faults wait (tests replace it). */
+  sleep?: Sleep;
   onEvent?: (tenant: Tenant, event: SandboxEvent) => void;
 }
 
 export function createApp(deps: AppDeps) {
   const { config } = deps;
+  const scenarios = deps.scenarios ?? ScenarioRegistry.load(config.scenario);
   const jobHandlers = Object.assign({}, ...domains.map((d) => d.jobs ?? {}));
   const simulators: Simulators = Object.assign({}, ...domains.map((d) => d.simulators ?? {}));
   const tenants = new Tenants(
@@ -35,7 +45,7 @@ export function createApp(deps: AppDeps) {
     {
       clock: deps.clock,
       jobHandlers,
-      behaviourFor: deps.behaviourFor ?? (() => defaultBehaviour),
+      behaviourFor: deps.behaviourFor ?? scenarioBehaviourFor(scenarios),
       onEvent: deps.onEvent,
       journalSize: config.journalSize,
       eventLogSize: config.eventLogSize,
@@ -49,10 +59,15 @@ export function createApp(deps: AppDeps) {
 
   const limit = bodyLimit({ maxSize: config.bodyLimitBytes, onError: (c) => renderError(c as never, payloadTooLarge()) });
   const withTenant = tenantMiddleware(tenants, deps.allowedKeys);
+  const faultSeeds = new WeakMap<Tenant, number>();
+  const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;
   app.use('/api/*', limit, journalMiddleware(), withTenant);
-  app.use('/_sandbox/*', limit, async (c, next) => (c.req.path === '/_sandbox/health' ? next() : withTenant(c, next)));
+  app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }));
+  const open = new Set(['/_sandbox/health', '/_sandbox/scenario.schema.json']);
+  app.use('/_sandbox/*', limit, async (c, next) => (open.has(c.req.path) ? next() : withTenant(c, next)));
 
   app.route('/', adminRoutes({ simulators, startedAt: Date.now(), storeKind: deps.store.kind }));
+  app.route('/', scenarioRoutes(scenarios));
   for (const d of domains) app.route('/', d.routes);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
