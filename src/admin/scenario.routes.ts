@@ -48,7 +48,7 @@ function state(t: Tenant, registry: ScenarioRegistry) {
     description: scenario.description,
     source: source as 'tenant' | 'start',
     origin: scenario.origin,
-    file: scenario.file,
+    file: scenario.origin === 'file' ? scenario.file : null,
     document: scenario.doc as Record<string, unknown>,
   };
 }
@@ -61,9 +61,17 @@ function invalid(err: ScenarioError): SandboxError {
 
 export function scenarioRoutes(registry: ScenarioRegistry) {
   const schema = scenarioJsonSchema();
-  const router = newRouter();
-  router.get('/_sandbox/scenario.schema.json', (c) => c.json(schema));
-  return router
+  return newRouter()
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: '/_sandbox/scenario.schema.json',
+        tags,
+        summary: 'The scenario format as JSON Schema (no key needed)',
+        responses: { 200: jsonResponse(z.record(z.string(), z.unknown()).openapi('ScenarioJsonSchema'), 'JSON Schema, draft 2020-12') },
+      }),
+      (c) => c.json(schema, 200),
+    )
     .openapi(
       createRoute({
         method: 'get',

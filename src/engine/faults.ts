@@ -18,7 +18,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const FaultSchema = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('error'),
-    status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503), z.literal(504)]),
+    status: z.literal([429, 500, 502, 503, 504]),
     message: z.string().min(1).max(300).optional(),
     retryAfter: z.number().int().min(0).max(86_400).optional().describe('Seconds sent in Retry-After (429 and 503)'),
   }),
