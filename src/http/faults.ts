@@ -4,6 +4,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { SandboxError, type ErrorCode } from '../kernel/errors.js';
+import { renderError } from './errors.js';
 import { chooseFault, type ChosenFault } from '../engine/faults.js';
 import type { ScenarioRegistry } from '../engine/scenario.registry.js';
 import { scenarioInForce } from '../engine/scenario.select.js';
@@ -37,7 +38,10 @@ function faultError(f: Extract<ChosenFault, { kind: 'error' }>): SandboxError {
 /** Close the client's connection without an answer. In-process requests get a body that fails. */
 function dropConnection(c: Context<AppEnv>): Response {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  incoming?.socket?.destroy();
+  if (incoming?.socket) {
+    incoming.socket.destroy();
+    return new Response(null, { status: 200 });
+  }
   return new Response(
     new ReadableStream({
       start(controller) {
@@ -73,7 +77,7 @@ export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv>
     if (!fault) return next();
     switch (fault.kind) {
       case 'error':
-        throw faultError(fault);
+        return renderError(c, faultError(fault));
       case 'latency':
         await sleep(fault.ms);
         await next();
