@@ -65,8 +65,13 @@ async function start(config: Config) {
         process.exit(1);
       }
     });
-    // Idle keep-alive connections would hold close() open; in-flight ones finish first.
-    (server as import('node:http').Server).closeIdleConnections?.();
+    // Keep-alive connections would hold close() open: close each as soon as it is idle, so in-flight
+    // requests finish first; after 10 s, close whatever is left.
+    const http = server as import('node:http').Server;
+    const reaper = setInterval(() => http.closeIdleConnections(), 20);
+    reaper.unref();
+    setTimeout(() => http.closeAllConnections(), 10_000).unref();
+    http.closeIdleConnections();
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

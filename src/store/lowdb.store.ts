@@ -22,7 +22,7 @@ interface Snapshot {
   collections: Record<string, [string, unknown][]>;
 }
 
-const MIN_COMPACT_BYTES = 4 * 1024 * 1024;
+const DEFAULT_COMPACT_BYTES = 4 * 1024 * 1024;
 
 export class StoreLoadError extends Error {
   constructor(file: string, reason: string) {
@@ -46,7 +46,10 @@ class LowdbTenantStore extends MemoryTenantStore {
   private walGen = 0;
   private readonly db: Low<Snapshot>;
 
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    private readonly compactBytes: number,
+  ) {
     super((op) => this.log(op));
     this.db = new Low<Snapshot>(new JSONFile<Snapshot>(path.join(dir, 'snapshot.json')), {
       version: 1,
@@ -127,7 +130,7 @@ class LowdbTenantStore extends MemoryTenantStore {
       await this.wal.write(text);
       this.walBytes += Buffer.byteLength(text);
       this.durable = upTo;
-      if (this.walBytes > Math.max(MIN_COMPACT_BYTES, this.snapshotBytes)) await this.compact();
+      if (this.walBytes > Math.max(this.compactBytes, this.snapshotBytes)) await this.compact();
     } finally {
       this.writing = null;
     }
@@ -161,11 +164,14 @@ export class LowdbStore implements Store {
   private readonly tenants = new Map<string, LowdbTenantStore>();
   private readonly opening = new Map<string, Promise<LowdbTenantStore>>();
 
-  private constructor(readonly dir: string) {}
+  private constructor(
+    readonly dir: string,
+    private readonly compactBytes: number,
+  ) {}
 
   /** Open the data directory and load every tenant in it, refusing damaged files. */
-  static async open(dir: string): Promise<LowdbStore> {
-    const store = new LowdbStore(path.resolve(dir));
+  static async open(dir: string, opts: { compactBytes?: number } = {}): Promise<LowdbStore> {
+    const store = new LowdbStore(path.resolve(dir), opts.compactBytes ?? DEFAULT_COMPACT_BYTES);
     const root = path.join(store.dir, 'tenants');
     await mkdir(root, { recursive: true });
     for (const id of await readdir(root)) await store.tenant(id);
@@ -177,7 +183,7 @@ export class LowdbStore implements Store {
     if (loaded) return Promise.resolve(loaded);
     let p = this.opening.get(tenantId);
     if (!p) {
-      const t = new LowdbTenantStore(path.join(this.dir, 'tenants', tenantId));
+      const t = new LowdbTenantStore(path.join(this.dir, 'tenants', tenantId), this.compactBytes);
       p = t.load().then(() => {
         this.tenants.set(tenantId, t);
         this.opening.delete(tenantId);

@@ -1,0 +1,24 @@
+# The image builds the way CI does: npm ci, then npm run build (see .ci/run).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=4010
+WORKDIR /app
+COPY --from=build --chown=node:node /app/package.json ./
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
+COPY --from=build --chown=node:node /app/fixtures ./fixtures
+COPY --from=build --chown=node:node /app/scenarios ./scenarios
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 4010
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:4010/_sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Memory store by default; add `--data /data` to keep tenants on the volume.
+CMD ["node", "dist/main.js"]

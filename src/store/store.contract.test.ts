@@ -1,0 +1,142 @@
+// One contract, both stores: what a service may rely on from any Store.
+import { mkdtemp, readdir, readFile, writeFile, appendFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LowdbStore, StoreLoadError } from './lowdb.store.js';
+import { MemoryStore } from './memory.store.js';
+import type { Store } from './store.js';
+
+const tmp = () => mkdtemp(path.join(tmpdir(), 'sandbox-store-'));
+
+const stores: [string, () => Promise<Store>][] = [
+  ['memory', async () => new MemoryStore()],
+  ['lowdb', async () => LowdbStore.open(await tmp())],
+];
+
+describe.each(stores)('%s store contract', (_name, make) => {
+  it('puts, gets, lists in insertion order, removes and counts', async () => {
+    const store = await make();
+    const t = await store.tenant('t1');
+    const c = t.collection<{ n: number }>('things');
+    c.put('b', { n: 1 });
+    c.put('a', { n: 2 });
+    c.put('10', { n: 3 });
+    c.put('b', { n: 4 });
+    expect(c.get('b')).toEqual({ n: 4 });
+    expect(c.has('a')).toBe(true);
+    expect([...c.keys()]).toEqual(['b', 'a', '10']);
+    expect([...c.values()].map((v) => v.n)).toEqual([4, 2, 3]);
+    expect(c.size).toBe(3);
+    c.remove('a');
+    c.remove('missing');
+    expect(c.get('a')).toBeUndefined();
+    expect(c.size).toBe(2);
+    await t.flush();
+    await store.close();
+  });
+
+  it('gives each tenant its own collections', async () => {
+    const store = await make();
+    const a = await store.tenant('a');
+    const b = await store.tenant('b');
+    a.collection('x').put('1', 'from a');
+    expect(b.collection('x').get('1')).toBeUndefined();
+    expect(await store.tenant('a')).toBe(a);
+    expect(store.tenantIds().sort()).toEqual(['a', 'b']);
+    await store.close();
+  });
+
+  it('clears one collection or a whole tenant', async () => {
+    const store = await make();
+    const t = await store.tenant('t');
+    t.collection('x').put('1', 1);
+    t.collection('y').put('1', 2);
+    t.collection('x').clear();
+    expect(t.collection('x').size).toBe(0);
+    expect(t.collection('y').get('1')).toBe(2);
+    t.clear();
+    expect(t.collection('y').size).toBe(0);
+    t.collection('y').put('2', 3);
+    expect(t.collection('y').get('2')).toBe(3);
+    await store.close();
+  });
+});
+
+describe('lowdb store durability', () => {
+  it('finds every flushed write after a reopen, in order', async () => {
+    const dir = await tmp();
+    const s1 = await LowdbStore.open(dir);
+    const t = await s1.tenant('t');
+    const c = t.collection<{ v: number }>('payouts');
+    for (let i = 0; i < 50; i++) c.put(`p${i}`, { v: i });
+    c.remove('p3');
+    t.collection('other').put('k', 'v');
+    t.collection('other').clear();
+    await t.flush();
+    const s2 = await LowdbStore.open(dir);
+    const c2 = (await s2.tenant('t')).collection<{ v: number }>('payouts');
+    expect(c2.size).toBe(49);
+    expect(c2.get('p49')).toEqual({ v: 49 });
+    expect(c2.has('p3')).toBe(false);
+    expect([...c2.keys()].slice(0, 4)).toEqual(['p0', 'p1', 'p2', 'p4']);
+    expect((await s2.tenant('t')).collection('other').size).toBe(0);
+  });
+
+  it('compacts the log into a snapshot and keeps everything', async () => {
+    const dir = await tmp();
+    const s1 = await LowdbStore.open(dir, { compactBytes: 2048 });
+    const t = await s1.tenant('t');
+    for (let i = 0; i < 200; i++) {
+      t.collection('x').put(`k${i}`, { i, pad: 'x'.repeat(50) });
+      await t.flush();
+    }
+    const files = await readdir(path.join(dir, 'tenants', 't'));
+    expect(files).toContain('snapshot.json');
+    const walFiles = files.filter((f) => f.startsWith('wal-'));
+    expect(walFiles).toHaveLength(1);
+    expect(walFiles[0]).not.toBe('wal-0.jsonl');
+    const snap = JSON.parse(await readFile(path.join(dir, 'tenants', 't', 'snapshot.json'), 'utf8'));
+    expect(snap.version).toBe(1);
+    const s2 = await LowdbStore.open(dir);
+    const x = (await s2.tenant('t')).collection<{ i: number }>('x');
+    expect(x.size).toBe(200);
+    expect(x.get('k199')?.i).toBe(199);
+  });
+
+  it('ignores a torn last log line (a write never acknowledged)', async () => {
+    const dir = await tmp();
+    const s1 = await LowdbStore.open(dir);
+    const t = await s1.tenant('t');
+    t.collection('x').put('a', 1);
+    await t.flush();
+    await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), '{"c":"x","op":"put","id":"b","v":');
+    const s2 = await LowdbStore.open(dir);
+    const x = (await s2.tenant('t')).collection('x');
+    expect(x.get('a')).toBe(1);
+    expect(x.has('b')).toBe(false);
+  });
+
+  it('refuses to start over a damaged snapshot, naming the file and the way out', async () => {
+    const dir = await tmp();
+    const s1 = await LowdbStore.open(dir);
+    (await s1.tenant('t')).collection('x').put('a', 1);
+    await s1.close();
+    const file = path.join(dir, 'tenants', 't', 'snapshot.json');
+    await writeFile(file, '{"version": 1, "walGen": 0, "collec');
+    const err = await LowdbStore.open(dir).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreLoadError);
+    expect((err as Error).message).toContain(file);
+    expect((err as Error).message).toContain('Restore the file from a backup');
+  });
+
+  it('refuses a damaged line in the middle of the log', async () => {
+    const dir = await tmp();
+    const s1 = await LowdbStore.open(dir);
+    const t = await s1.tenant('t');
+    t.collection('x').put('a', 1);
+    await t.flush();
+    await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), 'garbage\n{"c":"x","op":"put","id":"b","v":2}\n');
+    await expect(LowdbStore.open(dir)).rejects.toThrow(/line 2 is not valid JSON/);
+  });
+});

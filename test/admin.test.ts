@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { advance, createTestApp, KEY, KEY_B } from './support/app.js';
+
+const payout = (reference: string) => ({
+  reference,
+  amount: 1000,
+  currency: 'NGN',
+  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+});
+
+describe('clock', () => {
+  it('reads and advances one tenant clock, leaving others alone', async () => {
+    const t = await createTestApp();
+    const before = await t.call('GET', '/_sandbox/clock');
+    expect(before.body).toEqual({ now: '2026-01-15T09:00:00.000Z', offsetSeconds: 0, pendingJobs: 0, nextDueAt: null });
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('c-1') });
+    const queued = await t.call('GET', '/_sandbox/clock');
+    expect(queued.body).toMatchObject({ pendingJobs: 1, nextDueAt: '2026-01-15T09:00:30.000Z' });
+    const adv = await advance(t, 3600);
+    expect(adv).toEqual({ now: '2026-01-15T10:00:00.000Z', offsetSeconds: 3600, pendingJobs: 0, nextDueAt: null, applied: 2 });
+    const other = await t.call('GET', '/_sandbox/clock', { key: KEY_B });
+    expect(other.body.now).toBe('2026-01-15T09:00:00.000Z');
+  });
+
+  it('refuses a non-positive or missing advance', async () => {
+    const t = await createTestApp();
+    for (const body of [{ seconds: 0 }, { seconds: -1 }, {}, { seconds: '10' }]) {
+      const res = await t.call('POST', '/_sandbox/clock/advance', { body });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details[0].field).toBe('seconds');
+    }
+  });
+});
+
+describe('reset', () => {
+  it("forgets only the caller's tenant", async () => {
+    const t = await createTestApp();
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('r-1') });
+    await t.call('POST', '/api/v1/partners/payouts', { key: KEY_B, body: payout('r-1') });
+    await advance(t, 60);
+    const reset = await t.call('POST', '/_sandbox/reset');
+    expect(reset.status).toBe(200);
+    expect(reset.body.status).toBe('success');
+    expect((await t.call('GET', '/api/v1/partners/payouts/r-1')).status).toBe(404);
+    expect((await t.call('GET', '/_sandbox/events')).body.data).toEqual([]);
+    expect((await t.call('GET', '/_sandbox/clock')).body.offsetSeconds).toBe(0);
+    const balances = await t.call('GET', '/_sandbox/balances');
+    expect(balances.body.data.find((b: { key: string }) => b.key === 'NGN').available).toBe('500000000.00');
+    expect((await t.call('GET', '/_sandbox/requests')).body.data.map((e: { path: string }) => e.path)).toEqual([
+      '/api/v1/partners/payouts/r-1',
+    ]);
+    expect((await t.call('GET', '/api/v1/partners/payouts/r-1', { key: KEY_B })).status).toBe(200);
+    // the reference is free again after a reset
+    expect((await t.call('POST', '/api/v1/partners/payouts', { body: { ...payout('r-1'), amount: 5 } })).status).toBe(201);
+  });
+});
+
+describe('request journal', () => {
+  it('lists requests newest first with secrets redacted', async () => {
+    const t = await createTestApp();
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('j-1') });
+    await t.call('GET', '/api/v1/partners/payouts/j-1');
+    await t.call('GET', '/api/v1/partners/payouts/j-2');
+    const res = await t.call('GET', '/_sandbox/requests?limit=2');
+    expect(res.status).toBe(200);
+    const [last, previous] = res.body.data;
+    expect(res.body.data).toHaveLength(2);
+    expect(last).toMatchObject({ method: 'GET', path: '/api/v1/partners/payouts/j-2', status: 404 });
+    expect(previous).toMatchObject({ method: 'GET', path: '/api/v1/partners/payouts/j-1', status: 200 });
+    const all = await t.call('GET', '/_sandbox/requests');
+    const post = all.body.data[2];
+    expect(post.requestBody).toEqual(payout('j-1'));
+    expect(post.responseBody.data.reference).toBe('j-1');
+    expect(post.requestHeaders.authorization).toBe('Bearer [redacted]…0001');
+    expect(JSON.stringify(all.body)).not.toContain(KEY);
+  });
+
+  it('is bounded per tenant and separate per key', async () => {
+    const t = await createTestApp({ config: { journalSize: 5 } });
+    for (let i = 0; i < 8; i++) await t.call('GET', `/api/v1/partners/payouts/x-${i}`);
+    const res = await t.call('GET', '/_sandbox/requests?limit=100');
+    expect(res.body.data.map((e: { path: string }) => e.path.split('/').pop())).toEqual(['x-7', 'x-6', 'x-5', 'x-4', 'x-3']);
+    expect((await t.call('GET', '/_sandbox/requests', { key: KEY_B })).body.data).toEqual([]);
+  });
+});
+
+describe('event log', () => {
+  it('pages with after and limit and filters by type', async () => {
+    const t = await createTestApp();
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('e-1') });
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('e-2') });
+    await advance(t, 30);
+    const first = await t.call('GET', '/_sandbox/events?limit=3');
+    expect(first.body.hasMore).toBe(true);
+    expect(first.body.data.map((e: { event: string }) => e.event)).toEqual(['payout.pending', 'payout.pending', 'payout.processing']);
+    const rest = await t.call('GET', `/_sandbox/events?after=${first.body.data[2].id}`);
+    expect(rest.body).toMatchObject({ hasMore: false, data: [{ event: 'payout.processing', data: { reference: 'e-2' } }] });
+    const processing = await t.call('GET', '/_sandbox/events?type=payout.processing');
+    expect(processing.body.data).toHaveLength(2);
+    expect((await t.call('GET', '/_sandbox/events', { key: KEY_B })).body.data).toEqual([]);
+  });
+});
+
+describe('balances', () => {
+  it('tops up a balance', async () => {
+    const t = await createTestApp();
+    const res = await t.call('POST', '/_sandbox/balances/top-up', { body: { key: 'GHS', amount: 250.5 } });
+    expect(res.body).toEqual({ key: 'GHS', available: '5000250.50' });
+    expect((await t.call('GET', '/_sandbox/balances', { key: KEY })).body.data).toContainEqual({ key: 'GHS', available: '5000250.50' });
+  });
+});
+
+describe('published descriptions', () => {
+  it('serves OpenAPI 3.1 covering the payout and control routes, and an offline docs page', async () => {
+    const t = await createTestApp();
+    const doc = await (await t.app.request('/openapi.json')).json();
+    expect(doc.openapi).toBe('3.1.0');
+    for (const p of ['/api/v1/partners/payouts', '/api/v1/partners/payouts/{reference}', '/api/v1/partners/banks', '/api/v1/partners/banks/resolve', '/_sandbox/clock/advance', '/_sandbox/reset']) {
+      expect(doc.paths[p], p).toBeDefined();
+    }
+    const page = await t.app.request('/docs');
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('/docs/assets/swagger-ui-bundle.js');
+    expect(html).not.toMatch(/https?:\/\//);
+    const js = await t.app.request('/docs/assets/swagger-ui-bundle.js');
+    expect(js.status).toBe(200);
+    expect((await js.text()).length).toBeGreaterThan(100_000);
+  });
+});

@@ -1,0 +1,97 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, waitExit, type RunningServer } from '../support/server.js';
+
+const KEY = 'sk_test_e2e00000000000000000000000000001';
+const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+const payout = (reference: string) => ({
+  reference,
+  amount: 2500,
+  currency: 'NGN',
+  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+});
+
+let servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.stop('SIGKILL')));
+  servers = [];
+});
+
+async function start(args: string[] = []) {
+  const s = await startServer(args);
+  servers.push(s);
+  return s;
+}
+
+describe('the sandbox process', () => {
+  it('answers health and a payout on a real port', async () => {
+    const s = await start();
+    const health = await fetch(`${s.url}/_sandbox/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', store: 'memory' });
+    const res = await fetch(`${s.url}/api/v1/partners/payouts`, { method: 'POST', headers, body: JSON.stringify(payout('e2e-1')) });
+    expect(res.status).toBe(201);
+    expect(s.output()).toContain('docs:');
+  });
+
+  it('keeps every tenant across a restart with --data', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'sandbox-data-'));
+    const a = await start(['--data', dir]);
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${a.url}/api/v1/partners/payouts`, { method: 'POST', headers, body: JSON.stringify(payout(`keep-${i}`)) });
+      expect(res.status).toBe(201);
+    }
+    await fetch(`${a.url}/_sandbox/clock/advance`, { method: 'POST', headers, body: JSON.stringify({ seconds: 3600 }) });
+    expect(await a.stop('SIGTERM')).toBe(0);
+    const b = await start(['--data', dir]);
+    const res = await fetch(`${b.url}/api/v1/partners/payouts/keep-4`, { headers });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data.status).toBe('SUCCESSFUL');
+    const clock = await (await fetch(`${b.url}/_sandbox/clock`, { headers })).json();
+    expect(clock.offsetSeconds).toBe(3600);
+    const replay = await fetch(`${b.url}/api/v1/partners/payouts`, { method: 'POST', headers, body: JSON.stringify(payout('keep-0')) });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('keeps a write acknowledged with a 2xx when killed with SIGKILL right after', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'sandbox-data-'));
+    const a = await start(['--data', dir]);
+    const res = await fetch(`${a.url}/api/v1/partners/payouts`, { method: 'POST', headers, body: JSON.stringify(payout('kill-1')) });
+    expect(res.status).toBe(201);
+    a.proc.kill('SIGKILL');
+    await waitExit(a);
+    const b = await start(['--data', dir]);
+    const read = await fetch(`${b.url}/api/v1/partners/payouts/kill-1`, { headers });
+    expect(read.status).toBe(200);
+    expect((await read.json()).data.amount).toBe(2500);
+    const balances = await (await fetch(`${b.url}/_sandbox/balances`, { headers })).json();
+    expect(balances.data.find((x: { key: string }) => x.key === 'NGN').available).toBe('499997490.00');
+  });
+
+  it('refuses to start over a damaged data file, naming it', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'sandbox-data-'));
+    const a = await start(['--data', dir]);
+    await fetch(`${a.url}/api/v1/partners/payouts`, { method: 'POST', headers, body: JSON.stringify(payout('d-1')) });
+    await a.stop('SIGTERM');
+    const tenantDir = path.join(dir, 'tenants');
+    const { readdirSync } = await import('node:fs');
+    const [tenant] = readdirSync(tenantDir);
+    await writeFile(path.join(tenantDir, tenant, 'snapshot.json'), 'not json');
+    await expect(start(['--data', dir])).rejects.toThrow(/snapshot\.json: it is not valid JSON/);
+  });
+
+  it('finishes in-flight requests on SIGTERM and exits 0', async () => {
+    const s = await start();
+    const inflight = Array.from({ length: 20 }, (_, i) =>
+      fetch(`${s.url}/api/v1/partners/payouts`, { method: 'POST', headers, body: JSON.stringify(payout(`term-${i}`)) }),
+    );
+    await new Promise((r) => setTimeout(r, 5));
+    const code = s.stop('SIGTERM');
+    const settled = await Promise.allSettled(inflight);
+    expect(await code).toBe(0);
+    for (const r of settled) if (r.status === 'fulfilled') expect(r.value.status).toBe(201);
+    expect(s.output()).toContain('store flushed');
+  });
+});

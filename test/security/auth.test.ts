@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { createTestApp, KEY, KEY_B } from '../support/app.js';
+
+const body = {
+  reference: 'auth-1',
+  amount: 100,
+  currency: 'NGN',
+  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+};
+
+describe('API keys', () => {
+  it.each([
+    ['no Authorization header', null, undefined, 'AUTHENTICATION_REQUIRED'],
+    ['a wrong prefix', 'sk_prod_abc123', undefined, 'INVALID_API_KEY'],
+    ['a publishable key', 'pk_test_0000000000000000000000000000000a', undefined, 'INVALID_API_KEY'],
+    ['a key without Bearer', null, { authorization: KEY }, 'INVALID_API_KEY'],
+    ['a Basic scheme', null, { authorization: 'Basic c2tfdGVzdF8xOg==' }, 'INVALID_API_KEY'],
+    ['a key with a space inside', null, { authorization: 'Bearer sk_test_ab cd' }, 'INVALID_API_KEY'],
+    ['a key with unicode', null, { authorization: 'Bearer sk_test_clé' }, 'INVALID_API_KEY'],
+    ['an empty key', null, { authorization: 'Bearer ' }, 'INVALID_API_KEY'],
+  ])('refuses %s with 401 in the envelope', async (_n, key, headers, code) => {
+    const t = await createTestApp();
+    const res = await t.call('POST', '/api/v1/partners/payouts', { key, headers, body });
+    expect(res.status).toBe(401);
+    expect(res.body.status).toBe('error');
+    expect(res.body.error).toMatchObject({ type: 'authentication_error', code });
+    expect(res.body.message).toContain('Authorization');
+  });
+
+  it('refuses keys outside the keys file when one is given', async () => {
+    const t = await createTestApp({ allowedKeys: new Set([KEY]) });
+    expect((await t.call('POST', '/api/v1/partners/payouts', { body })).status).toBe(201);
+    const other = await t.call('POST', '/api/v1/partners/payouts', { key: KEY_B, body });
+    expect(other.status).toBe(401);
+    expect(other.body.error.code).toBe('INVALID_API_KEY');
+  });
+
+  it('guards the control API but not health', async () => {
+    const t = await createTestApp();
+    const health = await t.call('GET', '/_sandbox/health', { key: null });
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ status: 'ok', store: 'memory' });
+    for (const [method, path] of [
+      ['POST', '/_sandbox/reset'],
+      ['GET', '/_sandbox/clock'],
+      ['GET', '/_sandbox/requests'],
+      ['GET', '/_sandbox/events'],
+      ['GET', '/_sandbox/balances'],
+    ]) {
+      const res = await t.call(method, path, { key: null });
+      expect(res.status, `${method} ${path}`).toBe(401);
+    }
+  });
+});
+
+describe('unknown routes', () => {
+  it('answers 404 in the envelope (the key is checked first under /api)', async () => {
+    const t = await createTestApp();
+    const res = await t.call('GET', '/api/v1/partners/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ type: 'not_found_error', code: 'ROUTE_NOT_FOUND' });
+    expect((await t.call('DELETE', '/api/v1/partners/payouts')).status).toBe(404);
+    expect((await t.call('GET', '/api/v1/partners/nothing-here', { key: null })).status).toBe(401);
+    const root = await t.call('GET', '/nothing', { key: null });
+    expect(root.status).toBe(404);
+    expect(root.body.message).toContain('/api/v1');
+  });
+});
