@@ -66,8 +66,8 @@ export function createApp(deps: AppDeps) {
   const open = new Set(['/_sandbox/health', '/_sandbox/scenario.schema.json']);
   app.use('/_sandbox/*', limit, async (c, next) => (open.has(c.req.path) ? next() : withTenant(c, next)));
 
-  app.route('/', adminRoutes({ simulators, startedAt: Date.now(), storeKind: deps.store.kind }));
   app.route('/', scenarioRoutes(scenarios));
+  app.route('/', adminRoutes({ simulators, startedAt: Date.now(), storeKind: deps.store.kind }));
   for (const d of domains) app.route('/', d.routes);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

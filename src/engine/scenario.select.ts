@@ -1,6 +1,7 @@
 // Which scenario is in force: the X-Sandbox-Scenario header of the request, else the tenant's own
 // choice (PUT /_sandbox/scenario), else the start default (--scenario). The tenant's choice lives in
-// its store, so it is per tenant, survives a restart with --data, and a reset forgets it.
+// its store, so it is per tenant and survives a restart with --data; it is a setting, so a reset
+// keeps it (see keepAcrossReset in admin/scenario.routes.ts).
 import { SandboxError } from '../kernel/errors.js';
 import type { Behaviour } from './behaviour.js';
 import { resetFaultState } from './faults.js';
@@ -44,6 +45,16 @@ export function scenarioInForce(t: Tenant, registry: ScenarioRegistry, requested
 /** Bind a scenario to the tenant; its counters start afresh. */
 export function chooseScenario(t: Tenant, choice: Choice): void {
   resetFaultState(t);
+  choices(t).put('current', choice);
+}
+
+/** The tenant's stored choice, if any (to carry it across a reset). */
+export function currentChoice(t: Tenant): Choice | undefined {
+  return choices(t).get('current');
+}
+
+/** Put a choice back as it was, counters untouched. */
+export function restoreChoice(t: Tenant, choice: Choice): void {
   choices(t).put('current', choice);
 }
 

@@ -104,10 +104,13 @@ describe('the tenant scenario', () => {
     expect(await status(t, 'after-delete')).toBe('SUCCESSFUL');
   });
 
-  it('is forgotten by a reset, like the rest of the tenant', async () => {
-    await useScenario(t, { name: 'failures' });
-    await t.call('POST', '/_sandbox/reset');
-    expect((await t.call('GET', '/_sandbox/scenario')).body).toMatchObject({ name: 'default', source: 'start' });
+  it('survives a reset, which forgets data but not settings; its counters restart', async () => {
+    await useScenario(t, { scenario: { name: 'first-fails', faults: [{ nth: 1, fault: { kind: 'error', status: 503 } }] } });
+    expect((await t.call('GET', `${PAYOUTS}/x`)).status).toBe(503);
+    expect((await t.call('GET', `${PAYOUTS}/x`)).status).toBe(404);
+    expect((await t.call('POST', '/_sandbox/reset')).status).toBe(200);
+    expect((await t.call('GET', '/_sandbox/scenario')).body).toMatchObject({ name: 'first-fails', source: 'tenant', origin: 'inline' });
+    expect((await t.call('GET', `${PAYOUTS}/x`)).status).toBe(503);
   });
 });
 
