@@ -98,11 +98,15 @@ export function pathPattern(path: string): RegExp {
   return new RegExp(`^${re}/?$`);
 }
 
+const patterns = new Map<string, RegExp>();
+
 function routeMatches(rule: FaultRule, method: string, path: string): boolean {
   if (!rule.route) return true;
   const m = rule.route.method;
   if (m !== undefined && !(Array.isArray(m) ? m : [m]).includes(method.toUpperCase() as never)) return false;
-  return pathPattern(rule.route.path).test(path);
+  let re = patterns.get(rule.route.path);
+  if (!re) patterns.set(rule.route.path, (re = pathPattern(rule.route.path)));
+  return re.test(path);
 }
 
 /** A number in [0, 1) fixed by the seed, the key and the call number. */
