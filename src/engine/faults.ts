@@ -105,7 +105,10 @@ function routeMatches(rule: FaultRule, method: string, path: string): boolean {
   const m = rule.route.method;
   if (m !== undefined && !(Array.isArray(m) ? m : [m]).includes(method.toUpperCase() as never)) return false;
   let re = patterns.get(rule.route.path);
-  if (!re) patterns.set(rule.route.path, (re = pathPattern(rule.route.path)));
+  if (!re) {
+    if (patterns.size >= 500) patterns.clear();
+    patterns.set(rule.route.path, (re = pathPattern(rule.route.path)));
+  }
   return re.test(path);
 }
 
