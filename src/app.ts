@@ -3,18 +3,23 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import type { Config } from './config.js';
 import type { Clock } from './kernel/clock.js';
-import { defaultBehaviour, type Behaviour } from './engine/behaviour.js';
+import type { Behaviour } from './engine/behaviour.js';
+import { ScenarioRegistry } from './engine/scenario.registry.js';
+import { scenarioBehaviourFor } from './engine/scenario.select.js';
 import type { SandboxEvent } from './engine/events.js';
 import type { Tenant } from './engine/tenant.js';
 import { Tenants } from './engine/tenants.js';
 import type { Store } from './store/store.js';
 import { adminRoutes } from './admin/admin.routes.js';
+import { scenarioRoutes } from './admin/scenario.routes.js';
 import type { Simulators } from './admin/simulators.js';
 import { domains } from './domains/index.js';
 import { Outbox, webhooksModule } from './domains/webhooks/index.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, payloadTooLarge, renderError, validationHook } from './http/errors.js';
+import { faultsMiddleware, type Sleep } from './http/faults.js';
 import { journalMiddleware } from './http/journal.js';
+import { tenantSeed } from './kernel/random.js';
 import { tenantMiddleware } from './http/tenant.js';
 import type { AppEnv } from './http/types.js';
 
@@ -23,7 +28,11 @@ export interface AppDeps {
   store: Store;
   clock: Clock;
   allowedKeys?: ReadonlySet<string>;
+  /** Bundled scenarios and the start default; main.ts loads them at boot. Absent: loaded here from config.scenario. */
+  scenarios?: ScenarioRegistry;
   behaviourFor?: (tenant: Tenant, name?: string) => Behaviour;
+  /** How latency and timeout faults wait (tests replace it). */
+  sleep?: Sleep;
   onEvent?: (tenant: Tenant, event: SandboxEvent) => void;
   /** Sends webhooks; pass one to await `outbox.idle()` in tests. */
   outbox?: Outbox;
@@ -31,6 +40,7 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps) {
   const { config } = deps;
+  const scenarios = deps.scenarios ?? ScenarioRegistry.load(config.scenario);
   const outbox = deps.outbox ?? new Outbox();
   const webhooks = webhooksModule(outbox);
   const modules = [...domains, webhooks];
@@ -41,7 +51,7 @@ export function createApp(deps: AppDeps) {
     {
       clock: deps.clock,
       jobHandlers,
-      behaviourFor: deps.behaviourFor ?? (() => defaultBehaviour),
+      behaviourFor: deps.behaviourFor ?? scenarioBehaviourFor(scenarios),
       onEvent: (t, e) => {
         webhooks.onEvent(t, e);
         deps.onEvent?.(t, e);
@@ -58,12 +68,17 @@ export function createApp(deps: AppDeps) {
 
   const limit = bodyLimit({ maxSize: config.bodyLimitBytes, onError: (c) => renderError(c as never, payloadTooLarge()) });
   const withTenant = tenantMiddleware(tenants, deps.allowedKeys);
+  const faultSeeds = new WeakMap<Tenant, number>();
+  const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;
   app.use('/api/*', limit, journalMiddleware(), withTenant);
+  app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }));
   // Bulk disbursement files carry up to 10,000 rows (about 3.5 MB as JSON): that route sets its own,
   // larger limit; every other route keeps the 1 MiB one.
   const sandboxLimit: typeof limit = (c, next) => (c.req.path === '/_sandbox/bulk-disbursements' ? next() : limit(c, next));
-  app.use('/_sandbox/*', sandboxLimit, async (c, next) => (c.req.path === '/_sandbox/health' ? next() : withTenant(c, next)));
+  const open = new Set(['/_sandbox/health', '/_sandbox/scenario.schema.json']);
+  app.use('/_sandbox/*', sandboxLimit, async (c, next) => (open.has(c.req.path) ? next() : withTenant(c, next)));
 
+  app.route('/', scenarioRoutes(scenarios));
   app.route('/', adminRoutes({ simulators, startedAt: Date.now(), storeKind: deps.store.kind }));
   for (const d of modules) app.route('/', d.routes);
 

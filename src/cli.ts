@@ -2,10 +2,15 @@
 import { parseArgs } from 'node:util';
 import { ConfigSchema, ENV_NAMES, type Config } from './config.js';
 
-export type Command = { name: 'serve'; config: Config } | { name: 'openapi'; config: Config } | { name: 'help' };
+export type Command =
+  | { name: 'serve'; config: Config }
+  | { name: 'openapi'; config: Config }
+  | { name: 'validate'; file: string }
+  | { name: 'help' };
 
 export const USAGE = `Usage: payments-sandbox [serve] [options]
        payments-sandbox openapi            print the OpenAPI document
+       payments-sandbox validate FILE      check a scenario file (YAML or JSON)
 
 Options (environment variable in brackets):
   --port N          port to listen on, default 4010 [PORT]
@@ -32,6 +37,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
     },
   });
   if (values.help) return { name: 'help' };
+  if (positionals[0] === 'validate') {
+    if (positionals.length !== 2) throw new Error(`validate takes one scenario file.\n\n${USAGE}`);
+    return { name: 'validate', file: positionals[1] };
+  }
   const raw: Record<string, unknown> = {};
   for (const [envName, field] of Object.entries(ENV_NAMES)) {
     const v = env[envName];

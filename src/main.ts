@@ -5,6 +5,8 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { parseCli, USAGE } from './cli.js';
+import { validateScenarioFile } from './engine/scenario.load.js';
+import { ScenarioRegistry } from './engine/scenario.registry.js';
 import { systemClock } from './kernel/clock.js';
 import { LowdbStore } from './store/lowdb.store.js';
 import { MemoryStore } from './store/memory.store.js';
@@ -20,9 +22,10 @@ function readKeys(file: string): Set<string> {
 }
 
 async function start(config: Config) {
+  const scenarios = ScenarioRegistry.load(config.scenario);
   const store = config.data ? await LowdbStore.open(config.data) : new MemoryStore();
   const allowedKeys = config.keys ? readKeys(config.keys) : undefined;
-  const { app, tenants } = createApp({ config, store, clock: systemClock, allowedKeys });
+  const { app, tenants } = createApp({ config, store, clock: systemClock, allowedKeys, scenarios });
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
     const url = `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
@@ -30,7 +33,7 @@ async function start(config: Config) {
       [
         `payments-sandbox listening on ${url}`,
         `  store:    ${config.data ? `lowdb files in ${config.data}` : 'memory (fresh at each start)'}`,
-        `  scenario: ${config.scenario}`,
+        `  scenario: ${scenarios.startDefault.name}${scenarios.startDefault.file && scenarios.startDefault.origin === 'file' ? ` (${scenarios.startDefault.file})` : ''}`,
         `  seed:     ${config.seed ?? 'random'}`,
         `  keys:     ${allowedKeys ? `${allowedKeys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}`,
         `  docs:     ${url}/docs   OpenAPI: ${url}/openapi.json`,
@@ -78,6 +81,12 @@ async function main() {
   const cmd = parseCli(process.argv.slice(2), process.env);
   if (cmd.name === 'help') {
     console.log(USAGE);
+    return;
+  }
+  if (cmd.name === 'validate') {
+    const { code, message } = validateScenarioFile(cmd.file);
+    (code === 0 ? console.log : console.error)(message);
+    process.exitCode = code;
     return;
   }
   if (cmd.name === 'openapi') {

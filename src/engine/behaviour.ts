@@ -7,7 +7,12 @@ export type LifecycleResource = 'payout' | 'wallet_payout' | 'withdrawal' | 'quo
 export interface Outcome {
   succeed: boolean;
   reason?: string;
+  /** The terminal state a scenario named, when it named one (e.g. 'expired' for a quote). */
+  status?: string;
 }
+
+/** What a scenario makes of an authCode sent (or not) with a withdrawal. */
+export type AuthCodeCheck = 'ok' | 'missing' | 'invalid';
 
 export interface Behaviour {
   readonly name: string;
@@ -19,6 +24,8 @@ export interface Behaviour {
   ttl(resource: 'quote' | 'fx_trade'): number;
   /** Whether a field the API document makes optional is required. */
   requires(flag: 'withdrawal.authCode'): boolean;
+  /** Whether this authCode passes: 'missing' when required and absent, 'invalid' when not accepted. */
+  checkAuthCode(code: string | undefined): AuthCodeCheck;
 }
 
 export const DEFAULT_DURATIONS: Record<LifecycleResource, Record<string, number>> = {
@@ -36,4 +43,5 @@ export const defaultBehaviour: Behaviour = {
   outcome: () => ({ succeed: true }),
   ttl: () => 300,
   requires: () => false,
+  checkAuthCode: () => 'ok',
 };

@@ -1,0 +1,193 @@
+// The closed list of HTTP faults a scenario can name, and the choice of which one (if any) hits a
+// request. Applying a fault to a real request is the job of one middleware (src/http/faults.ts);
+// scenarios only name faults and say when they strike.
+//
+// Every choice is deterministic: counters live in the tenant's store and "random" draws hash the
+// tenant's fault seed with the rule and the call number, so the same seed and the same requests
+// meet the same faults.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Tenant } from './tenant.js';
+
+export const FAULT_KINDS = ['error', 'latency', 'timeout', 'drop', 'malformed'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+const ms = z.number().int().min(0).max(120_000);
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+export const FaultSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('error'),
+    status: z.literal([429, 500, 502, 503, 504]),
+    message: z.string().min(1).max(300).optional(),
+    retryAfter: z.number().int().min(0).max(86_400).optional().describe('Seconds sent in Retry-After (429 and 503)'),
+  }),
+  z.strictObject({
+    kind: z.literal('latency'),
+    ms: z.union([ms, z.strictObject({ min: ms, max: ms }).refine((r) => r.min <= r.max, 'min must not exceed max')]),
+  }),
+  z.strictObject({
+    kind: z.literal('timeout'),
+    holdMs: ms.optional().describe('How long the connection is held before it is closed; default 30000'),
+    processed: z.boolean().optional().describe('Run the request before holding, so the write happens but no answer comes'),
+  }),
+  z.strictObject({
+    kind: z.literal('drop'),
+    processed: z.boolean().optional().describe('Run the request before dropping, so the write happens but no answer comes'),
+  }),
+  z.strictObject({ kind: z.literal('malformed') }),
+]);
+export type Fault = z.infer<typeof FaultSchema>;
+
+const posInt = z.number().int().min(1);
+const validRegexPath = (p: string) => p.startsWith('/');
+
+export const FaultRuleSchema = z
+  .strictObject({
+    description: z.string().max(300).optional(),
+    route: z
+      .strictObject({
+        method: z.union([z.enum(METHODS), z.array(z.enum(METHODS)).min(1)]).optional(),
+        path: z.string().refine(validRegexPath, 'must begin with /').describe('* matches within one segment, ** across segments, {name} one segment'),
+      })
+      .optional(),
+    fault: FaultSchema.optional(),
+    sequence: z.array(z.union([z.literal('pass'), FaultSchema])).min(1).optional(),
+    repeat: z.boolean().optional().describe('Start the sequence again after its last step'),
+    probability: z.number().min(0).max(1).optional(),
+    nth: z.union([posInt, z.array(posInt).min(1)]).optional(),
+    every: posInt.optional(),
+    rate: z.strictObject({ limit: posInt, perSeconds: posInt }).optional(),
+  })
+  .superRefine((r, ctx) => {
+    if ((r.fault === undefined) === (r.sequence === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['fault'], message: 'give exactly one of fault or sequence' });
+    }
+    const triggers = (['probability', 'nth', 'every', 'rate'] as const).filter((k) => r[k] !== undefined);
+    if (triggers.length > 1) ctx.addIssue({ code: 'custom', path: [triggers[1]], message: `give at most one of probability, nth, every or rate (found ${triggers.join(' and ')})` });
+    if (r.sequence && triggers.length > 0) ctx.addIssue({ code: 'custom', path: ['sequence'], message: 'a sequence takes no probability, nth, every or rate' });
+    if (r.repeat !== undefined && !r.sequence) ctx.addIssue({ code: 'custom', path: ['repeat'], message: 'repeat only applies to a sequence' });
+  });
+export type FaultRule = z.infer<typeof FaultRuleSchema>;
+
+/** A fault chosen for one request, with what the middleware needs to apply it. */
+export type ChosenFault =
+  | { kind: 'error'; status: number; message?: string; retryAfter?: number }
+  | { kind: 'latency'; ms: number }
+  | { kind: 'timeout'; holdMs: number; processed: boolean }
+  | { kind: 'drop'; processed: boolean }
+  | { kind: 'malformed' };
+
+export function pathPattern(path: string): RegExp {
+  let re = '';
+  for (let i = 0; i < path.length; i++) {
+    const ch = path[i];
+    if (ch === '*' && path[i + 1] === '*') {
+      re += '.*';
+      i++;
+    } else if (ch === '*') re += '[^/]*';
+    else if (ch === '{') {
+      const end = path.indexOf('}', i);
+      if (end < 0) re += '\\{';
+      else {
+        re += '[^/]+';
+        i = end;
+      }
+    } else re += ch.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}/?$`);
+}
+
+const patterns = new Map<string, RegExp>();
+
+function routeMatches(rule: FaultRule, method: string, path: string): boolean {
+  if (!rule.route) return true;
+  const m = rule.route.method;
+  if (m !== undefined && !(Array.isArray(m) ? m : [m]).includes(method.toUpperCase() as never)) return false;
+  let re = patterns.get(rule.route.path);
+  if (!re) {
+    if (patterns.size >= 500) patterns.clear();
+    patterns.set(rule.route.path, (re = pathPattern(rule.route.path)));
+  }
+  return re.test(path);
+}
+
+/** A number in [0, 1) fixed by the seed, the key and the call number. */
+export function draw(seed: number, key: string, n: number): number {
+  return createHash('sha256').update(`${seed}:${key}:${n}`).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+const counters = (t: Tenant) => t.store.collection<number>('scenario_counters');
+const windows = (t: Tenant) => t.store.collection<number[]>('scenario_rates');
+
+function bump(t: Tenant, key: string): number {
+  const n = (counters(t).get(key) ?? 0) + 1;
+  counters(t).put(key, n);
+  return n;
+}
+
+/** Forget every counter and rate window of the tenant (a new scenario starts afresh). */
+export function resetFaultState(t: Tenant): void {
+  counters(t).clear();
+  windows(t).clear();
+}
+
+function concrete(f: Fault, seed: number, key: string, n: number): ChosenFault {
+  switch (f.kind) {
+    case 'latency': {
+      if (typeof f.ms === 'number') return { kind: 'latency', ms: f.ms };
+      const { min, max } = f.ms;
+      return { kind: 'latency', ms: min + Math.floor(draw(seed, `${key}:ms`, n) * (max - min + 1)) };
+    }
+    case 'timeout':
+      return { kind: 'timeout', holdMs: f.holdMs ?? 30_000, processed: f.processed ?? false };
+    case 'drop':
+      return { kind: 'drop', processed: f.processed ?? false };
+    default:
+      return f;
+  }
+}
+
+/**
+ * The fault for this request, if any: every rule whose route matches counts the call; the first
+ * rule whose trigger fires decides. `scope` names the scenario so its counters are its own.
+ */
+export function chooseFault(t: Tenant, seed: number, scope: string, rules: readonly FaultRule[], method: string, path: string): ChosenFault | undefined {
+  let chosen: ChosenFault | undefined;
+  rules.forEach((rule, i) => {
+    if (!routeMatches(rule, method, path)) return;
+    const key = `${scope}:fault:${i}`;
+    const n = bump(t, key);
+    if (chosen) return;
+    const hit = fires(t, seed, key, n, rule);
+    if (hit) chosen = hit;
+  });
+  return chosen;
+}
+
+function fires(t: Tenant, seed: number, key: string, n: number, rule: FaultRule): ChosenFault | undefined {
+  if (rule.sequence) {
+    const len = rule.sequence.length;
+    if (n > len && !rule.repeat) return undefined;
+    const step = rule.sequence[(n - 1) % len];
+    return step === 'pass' ? undefined : concrete(step, seed, key, n);
+  }
+  const fault = rule.fault!;
+  if (rule.probability !== undefined && draw(seed, key, n) >= rule.probability) return undefined;
+  if (rule.nth !== undefined && !(Array.isArray(rule.nth) ? rule.nth : [rule.nth]).includes(n)) return undefined;
+  if (rule.every !== undefined && n % rule.every !== 0) return undefined;
+  if (rule.rate) {
+    const windowMs = rule.rate.perSeconds * 1000;
+    const now = t.now();
+    const recent = (windows(t).get(key) ?? []).filter((at) => at > now - windowMs);
+    if (recent.length >= rule.rate.limit) {
+      windows(t).put(key, recent);
+      const retryAfter = Math.max(1, Math.ceil((recent[0] + windowMs - now) / 1000));
+      const f = concrete(fault, seed, key, n);
+      return f.kind === 'error' ? { ...f, retryAfter: f.retryAfter ?? retryAfter } : f;
+    }
+    windows(t).put(key, [...recent, now]);
+    return undefined;
+  }
+  return concrete(fault, seed, key, n);
+}

@@ -1,0 +1,53 @@
+// The scenarios a server knows: the bundled ones in scenarios/ and the start default (a bundled
+// name or a file given with --scenario). Loaded once, at boot.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadScenarioDir, loadScenarioFile, ScenarioError, type LoadedScenario } from './scenario.load.js';
+
+/** scenarios/ of the repository, found from src/engine/ (tests) or dist/ (the built server). */
+export function bundledDir(): string {
+  for (const rel of ['../scenarios/', '../../scenarios/']) {
+    const dir = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(`${dir}default.yaml`)) return dir;
+  }
+  throw new Error('The bundled scenarios/ directory was not found next to the server; reinstall the package.');
+}
+
+let bundledCache: Map<string, LoadedScenario> | undefined;
+
+export function loadBundled(dir?: string): Map<string, LoadedScenario> {
+  if (dir) return loadScenarioDir(dir, 'bundled');
+  bundledCache ??= loadScenarioDir(bundledDir(), 'bundled');
+  return bundledCache;
+}
+
+export class ScenarioRegistry {
+  private readonly byName: Map<string, LoadedScenario>;
+
+  constructor(
+    readonly bundled: ReadonlyMap<string, LoadedScenario>,
+    /** The scenario every tenant uses until it chooses another. */
+    readonly startDefault: LoadedScenario,
+  ) {
+    this.byName = new Map(bundled);
+    this.byName.set(startDefault.name, startDefault);
+  }
+
+  /** `spec` is a bundled name or a path to a YAML or JSON file. */
+  static load(spec: string, bundled = loadBundled()): ScenarioRegistry {
+    const named = bundled.get(spec);
+    if (named) return new ScenarioRegistry(bundled, named);
+    if (/[/\\]|\.(ya?ml|json)$/i.test(spec) || existsSync(spec)) return new ScenarioRegistry(bundled, loadScenarioFile(spec));
+    throw new ScenarioError(spec, [
+      { path: '', message: `no bundled scenario has this name (${[...bundled.keys()].join(', ')}) and no such file exists` },
+    ]);
+  }
+
+  get(name: string): LoadedScenario | undefined {
+    return this.byName.get(name);
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()].sort();
+  }
+}

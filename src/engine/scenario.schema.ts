@@ -1,0 +1,112 @@
+// The one schema of a scenario document (YAML or JSON). Files, inline documents sent to
+// PUT /_sandbox/scenario and `payments-sandbox validate` are all checked by it, and it is published
+// as JSON Schema at /_sandbox/scenario.schema.json.
+import { z } from 'zod';
+import type { LifecycleResource } from './behaviour.js';
+import { FaultRuleSchema } from './faults.js';
+
+/** Per resource: the states a timed move leaves, the terminal states an outcome may name, and which of those is success. */
+export const LIFECYCLES = {
+  payout: { timed: ['PENDING', 'PROCESSING'], terminal: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
+  wallet_payout: { timed: ['PENDING', 'PROCESSING'], terminal: ['COMPLETED', 'FAILED'], success: 'COMPLETED' },
+  withdrawal: { timed: ['PROCESSING'], terminal: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
+  transfer: { timed: ['PENDING', 'PROCESSING'], terminal: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
+  quote: { timed: ['pending', 'awaiting_payment'], terminal: ['completed', 'expired'], success: 'completed' },
+  fx_trade: { timed: ['NEWT', 'SETT'], terminal: ['COMP', 'CANC'], success: 'COMP' },
+} as const satisfies Record<LifecycleResource, { timed: readonly string[]; terminal: readonly string[]; success: string }>;
+
+export const RESOURCES = Object.keys(LIFECYCLES) as LifecycleResource[];
+
+const MAX_SECONDS = 10 * 365 * 24 * 3600;
+const seconds = z.number().min(0).max(MAX_SECONDS);
+const posInt = z.number().int().min(1);
+
+function isRegex(p: string): boolean {
+  try {
+    new RegExp(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const pattern = z.string().min(1).max(200).refine(isRegex, 'must be a valid regular expression');
+const oneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+
+export const PredicatesSchema = z
+  .strictObject({
+    amount: z
+      .strictObject({ min: z.number().optional(), max: z.number().optional() })
+      .refine((a) => a.min === undefined || a.max === undefined || a.min <= a.max, 'min must not exceed max')
+      .optional()
+      .describe('Inclusive bounds on amount'),
+    currency: oneOrMany.optional().describe('Matches currency, sourceCurrency or destinationCurrency, any case'),
+    chain: oneOrMany.optional().describe('Any case'),
+    token: oneOrMany.optional().describe('Any case'),
+    reference: pattern.optional().describe('Regular expression on the reference'),
+    accountNumber: pattern.optional().describe('Regular expression on accountNumber or destination.accountNumber'),
+    fields: z.record(z.string().min(1), pattern).optional().describe('Regular expressions on any field by dotted path'),
+  })
+  .describe('Every predicate given must hold');
+
+function resourceSchema<R extends LifecycleResource>(resource: R) {
+  const { timed, terminal } = LIFECYCLES[resource];
+  const timing = z.strictObject(
+    Object.fromEntries([...timed, '*'].map((s) => [s, seconds.optional()])) as Record<string, z.ZodOptional<typeof seconds>>,
+  );
+  const outcome = z
+    .strictObject({
+      when: PredicatesSchema.optional(),
+      nth: z.union([posInt, z.array(posInt).min(1)]).optional().describe('Only the n-th request(s) matching `when`, counted per tenant'),
+      every: posInt.optional().describe('Every n-th request matching `when`'),
+      status: z.enum(terminal as unknown as [string, ...string[]]),
+      reason: z.string().min(1).max(200).optional(),
+    })
+    .refine((o) => o.nth === undefined || o.every === undefined, { message: 'give at most one of nth and every', path: ['every'] });
+  return z.strictObject({
+    timing: timing.optional().describe(`Seconds each state lasts before its timed move; '*' covers any other state`),
+    outcomes: z.array(outcome).optional().describe('First rule that matches decides; none matching means success'),
+  });
+}
+
+const ttl = z.number().int().min(1).max(MAX_SECONDS);
+
+export const ScenarioSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,59}$/, 'must be lower case letters, digits and dashes, at most 60')
+      .optional(),
+    description: z.string().min(1).max(2000).optional(),
+    payout: resourceSchema('payout').optional(),
+    wallet_payout: resourceSchema('wallet_payout').optional(),
+    withdrawal: resourceSchema('withdrawal')
+      .extend({
+        authCode: z
+          .strictObject({
+            required: z.boolean(),
+            codes: z.array(z.string().min(1).max(100)).min(1).optional().describe('The codes accepted; any other is refused'),
+            pattern: pattern.optional().describe('Accepted codes match this regular expression'),
+          })
+          .optional(),
+      })
+      .optional(),
+    transfer: resourceSchema('transfer').optional(),
+    quote: resourceSchema('quote').extend({ ttl: ttl.optional().describe('Quote lifetime in seconds') }).optional(),
+    fx_trade: resourceSchema('fx_trade').extend({ ttl: ttl.optional().describe('Trade TTL in seconds') }).optional(),
+    faults: z.array(FaultRuleSchema).optional().describe('HTTP faults on /api routes; the first rule that fires decides'),
+  })
+  .describe('A payments-sandbox scenario: timing, outcomes, TTLs, requirements and HTTP faults');
+
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type OutcomeRule = NonNullable<NonNullable<Scenario['payout']>['outcomes']>[number];
+export type Predicates = z.infer<typeof PredicatesSchema>;
+
+/** The schema as JSON Schema (draft 2020-12), as published by the server. */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  return {
+    $id: '/_sandbox/scenario.schema.json',
+    title: 'payments-sandbox scenario',
+    ...z.toJSONSchema(ScenarioSchema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }),
+  };
+}

@@ -1,0 +1,103 @@
+// The one middleware that applies scenario faults to /api requests. It also checks the
+// X-Sandbox-Scenario header before any handler runs (an unknown name is 400). Faults are the closed
+// list of engine/faults.ts; this file is the only place that knows how each one reaches the wire.
+import type { Context, MiddlewareHandler } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import { SandboxError, type ErrorCode } from '../kernel/errors.js';
+import { renderError } from './errors.js';
+import { chooseFault, type ChosenFault } from '../engine/faults.js';
+import type { ScenarioRegistry } from '../engine/scenario.registry.js';
+import { scenarioInForce } from '../engine/scenario.select.js';
+import type { Tenant } from '../engine/tenant.js';
+import { requestScenario } from './respond.js';
+import type { AppEnv } from './types.js';
+
+export type Sleep = (ms: number) => Promise<void>;
+export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const CODES: Record<number, ErrorCode> = {
+  429: 'RATE_LIMITED',
+  500: 'INTERNAL_ERROR',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'GATEWAY_TIMEOUT',
+};
+
+function faultError(f: Extract<ChosenFault, { kind: 'error' }>): SandboxError {
+  const wait = f.retryAfter !== undefined ? ` Retry after ${f.retryAfter} second${f.retryAfter === 1 ? '' : 's'}.` : ' Retry the request.';
+  const message =
+    f.message ??
+    (f.status === 429
+      ? `Too many requests for this API key.${wait}`
+      : `The service could not handle the request (HTTP ${f.status}, set by the sandbox scenario).${wait}`);
+  const headers: Record<string, string> = { 'X-Sandbox-Fault': `error ${f.status}` };
+  if (f.retryAfter !== undefined) headers['Retry-After'] = String(f.retryAfter);
+  return new SandboxError(CODES[f.status], message, [], headers);
+}
+
+/** Close the client's connection without an answer. In-process requests get a body that fails. */
+function dropConnection(c: Context<AppEnv>): Response {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming?.socket) {
+    incoming.socket.destroy();
+    return new Response(null, { status: 200 });
+  }
+  return new Response(
+    new ReadableStream({
+      start(controller) {
+        controller.error(new Error('connection dropped by the sandbox scenario'));
+      },
+    }),
+    { status: 200 },
+  );
+}
+
+/** Swap the response wholesale (no header merging with the one the handler built). */
+function replace(c: Context<AppEnv>, res: Response): Response {
+  c.res = undefined;
+  c.res = res;
+  return res;
+}
+
+export interface FaultsOptions {
+  registry: ScenarioRegistry;
+  /** The tenant's fault seed (from the global seed). */
+  seedOf: (t: Tenant) => number;
+  sleep?: Sleep;
+}
+
+export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv> {
+  const sleep = opts.sleep ?? realSleep;
+  return async (c, next) => {
+    const t = c.get('tenant');
+    const { scenario } = scenarioInForce(t, opts.registry, requestScenario(c));
+    const rules = scenario.doc.faults;
+    if (!rules?.length) return next();
+    const fault = chooseFault(t, opts.seedOf(t), scenario.name, rules, c.req.method, c.req.path);
+    if (!fault) return next();
+    switch (fault.kind) {
+      case 'error':
+        return renderError(c, faultError(fault));
+      case 'latency':
+        await sleep(fault.ms);
+        await next();
+        c.header('X-Sandbox-Fault', `latency ${fault.ms}ms`);
+        return;
+      case 'timeout':
+        if (fault.processed) await next();
+        await sleep(fault.holdMs);
+        return replace(c, dropConnection(c));
+      case 'drop':
+        if (fault.processed) await next();
+        return replace(c, dropConnection(c));
+      case 'malformed': {
+        await next();
+        const text = await c.res.text();
+        const headers = new Headers(c.res.headers);
+        headers.delete('content-length');
+        headers.set('X-Sandbox-Fault', 'malformed');
+        return replace(c, new Response(text.slice(0, Math.ceil(text.length / 2)), { status: c.res.status, headers }));
+      }
+    }
+  };
+}

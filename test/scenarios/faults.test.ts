@@ -1,0 +1,214 @@
+// Each fault kind and each trigger, applied by the one faults middleware.
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { ConfigSchema } from '../../src/config.js';
+import { pathPattern } from '../../src/engine/faults.js';
+import { ManualClock } from '../../src/kernel/clock.js';
+import { MemoryStore } from '../../src/store/memory.store.js';
+import { KEY, KEY_B } from '../support/app.js';
+import { payout, PAYOUTS, scenarioApp, useScenario } from './support.js';
+
+type App = Awaited<ReturnType<typeof scenarioApp>>;
+let t: App;
+beforeEach(async () => {
+  t = await scenarioApp();
+});
+
+const faults = (...rules: unknown[]) => ({ scenario: { faults: rules } });
+const get = (ref = 'missing', key = KEY) => t.call('GET', `${PAYOUTS}/${ref}`, { key });
+
+describe('error faults', () => {
+  it('answer 503 in the error envelope with Retry-After, before the request is processed', async () => {
+    await useScenario(t, faults({ route: { method: 'POST', path: PAYOUTS }, fault: { kind: 'error', status: 503, retryAfter: 2 } }));
+    const res = await t.call('POST', PAYOUTS, { body: payout('e-1') });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('2');
+    expect(res.headers.get('x-sandbox-fault')).toBe('error 503');
+    expect(res.body).toEqual({
+      status: 'error',
+      message: 'The service could not handle the request (HTTP 503, set by the sandbox scenario). Retry after 2 seconds.',
+      error: { type: 'api_error', code: 'SERVICE_UNAVAILABLE', details: [] },
+    });
+    expect((await get('e-1')).status).toBe(404);
+  });
+
+  it('answer 429 RATE_LIMITED with the scenario’s own message, and 500, 502, 504 with their codes', async () => {
+    await useScenario(t, faults({ sequence: [
+      { kind: 'error', status: 429, retryAfter: 30, message: 'Slow down.' },
+      { kind: 'error', status: 500 },
+      { kind: 'error', status: 502 },
+      { kind: 'error', status: 504 },
+    ] }));
+    const r429 = await get();
+    expect(r429.status).toBe(429);
+    expect(r429.headers.get('retry-after')).toBe('30');
+    expect(r429.body).toMatchObject({ message: 'Slow down.', error: { type: 'rate_limit_error', code: 'RATE_LIMITED' } });
+    const codes = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await get();
+      expect(r.headers.get('retry-after')).toBeNull();
+      codes.push([r.status, r.body.error.code]);
+    }
+    expect(codes).toEqual([[500, 'INTERNAL_ERROR'], [502, 'BAD_GATEWAY'], [504, 'GATEWAY_TIMEOUT']]);
+    expect((await get()).status).toBe(404);
+  });
+});
+
+describe('latency', () => {
+  it('waits a fixed time, then answers normally, saying so in X-Sandbox-Fault', async () => {
+    await useScenario(t, faults({ route: { method: 'GET', path: '/api/v1/partners/payouts/{reference}' }, fault: { kind: 'latency', ms: 250 } }));
+    const res = await get();
+    expect(res.status).toBe(404);
+    expect(res.headers.get('x-sandbox-fault')).toBe('latency 250ms');
+    expect(t.slept).toEqual([250]);
+    expect((await t.call('POST', PAYOUTS, { body: payout('l-1') })).status).toBe(201);
+    expect(t.slept).toEqual([250]);
+  });
+
+  it('draws a range from the seed, the same in every run', async () => {
+    const range = faults({ fault: { kind: 'latency', ms: { min: 200, max: 800 } } });
+    const run = async (seed: number) => {
+      const a = await scenarioApp({ seed });
+      await useScenario(a, range);
+      for (let i = 0; i < 30; i++) await a.call('GET', `${PAYOUTS}/x`);
+      return a.slept;
+    };
+    const first = await run(7);
+    expect(first).toHaveLength(30);
+    expect(Math.min(...first)).toBeGreaterThanOrEqual(200);
+    expect(Math.max(...first)).toBeLessThanOrEqual(800);
+    expect(new Set(first).size).toBeGreaterThan(20);
+    expect(await run(7)).toEqual(first);
+    expect(await run(8)).not.toEqual(first);
+  });
+});
+
+describe('malformed body', () => {
+  it('processes the request and sends half of the body, which is not JSON', async () => {
+    await useScenario(t, faults({ route: { method: 'POST', path: PAYOUTS }, fault: { kind: 'malformed' } }));
+    const res = await t.app.request(PAYOUTS, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(payout('m-1')),
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-sandbox-fault')).toBe('malformed');
+    const text = await res.text();
+    expect(text.startsWith('{"status":"success","message":"Payout initiated successfully"')).toBe(true);
+    expect(() => JSON.parse(text)).toThrow();
+    expect((await get('m-1')).body.data.status).toBe('PENDING');
+  });
+});
+
+describe('dropped connections and timeouts, in process', () => {
+  it('drop: no answer; the request is not processed unless the rule says so', async () => {
+    await useScenario(t, faults(
+      { route: { path: '/api/v1/partners/payouts' }, nth: 1, fault: { kind: 'drop' } },
+      { route: { path: '/api/v1/partners/payouts' }, nth: 2, fault: { kind: 'drop', processed: true } },
+    ));
+    await expect(t.call('POST', PAYOUTS, { body: payout('d-1') })).rejects.toThrow('connection dropped by the sandbox scenario');
+    expect((await get('d-1')).status).toBe(404);
+    await expect(t.call('POST', PAYOUTS, { body: payout('d-2') })).rejects.toThrow('connection dropped by the sandbox scenario');
+    expect((await get('d-2')).status).toBe(200);
+    const retry = await t.call('POST', PAYOUTS, { body: payout('d-2') });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('timeout: holds for holdMs (default 30 s), then closes without an answer', async () => {
+    await useScenario(t, faults({ sequence: [{ kind: 'timeout' }, { kind: 'timeout', holdMs: 5000, processed: true }] }));
+    await expect(t.call('POST', PAYOUTS, { body: payout('t-1') })).rejects.toThrow('connection dropped');
+    await expect(t.call('POST', PAYOUTS, { body: payout('t-2') })).rejects.toThrow('connection dropped');
+    expect(t.slept).toEqual([30_000, 5000]);
+    expect((await get('t-1')).status).toBe(404);
+    expect((await get('t-2')).status).toBe(200);
+  });
+});
+
+describe('dropped connections and timeouts, over a real socket', () => {
+  let close: (() => void) | undefined;
+  afterEach(() => close?.());
+
+  async function listen(rules: unknown[]) {
+    const config = ConfigSchema.parse({ seed: 7 });
+    const { app } = createApp({ config, store: new MemoryStore(), clock: new ManualClock() });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise((r) => server.once('listening', r));
+    close = () => server.close();
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+    const put = await fetch(`${url}/_sandbox/scenario`, { method: 'PUT', headers, body: JSON.stringify({ scenario: { faults: rules } }) });
+    expect(put.status).toBe(200);
+    return { url, headers };
+  }
+
+  it('drop destroys the socket: the client sees the connection end with no response', async () => {
+    const { url, headers } = await listen([{ nth: 1, fault: { kind: 'drop' } }]);
+    const err = await fetch(`${url}${PAYOUTS}/x`, { headers }).then(() => null, (e: Error) => e);
+    expect(err).toBeInstanceOf(TypeError);
+    expect(String((err as Error & { cause?: { code?: string } }).cause?.code ?? (err as Error & { cause?: Error }).cause?.message)).toMatch(/ECONNRESET|UND_ERR_SOCKET|other side closed/);
+    expect((await fetch(`${url}${PAYOUTS}/x`, { headers })).status).toBe(404);
+  });
+
+  it('timeout holds the request until the client gives up, then closes the socket', async () => {
+    const { url, headers } = await listen([{ sequence: [{ kind: 'timeout', holdMs: 600 }, { kind: 'timeout', holdMs: 100 }] }]);
+    const started = Date.now();
+    const gaveUp = await fetch(`${url}${PAYOUTS}/x`, { headers, signal: AbortSignal.timeout(200) }).then(() => null, (e: Error) => e);
+    expect(gaveUp?.name).toBe('TimeoutError');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    const closed = await fetch(`${url}${PAYOUTS}/x`, { headers }).then(() => null, (e: Error) => e);
+    expect(closed).toBeInstanceOf(TypeError);
+  });
+});
+
+describe('triggers', () => {
+  it('nth and every count calls that match the route, per tenant', async () => {
+    const rules = faults(
+      { route: { method: 'GET', path: '/api/**' }, nth: [2, 3], fault: { kind: 'error', status: 503 } },
+      { route: { method: 'GET', path: '/api/**' }, every: 5, fault: { kind: 'error', status: 502 } },
+    );
+    await useScenario(t, rules);
+    await useScenario(t, rules, KEY_B);
+    const seen = [];
+    for (let i = 0; i < 10; i++) seen.push((await get()).status);
+    expect(seen).toEqual([404, 503, 503, 404, 502, 404, 404, 404, 404, 502]);
+    expect((await t.call('POST', PAYOUTS, { body: payout('n-1') })).status).toBe(201);
+    expect((await get('missing', KEY_B)).status).toBe(404);
+    expect((await get('missing', KEY_B)).status).toBe(503);
+  });
+
+  it('a sequence plays once (first 503, then success), or over and over with repeat', async () => {
+    await useScenario(t, faults({ sequence: [{ kind: 'error', status: 503 }, 'pass'] }));
+    expect([(await get()).status, (await get()).status, (await get()).status]).toEqual([503, 404, 404]);
+    await useScenario(t, faults({ sequence: [{ kind: 'error', status: 503 }, 'pass'], repeat: true }));
+    expect([(await get()).status, (await get()).status, (await get()).status, (await get()).status]).toEqual([503, 404, 503, 404]);
+  });
+
+  it('probability follows the tenant seed: same seed, same failures', async () => {
+    const rules = faults({ probability: 0.3, fault: { kind: 'error', status: 503 } });
+    const pattern = async (seed: number, key = KEY) => {
+      const a = await scenarioApp({ seed });
+      await useScenario(a, rules, key);
+      let out = '';
+      for (let i = 0; i < 60; i++) out += (await a.call('GET', `${PAYOUTS}/x`, { key })).status === 503 ? 'x' : '.';
+      return out;
+    };
+    const first = await pattern(7);
+    expect(first.split('x').length - 1).toBeGreaterThan(8);
+    expect(first.split('x').length - 1).toBeLessThan(30);
+    expect(await pattern(7)).toBe(first);
+    expect(await pattern(11)).not.toBe(first);
+    expect(await pattern(7, KEY_B)).not.toBe(first);
+  });
+
+  it('route patterns: * within a segment, ** across, {name} one segment', () => {
+    expect(pathPattern('/api/v1/partners/payouts/{reference}').test('/api/v1/partners/payouts/abc')).toBe(true);
+    expect(pathPattern('/api/v1/partners/payouts/{reference}').test('/api/v1/partners/payouts')).toBe(false);
+    expect(pathPattern('/api/*/partners/payouts').test('/api/v1/partners/payouts')).toBe(true);
+    expect(pathPattern('/api/*').test('/api/v1/partners')).toBe(false);
+    expect(pathPattern('/api/**').test('/api/v1/partners/payouts/x')).toBe(true);
+    expect(pathPattern('/api/v1.x').test('/api/v1-x')).toBe(false);
+  });
+});

@@ -1,0 +1,61 @@
+// The built server: `validate FILE`, and a start refused on a bad --scenario file.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../support/server.js';
+
+const run = (...args: string[]) => spawnSync(process.execPath, ['dist/main.js', ...args], { encoding: 'utf8', timeout: 10_000 });
+
+async function badFile(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'scenario-'));
+  const file = path.join(dir, 'broken.yaml');
+  await writeFile(file, 'quote:\n  ttl: 0\nfaults:\n  - fault: { kind: error, status: 418 }\n');
+  return file;
+}
+
+let servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.stop('SIGKILL')));
+  servers = [];
+});
+
+describe('payments-sandbox validate', () => {
+  it('prints one OK line and exits 0 for a bundled file', () => {
+    const res = run('validate', 'scenarios/flaky-network.yaml');
+    expect(res.status).toBe(0);
+    expect(res.stdout).toBe("OK scenarios/flaky-network.yaml: scenario 'flaky-network'\n");
+  });
+
+  it('lists each problem with its path and exits 1', async () => {
+    const file = await badFile();
+    const res = run('validate', file);
+    expect(res.status).toBe(1);
+    expect(res.stderr).toBe(
+      `${file} is not a valid scenario:\n  quote.ttl: must be at least 1\n  faults[0].fault.status: expected one of 429, 500, 502, 503, 504\n`,
+    );
+  });
+});
+
+describe('--scenario at start', () => {
+  it('refuses to start on a bad file, naming the file and the path', async () => {
+    const file = await badFile();
+    const res = run('--port', '0', '--scenario', file);
+    expect(res.status).toBe(1);
+    expect(res.stderr).toBe(
+      `payments-sandbox: scenario ${file} refused: at quote.ttl: must be at least 1; at faults[0].fault.status: expected one of 429, 500, 502, 503, 504\n`,
+    );
+  });
+
+  it('serves the bundled scenarios from the built server and uses the chosen default', async () => {
+    const s = await startServer(['--scenario', 'failures']);
+    servers.push(s);
+    expect(s.output()).toContain('scenario: failures');
+    const headers = { authorization: 'Bearer sk_test_proc0000000000000000000000000001' };
+    const list = await (await fetch(`${s.url}/_sandbox/scenarios`, { headers })).json();
+    expect(list.data).toHaveLength(8);
+    const current = await (await fetch(`${s.url}/_sandbox/scenario`, { headers })).json();
+    expect(current).toMatchObject({ name: 'failures', source: 'start', origin: 'bundled' });
+  });
+});

@@ -1,0 +1,138 @@
+// The Behaviour a scenario gives, for every resource kind: timing, outcomes (predicates and n-th
+// request counters), TTLs and requirements. Resources other than fiat payouts are exercised here
+// directly, through the same object their services call.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { defaultBehaviour, type LifecycleResource } from '../../src/engine/behaviour.js';
+import { behaviourOf } from '../../src/engine/scenario.behaviour.js';
+import { checkScenario } from '../../src/engine/scenario.load.js';
+import { loadBundled } from '../../src/engine/scenario.registry.js';
+import { RESOURCES } from '../../src/engine/scenario.schema.js';
+import type { Tenant } from '../../src/engine/tenant.js';
+import { createTestApp, KEY, KEY_B } from '../support/app.js';
+
+let a: Tenant;
+let b: Tenant;
+beforeEach(async () => {
+  const t = await createTestApp();
+  a = await t.tenants.get(KEY, 'sandbox');
+  b = await t.tenants.get(KEY_B, 'sandbox');
+});
+
+const of = (doc: unknown, t = a) => behaviourOf(checkScenario(doc, 'test'), 'test', t);
+const bundled = (name: string, t = a) => behaviourOf(loadBundled().get(name)!.doc, name, t);
+
+describe('timing', () => {
+  it('uses the state, then *, then the built-in default, for every resource', () => {
+    for (const r of RESOURCES) {
+      const bh = of({ [r]: { timing: { '*': 7 } } });
+      expect(bh.duration(r, 'ANY'), r).toBe(7);
+      const other = RESOURCES.find((x) => x !== r)!;
+      expect(bh.duration(other, 'PENDING')).toBe(defaultBehaviour.duration(other, 'PENDING'));
+    }
+    const bh = of({ wallet_payout: { timing: { PENDING: 1, '*': 9 } }, quote: { timing: { awaiting_payment: 4 } }, fx_trade: { timing: { SETT: 3 } } });
+    expect(bh.duration('wallet_payout', 'PENDING')).toBe(1);
+    expect(bh.duration('wallet_payout', 'PROCESSING')).toBe(9);
+    expect(bh.duration('quote', 'awaiting_payment')).toBe(4);
+    expect(bh.duration('fx_trade', 'SETT')).toBe(3);
+    expect(bh.duration('payout', 'PROCESSING')).toBe(270);
+  });
+
+  it('instant makes every state of every resource last 0 seconds; slow-settlement takes hours', () => {
+    const instant = bundled('instant');
+    const slow = bundled('slow-settlement');
+    for (const r of RESOURCES) for (const s of ['PENDING', 'PROCESSING', 'pending', 'awaiting_payment', 'NEWT', 'SETT']) expect(instant.duration(r, s)).toBe(0);
+    const total = (r: LifecycleResource, states: string[]) => states.reduce((n, s) => n + slow.duration(r, s), 0);
+    expect(total('payout', ['PENDING', 'PROCESSING'])).toBe(3.5 * 3600);
+    expect(total('wallet_payout', ['PENDING', 'PROCESSING'])).toBe(3 * 3600);
+    expect(total('withdrawal', ['PROCESSING'])).toBe(4 * 3600);
+    expect(total('transfer', ['PENDING', 'PROCESSING'])).toBe(4 * 3600);
+    expect(slow.duration('fx_trade', 'SETT')).toBe(4 * 3600);
+  });
+});
+
+describe('outcomes', () => {
+  it('without rules every resource succeeds', () => {
+    for (const r of RESOURCES) expect(of({}).outcome(r, { amount: 1 })).toEqual({ succeed: true });
+  });
+
+  it('failures: each money-moving resource fails with a reason, quotes expire', () => {
+    const f = bundled('failures');
+    expect(f.outcome('payout', {})).toEqual({ succeed: false, status: 'FAILED', reason: 'Beneficiary bank declined the transfer' });
+    expect(f.outcome('wallet_payout', {})).toEqual({ succeed: false, status: 'FAILED', reason: 'Transaction reverted on chain' });
+    expect(f.outcome('withdrawal', {})).toEqual({ succeed: false, status: 'FAILED', reason: 'Destination account is dormant' });
+    expect(f.outcome('transfer', {})).toEqual({ succeed: false, status: 'FAILED', reason: 'Beneficiary institution rejected the credit' });
+    expect(f.outcome('quote', {})).toMatchObject({ succeed: false, status: 'expired' });
+    expect(f.outcome('fx_trade', {})).toEqual({ succeed: true });
+  });
+
+  it('success is the resource’s own successful terminal state', () => {
+    const bh = of({
+      wallet_payout: { outcomes: [{ status: 'COMPLETED' }] },
+      quote: { outcomes: [{ status: 'completed' }] },
+      fx_trade: { outcomes: [{ status: 'CANC', reason: 'Maker withdrew' }] },
+    });
+    expect(bh.outcome('wallet_payout', {})).toEqual({ succeed: true, status: 'COMPLETED' });
+    expect(bh.outcome('quote', {})).toEqual({ succeed: true, status: 'completed' });
+    expect(bh.outcome('fx_trade', {})).toEqual({ succeed: false, status: 'CANC', reason: 'Maker withdrew' });
+  });
+
+  it('selects by amount range, currency, chain, token, reference and account-number patterns', () => {
+    const bh = of({
+      payout: { outcomes: [
+        { when: { amount: { min: 100, max: 200 } }, status: 'FAILED', reason: 'amount' },
+        { when: { reference: '^fail-' }, status: 'FAILED', reason: 'reference' },
+        { when: { accountNumber: '^000' }, status: 'FAILED', reason: 'account' },
+        { when: { fields: { 'destination.bankCode': '^999$' } }, status: 'FAILED', reason: 'bank' },
+        { when: { currency: 'ghs' }, status: 'FAILED', reason: 'currency' },
+      ] },
+      wallet_payout: { outcomes: [{ when: { chain: 'BASE', token: ['usdt'] }, status: 'FAILED', reason: 'chain' }] },
+      quote: { outcomes: [{ when: { currency: 'USDT' }, status: 'expired' }] },
+    });
+    const p = (over: Record<string, unknown>) =>
+      bh.outcome('payout', { reference: 'r', amount: 50, currency: 'NGN', destination: { accountNumber: '123', bankCode: '058' }, ...over }).reason;
+    expect(p({})).toBeUndefined();
+    expect([p({ amount: 100 }), p({ amount: 200 }), p({ amount: 200.01 }), p({ amount: 99.99 })]).toEqual(['amount', 'amount', undefined, undefined]);
+    expect(p({ reference: 'fail-1' })).toBe('reference');
+    expect(p({ reference: 'x-fail-1' })).toBeUndefined();
+    expect(p({ destination: { accountNumber: '000111', bankCode: '058' } })).toBe('account');
+    expect(p({ destination: { accountNumber: '123', bankCode: '999' } })).toBe('bank');
+    expect(p({ currency: 'GHS' })).toBe('currency');
+    expect(bh.outcome('wallet_payout', { chain: 'base', token: 'usdt' }).reason).toBe('chain');
+    expect(bh.outcome('wallet_payout', { chain: 'base', token: 'usdc' }).succeed).toBe(true);
+    expect(bh.outcome('quote', { sourceCurrency: 'NGN', destinationCurrency: 'USDT' }).status).toBe('expired');
+    expect(bh.outcome('quote', { sourceCurrency: 'NGN', destinationCurrency: 'USDC' }).succeed).toBe(true);
+  });
+
+  it('counts the n-th matching request per tenant and per resource, in the tenant store', () => {
+    const doc = { transfer: { outcomes: [{ when: { currency: 'NGN' }, nth: [2, 4], status: 'FAILED' }, { every: 3, status: 'FAILED', reason: 'third' }] } };
+    const bh = of(doc);
+    const seen = ['NGN', 'USD', 'NGN', 'NGN', 'NGN', 'USD'].map((currency) => {
+      const o = bh.outcome('transfer', { currency });
+      return o.succeed ? 'ok' : (o.reason ?? 'nth');
+    });
+    // Rule 0 counts NGN requests only (it fires on NGN #2 and #4); rule 1 counts every request, fired or not.
+    expect(seen).toEqual(['ok', 'ok', 'nth', 'ok', 'nth', 'third']);
+    expect(of(doc, b).outcome('transfer', { currency: 'NGN' }).succeed).toBe(true);
+    expect(of(doc, b).outcome('transfer', { currency: 'NGN' }).succeed).toBe(false);
+    expect(of(doc).outcome('withdrawal', { currency: 'NGN' }).succeed).toBe(true);
+    expect(a.store.collection<number>('scenario_counters').get('test:outcome:transfer:0')).toBe(4);
+  });
+});
+
+describe('TTLs and requirements', () => {
+  it('default and short-ttl give quote and FX trade lifetimes', () => {
+    expect([bundled('default').ttl('quote'), bundled('default').ttl('fx_trade')]).toEqual([300, 300]);
+    expect([bundled('short-ttl').ttl('quote'), bundled('short-ttl').ttl('fx_trade')]).toEqual([5, 5]);
+    expect(of({ quote: { ttl: 60 } }).ttl('fx_trade')).toBe(300);
+  });
+
+  it('two-factor requires an authCode on withdrawals and accepts only 123456', () => {
+    const tf = bundled('two-factor');
+    expect(tf.requires('withdrawal.authCode')).toBe(true);
+    expect([tf.checkAuthCode(undefined), tf.checkAuthCode(''), tf.checkAuthCode('000000'), tf.checkAuthCode('123456')]).toEqual(['missing', 'missing', 'invalid', 'ok']);
+    const d = bundled('default');
+    expect([d.requires('withdrawal.authCode'), d.checkAuthCode(undefined), d.checkAuthCode('anything')]).toEqual([false, 'ok', 'ok']);
+    const pattern = of({ withdrawal: { authCode: { required: false, pattern: '^\\d{6}$' } } });
+    expect([pattern.checkAuthCode(undefined), pattern.checkAuthCode('12345'), pattern.checkAuthCode('654321')]).toEqual(['ok', 'invalid', 'ok']);
+  });
+});
