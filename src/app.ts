@@ -15,6 +15,7 @@ import { scenarioRoutes } from './admin/scenario.routes.js';
 import type { Simulators } from './admin/simulators.js';
 import { domains } from './domains/index.js';
 import { Outbox, webhooksModule } from './domains/webhooks/index.js';
+import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, payloadTooLarge, renderError, validationHook } from './http/errors.js';
 import { faultsMiddleware, type Sleep } from './http/faults.js';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps) {
       },
       journalSize: config.journalSize,
       eventLogSize: config.eventLogSize,
+      seed: config.seed,
     },
     config.seed,
   );
@@ -70,6 +72,8 @@ export function createApp(deps: AppDeps) {
   const withTenant = tenantMiddleware(tenants, deps.allowedKeys);
   const faultSeeds = new WeakMap<Tenant, number>();
   const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;
+  // The FX interface answers errors as XML, its key check and body limit included: set that first.
+  app.use(`${FX_BASE}/*`, xmlErrors());
   app.use('/api/*', limit, journalMiddleware(), withTenant);
   app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }));
   // Bulk disbursement files carry up to 10,000 rows (about 3.5 MB as JSON): that route sets its own,
