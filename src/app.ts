@@ -74,6 +74,7 @@ export function createApp(deps: AppDeps) {
   const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;
   // The FX interface answers errors as XML, its key check and body limit included: set that first.
   app.use(`${FX_BASE}/*`, xmlErrors());
+  app.use('/xsd/*', xmlErrors());
   app.use('/api/*', limit, journalMiddleware(), withTenant);
   app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }));
   // Bulk disbursement files carry up to 10,000 rows (about 3.5 MB as JSON): that route sets its own,
