@@ -13,7 +13,8 @@ const newKey = () => `sk_test_bench${String(++keySeq).padStart(4, '0')}${Date.no
 
 function start(args, file = 'dist/main.js') {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [file, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PORT: '0' } });
+  const flags = file === 'dist/main.js' ? ['--max-semi-space-size=32'] : [];
+  const proc = spawn(process.execPath, [...flags, file, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PORT: '0' } });
   children.add(proc);
   proc.on('exit', () => children.delete(proc));
   return new Promise((resolve, reject) => {
