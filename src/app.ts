@@ -1,6 +1,5 @@
 // createApp(deps): the whole sandbox as a Hono app. No I/O and no timers: main.ts owns those.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import type { Config } from './config.js';
 import type { Clock } from './kernel/clock.js';
 import type { Behaviour } from './engine/behaviour.js';
@@ -17,9 +16,10 @@ import { domains } from './domains/index.js';
 import { Outbox, webhooksModule } from './domains/webhooks/index.js';
 import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { docsRoutes } from './http/docs.js';
-import { onError, onNotFound, payloadTooLarge, renderError, validationHook } from './http/errors.js';
+import { onError, onNotFound, validationHook } from './http/errors.js';
 import { faultsMiddleware, type Sleep } from './http/faults.js';
 import { journalMiddleware } from './http/journal.js';
+import { bodyLimit } from './http/limits.js';
 import { tenantSeed } from './kernel/random.js';
 import { tenantMiddleware } from './http/tenant.js';
 import type { AppEnv } from './http/types.js';
@@ -68,7 +68,7 @@ export function createApp(deps: AppDeps) {
   app.onError(onError);
   app.notFound(onNotFound);
 
-  const limit = bodyLimit({ maxSize: config.bodyLimitBytes, onError: (c) => renderError(c as never, payloadTooLarge()) });
+  const limit = bodyLimit(config.bodyLimitBytes);
   const withTenant = tenantMiddleware(tenants, deps.allowedKeys);
   const faultSeeds = new WeakMap<Tenant, number>();
   const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;

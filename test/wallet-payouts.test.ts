@@ -240,8 +240,8 @@ describe('lifecycle', () => {
       duration: (r, s) => (r === 'wallet_payout' ? (s === 'PENDING' ? 600 : 1800) : defaultBehaviour.duration(r, s)),
       outcome: (r, f) => (r === 'wallet_payout' ? { succeed: false, reason: `Reverted sending ${f.amount} ${f.asset}` } : { succeed: true }),
     };
-    t = await createTestApp({ behaviourFor: (_t, name) => (name === 'slow-chain' ? slowFailing : defaultBehaviour) });
-    const res = await t.call('POST', PATH, { body: payout(), headers: { 'X-Sandbox-Scenario': 'slow-chain' } });
+    t = await createTestApp({ behaviourFor: () => slowFailing });
+    const res = await t.call('POST', PATH, { body: payout() });
     expect(res.body.estimatedCompletionAt).toBe('2026-01-15T09:40:00.000Z');
     await advance(t, 599);
     expect((await read()).status).toBe('PENDING');

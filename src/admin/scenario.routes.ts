@@ -6,7 +6,7 @@ import { ScenarioError } from '../engine/scenario.load.js';
 import type { ScenarioRegistry } from '../engine/scenario.registry.js';
 import { checkScenario } from '../engine/scenario.load.js';
 import { scenarioJsonSchema } from '../engine/scenario.schema.js';
-import { chooseScenario, clearScenario, currentChoice, restoreChoice, scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
+import { chooseScenario, clearScenario, scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
 import type { Tenant } from '../engine/tenant.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
 
@@ -62,14 +62,6 @@ function invalid(err: ScenarioError): SandboxError {
 export function scenarioRoutes(registry: ScenarioRegistry) {
   const schema = scenarioJsonSchema();
   const router = newRouter();
-  // A reset forgets the tenant's data, not its settings: the scenario it chose stays (its counters
-  // restart). Mounted before the control routes so it wraps POST /_sandbox/reset.
-  router.use('/_sandbox/reset', async (c, next) => {
-    const t = c.get('tenant');
-    const keep = t && currentChoice(t);
-    await next();
-    if (keep && c.res.status < 300) restoreChoice(t, keep);
-  });
   return router
     .openapi(
       createRoute({

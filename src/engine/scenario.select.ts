@@ -48,16 +48,6 @@ export function chooseScenario(t: Tenant, choice: Choice): void {
   choices(t).put('current', choice);
 }
 
-/** The tenant's stored choice, if any (to carry it across a reset). */
-export function currentChoice(t: Tenant): Choice | undefined {
-  return choices(t).get('current');
-}
-
-/** Put a choice back as it was, counters untouched. */
-export function restoreChoice(t: Tenant, choice: Choice): void {
-  choices(t).put('current', choice);
-}
-
 /** Back to the start default; counters start afresh. */
 export function clearScenario(t: Tenant): void {
   resetFaultState(t);

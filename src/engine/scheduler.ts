@@ -18,12 +18,28 @@ export interface Job {
 export class Scheduler {
   private heap: Job[] = [];
   private seq = 0;
+  /** Pending job ids per resource, so cancelling a resource's jobs does not scan every job. */
+  private readonly byRef = new Map<string, Set<string>>();
 
   constructor(private readonly jobs: Collection<Job>) {
     for (const job of jobs.values()) {
       this.push(job);
+      this.index(job);
       this.seq = Math.max(this.seq, job.seq);
     }
+  }
+
+  private index(job: Job): void {
+    let ids = this.byRef.get(job.ref);
+    if (!ids) this.byRef.set(job.ref, (ids = new Set()));
+    ids.add(job.id);
+  }
+
+  private unindex(job: Job): void {
+    const ids = this.byRef.get(job.ref);
+    if (!ids) return;
+    ids.delete(job.id);
+    if (ids.size === 0) this.byRef.delete(job.ref);
   }
 
   enqueue(kind: string, ref: string, dueAt: number, data?: Record<string, unknown>): Job {
@@ -31,18 +47,29 @@ export class Scheduler {
     const job: Job = { id: `job_${seq}`, seq, dueAt, kind, ref, ...(data ? { data } : {}) };
     this.jobs.put(job.id, job);
     this.push(job);
+    this.index(job);
     return job;
   }
 
   /** Drop every pending job for a resource (optionally only of one kind). */
   cancelFor(ref: string, kind?: string): void {
-    for (const job of [...this.jobs.values()]) {
-      if (job.ref === ref && (kind === undefined || job.kind === kind)) this.jobs.remove(job.id);
+    for (const job of this.pending(ref)) {
+      if (kind === undefined || job.kind === kind) {
+        this.jobs.remove(job.id);
+        this.unindex(job);
+      }
     }
   }
 
   pending(ref: string): Job[] {
-    return [...this.jobs.values()].filter((j) => j.ref === ref).sort(order);
+    const ids = this.byRef.get(ref);
+    if (!ids) return [];
+    const out: Job[] = [];
+    for (const id of ids) {
+      const job = this.jobs.get(id);
+      if (job) out.push(job);
+    }
+    return out.sort(order);
   }
 
   nextDueAt(): number | undefined {
@@ -57,11 +84,13 @@ export class Scheduler {
     if (!top || top.dueAt > now) return undefined;
     this.pop();
     this.jobs.remove(top.id);
+    this.unindex(top);
     return top;
   }
 
   clear(): void {
     this.heap = [];
+    this.byRef.clear();
     this.seq = 0;
   }
 

@@ -24,6 +24,9 @@ export interface TenantEnv {
   seed?: number;
 }
 
+/** Collections that hold a tenant's settings rather than its data: a reset keeps them. */
+export const SETTINGS_COLLECTIONS = ['scenario', 'webhook_settings'] as const;
+
 interface ClockState {
   offsetMs: number;
 }
@@ -110,9 +113,9 @@ export class Tenant {
     return this.catchUp();
   }
 
-  /** Forget resources, jobs, events, journal and clock offset. */
+  /** Forget resources, jobs, events, journal and clock offset; keep settings (scenario, webhooks). */
   reset(): void {
-    this.store.clear();
+    this.store.clear(SETTINGS_COLLECTIONS);
     this.scheduler.clear();
     this.events.reset();
     this.journal.clear();

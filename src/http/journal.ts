@@ -25,11 +25,23 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       query: q >= 0 ? url.slice(q + 1) : '',
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
-      requestHeaders: c.req.header(),
+      requestHeaders: pickHeaders(c.req.raw.headers),
       requestBody,
       responseBody: c.get('responseBody'),
     });
   };
+}
+
+/** The headers worth showing; copying all of them would cost every request. */
+const KEPT_HEADERS = ['authorization', 'content-type', 'accept', 'user-agent', 'x-service-source', 'x-sandbox-scenario', 'idempotency-key'];
+
+function pickHeaders(h: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const v = h.get(name);
+    if (v !== null) out[name] = v;
+  }
+  return out;
 }
 
 function parseIfJson(text: string): unknown {

@@ -19,8 +19,8 @@ export interface Collection<T> {
 
 export interface TenantStore {
   collection<T>(name: string): Collection<T>;
-  /** Forget every record of every collection of this tenant. */
-  clear(): void;
+  /** Forget every record of every collection of this tenant, but those named in `keep`. */
+  clear(keep?: readonly string[]): void;
   /** Resolves once every write made so far is durable. */
   flush(): Promise<void>;
 }
@@ -40,7 +40,7 @@ export type StoreOp =
   | { c: string; op: 'put'; id: string; v: unknown }
   | { c: string; op: 'del'; id: string }
   | { c: string; op: 'clear' }
-  | { op: 'clearAll' };
+  | { op: 'clearAll'; keep?: string[] };
 
 /** A collection over a Map that reports each write to a listener. */
 export class MapCollection<T> implements Collection<T> {
@@ -96,15 +96,19 @@ export class MemoryTenantStore implements TenantStore {
     return c as Collection<T>;
   }
 
-  clear(): void {
-    for (const map of this.data.values()) map.clear();
-    this.onWrite?.({ op: 'clearAll' });
+  clear(keep: readonly string[] = []): void {
+    this.clearExcept(keep);
+    this.onWrite?.({ op: 'clearAll', ...(keep.length ? { keep: [...keep] } : {}) });
+  }
+
+  private clearExcept(keep: readonly string[]): void {
+    for (const [name, map] of this.data) if (!keep.includes(name)) map.clear();
   }
 
   /** Apply a logged write (used when replaying a log). */
   apply(op: StoreOp): void {
     if (op.op === 'clearAll') {
-      for (const map of this.data.values()) map.clear();
+      this.clearExcept(op.keep ?? []);
       return;
     }
     let map = this.data.get(op.c);
