@@ -14,6 +14,7 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/fixtures ./fixtures
 COPY --from=build --chown=node:node /app/scenarios ./scenarios
+COPY --from=build --chown=node:node /app/xsd ./xsd
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
