@@ -1,8 +1,8 @@
 // Refusals of the XML interface: hostile or broken bodies, wrong media types, sizes, keys and
 // routes. Each answers the XML reject with the JSON API's status, and nothing is stored.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, KEY, type TestApp } from './support/app.js';
-import { FX, fx, instruction, rejection } from './support/fx.js';
+import { createTestApp, KEY, KEY_B, type TestApp } from './support/app.js';
+import { acceptAccount, FX, fx, instruction, newTrade, rejection } from './support/fx.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -79,6 +79,28 @@ describe('keys and routes', () => {
     const bad = await fx(t, 'GET', '/listings', { key: 'pk_test_123' });
     expect(rejection(bad)).toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
     await nothingStored();
+  });
+
+  it('guards every FX route, and another key cannot move a trade', async () => {
+    const id = await newTrade(t);
+    const routes: [string, string, string?][] = [
+      ['POST', '/trades', instruction()],
+      ['GET', `/trades/${id}`],
+      ['POST', `/trades/${id}/accept`, acceptAccount],
+      ['POST', `/trades/${id}/confirmation`],
+      ['PUT', `/trades/${id}/cancellation`],
+      ['GET', '/listings'],
+      ['GET', '/rates/makers?from=NGN&to=USDT'],
+    ];
+    for (const [method, path, xml] of routes) {
+      expect(rejection(await fx(t, method, path, { xml, key: null })).status, `${method} ${path}`).toBe(401);
+    }
+    for (const [method, path, xml] of routes.slice(1, 5)) {
+      expect(rejection(await fx(t, method, path, { xml, key: KEY_B })).status, `${method} ${path}`).toBe(404);
+    }
+    const tenant = await t.tenants.get(KEY, 'sandbox');
+    expect(tenant.store.collection('fx_trades').size).toBe(1);
+    expect((await fx(t, 'GET', `/trades/${id}`)).xml.Sts).toBe('NEWT');
   });
 
   it('answers an unknown route under the FX base with a 404 reject', async () => {
