@@ -1,7 +1,6 @@
 // The pieces of a marketplace quote: allocations as the API shows them, totals, pay-in details,
 // chat metadata and the event payload. No state of its own; ids come from the tenant's seeded random.
 import { createHash } from 'node:crypto';
-import { iso } from '../../kernel/clock.js';
 import { ids } from '../../kernel/ids.js';
 import { Decimal, dec, toNumber } from '../../kernel/money.js';
 import { toSnake } from '../../kernel/json.js';
@@ -154,7 +153,6 @@ export function chatMetadata(createdAt: string, proposedRate: number | undefined
 
 /** expiresAt as ms, for the scheduler. */
 export const expiresAtMs = (q: QuoteRecord) => Date.parse(q.expiresAt);
-export const isoAfter = (ms: number, seconds: number) => iso(ms + seconds * 1000);
 
 /** The live service's order payload (quote.* and order.*), snake_case. */
 export function eventData(t: Tenant, q: QuoteRecord): Record<string, unknown> {
