@@ -220,6 +220,11 @@ describe('PUT /api/v1/partners/marketplace/quote/{id}/remove/{itemId}', () => {
   });
 
   it('answers 409 once the quote is no longer pending', async () => {
+    const waiting = await twoPools();
+    await t.call('PUT', `/api/v1/quotes/complete/${waiting.quoteId}`, { body: { destination: { blockChain: { address: `0x${'b'.repeat(40)}` } } } });
+    const late = await t.call('PUT', `${QUOTE}/${waiting.quoteId}/remove/${waiting.allocationResult.allocations[1].id}`);
+    expect(late.status).toBe(409);
+    expect(late.body.message).toContain('awaiting_payment');
     const q = await twoPools();
     await t.call('POST', `/_sandbox/simulate/quotes/${q.quoteId}/cancel`);
     const res = await t.call('PUT', `${QUOTE}/${q.quoteId}/remove/${q.allocationResult.allocations[1].id}`);
