@@ -203,7 +203,19 @@ describe('pay-in and cancellation', () => {
     expect(other.allocationResult.allocations.map((a: any) => a.allocatedAmount)).toEqual([5000]);
   });
 
-  it('receives the pay-in by itself after the awaiting_payment time (60 s by default)', async () => {
+  it('waits for a simulated pay-in under the default scenario, and expires an awaiting quote at the end of its ttl', async () => {
+    const q = await create();
+    await complete(q.quoteId);
+    await advance(t, 299);
+    expect(await status(q.quoteId)).toBe('awaiting_payment');
+    await advance(t, 1);
+    expect(await status(q.quoteId)).toBe('expired');
+    expect((await events('quote.expired')).length).toBe(1);
+    expect((await t.call('POST', `${SIM}/${q.quoteId}/pay-in`)).status).toBe(409);
+  });
+
+  it('receives the pay-in by itself after the awaiting_payment time when a scenario gives one', async () => {
+    await t.call('PUT', '/_sandbox/scenario', { body: { scenario: { quote: { timing: { awaiting_payment: 60 } } } } });
     const q = await create();
     await complete(q.quoteId);
     await advance(t, 59);
