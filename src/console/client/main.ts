@@ -100,11 +100,11 @@ export function startConsole(win: Window, parts: ConsoleParts) {
 
   /** One poll at a time; a call while one runs waits for it and runs again. */
   function refresh(): Promise<void> {
-    const run = (polling ?? Promise.resolve()).then(poll);
-    polling = run.finally(() => {
-      if (polling === run) polling = null;
+    const mine: Promise<void> = (polling ?? Promise.resolve()).then(poll).finally(() => {
+      if (polling === mine) polling = null;
     });
-    return track(run);
+    polling = mine;
+    return track(mine);
   }
 
   function begin(): void {
