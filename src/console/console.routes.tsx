@@ -15,6 +15,8 @@ const HEADERS = {
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
 
+const ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#2b59c3"/></svg>';
+
 export function consoleRoutes(opts: { pollMs?: number } = {}) {
   const flows = flowCatalog().map(({ id, title, outline }) => ({ id, title, outline }));
   const page = `<!doctype html>${(<ConsolePage flows={flows} />).toString()}`;
@@ -25,6 +27,7 @@ export function consoleRoutes(opts: { pollMs?: number } = {}) {
       .get('/console', (c) => (c.req.url.includes('?') ? c.redirect('/console', 303) : c.html(page, 200, HEADERS)))
       .get('/console/', (c) => c.redirect('/console', 301))
       .get('/console/console.js', (c) => c.body(script, 200, { ...HEADERS, 'content-type': 'text/javascript; charset=utf-8' }))
+      .get('/console/favicon.svg', (c) => c.body(ICON, 200, { ...HEADERS, 'content-type': 'image/svg+xml' }))
       .get('/console/console.css', (c) => c.body(CONSOLE_CSS, 200, { ...HEADERS, 'content-type': 'text/css; charset=utf-8' }))
   );
 }

@@ -24,6 +24,7 @@ export const ConsolePage: FC<{ flows: Pick<Flow, 'id' | 'title' | 'outline'>[] }
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <meta name="referrer" content="no-referrer" />
       <title>payments-sandbox console</title>
+      <link rel="icon" href="/console/favicon.svg" type="image/svg+xml" />
       <link rel="stylesheet" href="/console/console.css" />
       <script src="/console/console.js" defer></script>
     </head>
