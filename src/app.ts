@@ -11,6 +11,8 @@ import { Tenants } from './engine/tenants.js';
 import type { Store } from './store/store.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { scenarioRoutes } from './admin/scenario.routes.js';
+import { resourceRoutes } from './admin/resources.routes.js';
+import { consoleRoutes } from './console/console.routes.js';
 import type { Simulators } from './admin/simulators.js';
 import { domains } from './domains/index.js';
 import { Outbox, webhooksModule } from './domains/webhooks/index.js';
@@ -85,6 +87,7 @@ export function createApp(deps: AppDeps) {
 
   app.route('/', scenarioRoutes(scenarios));
   app.route('/', adminRoutes({ simulators, startedAt: Date.now(), storeKind: deps.store.kind }));
+  app.route('/', resourceRoutes());
   for (const d of modules) app.route('/', d.routes);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -102,6 +105,7 @@ export function createApp(deps: AppDeps) {
     servers: [{ url: '/' }],
   });
   app.route('/', docsRoutes());
+  app.route('/', consoleRoutes());
 
   return { app, tenants, outbox };
 }
