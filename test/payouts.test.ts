@@ -223,3 +223,14 @@ describe('tenants', () => {
     expect(test.body.data.destination.bankName).toBeUndefined();
   });
 });
+
+describe('validation messages', () => {
+  it('says a missing enum field is required and lists what to send', async () => {
+    const t2 = await createTestApp();
+    const { currency: _c, ...rest } = payout();
+    const res = await t2.call('POST', PATH, { body: rest });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ field: 'currency', issue: 'is required: send one of: NGN, GHS, USD' }]);
+    expect(res.body.message).toBe('Invalid request body: currency is required: send one of: NGN, GHS, USD.');
+  });
+});

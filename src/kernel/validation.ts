@@ -55,6 +55,7 @@ function describeIssue(issue: Issue, value: unknown): string {
       if (issue.origin === 'array') return `must have at most ${issue.maximum} item(s)`;
       return issue.inclusive ? `must be at most ${issue.maximum}` : `must be less than ${issue.maximum}`;
     case 'invalid_value':
+      if (value === undefined) return `is required: send one of: ${issue.values.map(String).join(', ')}`;
       return `must be one of: ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':
       if (issue.format === 'regex') return `must match the pattern ${(issue as { pattern?: string }).pattern ?? ''}`.trim();
