@@ -15,7 +15,8 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
     const tenant = c.get('tenant');
     if (!tenant) return;
     const text = c.req.bodyCache.text;
-    const requestBody = text ? await Promise.resolve(text).then(parseIfJson, () => undefined) : undefined;
+    // The body text is kept as is and parsed only when the journal is read.
+    const requestBody = text ? await Promise.resolve(text).catch(() => undefined) : undefined;
     const url = c.req.url;
     const q = url.indexOf('?');
     tenant.journal.record({
@@ -42,13 +43,4 @@ function pickHeaders(h: Headers): Record<string, string> {
     if (v !== null) out[name] = v;
   }
   return out;
-}
-
-function parseIfJson(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
