@@ -140,19 +140,54 @@ describe('the console page', () => {
     await expect.poll(() => c.doc.querySelector('.resource[data-id="made-by-curl"] header .status')?.textContent, { timeout: 2000 }).toBe('PROCESSING');
   });
 
-  it('says the quote and FX flows need routes this build lacks, or runs them when it has them', async () => {
+  it('runs the guided marketplace quote to completed, with the order on the quote timeline', async () => {
     const t = await createTestApp();
-    const paths = Object.keys((await (await t.app.request('/openapi.json')).json()).paths);
     const c = await consoleFor(t);
     await c.signIn(KEY);
-    for (const [flow, path, done] of [
-      ['marketplace-quote', '/api/v1/partners/marketplace/intent', / is completed$/],
-      ['fx-trade', '/api/v1/partners/fx/trades', / is COMP$/],
-    ] as const) {
-      await c.api.runFlow(flow);
-      if (paths.includes(path)) expect(c.text('[data-field="flow-outcome"]')).toMatch(done);
-      else expect(c.text('[data-field="flow-outcome"]')).toBe(`This build of the sandbox does not serve ${path} yet.`);
-    }
+    await c.click('[data-flow="marketplace-quote"]');
+    expect([...c.doc.querySelectorAll('[data-view="flow-log"] .exchange h3')].map((h) => h.textContent)).toEqual([
+      '1. Create an intent: 50,000 NGN to USDT',
+      '2. Complete the quote with a blockchain destination',
+      '3. Simulate the pay-in',
+      '4. Read the quote back',
+    ]);
+    expect(c.doc.querySelector('[data-field="flow-outcome"]')!.getAttribute('data-outcome')).toBe('ok');
+    const outcome = c.text('[data-field="flow-outcome"]');
+    expect(outcome).toMatch(/^Quote [0-9a-f-]{36} is completed$/);
+    const quoteId = outcome.split(' ')[1];
+    const log = [...c.doc.querySelectorAll('[data-view="flow-log"] .exchange p')].map((p) => p.textContent!.replace(/\s+\d+ ms$/, ''));
+    expect(log).toEqual([
+      'POST /api/v1/partners/marketplace/intent → 201',
+      `PUT /api/v1/quotes/complete/${quoteId} → 200`,
+      `POST /_sandbox/simulate/quotes/${quoteId}/pay-in → 200`,
+      `GET /api/v1/partners/marketplace/quote/${quoteId} → 200`,
+    ]);
+    const card = c.doc.querySelector(`.resource[data-kind="quotes"][data-id="${quoteId}"]`)!;
+    expect(card.querySelector('header .status')!.textContent).toBe('completed');
+    expect([...card.querySelectorAll('.timeline .status')].map((s) => s.textContent)).toEqual(['pending', 'awaiting_payment', 'completed', 'order.successful']);
+    expect(c.doc.querySelectorAll('.resource').length).toBe(1);
+    expect((await t.call('GET', `/api/v1/partners/marketplace/quote/${quoteId}`)).body.status).toBe('completed');
+  });
+
+  it('runs the guided FX trade in XML to COMP and draws NEWT → SETT → COMP', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    await c.click('[data-flow="fx-trade"]');
+    expect(c.doc.querySelector('[data-field="flow-outcome"]')!.getAttribute('data-outcome')).toBe('ok');
+    const outcome = c.text('[data-field="flow-outcome"]');
+    expect(outcome).toMatch(/^Trade [0-9a-f-]{36} is COMP$/);
+    const txId = outcome.split(' ')[1];
+    const log = c.text('[data-view="flow-log"]');
+    expect(log).toContain('content-type: application/xml');
+    expect(log).toContain(`<TxId>${txId}</TxId>`);
+    expect(log).toContain('<Sts>SETT</Sts>');
+    expect(log).toContain('<CntrValCcyAmt>158050</CntrValCcyAmt>');
+    const card = c.doc.querySelector(`.resource[data-kind="fx-trades"][data-id="${txId}"]`)!;
+    expect(card.querySelector('header .status')!.textContent).toBe('COMP');
+    expect([...card.querySelectorAll('.timeline .status')].map((s) => s.textContent)).toEqual(['NEWT', 'SETT', 'COMP']);
+    // The journal shows the XML bodies pretty-printed.
+    expect(c.text('[data-view="journal"]')).toContain('<FXTradConfStsAdvc>\n  <TxId>');
   });
 });
 
@@ -164,6 +199,9 @@ describe('keys and tenants in the console', () => {
     await c.signIn(KEY);
     await c.api.runFlow('fiat-payout');
     await c.api.runFlow('failing-payout');
+    await c.api.runFlow('marketplace-quote');
+    await c.api.runFlow('fx-trade');
+    expect(c.text('[data-field="flow-outcome"]')).toMatch(/ is COMP$/);
     const html = c.doc.documentElement.outerHTML;
     expect(html).not.toContain('tenant-b-secret-payout');
     expect(html).not.toContain(KEY);
@@ -171,7 +209,7 @@ describe('keys and tenants in the console', () => {
     expect(c.sent.length).toBeGreaterThan(20);
     for (const s of c.sent) {
       expect(s.url).not.toContain('sk_');
-      if (s.url !== '/openapi.json') expect(s.headers.authorization).toMatch(/^Bearer sk_test_/);
+      expect(s.headers.authorization).toMatch(/^Bearer sk_test_/);
     }
     const everything = JSON.stringify([
       (await t.call('GET', '/_sandbox/requests?limit=1000')).body,
