@@ -1,6 +1,14 @@
-// A small partner client for the sandbox: Bearer key, JSON in and out, and the few control calls a
-// test suite needs (advance the clock). Uses only fetch, so it runs on Node 20 and later.
+// A small partner client for the sandbox: Bearer key, JSON in and out (XML for the FX interface),
+// and the few control calls a test suite needs (advance the clock). Uses only fetch, so it runs on
+// Node 20 and later.
 import { pathToFileURL } from 'node:url';
+
+export interface RequestOptions {
+  body?: unknown;
+  /** An XML message, sent as application/xml (the FX interface); the reply body is its text. */
+  xml?: string;
+  headers?: Record<string, string>;
+}
 
 export interface Reply<T = any> {
   status: number;
@@ -15,10 +23,17 @@ export class SandboxClient {
     readonly log: (line: string) => void = (line) => console.log(line),
   ) {}
 
-  async request<T = any>(method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply<T>> {
+  async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<Reply<T>> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.key}`, ...opts.headers };
-    if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(new URL(path, this.baseUrl), { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    let sent: string | undefined;
+    if (opts.xml !== undefined) {
+      headers['content-type'] = 'application/xml';
+      sent = opts.xml;
+    } else if (opts.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      sent = JSON.stringify(opts.body);
+    }
+    const res = await fetch(new URL(path, this.baseUrl), { method, headers, body: sent });
     const text = await res.text();
     const body = (res.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : text;
     this.log(`${method} ${path} → ${res.status}`);
@@ -26,7 +41,7 @@ export class SandboxClient {
   }
 
   /** The request, or an error carrying the sandbox's message when the status is not the expected one. */
-  async expect<T = any>(status: number, method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
+  async expect<T = any>(status: number, method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     const res = await this.request<T>(method, path, opts);
     if (res.status !== status) throw new Error(`${method} ${path}: expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
     return res.body;
@@ -36,6 +51,13 @@ export class SandboxClient {
   advance(seconds: number) {
     return this.expect(200, 'POST', '/_sandbox/clock/advance', { body: { seconds } });
   }
+}
+
+/** The text of the first element of that name in an XML message (enough for the FX answers). */
+export function xmlText(xml: string, element: string): string {
+  const m = new RegExp(`<(?:\\w+:)?${element}>([^<]*)</`).exec(xml);
+  if (!m) throw new Error(`No <${element}> in ${xml}`);
+  return m[1];
 }
 
 /** Seconds from one ISO timestamp to another, at least one. */

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeViews } from '../src/console/client/views.js';
 import { advance, createTestApp, KEY_B } from './support/app.js';
+import { newTrade } from './support/fx.js';
 
 const payout = (reference: string) => ({
   reference,
@@ -20,7 +21,7 @@ describe('GET /_sandbox/resources', () => {
     await t.call('POST', '/api/v1/partners/payouts', { key: KEY_B, body: payout('other-tenant') });
     const res = await t.call('GET', '/_sandbox/resources');
     expect(res.status).toBe(200);
-    expect(res.body.counts).toEqual({ payouts: 2, 'wallet-payouts': 0, withdrawals: 0, transfers: 0, 'bulk-disbursements': 0 });
+    expect(res.body.counts).toEqual({ payouts: 2, 'wallet-payouts': 0, withdrawals: 0, transfers: 0, 'bulk-disbursements': 0, quotes: 0, 'fx-trades': 0 });
     expect(res.body.data.map((r: any) => [r.kind, r.id, r.status, r.eventPrefix])).toEqual([
       ['payouts', 'second', 'PENDING', 'payout'],
       ['payouts', 'first', 'PENDING', 'payout'],
@@ -43,6 +44,42 @@ describe('GET /_sandbox/resources', () => {
     expect(some.body.counts.transfers).toBe(statuses.FAILED + statuses.SUCCESSFUL);
     expect((await t.call('GET', '/_sandbox/resources?limit=0')).status).toBe(400);
     expect((await t.call('GET', '/_sandbox/resources', { key: null })).status).toBe(401);
+  });
+});
+
+describe('GET /_sandbox/resources for quotes and FX trades', () => {
+  const intent = { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000, amountDirection: 'source' };
+
+  it('lists a quote as the quote route shows it, in its current state', async () => {
+    const t = await createTestApp();
+    const q = (await t.call('POST', '/api/v1/partners/marketplace/intent', { body: intent })).body;
+    await t.call('POST', '/api/v1/partners/marketplace/intent', { key: KEY_B, body: intent });
+    await t.call('PUT', `/api/v1/quotes/complete/${q.quoteId}`, { body: { destination: { blockChain: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } } } });
+    const res = await t.call('GET', '/_sandbox/resources?kind=quotes');
+    expect(res.body.counts).toEqual({ quotes: 1 });
+    expect(res.body.data.map((r: any) => [r.kind, r.id, r.status, r.eventPrefix, r.createdAt])).toEqual([['quotes', q.quoteId, 'awaiting_payment', 'quote', '2026-01-15T09:00:00.000Z']]);
+    expect(res.body.data[0].resource).toEqual((await t.call('GET', `/api/v1/partners/marketplace/quote/${q.quoteId}`)).body);
+    expect(res.body.data[0].resource).not.toHaveProperty('outcome');
+  });
+
+  it('lists FX trades newest first as JSON with the TTL left, and follows them to COMP', async () => {
+    const t = await createTestApp();
+    const txFirst = await newTrade(t, { amount: '10' });
+    await advance(t, 60);
+    const txSecond = await newTrade(t, { amount: '20' });
+    await t.call('POST', `/_sandbox/simulate/fx-trades/${txFirst}/accept`);
+    await t.call('POST', `/_sandbox/simulate/fx-trades/${txFirst}/confirm`);
+    const res = await t.call('GET', '/_sandbox/resources?kind=fx-trades');
+    expect(res.body.counts).toEqual({ 'fx-trades': 2 });
+    expect(res.body.data.map((r: any) => [r.id, r.status, r.eventPrefix])).toEqual([
+      [txSecond, 'NEWT', 'fx_trade'],
+      [txFirst, 'COMP', 'fx_trade'],
+    ]);
+    const [newt, comp] = res.body.data.map((r: any) => r.resource);
+    expect(newt).toMatchObject({ txId: txSecond, status: 'NEWT', baseCcy: 'NGN', quotedCcy: 'USDT', direction: 'BUY', tradingAmount: '20', ttlSeconds: 300 });
+    expect(comp).toMatchObject({ txId: txFirst, status: 'COMP', tradingAmount: '10', ttlSeconds: 0 });
+    expect(comp.payIn.reference).toMatch(/^FX-[0-9A-F]{16}$/);
+    expect((await t.call('GET', '/_sandbox/resources?kind=fx-trades', { key: KEY_B })).body).toEqual({ data: [], counts: { 'fx-trades': 0 } });
   });
 });
 

@@ -1,6 +1,6 @@
 // docs/quickstart.md replayed: each ```sh block's curl command is sent to a real sandbox started with
-// the doc's seed, and the ```json block after it must be the response it gets (timestamps, which
-// follow the wall clock, compared by form only). `UPDATE_QUICKSTART=1 npx vitest run
+// the doc's seed, and the ```json (or ```xml, for the FX interface) block after it must be the
+// response it gets (timestamps, which follow the wall clock, compared by form only). `UPDATE_QUICKSTART=1 npx vitest run
 // test/examples.quickstart.test.ts` rewrites the response blocks from a fresh run.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,13 +14,20 @@ const key = /export SANDBOX_KEY=(\S+)/.exec(doc)![1];
 
 interface Example {
   command: string;
+  /** The response's form: json (indented as JSON.stringify does) or xml (as the sandbox sends it). */
+  kind: 'json' | 'xml';
   expected: string;
   /** Where the expected block's text sits in the doc. */
   at: number;
 }
 
-const BLOCK = /```sh\n(curl[\s\S]*?)```\n+```json\n([\s\S]*?)```/g;
-const examples: Example[] = [...doc.matchAll(BLOCK)].map((m) => ({ command: m[1], expected: m[2], at: m.index! + m[0].lastIndexOf(m[2]) }));
+const BLOCK = /```sh\n(curl[\s\S]*?)```\n+```(json|xml)\n([\s\S]*?)```/g;
+const examples: Example[] = [...doc.matchAll(BLOCK)].map((m) => ({
+  command: m[1],
+  kind: m[2] as Example['kind'],
+  expected: m[3],
+  at: m.index! + m[0].lastIndexOf(m[3]),
+}));
 
 /** Splits a shell line into words: single quotes, double quotes and backslash line ends. */
 function words(command: string): string[] {
@@ -47,8 +54,8 @@ function parseCurl(command: string) {
   return req;
 }
 
-const TIME = /"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/g;
-const shape = (text: string) => text.replace(TIME, '"<time>"');
+const TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?/g;
+const shape = (text: string) => text.replace(TIME, '<time>');
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -71,7 +78,8 @@ describe('docs/quickstart.md', () => {
       expect(req.url.startsWith(BASE), req.url).toBe(true);
       const res = await fetch(server.url + req.url.slice(BASE.length), { method: req.method, headers: req.headers, body: req.body });
       const text = await res.text();
-      actual.push(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+      expect(res.headers.get('content-type'), ex.command).toContain(`application/${ex.kind}`);
+      actual.push(ex.kind === 'xml' ? `${text.trimEnd()}\n` : `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
     }
     if (process.env.UPDATE_QUICKSTART) {
       let out = doc;

@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxClient } from '../examples/client.js';
 import { fiatPayout } from '../examples/fiat-payout.js';
+import { fxTrade } from '../examples/fx-trade.js';
+import { quote } from '../examples/quote.js';
 import { transfers } from '../examples/transfers.js';
 import { walletPayout } from '../examples/wallet-payout.js';
 import { webhooks } from '../examples/webhooks.js';
@@ -47,6 +49,38 @@ describe('examples/', () => {
       created: ['PENDING'],
       single: 'SUCCESSFUL',
       bulk: { count: 12, totalElements: 12, totalPages: 3, firstPage: 5, lastPage: 2 },
+    });
+  });
+
+  it('quote: intent → complete → pay-in → completed', async () => {
+    const { c, lines } = client();
+    expect(await quote(c)).toEqual({
+      created: 'pending',
+      rate: 1580.5,
+      receive: 31.635558,
+      payIn: { amount: 50000.5, bank: 'Access Bank', reference: expect.stringMatching(/^HPR-[0-9a-f]{32}$/) },
+      waiting: 'awaiting_payment',
+      final: 'completed',
+    });
+    expect(lines.map((l) => l.replace(/[0-9a-f-]{36}/, '{id}'))).toEqual([
+      'POST /api/v1/partners/marketplace/intent → 201',
+      'PUT /api/v1/quotes/complete/{id} → 200',
+      'GET /api/v1/partners/marketplace/quote/{id} → 200',
+      'POST /_sandbox/simulate/quotes/{id}/pay-in → 200',
+      'GET /api/v1/partners/marketplace/quote/{id} → 200',
+    ]);
+  });
+
+  it('fx-trade: NEWT → SETT → COMP, in XML', async () => {
+    const { c } = client();
+    expect(await fxTrade(c)).toEqual({
+      created: 'NEWT',
+      ttl: 300,
+      pay: '158050 NGN',
+      accepted: 'SETT',
+      payInReference: expect.stringMatching(/^FX-[0-9A-F]{16}$/),
+      confirmed: 'COMP',
+      final: 'COMP',
     });
   });
 

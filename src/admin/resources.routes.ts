@@ -9,6 +9,9 @@ import { present as presentWalletPayout, type WalletPayoutRecord } from '../doma
 import { present as presentWithdrawal, type WithdrawalRecord } from '../domains/withdrawals/withdrawals.service.js';
 import { present as presentTransfer, transfers, type TransferRecord } from '../domains/transfers/transfers.service.js';
 import { presentBulk, type BulkRecord } from '../domains/transfers/bulk.service.js';
+import { QUOTES } from '../domains/marketplace/quotes.service.js';
+import type { QuoteRecord } from '../domains/marketplace/quotes.build.js';
+import { FX_TRADES, tradeView, type TradeRecord } from '../domains/fx/fx.service.js';
 
 export interface ResourceKind<R = any> {
   /** The name the console and this route use; also the event prefix's plural. */
@@ -52,6 +55,10 @@ export const RESOURCE_KINDS: ResourceKind[] = [
   },
   { kind: 'transfers', collection: 'transfers', eventPrefix: 'transfer', id: (r: TransferRecord) => r.reference, status: (r: TransferRecord) => r.status, view: (_t, r) => presentTransfer(r) },
   { kind: 'bulk-disbursements', collection: 'bulk_disbursements', eventPrefix: 'bulk_disbursement', id: (r: BulkRecord) => r.id, status: () => null, view: bulkView },
+  // A quote as GET /api/v1/partners/marketplace/quote/{id} answers it; its events are quote.<state>.
+  { kind: 'quotes', collection: QUOTES, eventPrefix: 'quote', id: (r: QuoteRecord) => r.view.quoteId, status: (r: QuoteRecord) => r.view.status, view: (_t, r: QuoteRecord) => r.view },
+  // The FX interface speaks XML; here a trade is the JSON the simulate route answers with (live TTL).
+  { kind: 'fx-trades', collection: FX_TRADES, eventPrefix: 'fx_trade', id: (r: TradeRecord) => r.txId, status: (r: TradeRecord) => r.status, view: tradeView },
 ];
 
 const Query = z.object({

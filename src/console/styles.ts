@@ -33,7 +33,7 @@ ol.timeline li + li::before { content: '→ '; color: var(--muted); }
 .flows button { margin: 0 .4rem .4rem 0; }
 .flows button small { display: block; color: var(--muted); font-size: 11px; }
 [data-outcome="ok"] { color: var(--ok); font-weight: 600; }
-[data-outcome="failed"], [data-outcome="unavailable"] { color: var(--bad); font-weight: 600; }
+[data-outcome="failed"] { color: var(--bad); font-weight: 600; }
 .exchange { border-top: 1px solid var(--line); padding: .35rem 0; }
 details { border-top: 1px solid var(--line); padding: .3rem 0; }
 body[data-state="locked"] .needs-key { display: none; }

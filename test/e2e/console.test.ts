@@ -1,5 +1,6 @@
 // The console in real headless Chromium against a real sandbox process: enter a key, run the guided
-// fiat payout, advance the clock, see SUCCESSFUL on the timeline, and keep a screenshot.
+// fiat payout, advance the clock, see SUCCESSFUL on the timeline, and keep a screenshot; then the
+// quote and XML FX flows to their final states.
 // Needs Debian's chromium package (/usr/bin/chromium); CI installs it.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -80,6 +81,28 @@ describe('the console in Chromium', () => {
     const journal = await fetch(`${server.url}/_sandbox/requests?limit=1000`, { headers: { authorization: `Bearer ${KEY}` } });
     expect(await journal.text()).not.toContain(KEY);
     expect(server.output()).not.toContain(KEY);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('runs the guided marketplace quote to completed and the FX trade in XML to COMP', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${server.url}/console`);
+    // sessionStorage belongs to one tab: a new page asks for the key again.
+    expect(await page.getAttribute('body', 'data-state')).toBe('locked');
+    await page.fill('#key', KEY);
+    await page.click('[data-action="sign-in"]');
+    await page.waitForSelector('body[data-state="ready"]');
+    const outcome = '[data-field="flow-outcome"]';
+    await page.click('[data-flow="marketplace-quote"]');
+    await page.waitForSelector(`${outcome}[data-outcome="ok"]`, { timeout: 15_000 });
+    expect(await page.textContent(outcome)).toMatch(/^Quote [0-9a-f-]{36} is completed$/);
+    await page.click('[data-flow="fx-trade"]');
+    await expect.poll(() => page.textContent(outcome), { timeout: 15_000 }).toMatch(/^Trade [0-9a-f-]{36} is COMP$/);
+    const fx = page.locator('[data-view="resources"] .resource[data-kind="fx-trades"]');
+    await expect.poll(() => fx.locator('.timeline .status').allTextContents(), { timeout: 10_000 }).toEqual(['NEWT', 'SETT', 'COMP']);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -16,8 +16,6 @@ export interface Flow {
   title: string;
   /** The steps as the button's caption shows them. */
   outline: string;
-  /** An API path this flow needs; without it in /openapi.json the button says the build lacks it. */
-  requires?: string;
   /** Runs the steps; returns a one-line summary of the outcome. */
   run(step: Step, tools: FlowTools): Promise<string>;
 }

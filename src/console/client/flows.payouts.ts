@@ -13,7 +13,6 @@ export function makePayoutFlows(): Flow[] {
       id: 'fiat-payout',
       title: 'Fiat payout',
       outline: 'banks → resolve → payout → advance → settled',
-      requires: '/api/v1/partners/payouts',
       async run(step, tools) {
         const banks = await step('Get All Banks for NGN', 'GET', '/api/v1/partners/banks?currency=NGN');
         const bank = (banks.responseBody as any).data[0];
@@ -45,7 +44,6 @@ export function makePayoutFlows(): Flow[] {
       id: 'failing-payout',
       title: 'Failing payout',
       outline: 'payout under the failures scenario → advance → FAILED, money back',
-      requires: '/api/v1/partners/payouts',
       async run(step, tools) {
         const reference = tools.reference('console-failing');
         const created = await step('Create a payout with X-Sandbox-Scenario: failures', 'POST', '/api/v1/partners/payouts', {

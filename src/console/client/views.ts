@@ -47,11 +47,15 @@ export function makeViews() {
       .map(([k, v]) => `${k}: ${v}`)
       .join('\n');
 
-  /** Which resource an event is about: its kind (the event's prefix) and id. */
+  /**
+   * Which resource an event is about: its kind (the event's prefix) and id. A quote's events also
+   * carry its order reference, so quote_id and tx_id come first; order.successful is the quote's.
+   */
   function eventSubject(e: any): { prefix: string; id: string } {
     const d = e.data ?? {};
-    const id = d.reference ?? d.tx_id ?? d.quote_id ?? d.id ?? '';
-    return { prefix: String(e.event).split('.')[0], id: String(id) };
+    const id = d.quote_id ?? d.tx_id ?? d.reference ?? d.id ?? '';
+    const prefix = String(e.event).split('.')[0];
+    return { prefix: prefix === 'order' ? 'quote' : prefix, id: String(id) };
   }
 
   function timelines(snap: Snapshot): string {
@@ -80,7 +84,8 @@ export function makeViews() {
       .map((c) => {
         const steps = c.steps
           .map((e) => {
-            const state = e.data?.status ?? String(e.event).split('.').slice(1).join('.');
+            // order.successful joins its quote's timeline under its own name.
+            const state = String(e.event).startsWith('order.') ? e.event : (e.data?.status ?? String(e.event).split('.').slice(1).join('.'));
             const reason = e.data?.failure_reason ? ` <span class="reason">${esc(e.data.failure_reason)}</span>` : '';
             return `<li class="step">${status(String(state))} ${time(e.createdAt)}${reason}</li>`;
           })

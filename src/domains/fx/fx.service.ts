@@ -49,7 +49,9 @@ export interface TradeRecord {
 /** The company account trades are paid into (the same for every key). */
 export const PAY_IN_ACCOUNT = { accountName: 'Sandbox Settlement Ltd', accountNumber: '0690000031', bankName: 'Access Bank' };
 
-const trades = (t: Tenant) => t.store.collection<TradeRecord>('fx_trades');
+/** The tenant store collection trades live in (also listed by GET /_sandbox/resources). */
+export const FX_TRADES = 'fx_trades';
+const trades = (t: Tenant) => t.store.collection<TradeRecord>(FX_TRADES);
 
 // Allocation errors name the JSON-ish fields of the engine; FX answers name the XML elements.
 const ELEMENT: Record<string, string> = {
@@ -176,7 +178,12 @@ function checkDestination(t: Tenant, trade: TradeRecord, d: SettlementDestinatio
   }
 }
 
+/** The trade as JSON (the control API's view): the record with the seconds left to accept it. */
+export function tradeView(t: Tenant, trade: TradeRecord) {
+  return { ...trade, ttlSeconds: ttlLeft(t, trade) };
+}
+
 /** The event payload: the trade as the status message shows it, with its details, in snake_case. */
 function eventData(t: Tenant, trade: TradeRecord): Record<string, unknown> {
-  return toSnake({ ...trade, ttlSeconds: ttlLeft(t, trade), mode: t.mode }) as Record<string, unknown>;
+  return toSnake({ ...tradeView(t, trade), mode: t.mode }) as Record<string, unknown>;
 }

@@ -4,7 +4,7 @@
 import type { Simulators } from '../../admin/simulators.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { tradeMachine, type TradeEvent } from './fx.machine.js';
-import { acceptTrade, cancelTrade, confirmTrade, ttlLeft, type TradeRecord } from './fx.service.js';
+import { acceptTrade, cancelTrade, confirmTrade, tradeView, type TradeRecord } from './fx.service.js';
 
 function apply(t: Tenant, id: string, event: TradeEvent, body: Record<string, unknown>): TradeRecord {
   switch (event) {
@@ -22,9 +22,6 @@ function apply(t: Tenant, id: string, event: TradeEvent, body: Record<string, un
 export const fxSimulators: Simulators = {
   'fx-trades': {
     events: tradeMachine.events,
-    apply: (t, id, event, body) => {
-      const r = apply(t, id, event as TradeEvent, body);
-      return { ...r, ttlSeconds: ttlLeft(t, r) };
-    },
+    apply: (t, id, event, body) => tradeView(t, apply(t, id, event as TradeEvent, body)),
   },
 };

@@ -25,7 +25,9 @@ import type { CreateIntentRequest, MarketplaceQuote } from './quotes.schema.js';
 
 const EXPIRE = 'quote.expire';
 const PAY_IN = 'quote.pay_in';
-export const quotes = (t: Tenant) => t.store.collection<QuoteRecord>('quotes');
+/** The tenant store collection quotes live in (also listed by GET /_sandbox/resources). */
+export const QUOTES = 'quotes';
+export const quotes = (t: Tenant) => t.store.collection<QuoteRecord>(QUOTES);
 
 function checkIntent(req: CreateIntentRequest): void {
   const { sourceCurrency: s, destinationCurrency: d } = req;
