@@ -1,12 +1,12 @@
 // Marketplace quotes (API document §2.4, §2.5, §4.4): an intent filled from the liquidity pools,
 // the allocation removal, the read-back and the completion into a payment-specific quote.
 import { z } from '@hono/zod-openapi';
+import { timestamp } from '../../http/fields.js';
 
 export const QUOTE_STATUSES = ['pending', 'awaiting_payment', 'completed', 'expired', 'cancelled'] as const;
 export const QUOTE_CURRENCIES = ['NGN', 'GHS', 'USD', 'USDT', 'USDC'] as const;
 export const EVM_ADDRESS = /^0x[a-fA-F0-9]{40}$/;
 
-const timestamp = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:00:00.000Z' });
 const nullableTimestamp = z.string().nullable().openapi({ format: 'date-time', example: null });
 
 export const CreateIntentRequest = z

@@ -1,13 +1,12 @@
 // Fiat payouts (API document §2.1, §4.1) and the two bank look-ups before them.
 import { z } from '@hono/zod-openapi';
-import { decimalPlaces } from '../../kernel/money.js';
+import { fiatAmount, timestamp } from '../../http/fields.js';
 import { successEnvelope } from '../../http/openapi.js';
 
 export const PAYOUT_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
 export const LOOKUP_CURRENCIES = ['NGN', 'GHS'] as const;
 export const PAYOUT_STATUSES = ['PENDING', 'PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
 
-const timestamp = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:00:00.000Z' });
 
 export const PayoutDestination = z
   .object({
@@ -21,12 +20,7 @@ export const PayoutDestination = z
 export const CreatePayoutRequest = z
   .object({
     reference: z.string().min(1).max(50).openapi({ description: 'Unique per payout; prevents duplicates', example: 'order-10001' }),
-    amount: z
-      .number()
-      .positive()
-      .max(1_000_000_000_000)
-      .refine((v) => decimalPlaces(v) <= 2, { message: 'must have at most 2 decimal places (the currency minor unit)' })
-      .openapi({ example: 10000 }),
+    amount: fiatAmount(10000),
     currency: z.enum(PAYOUT_CURRENCIES).openapi({ example: 'NGN' }),
     destination: PayoutDestination,
     narration: z.string().max(100).optional().openapi({ example: 'Invoice 10001' }),

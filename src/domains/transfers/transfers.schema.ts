@@ -1,14 +1,13 @@
 // Disbursement transfers (API document §2.9, §2.10, §4.5): the single-transfer request, the
 // transfer as the sandbox returns it, bulk files and the bulk page.
 import { z } from '@hono/zod-openapi';
-import { decimalPlaces } from '../../kernel/money.js';
+import { fiatAmount, timestamp } from '../../http/fields.js';
 
 export const TRANSFER_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
 export const TRANSFER_TYPES = ['BANK', 'WALLET', 'MOBILE_MONEY'] as const;
 export const TRANSFER_STATUSES = ['PENDING', 'PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
 export const TRANSFER_CATEGORIES = ['SALARY', 'VENDOR', 'REFUND', 'OTHER'] as const;
 
-const timestamp = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:00:00.000Z' });
 
 export const TransferSource = z
   .object({ accountNumber: z.string().min(1).max(34).openapi({ example: '1000200030' }) })
@@ -28,12 +27,7 @@ export const TransferDestination = z
 
 const transferFields = {
   reference: z.uuid().openapi({ description: 'A UUID, unique per transfer; prevents duplicates', example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
-  amount: z
-    .number()
-    .positive()
-    .max(1_000_000_000_000)
-    .refine((v) => decimalPlaces(v) <= 2, { message: 'must have at most 2 decimal places (the currency minor unit)' })
-    .openapi({ example: 25000 }),
+  amount: fiatAmount(25000),
   currency: z.enum(TRANSFER_CURRENCIES).openapi({ example: 'NGN' }),
   type: z.enum(TRANSFER_TYPES).openapi({ example: 'BANK' }),
   source: TransferSource,

@@ -1,6 +1,7 @@
 // Crypto wallet payouts (API document §2.2, §4.2, §8): a token transfer from the partner's wallet
 // on one chain to an EVM address.
 import { z } from '@hono/zod-openapi';
+import { timestamp } from '../../http/fields.js';
 import { decimalPlaces } from '../../kernel/money.js';
 
 export const CHAINS = ['ethereum', 'polygon', 'base', 'arbitrum', 'optimism'] as const;
@@ -10,7 +11,6 @@ export const WALLET_PAYOUT_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FA
 export type Chain = (typeof CHAINS)[number];
 export type Asset = (typeof ASSETS)[number];
 
-const timestamp = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:00:00.000Z' });
 
 export const CreateWalletPayoutRequest = z
   .object({

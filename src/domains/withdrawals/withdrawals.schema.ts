@@ -1,26 +1,20 @@
 // Bank withdrawals (API document §2.3, §4.3): money out of one of the partner's fiat balance
 // accounts to a bank account.
 import { z } from '@hono/zod-openapi';
-import { decimalPlaces } from '../../kernel/money.js';
+import { fiatAmount, timestamp } from '../../http/fields.js';
 
 export const WITHDRAWAL_STATUSES = ['PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
 /** The provider's own words for where the transfer stands. */
 export const PROVIDER_STATUSES = ['PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
 export const ACCOUNT_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
 
-const timestamp = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:00:00.000Z' });
 
 export const CreateWithdrawalRequest = z
   .object({
     accountId: z.uuid().openapi({ description: 'One of your balance accounts (GET /_sandbox/accounts); it fixes the currency', example: '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9' }),
     accountName: z.string().min(1).max(200).openapi({ example: 'John Doe' }),
     accountNumber: z.string().min(1).max(34).openapi({ example: '0123456789' }),
-    amount: z
-      .number()
-      .positive()
-      .max(1_000_000_000_000)
-      .refine((v) => decimalPlaces(v) <= 2, { message: 'must have at most 2 decimal places (the currency minor unit)' })
-      .openapi({ example: 25000 }),
+    amount: fiatAmount(25000),
     bankCode: z.string().min(1).max(50).openapi({ example: 'SPB-17646' }),
     authCode: z.string().min(1).max(100).optional().openapi({ description: 'Two-factor code or approval token; 123456 is the valid code in the sandbox', example: '123456' }),
     narration: z.string().max(100).optional().openapi({ example: 'Settlement June' }),

@@ -1,0 +1,15 @@
+// Schema pieces several resources share, so each rule is written once.
+import { z } from '@hono/zod-openapi';
+import { decimalPlaces } from '../kernel/money.js';
+
+/** An ISO 8601 UTC date-time with milliseconds, as every resource shows its times. */
+export const timestamp = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:00:00.000Z' });
+
+/** A fiat amount: positive, at most 1,000,000,000,000, at most 2 decimal places. */
+export const fiatAmount = (example: number) =>
+  z
+    .number()
+    .positive()
+    .max(1_000_000_000_000)
+    .refine((v) => decimalPlaces(v) <= 2, { message: 'must have at most 2 decimal places (the currency minor unit)' })
+    .openapi({ example });
