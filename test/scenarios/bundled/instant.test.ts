@@ -21,7 +21,7 @@ describe('scenario instant', () => {
     await t.call('POST', PAYOUTS, { body: payout('i-2') });
     expect(await status(t, 'i-2')).toBe('SUCCESSFUL');
     const bh = (await t.tenants.get(KEY, 'sandbox')).behaviour();
-    expect(['wallet_payout', 'withdrawal', 'transfer', 'quote', 'fx_trade'].map((r) => bh.duration(r as never, 'PROCESSING'))).toEqual([0, 0, 0, 0, 0]);
+    expect(['wallet_payout', 'withdrawal', 'transfer', 'quote'].map((r) => bh.duration(r as never, 'PROCESSING'))).toEqual([0, 0, 0, 0]);
     expect(bh.duration('quote', 'awaiting_payment')).toBe(0);
     expect(bh.ttl('quote')).toBe(300);
   });
