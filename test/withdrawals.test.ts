@@ -141,10 +141,7 @@ describe('POST /api/v1/partners/withdrawal', () => {
 });
 
 describe('authCode', () => {
-  const twoFactor: Behaviour = { ...defaultBehaviour, name: 'two-factor', requires: (flag) => flag === 'withdrawal.authCode' };
-  beforeEach(async () => {
-    t = await createTestApp({ behaviourFor: (_t, name) => (name === 'two-factor' ? twoFactor : defaultBehaviour) });
-  });
+  // The bundled two-factor scenario, named per request.
   const scenario = { headers: { 'X-Sandbox-Scenario': 'two-factor' } };
 
   it('is optional by default: missing or any value is accepted', async () => {

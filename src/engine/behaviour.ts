@@ -14,6 +14,13 @@ export interface Outcome {
 /** What a scenario makes of an authCode sent (or not) with a withdrawal. */
 export type AuthCodeCheck = 'ok' | 'missing' | 'invalid';
 
+/** Webhook delivery faults a scenario sets; an option left out is the webhook settings' own. */
+export interface WebhookFaultOverrides {
+  duplicate?: boolean;
+  outOfOrder?: boolean;
+  delaySeconds?: number;
+}
+
 export interface Behaviour {
   readonly name: string;
   /** Seconds a resource stays in `state` before its next timed move. */
@@ -26,6 +33,8 @@ export interface Behaviour {
   requires(flag: 'withdrawal.authCode'): boolean;
   /** Whether this authCode passes: 'missing' when required and absent, 'invalid' when not accepted. */
   checkAuthCode(code: string | undefined): AuthCodeCheck;
+  /** The webhook delivery faults this scenario sets (none by default). */
+  webhookFaults(): WebhookFaultOverrides;
 }
 
 export const DEFAULT_DURATIONS: Record<LifecycleResource, Record<string, number>> = {
@@ -44,4 +53,5 @@ export const defaultBehaviour: Behaviour = {
   ttl: () => 300,
   requires: () => false,
   checkAuthCode: () => 'ok',
+  webhookFaults: () => ({}),
 };

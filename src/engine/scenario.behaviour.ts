@@ -92,11 +92,11 @@ export function behaviourOf(doc: Scenario, name: string, t: Tenant): Behaviour {
   return {
     name,
     duration(resource, state) {
-      const timing = doc[resource]?.timing as Record<string, number | undefined> | undefined;
+      const timing = (doc[resource] as { timing?: unknown } | undefined)?.timing as Record<string, number | undefined> | undefined;
       return timing?.[state] ?? timing?.['*'] ?? defaultBehaviour.duration(resource, state);
     },
     outcome(resource, fields) {
-      const rules = doc[resource]?.outcomes;
+      const rules = (doc[resource] as { outcomes?: readonly OutcomeRule[] } | undefined)?.outcomes;
       return rules?.length ? pickOutcome(t, name, resource, rules, fields) : { succeed: true };
     },
     ttl(resource) {
@@ -112,6 +112,9 @@ export function behaviourOf(doc: Scenario, name: string, t: Tenant): Behaviour {
       if (rule.codes && !rule.codes.includes(code)) return 'invalid';
       if (rule.pattern && !regex(rule.pattern).test(code)) return 'invalid';
       return 'ok';
+    },
+    webhookFaults() {
+      return { ...doc.webhooks };
     },
   };
 }

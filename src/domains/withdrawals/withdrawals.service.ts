@@ -12,9 +12,6 @@ import { accountCurrency } from './accounts.js';
 import { withdrawalMachine, type WithdrawalEvent, type WithdrawalStatus } from './withdrawals.machine.js';
 import type { CreateWithdrawalRequest, Withdrawal } from './withdrawals.schema.js';
 
-/** The two-factor code the sandbox accepts when a scenario requires one. */
-export const VALID_AUTH_CODE = '123456';
-
 export interface WithdrawalRecord extends Withdrawal {
   outcome: Outcome;
   scenario?: string;
@@ -28,15 +25,16 @@ export function present(w: WithdrawalRecord): Withdrawal {
   return view;
 }
 
+/** The scenario decides whether an authCode is needed and which codes pass (two-factor: only 123456). */
 function checkAuthCode(t: Tenant, authCode: string | undefined, scenario?: string): void {
-  if (!t.behaviour(scenario).requires('withdrawal.authCode')) return;
-  if (authCode === undefined) {
-    throw new SandboxError('AUTH_CODE_REQUIRED', 'This withdrawal needs a two-factor code. Send authCode (123456 is the valid code in the sandbox).', [
+  const check = t.behaviour(scenario).checkAuthCode(authCode);
+  if (check === 'missing') {
+    throw new SandboxError('AUTH_CODE_REQUIRED', 'This withdrawal needs a two-factor code under the scenario in force. Send authCode (the bundled two-factor scenario accepts 123456).', [
       { field: 'authCode', issue: 'is required by the current scenario' },
     ]);
   }
-  if (authCode !== VALID_AUTH_CODE) {
-    throw new SandboxError('INVALID_AUTH_CODE', 'The authCode is not valid. Send the current two-factor code (123456 in the sandbox).', [
+  if (check === 'invalid') {
+    throw new SandboxError('INVALID_AUTH_CODE', 'The authCode is not one the scenario in force accepts. Send the current two-factor code (123456 under the bundled two-factor scenario).', [
       { field: 'authCode', issue: 'is not a valid code' },
     ]);
   }

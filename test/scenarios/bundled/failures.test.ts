@@ -1,7 +1,9 @@
-// failures: every payout-like resource ends FAILED with a reason; quotes never get their pay-in.
+// failures: every payout, wallet payout, withdrawal and transfer ends FAILED with a reason and the
+// money it held comes back; pay-ins never arrive, so quotes expire. Over HTTP, on a manual clock.
 import { describe, expect, it } from 'vitest';
-import { advance, createTestApp, KEY } from '../../support/app.js';
+import { advance, createTestApp } from '../../support/app.js';
 import { payout, PAYOUTS } from '../support.js';
+import { resources, SIM_QUOTES } from '../resources.js';
 
 describe('scenario failures', () => {
   it('accepts a payout, keeps the usual timing, ends it FAILED with a reason and refunds it', async () => {
@@ -19,16 +21,40 @@ describe('scenario failures', () => {
     expect(after).toBe(before);
   });
 
-  it('fails wallet payouts, withdrawals and transfers with reasons, and lets quotes expire', async () => {
+  it('fails every wallet payout, withdrawal and transfer with a reason, refunds what they held, and lets quotes expire', async () => {
     const t = await createTestApp({ config: { scenario: 'failures' } });
-    const bh = (await t.tenants.get(KEY, 'sandbox')).behaviour();
-    for (const r of ['wallet_payout', 'withdrawal', 'transfer'] as const) {
-      const o = bh.outcome(r, { amount: 10 });
-      expect(o.succeed, r).toBe(false);
-      expect(o.status, r).toBe('FAILED');
-      expect(o.reason, r).toMatch(/\w{5,}/);
-    }
-    expect(bh.outcome('quote', { amount: 10 })).toMatchObject({ succeed: false, status: 'expired' });
-    expect(bh.ttl('quote')).toBe(300);
+    const r = resources(t);
+    const before = await r.balances();
+    const { made, first } = await r.createAll('f');
+    expect(first).toEqual({ payout: 'PENDING', wallet_payout: 'PENDING', withdrawal: 'PROCESSING', transfer: 'PENDING', quote: 'pending>PENDING', fx_trade: 'NEWT' });
+    const held = await r.balances();
+    expect([held.NGN, held['usdc:base']]).not.toEqual([before.NGN, before['usdc:base']]);
+
+    await advance(t, 179);
+    expect((await r.statuses(made)).wallet_payout).toBe('PROCESSING');
+    await advance(t, 1);
+    expect((await r.statuses(made)).wallet_payout).toBe('FAILED');
+    await advance(t, 119);
+    expect(await r.statuses(made)).toEqual({
+      payout: 'PROCESSING',
+      wallet_payout: 'FAILED',
+      withdrawal: 'PROCESSING',
+      transfer: 'PROCESSING',
+      quote: 'awaiting_payment',
+      fx_trade: 'NEWT',
+    });
+    await advance(t, 1);
+    const end = await r.read(made);
+    expect(end.payout).toMatchObject({ status: 'FAILED', failureReason: 'Beneficiary bank declined the transfer' });
+    expect(end.wallet_payout.status).toBe('FAILED');
+    expect(await r.lastEvent('wallet_payout.failed')).toMatchObject({ reference: 'f-w', failure_reason: 'Transaction reverted on chain' });
+    expect(end.withdrawal).toMatchObject({ status: 'FAILED', providerStatus: 'FAILED', failureReason: 'Destination account is dormant' });
+    expect(end.transfer).toMatchObject({ status: 'FAILED', failureReason: 'Beneficiary institution rejected the credit' });
+    // The pay-in never came: the quote ran out its 300-second ttl.
+    expect(end.quote).toMatchObject({ status: 'expired', ttl: 300 });
+    expect((await r.lastEvent('quote.expired')).quote_id).toBe(made.quote);
+    expect((await t.call('POST', `${SIM_QUOTES}/${made.quote}/pay-in`)).status).toBe(409);
+    // Every amount held (payout with its fee, wallet payout with its gas, withdrawal) is back.
+    expect(await r.balances()).toEqual(before);
   });
 });
