@@ -60,6 +60,7 @@ export function createApp(deps: AppDeps) {
       eventLogSize: config.eventLogSize,
     },
     config.seed,
+    { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t) },
   );
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
