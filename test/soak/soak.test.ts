@@ -10,10 +10,13 @@ import { LIMITS as WEBHOOKS } from '../../src/domains/webhooks/deliveries.servic
 import { Outbox } from '../../src/domains/webhooks/outbox.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
-const SECONDS = Number(process.env.SOAK_SECONDS ?? 8);
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 6);
+/** Rounds each client makes at least, however slow the machine, so every bound is reached. */
+const MIN_ROUNDS = 120;
 const TENANTS = 50;
-const EVENTS = 100;
-const JOURNAL = 50;
+const EVENTS = 50;
+const JOURNAL = 30;
+const RESPONSES = 10;
 const keyOf = (i: number) => `sk_test_soak${String(i).padStart(28, '0')}`;
 
 setFlagsFromString('--expose-gc');
@@ -34,13 +37,13 @@ const heapMb = () => {
 async function client(t: TestApp, n: number, until: number, stats: { requests: number; errors: string[] }) {
   const key = keyOf(n);
   const call = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
-    const res = await t.call(method, path, { key, body, headers });
+    const res = await t.call(method, path, { key, body, headers, unchecked: true });
     stats.requests++;
     if (res.status >= 500) stats.errors.push(`${method} ${path} ${res.status} ${res.text.slice(0, 200)}`);
     return res;
   };
   if (n % 5 === 0) await call('PUT', '/_sandbox/webhooks', { url: 'http://127.0.0.1:9/hook' });
-  for (let i = 0; Date.now() < until; i++) {
+  for (let i = 0; i < MIN_ROUNDS || Date.now() < until; i++) {
     // In-process requests never leave the microtask queue: yield, as socket I/O would, so timers
     // (the heap sampler) and the webhook sender get their turn.
     if (i % 10 === 0) await new Promise(setImmediate);
@@ -88,7 +91,7 @@ async function sizes(t: TestApp, key: string) {
 
 describe(`soak: ${SECONDS} s of mixed load over ${TENANTS} tenants`, () => {
   it('keeps every per-tenant structure bounded and the heap flat after warm-up', async () => {
-    IDEMPOTENCY.responsesKept = 20;
+    IDEMPOTENCY.responsesKept = RESPONSES;
     const outbox = new Outbox({ timeoutMs: 200 });
     const t = await createTestApp({ outbox, config: { eventLogSize: EVENTS, journalSize: JOURNAL } });
     const stats = { requests: 0, errors: [] as string[] };
@@ -100,17 +103,17 @@ describe(`soak: ${SECONDS} s of mixed load over ${TENANTS} tenants`, () => {
     clearInterval(sampler);
 
     expect(stats.errors.slice(0, 5)).toEqual([]);
-    expect(stats.requests).toBeGreaterThan(TENANTS * 50);
+    expect(stats.requests).toBeGreaterThanOrEqual(TENANTS * MIN_ROUNDS);
     for (let n = 0; n < TENANTS; n++) {
       const s = await sizes(t, keyOf(n));
       expect(s.events).toBeLessThanOrEqual(EVENTS);
       expect(s.journal).toBeLessThanOrEqual(JOURNAL);
-      expect(s.responses).toBeLessThanOrEqual(20);
+      expect(s.responses).toBeLessThanOrEqual(RESPONSES);
       expect(s.deliveries).toBeLessThanOrEqual(WEBHOOKS.deliveriesKept);
     }
     const busy = await sizes(t, keyOf(0));
     expect(busy.events).toBe(EVENTS);
-    expect(busy.responses).toBe(20);
+    expect(busy.responses).toBe(RESPONSES);
     expect(busy.deliveries).toBeGreaterThan(0);
 
     if (process.env.SOAK_SECONDS) {
