@@ -14,6 +14,7 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/fixtures ./fixtures
 COPY --from=build --chown=node:node /app/scenarios ./scenarios
+COPY --from=build --chown=node:node /app/xsd ./xsd
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
@@ -21,4 +22,4 @@ EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:4010/_sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Memory store by default; add `--data /data` to keep tenants on the volume.
-CMD ["node", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=32", "dist/main.js"]

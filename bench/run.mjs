@@ -1,7 +1,8 @@
 // npm run bench: the sandbox and a bare Hono server, same machine, same run, same load.
 // Prints a table and writes bench/results.json so figures can be compared between commits.
+// BENCH_SECONDS sets the length of each workload (default 10).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -11,18 +12,23 @@ const CONNECTIONS = 50;
 let keySeq = 0;
 const newKey = () => `sk_test_bench${String(++keySeq).padStart(4, '0')}${Date.now().toString(16)}`;
 
+const children = new Set();
+process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
+
 function start(args, file = 'dist/main.js') {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [file, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PORT: '0' } });
+  const flags = file === 'dist/main.js' ? ['--max-semi-space-size=32'] : [];
+  const proc = spawn(process.execPath, [...flags, file, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PORT: '0' } });
   children.add(proc);
   proc.on('exit', () => children.delete(proc));
   return new Promise((resolve, reject) => {
     let out = '';
+    let found = false;
     proc.stdout.on('data', async (d) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (!m || proc.url) return;
-      proc.url = m[1];
+      if (!m || found) return;
+      found = true;
       // cold start: process spawn to the first 200 from health
       for (;;) {
         const ok = await fetch(`${m[1]}/_sandbox/health`).then((r) => r.ok, () => false);
@@ -34,59 +40,124 @@ function start(args, file = 'dist/main.js') {
   });
 }
 
-const payoutBody = (reference) =>
-  JSON.stringify({ reference, amount: 1000, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } });
-
-function load(url, key, opts = {}) {
-  let n = 0;
-  const prefix = Math.random().toString(36).slice(2, 8);
-  return autocannon({
-    url: `${url}/api/v1/partners/payouts`,
-    connections: CONNECTIONS,
-    ...(opts.amount ? { amount: opts.amount } : { duration: DURATION }),
-    requests: [
-      {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: payoutBody(`b-${prefix}-${++n}`) }),
-      },
-    ],
-  });
-}
-
-function summary(name, r) {
-  const non2xx = r.non2xx + r.errors + r.timeouts;
-  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx };
-}
-
 async function stop(s) {
   s.proc.kill('SIGKILL');
   await new Promise((r) => s.proc.once('exit', r));
 }
 
-const children = new Set();
-process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
+const rssMb = (s) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.proc.pid}/status`, 'utf8'))[1]) / 1024);
+
+const json = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+const xml = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/xml' });
+const uniq = () => Math.random().toString(36).slice(2, 8);
+
+const payoutBody = (reference) =>
+  JSON.stringify({ reference, amount: 1000, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } });
+
+/** Each workload: the autocannon requests for one key, and an optional setup run first. */
+const WORKLOADS = {
+  'POST payout': (key) => {
+    let n = 0;
+    const p = uniq();
+    return [{ method: 'POST', path: '/api/v1/partners/payouts', headers: json(key), setupRequest: (req) => ({ ...req, body: payoutBody(`b-${p}-${++n}`) }) }];
+  },
+  'GET payout read-back': {
+    setup: async (url, key) => fetch(`${url}/api/v1/partners/payouts`, { method: 'POST', headers: json(key), body: payoutBody('bench-read') }),
+    requests: (key) => [{ method: 'GET', path: '/api/v1/partners/payouts/bench-read', headers: json(key) }],
+  },
+  'POST wallet payout': (key) => {
+    let n = 0;
+    const p = uniq();
+    return [
+      {
+        method: 'POST',
+        path: '/api/v1/partners/wallets/payouts',
+        headers: json(key),
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ reference: `w-${p}-${++n}`, chain: 'base', asset: 'usdc', amount: 10, toAddress: '0x52908400098527886E0F7030069857D2E4169EE7' }),
+        }),
+      },
+    ];
+  },
+  'POST FX trade (XML)': (key) => [
+    {
+      method: 'POST',
+      path: '/api/v1/partners/fx/trades',
+      headers: xml(key),
+      body: '<?xml version="1.0" encoding="UTF-8"?><FXTradInstr><CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>USDT</QtdCcy></CcyPair><TradAmts><TradgCcyAmt>1000</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr>',
+    },
+  ],
+  'GET listings (XML)': (key) => [{ method: 'GET', path: '/api/v1/partners/fx/listings?source=NGN&destination=USDT', headers: xml(key) }],
+  'quote flow: intent, complete, pay-in': (key) => [
+    {
+      method: 'POST',
+      path: '/api/v1/partners/marketplace/intent',
+      headers: json(key),
+      body: JSON.stringify({ sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 1000, amountDirection: 'source' }),
+      onResponse: (status, body, context) => {
+        if (status < 300) context.quoteId = JSON.parse(body).quoteId;
+      },
+    },
+    {
+      method: 'PUT',
+      headers: json(key),
+      setupRequest: (req, context) => ({
+        ...req,
+        path: `/api/v1/quotes/complete/${context.quoteId}`,
+        body: JSON.stringify({ destination: { blockChain: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } } }),
+      }),
+    },
+    { method: 'POST', headers: json(key), setupRequest: (req, context) => ({ ...req, path: `/_sandbox/simulate/quotes/${context.quoteId}/pay-in` }) },
+  ],
+};
+
+async function load(url, requests, opts = {}) {
+  return autocannon({ url, connections: CONNECTIONS, requests, ...(opts.amount ? { amount: opts.amount } : { duration: DURATION }) });
+}
+
+async function runWorkload(server, name) {
+  const w = WORKLOADS[name];
+  const requestsOf = typeof w === 'function' ? w : w.requests;
+  const warm = newKey();
+  if (w.setup) await w.setup(server.url, warm);
+  await load(server.url, requestsOf(warm), { amount: 3000 });
+  const key = newKey();
+  if (w.setup) await w.setup(server.url, key);
+  const r = await load(server.url, requestsOf(key));
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors + r.timeouts };
+}
+
 const rows = [];
-
 const bare = await start([], 'bench/bare-hono.mjs');
-await load(bare.url, newKey(), { amount: 5000 }); // warm-up
-rows.push(summary('bare Hono: POST payout', await load(bare.url, newKey())));
-await stop(bare);
-
 const sandbox = await start([]);
-await load(sandbox.url, newKey(), { amount: 5000 });
-rows.push(summary('sandbox (memory): POST payout', await load(sandbox.url, newKey())));
+for (const name of Object.keys(WORKLOADS)) {
+  const b = await runWorkload(bare, name);
+  const s = await runWorkload(sandbox, name);
+  rows.push({ workload: name, bare: b, sandbox: s, ratio: s.rps / b.rps, rssMb: rssMb(sandbox) });
+}
+await stop(bare);
 await stop(sandbox);
 
-const dataFigures = {};
+// RSS after 100,000 resources across 100 tenants (memory store)
+const many = await start([]);
+{
+  let n = 0;
+  const keys = Array.from({ length: 100 }, newKey);
+  await load(many.url, [{ method: 'POST', path: '/api/v1/partners/payouts', setupRequest: (req) => ({ ...req, headers: json(keys[n % 100]), body: payoutBody(`m-${++n}`) }) }], { amount: 100_000 });
+}
+const rss100k = rssMb(many);
+await stop(many);
+
+// With --data: throughput with 100,000 payouts stored in one tenant against 1,000 stored
+const dataRps = {};
 for (const stored of [1_000, 100_000]) {
   const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-bench-'));
   const s = await start(['--data', dir]);
   const key = newKey();
-  await load(s.url, key, { amount: stored });
-  const row = summary(`sandbox (--data, ${stored.toLocaleString('en')} stored): POST payout`, await load(s.url, key));
-  rows.push(row);
-  dataFigures[stored] = row.rps;
+  await load(s.url, WORKLOADS['POST payout'](key), { amount: stored });
+  const r = await load(s.url, WORKLOADS['POST payout'](key));
+  dataRps[stored] = { rps: Math.round(r.requests.average), p99: r.latency.p99 };
   await stop(s);
   rmSync(dir, { recursive: true, force: true });
 }
@@ -99,20 +170,18 @@ for (let i = 0; i < 5; i++) {
 }
 const coldStartMs = Math.round(Math.min(...colds));
 
-const [bareRow, memRow] = rows;
-const ratio = memRow.rps / bareRow.rps;
-const dataRatio = dataFigures[100_000] / dataFigures[1_000];
-
-console.log(`\nPOST /api/v1/partners/payouts, ${CONNECTIONS} connections, ${DURATION} s each, node ${process.version}\n`);
-console.log('| workload | req/s | p50 ms | p99 ms | non-2xx |');
-console.log('|---|---:|---:|---:|---:|');
-for (const r of rows) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} |`);
-console.log(`\nsandbox / bare Hono throughput: ${(ratio * 100).toFixed(1)} % (target >= 50 %)`);
-console.log(`sandbox p99: ${memRow.p99} ms (target < 25 ms)`);
-console.log(`--data throughput, 100,000 stored / 1,000 stored: ${(dataRatio * 100).toFixed(1)} % (target >= 50 %)`);
+console.log(`\n${CONNECTIONS} connections, ${DURATION} s per workload, node ${process.version}\n`);
+console.log('| workload | bare Hono req/s | sandbox req/s | ratio | sandbox p50 ms | sandbox p99 ms | sandbox non-2xx | sandbox RSS MB |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  console.log(`| ${r.workload} | ${r.bare.rps} | ${r.sandbox.rps} | ${(r.ratio * 100).toFixed(0)} % | ${r.sandbox.p50} | ${r.sandbox.p99} | ${r.sandbox.non2xx} | ${r.rssMb} |`);
+}
+const dataRatio = dataRps[100_000].rps / dataRps[1_000].rps;
+console.log(`\n--data POST payout: ${dataRps[1_000].rps} req/s with 1,000 stored, ${dataRps[100_000].rps} req/s with 100,000 stored (${(dataRatio * 100).toFixed(0)} %, target >= 50 %)`);
+console.log(`RSS after 100,000 payouts across 100 tenants: ${rss100k} MB (target < 200 MB)`);
 console.log(`cold start to first 200 (best of 5): ${coldStartMs} ms (target < 500 ms)`);
 
 writeFileSync(
   'bench/results.json',
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: DURATION, rows, ratio, dataRatio, coldStartMs }, null, 2) + '\n',
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: DURATION, rows, dataRps, dataRatio, rss100k, coldStartMs }, null, 2) + '\n',
 );

@@ -1,6 +1,5 @@
 // createApp(deps): the whole sandbox as a Hono app. No I/O and no timers: main.ts owns those.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import type { Config } from './config.js';
 import type { Clock } from './kernel/clock.js';
 import type { Behaviour } from './engine/behaviour.js';
@@ -12,13 +11,17 @@ import { Tenants } from './engine/tenants.js';
 import type { Store } from './store/store.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { scenarioRoutes } from './admin/scenario.routes.js';
+import { resourceRoutes } from './admin/resources.routes.js';
+import { consoleRoutes } from './console/console.routes.js';
 import type { Simulators } from './admin/simulators.js';
 import { domains } from './domains/index.js';
 import { Outbox, webhooksModule } from './domains/webhooks/index.js';
+import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { docsRoutes } from './http/docs.js';
-import { onError, onNotFound, payloadTooLarge, renderError, validationHook } from './http/errors.js';
+import { onError, onNotFound, validationHook } from './http/errors.js';
 import { faultsMiddleware, type Sleep } from './http/faults.js';
 import { journalMiddleware } from './http/journal.js';
+import { bodyLimit } from './http/limits.js';
 import { tenantSeed } from './kernel/random.js';
 import { tenantMiddleware } from './http/tenant.js';
 import type { AppEnv } from './http/types.js';
@@ -58,6 +61,7 @@ export function createApp(deps: AppDeps) {
       },
       journalSize: config.journalSize,
       eventLogSize: config.eventLogSize,
+      seed: config.seed,
     },
     config.seed,
     { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t) },
@@ -67,10 +71,13 @@ export function createApp(deps: AppDeps) {
   app.onError(onError);
   app.notFound(onNotFound);
 
-  const limit = bodyLimit({ maxSize: config.bodyLimitBytes, onError: (c) => renderError(c as never, payloadTooLarge()) });
+  const limit = bodyLimit(config.bodyLimitBytes);
   const withTenant = tenantMiddleware(tenants, deps.allowedKeys);
   const faultSeeds = new WeakMap<Tenant, number>();
   const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;
+  // The FX interface answers errors as XML, its key check and body limit included: set that first.
+  app.use(`${FX_BASE}/*`, xmlErrors());
+  app.use('/xsd/*', xmlErrors());
   app.use('/api/*', limit, journalMiddleware(), withTenant);
   app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }));
   // Bulk disbursement files carry up to 10,000 rows (about 3.5 MB as JSON): that route sets its own,
@@ -81,6 +88,7 @@ export function createApp(deps: AppDeps) {
 
   app.route('/', scenarioRoutes(scenarios));
   app.route('/', adminRoutes({ simulators, startedAt: Date.now(), storeKind: deps.store.kind }));
+  app.route('/', resourceRoutes());
   for (const d of modules) app.route('/', d.routes);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -98,6 +106,7 @@ export function createApp(deps: AppDeps) {
     servers: [{ url: '/' }],
   });
   app.route('/', docsRoutes());
+  app.route('/', consoleRoutes());
 
   return { app, tenants, outbox };
 }

@@ -223,3 +223,31 @@ describe('tenants', () => {
     expect(test.body.data.destination.bankName).toBeUndefined();
   });
 });
+
+describe('validation messages', () => {
+  it('says a missing enum field is required and lists what to send', async () => {
+    const t2 = await createTestApp();
+    const { currency: _c, ...rest } = payout();
+    const res = await t2.call('POST', PATH, { body: rest });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ field: 'currency', issue: 'is required: send one of: NGN, GHS, USD' }]);
+    expect(res.body.message).toBe('Invalid request body: currency is required: send one of: NGN, GHS, USD.');
+  });
+});
+
+describe('simulate bodies', () => {
+  it('accepts an empty body sent with a JSON content type, and refuses a body that is not JSON', async () => {
+    const t2 = await createTestApp();
+    await t2.call('POST', PATH, { body: payout() });
+    const empty = await t2.call('POST', '/_sandbox/simulate/payouts/order-10001/process', { raw: '', headers: { 'content-type': 'application/json' } });
+    expect(empty.status).toBe(200);
+    expect(empty.body.state.status).toBe('PROCESSING');
+    const bad = await t2.call('POST', '/_sandbox/simulate/payouts/order-10001/fail', { raw: '{"reason":', headers: { 'content-type': 'application/json' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('MALFORMED_JSON');
+    const wrong = await t2.call('POST', '/_sandbox/simulate/payouts/order-10001/fail', { body: { reason: 5 } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.details).toEqual([{ field: 'reason', issue: 'must be a string, not a number' }]);
+    expect((await t2.call('GET', `${PATH}/order-10001`)).body.data.status).toBe('PROCESSING');
+  });
+});

@@ -118,7 +118,7 @@ describe('POST /api/v1/partners/wallets/payouts', () => {
     ['an address without 0x', { toAddress: 'a'.repeat(42) }, 'toAddress', 'must match the pattern /^0x[a-fA-F0-9]{40}$/'],
     ['a non-hex address', { toAddress: `0x${'g'.repeat(40)}` }, 'toAddress', 'must match the pattern /^0x[a-fA-F0-9]{40}$/'],
     ['a 256-character memo', { memo: 'm'.repeat(256) }, 'memo', 'must be at most 255 characters long'],
-    ['a missing chain', { chain: undefined }, 'chain', 'must be one of: ethereum, polygon, base, arbitrum, optimism'],
+    ['a missing chain', { chain: undefined }, 'chain', 'is required: send one of: ethereum, polygon, base, arbitrum, optimism'],
     ['a missing toAddress', { toAddress: undefined }, 'toAddress', 'is required: send a string'],
   ])('refuses %s with 400 naming the field', async (_name, over, field, issue) => {
     const res = await t.call('POST', PATH, { body: payout(over) });

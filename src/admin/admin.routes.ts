@@ -2,6 +2,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { iso } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
+import { validationError } from '../kernel/validation.js';
 import { dec } from '../kernel/money.js';
 import type { Tenant } from '../engine/tenant.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
@@ -26,6 +27,27 @@ import {
 import type { Simulators } from './simulators.js';
 
 const tags = ['Sandbox control'];
+
+const SIMULATE_BODY_DOC = {
+  type: 'object',
+  description: 'Optional; may be empty',
+  properties: { reason: { type: 'string', maxLength: 200, description: 'Failure reason, for fail moves' } },
+} as const;
+
+/** The optional simulate body: empty means {}; otherwise a JSON object. */
+async function simulateBody(req: Request): Promise<Record<string, unknown>> {
+  const text = (await req.text()).trim();
+  if (text === '') return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON. Send a JSON object such as {"reason": "..."}, or no body.');
+  }
+  const parsed = SimulateRequest.safeParse(raw);
+  if (!parsed.success) throw validationError(parsed.error, 'json', raw);
+  return parsed.data;
+}
 
 const route = <P extends string>(method: 'get' | 'post' | 'put' | 'delete', path: P, summary: string) =>
   ({ method, path, tags, security, summary }) as const;
@@ -108,10 +130,11 @@ export function adminRoutes(opts: { simulators: Simulators; startedAt: number; s
       createRoute({
         ...route('post', '/_sandbox/simulate/{resource}/{id}/{event}', 'Push a resource along its state machine'),
         description: `Resources: ${resources.join(', ')}. A move the machine forbids is 409.`,
-        request: { params: SimulateParams, body: { required: false, content: { 'application/json': { schema: SimulateRequest } } } },
+        // The body is optional and often sent empty with a JSON content type, so it is read by hand.
+        request: { params: SimulateParams, body: { required: false, content: { 'application/json': { schema: SIMULATE_BODY_DOC } } } },
         responses: { 200: jsonResponse(SimulateResult, 'The resource after the move'), ...errorResponses(400, 404, 409) },
       }),
-      (c) => {
+      async (c) => {
         const { resource, id, event } = c.req.valid('param');
         const sim = simulators[resource];
         if (!sim) {
@@ -124,7 +147,7 @@ export function adminRoutes(opts: { simulators: Simulators; startedAt: number; s
             { field: 'event', issue: `must be one of: ${sim.events.join(', ')}` },
           ]);
         }
-        const state = sim.apply(c.get('tenant'), id, event, (c.req.valid('json') ?? {}) as Record<string, unknown>);
+        const state = sim.apply(c.get('tenant'), id, event, await simulateBody(c.req.raw));
         return c.json({ resource, id, event, state }, 200);
       },
     )

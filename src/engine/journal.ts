@@ -10,6 +10,7 @@ export interface JournalEntry {
   status: number;
   durationMs: number;
   requestHeaders: Record<string, string>;
+  /** The request body: its text when recorded, parsed (when JSON) when listed. */
   requestBody: unknown;
   responseBody: unknown;
 }
@@ -33,7 +34,7 @@ export class Journal {
       .map((e) => ({
         ...e,
         requestHeaders: redactHeaders(e.requestHeaders),
-        requestBody: redact(e.requestBody),
+        requestBody: redact(parseIfJson(e.requestBody)),
         responseBody: redact(e.responseBody),
       }));
   }
@@ -73,4 +74,15 @@ export function redact(value: unknown, depth = 0): unknown {
     return out;
   }
   return value;
+}
+
+function parseIfJson(body: unknown): unknown {
+  if (typeof body !== 'string' || body === '') return body === '' ? undefined : body;
+  const first = body.trimStart()[0];
+  if (first !== '{' && first !== '[') return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
 }

@@ -29,9 +29,21 @@ function oneOf(want: string | string[], ...values: unknown[]): boolean {
   return values.some((v) => str(v) !== undefined && list.includes(str(v)!.toLowerCase()));
 }
 
+const compiled = new Map<string, RegExp>();
+
+/** Patterns are checked when a scenario is loaded; each is compiled once. */
+export function regex(p: string): RegExp {
+  let re = compiled.get(p);
+  if (!re) {
+    re = new RegExp(p);
+    if (compiled.size < 1000) compiled.set(p, re);
+  }
+  return re;
+}
+
 function matchesPattern(p: string, v: unknown): boolean {
   const s = str(v);
-  return s !== undefined && new RegExp(p).test(s);
+  return s !== undefined && regex(p).test(s);
 }
 
 export function matches(when: Predicates | undefined, fields: Record<string, unknown>): boolean {
@@ -98,7 +110,7 @@ export function behaviourOf(doc: Scenario, name: string, t: Tenant): Behaviour {
       if (!rule) return 'ok';
       if (code === undefined || code === '') return rule.required ? 'missing' : 'ok';
       if (rule.codes && !rule.codes.includes(code)) return 'invalid';
-      if (rule.pattern && !new RegExp(rule.pattern).test(code)) return 'invalid';
+      if (rule.pattern && !regex(rule.pattern).test(code)) return 'invalid';
       return 'ok';
     },
   };

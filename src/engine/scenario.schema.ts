@@ -1,6 +1,7 @@
 // The one schema of a scenario document (YAML or JSON). Files, inline documents sent to
 // PUT /_sandbox/scenario and `payments-sandbox validate` are all checked by it, and it is published
 // as JSON Schema at /_sandbox/scenario.schema.json.
+import safeRegex from 'safe-regex2';
 import { z } from 'zod';
 import type { LifecycleResource } from './behaviour.js';
 import { FaultRuleSchema } from './faults.js';
@@ -30,7 +31,14 @@ function isRegex(p: string): boolean {
   }
 }
 
-const pattern = z.string().min(1).max(200).refine(isRegex, 'must be a valid regular expression');
+// Inline scenarios come from any key, and one shared server runs their patterns: a pattern whose
+// nested repetition could take exponential time is refused.
+const pattern = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine(isRegex, 'must be a valid regular expression')
+  .refine((p) => !isRegex(p) || safeRegex(p), 'must not nest repetitions (such as (a+)+): it could take exponential time');
 const oneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
 export const PredicatesSchema = z

@@ -20,6 +20,8 @@ export interface TenantEnv {
   onEvent?(tenant: Tenant, event: SandboxEvent): void;
   journalSize: number;
   eventLogSize: number;
+  /** The server's --seed, if any: what every key shares (the market's rates) derives from it. */
+  seed?: number;
 }
 
 /** Collections that hold a tenant's settings rather than its data: a reset keeps them. */
@@ -59,6 +61,11 @@ export class Tenant {
 
   nowIso(): string {
     return iso(this.now());
+  }
+
+  /** The server's --seed, shared by every key; undefined when none was set. */
+  get globalSeed(): number | undefined {
+    return this.env.seed;
   }
 
   get offsetSeconds(): number {

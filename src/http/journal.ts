@@ -15,7 +15,8 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
     const tenant = c.get('tenant');
     if (!tenant) return;
     const text = c.req.bodyCache.text;
-    const requestBody = text ? await Promise.resolve(text).then(parseIfJson, () => undefined) : undefined;
+    // The body text is kept as is and parsed only when the journal is read.
+    const requestBody = text ? await Promise.resolve(text).catch(() => undefined) : undefined;
     const url = c.req.url;
     const q = url.indexOf('?');
     tenant.journal.record({
@@ -25,18 +26,21 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       query: q >= 0 ? url.slice(q + 1) : '',
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
-      requestHeaders: c.req.header(),
+      requestHeaders: pickHeaders(c.req.raw.headers),
       requestBody,
       responseBody: c.get('responseBody'),
     });
   };
 }
 
-function parseIfJson(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
+/** The headers worth showing; copying all of them would cost every request. */
+const KEPT_HEADERS = ['authorization', 'content-type', 'accept', 'user-agent', 'x-service-source', 'x-sandbox-scenario', 'idempotency-key'];
+
+function pickHeaders(h: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const v = h.get(name);
+    if (v !== null) out[name] = v;
   }
+  return out;
 }

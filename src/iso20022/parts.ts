@@ -4,7 +4,7 @@ import type { XmlContent } from './xml.js';
 export type TradeStatus = 'NEWT' | 'SETT' | 'COMP' | 'CANC';
 
 export interface CurrencyPair {
-  /** Source currency (BaseCcy); TradgCcyAmt is in this currency. */
+  /** Source currency (BaseCcy): what the partner pays. */
   baseCcy: string;
   /** Destination currency (QtdCcy). */
   quotedCcy: string;

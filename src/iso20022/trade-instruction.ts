@@ -6,13 +6,13 @@ import { amount, count, rate, type OperatingMode } from './values.js';
 import { buildXml, parseXml } from './xml.js';
 
 /**
- * BUY: the partner buys TradgCcyAmt of BaseCcy and pays in QtdCcy.
- * SELL: the partner sells TradgCcyAmt of BaseCcy and receives QtdCcy.
+ * The partner always pays BaseCcy and receives QtdCcy. AmtDrctn says which side TradgCcyAmt is on:
+ * BUY fixes the QtdCcy amount bought, SELL fixes the BaseCcy amount sold.
  */
 export type AmountDirection = 'BUY' | 'SELL';
 
 export interface TradeInstruction extends CurrencyPair {
-  /** TradAmts/TradgCcyAmt, exactly as sent (plain decimal text, in BaseCcy). */
+  /** TradAmts/TradgCcyAmt, exactly as sent (plain decimal text; QtdCcy for BUY, BaseCcy for SELL). */
   tradingAmount: string;
   /** AgrdRate/XchgRate, exactly as sent; absent when the partner takes the offered rate. */
   agreedRate?: string;
@@ -33,7 +33,7 @@ export function parseTradeInstruction(input: string | Uint8Array): TradeInstruct
 }
 
 export interface TradeAmounts {
-  /** TradgCcyAmt, in BaseCcy. */
+  /** TradgCcyAmt, as sent. */
   trading: Decimal.Value;
   /** SttlmCcyAmt. */
   settlement: Decimal.Value;

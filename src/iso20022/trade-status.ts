@@ -8,7 +8,7 @@ export interface TradeStatusNotification {
   txId: string;
   status: TradeStatus;
   pair: CurrencyPair;
-  /** TradgCcyAmt, in BaseCcy. */
+  /** TradgCcyAmt, as sent with the trade. */
   tradingAmount: Decimal.Value;
   /** CntrValCcyAmt, in QtdCcy. */
   counterValueAmount: Decimal.Value;

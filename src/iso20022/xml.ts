@@ -162,7 +162,9 @@ function append(parent: Builder, content: XmlContent): void {
     const items: readonly (string | XmlContent)[] = Array.isArray(value) ? value : [value as string | XmlContent];
     for (const item of items) {
       const el = parent.ele(name);
-      if (typeof item === 'string') el.txt(item.replace(NOT_XML_CHAR, ''));
+      // xmlbuilder2 leaves an '&' that starts something entity-like ('&xxe;') unescaped, which
+      // breaks the document when the text echoes a partner's input: escape every '&' first.
+      if (typeof item === 'string') el.txt(item.replace(NOT_XML_CHAR, '').replace(/&/g, '&amp;'));
       else append(el, item);
     }
   }

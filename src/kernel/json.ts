@@ -17,13 +17,25 @@ export function fingerprint(value: unknown): string {
   return createHash('sha1').update(stableStringify(value)).digest('base64url');
 }
 
+const snakeKeys = new Map<string, string>();
+
+function snakeKey(k: string): string {
+  let s = snakeKeys.get(k);
+  if (s === undefined) {
+    s = k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`);
+    if (snakeKeys.size < 10_000) snakeKeys.set(k, s);
+  }
+  return s;
+}
+
 /** camelCase keys to snake_case, deeply: the shape of webhook and event payloads. */
 export function toSnake(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toSnake);
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (v !== undefined) out[k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`)] = toSnake(v);
+    for (const k in value) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[snakeKey(k)] = toSnake(v);
     }
     return out;
   }

@@ -92,6 +92,9 @@ describe('the scenario schema', () => {
     expect(problems({ payout: { outcomes: [{ when: { reference: '([' }, status: 'FAILED' }] } })).toEqual([
       'payout.outcomes[0].when.reference: must be a valid regular expression',
     ]);
+    expect(problems({ payout: { outcomes: [{ when: { accountNumber: '^(a+)+$' }, status: 'FAILED' }] } })).toEqual([
+      'payout.outcomes[0].when.accountNumber: must not nest repetitions (such as (a+)+): it could take exponential time',
+    ]);
     expect(problems({ payout: { outcomes: [{ nth: 2, every: 3, status: 'FAILED' }] } })).toEqual([
       'payout.outcomes[0].every: give at most one of nth and every',
     ]);

@@ -35,6 +35,7 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
   debit(t, req.currency, dec(req.amount).plus(fee));
   const behaviour = t.behaviour(scenario);
   const now = t.now();
+  const nowIso = iso(now);
   const pendingFor = behaviour.duration('payout', 'PENDING');
   const processingFor = behaviour.duration('payout', 'PROCESSING');
   const name = bankName(req.currency, req.destination.bankCode);
@@ -48,8 +49,8 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
     ...(req.narration !== undefined ? { narration: req.narration } : {}),
     transactionReference: ids.payoutReference(t.random),
     failureReason: null,
-    createdAt: iso(now),
-    updatedAt: iso(now),
+    createdAt: nowIso,
+    updatedAt: nowIso,
     estimatedCompletionAt: iso(now + (pendingFor + processingFor) * 1000),
     outcome: behaviour.outcome('payout', { ...req }),
     ...(scenario ? { scenario } : {}),

@@ -4,7 +4,7 @@
 // line of the file, the header being row 1, as a spreadsheet numbers them).
 import { parse } from 'csv-parse/sync';
 import { SandboxError, type ErrorDetail } from '../../kernel/errors.js';
-import { validationError } from '../../http/errors.js';
+import { validationError } from '../../kernel/validation.js';
 import { BulkRow } from './transfers.schema.js';
 
 export const MAX_ROWS = 10_000;

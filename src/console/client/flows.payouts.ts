@@ -1,0 +1,66 @@
+// Guided flows over fiat payouts: the happy path to SUCCESSFUL, and a payout that fails under the
+// `failures` scenario (chosen for that one request with the X-Sandbox-Scenario header).
+// Runs in the browser (see ../script.ts): no runtime imports, no module-level values.
+import type { Flow } from './flow.js';
+
+export function makePayoutFlows(): Flow[] {
+  const account = '0123456789';
+
+  const secondsUntil = (from: string, to: string) => Math.max(1, Math.ceil((Date.parse(to) - Date.parse(from)) / 1000));
+
+  return [
+    {
+      id: 'fiat-payout',
+      title: 'Fiat payout',
+      outline: 'banks → resolve → payout → advance → settled',
+      requires: '/api/v1/partners/payouts',
+      async run(step, tools) {
+        const banks = await step('Get All Banks for NGN', 'GET', '/api/v1/partners/banks?currency=NGN');
+        const bank = (banks.responseBody as any).data[0];
+        const resolved = await step(
+          `Resolve account ${account} at ${bank.name}`,
+          'GET',
+          `/api/v1/partners/banks/resolve?accountNumber=${account}&bankCode=${encodeURIComponent(bank.code)}&currency=NGN`,
+        );
+        const accountName = (resolved.responseBody as any).data.accountName;
+        const reference = tools.reference('console-payout');
+        const created = await step('Create the payout', 'POST', '/api/v1/partners/payouts', {
+          expect: 201,
+          body: {
+            reference,
+            amount: 5000,
+            currency: 'NGN',
+            destination: { accountNumber: account, accountName, bankCode: bank.code },
+            narration: 'Guided payout from the console',
+          },
+        });
+        const p = (created.responseBody as any).data;
+        const seconds = secondsUntil(p.createdAt, p.estimatedCompletionAt);
+        await step(`Advance the clock ${seconds} s, to the estimated completion`, 'POST', '/_sandbox/clock/advance', { body: { seconds } });
+        const settled = await step('Read the payout back', 'GET', `/api/v1/partners/payouts/${encodeURIComponent(reference)}`);
+        return `Payout ${reference} is ${(settled.responseBody as any).data.status}`;
+      },
+    },
+    {
+      id: 'failing-payout',
+      title: 'Failing payout',
+      outline: 'payout under the failures scenario → advance → FAILED, money back',
+      requires: '/api/v1/partners/payouts',
+      async run(step, tools) {
+        const reference = tools.reference('console-failing');
+        const created = await step('Create a payout with X-Sandbox-Scenario: failures', 'POST', '/api/v1/partners/payouts', {
+          expect: 201,
+          headers: { 'x-sandbox-scenario': 'failures' },
+          body: { reference, amount: 2500, currency: 'NGN', destination: { accountNumber: account, accountName: 'John Doe', bankCode: '058' } },
+        });
+        const p = (created.responseBody as any).data;
+        const seconds = secondsUntil(p.createdAt, p.estimatedCompletionAt);
+        await step(`Advance the clock ${seconds} s`, 'POST', '/_sandbox/clock/advance', { body: { seconds } });
+        const failed = await step('Read the payout back', 'GET', `/api/v1/partners/payouts/${encodeURIComponent(reference)}`);
+        await step('See the amount and fee returned to the NGN balance', 'GET', '/_sandbox/balances');
+        const d = (failed.responseBody as any).data;
+        return `Payout ${reference} is ${d.status}: ${d.failureReason}`;
+      },
+    },
+  ];
+}

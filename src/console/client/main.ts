@@ -1,0 +1,231 @@
+// Browser side of the console: the key gate, polling, buttons and guided flows.
+// Runs in the browser (see ../script.ts): no runtime imports, no module-level values; the other
+// client factories arrive as arguments.
+import type { Api } from './api.js';
+import type { Flow, FlowTools, Step } from './flow.js';
+import type { Snapshot, Views } from './views.js';
+
+export interface ConsoleParts {
+  makeApi(win: Window): Api;
+  makeViews(): Views;
+  flows: Flow[];
+  pollMs: number;
+}
+
+export function startConsole(win: Window, parts: ConsoleParts) {
+  const doc = win.document;
+  const api = parts.makeApi(win);
+  const views = parts.makeViews();
+  const flows = new Map(parts.flows.map((f) => [f.id, f]));
+  const rendered: Record<string, string> = {};
+  let events: any[] = [];
+  let polling: Promise<void> | null = null;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let pending: Promise<unknown> = Promise.resolve();
+  let paths: Set<string> | null = null;
+
+  const el = (sel: string) => doc.querySelector(sel) as HTMLElement | null;
+
+  function track<T>(p: Promise<T>): Promise<T> {
+    pending = Promise.all([pending, p.catch(() => undefined)]);
+    return p;
+  }
+
+  /** Replace a view's HTML only when it changed, keeping open <details> open. */
+  function put(view: string, html: string): void {
+    const box = el(`[data-view="${view}"]`);
+    if (!box || rendered[view] === html) return;
+    rendered[view] = html;
+    const open = new Set(Array.from(box.querySelectorAll('details[open]')).map((d) => d.getAttribute('data-keep')));
+    box.innerHTML = html;
+    for (const d of Array.from(box.querySelectorAll('details[data-keep]'))) if (open.has(d.getAttribute('data-keep'))) d.setAttribute('open', '');
+  }
+
+  function say(field: string, text: string, outcome?: string): void {
+    const box = el(`[data-field="${field}"]`);
+    if (!box) return;
+    box.textContent = text;
+    if (outcome) box.setAttribute('data-outcome', outcome);
+    else box.removeAttribute('data-outcome');
+  }
+
+  function showGate(): void {
+    const key = api.key();
+    doc.body.setAttribute('data-state', key ? 'ready' : 'locked');
+    say('key', api.masked(key));
+  }
+
+  async function loadEvents(): Promise<void> {
+    const oldest = await api.read('/_sandbox/events?limit=1');
+    // A reset restarts the ids, and the bound drops the oldest: then start again from the top.
+    if (events.length > 0 && oldest.data[0]?.id !== events[0].id) events = [];
+    for (;;) {
+      const after = events.length > 0 ? `&after=${encodeURIComponent(events[events.length - 1].id)}` : '';
+      const page = await api.read(`/_sandbox/events?limit=1000${after}`);
+      events = events.concat(page.data);
+      if (!page.hasMore) break;
+    }
+  }
+
+  async function poll(): Promise<void> {
+    if (!api.key()) return;
+    try {
+      const [resources, journal, deliveries, clock, scenario, scenarios, balances] = await Promise.all([
+        api.read('/_sandbox/resources?limit=200'),
+        api.read('/_sandbox/requests?limit=100'),
+        api.read('/_sandbox/webhooks/deliveries?limit=100'),
+        api.read('/_sandbox/clock'),
+        api.read('/_sandbox/scenario'),
+        api.read('/_sandbox/scenarios'),
+        api.read('/_sandbox/balances'),
+      ]);
+      await loadEvents();
+      const snap: Snapshot = { resources, events, journal: journal.data, deliveries, clock, scenario, scenarios: scenarios.data, balances: balances.data };
+      put('resources', views.timelines(snap));
+      put('journal', views.journal(snap.journal));
+      put('events', views.events(events));
+      put('deliveries', views.deliveries(deliveries));
+      put('clock', views.clock(clock));
+      put('scenario', views.scenario(scenario, snap.scenarios));
+      put('balances', views.balances(snap.balances));
+      say('poll', `Updated ${new Date().toLocaleTimeString()}`);
+    } catch (err) {
+      if ((err as { status?: number }).status === 401) {
+        forget('The sandbox refused this key. Enter another.');
+        return;
+      }
+      say('poll', `Could not update: ${(err as Error).message}`, 'failed');
+    }
+  }
+
+  /** One poll at a time; a call while one runs waits for it and runs again. */
+  function refresh(): Promise<void> {
+    const mine: Promise<void> = (polling ?? Promise.resolve()).then(poll).finally(() => {
+      if (polling === mine) polling = null;
+    });
+    polling = mine;
+    return track(mine);
+  }
+
+  function begin(): void {
+    showGate();
+    clearInterval(timer);
+    timer = setInterval(() => void (polling ? undefined : refresh()), parts.pollMs);
+    void refresh();
+  }
+
+  function forget(message = ''): void {
+    api.forgetKey();
+    clearInterval(timer);
+    events = [];
+    for (const view of Object.keys(rendered)) put(view, '');
+    showGate();
+    say('key-error', message, message ? 'failed' : undefined);
+  }
+
+  async function signIn(): Promise<void> {
+    const input = el('#key') as HTMLInputElement;
+    const value = input.value.trim();
+    input.value = '';
+    if (!api.KEY_FORMAT.test(value)) {
+      say('key-error', 'A key looks like sk_test_ followed by letters and digits.', 'failed');
+      return;
+    }
+    const x = await api.call('Check the key', 'GET', '/_sandbox/clock', {}, value);
+    if (x.status !== 200) {
+      say('key-error', (x.responseBody as { message?: string })?.message ?? `The sandbox answered ${x.status}.`, 'failed');
+      return;
+    }
+    say('key-error', '');
+    api.setKey(value);
+    begin();
+  }
+
+  async function knownPaths(): Promise<Set<string>> {
+    if (paths) return paths;
+    const res = await win.fetch('/openapi.json', { credentials: 'omit' });
+    paths = new Set(Object.keys(((await res.json()) as { paths: Record<string, unknown> }).paths));
+    return paths;
+  }
+
+  const tools: FlowTools = {
+    reference: (prefix) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(16).slice(2, 8)}`,
+    xmlText(xml, element) {
+      const m = new RegExp(`<(?:\\w+:)?${element}>([^<]*)</`).exec(String(xml));
+      if (!m) throw new Error(`No <${element}> in the response`);
+      return m[1];
+    },
+  };
+
+  async function runFlow(id: string): Promise<void> {
+    const flow = flows.get(id);
+    if (!flow) return;
+    const log = el('[data-view="flow-log"]')!;
+    rendered['flow-log'] = '';
+    log.innerHTML = '';
+    say('flow-title', `${flow.title}: ${flow.outline}`);
+    if (flow.requires && !(await knownPaths()).has(flow.requires)) {
+      say('flow-outcome', `This build of the sandbox does not serve ${flow.requires} yet.`, 'unavailable');
+      return;
+    }
+    say('flow-outcome', 'Running…', 'running');
+    let n = 0;
+    const step: Step = async (label, method, path, opts = {}) => {
+      const { expect, ...call } = opts;
+      const x = await api.call(label, method, path, call);
+      log.insertAdjacentHTML('beforeend', views.exchange(x, ++n));
+      await refresh();
+      const ok = expect !== undefined ? x.status === expect : x.status >= 200 && x.status < 300;
+      if (!ok) throw new Error(`${label}: expected ${expect ?? 'a 2xx status'}, got ${x.status}`);
+      return x;
+    };
+    try {
+      say('flow-outcome', await flow.run(step, tools), 'ok');
+    } catch (err) {
+      say('flow-outcome', (err as Error).message, 'failed');
+    }
+  }
+
+  async function act(target: HTMLElement): Promise<void> {
+    const action = target.getAttribute('data-action');
+    if (action === 'sign-in') return signIn();
+    if (action === 'forget-key') return forget();
+    if (!api.key()) return;
+    if (action === 'flow') return runFlow(target.getAttribute('data-flow')!);
+    if (action === 'advance') {
+      await api.call('Advance the clock', 'POST', '/_sandbox/clock/advance', { body: { seconds: Number(target.getAttribute('data-seconds')) } });
+    } else if (action === 'scenario') {
+      const name = (el('#scenario-pick') as HTMLSelectElement).value;
+      await api.call('Choose a scenario', 'PUT', '/_sandbox/scenario', { body: { name } });
+    } else if (action === 'scenario-default') {
+      await api.call('Back to the default scenario', 'DELETE', '/_sandbox/scenario');
+    } else return;
+    await refresh();
+  }
+
+  doc.addEventListener('click', (ev) => {
+    const target = (ev.target as HTMLElement).closest?.('[data-action]') as HTMLElement | null;
+    if (!target) return;
+    ev.preventDefault();
+    void track(act(target));
+  });
+  doc.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' && (ev.target as HTMLElement).id === 'key') void track(signIn());
+  });
+
+  (win as any).sandboxConsole = {
+    refresh,
+    runFlow: (id: string) => track(runFlow(id)),
+    /** Resolves when every action and poll started so far has finished. */
+    async idle() {
+      let seen: Promise<unknown>;
+      do {
+        seen = pending;
+        await seen;
+      } while (seen !== pending);
+    },
+  };
+
+  if (api.key()) begin();
+  else showGate();
+}

@@ -1,0 +1,158 @@
+// Browser side of the console: HTML for each view, from what the control API returned.
+// Runs in the browser (see ../script.ts): no runtime imports, no module-level values.
+import type { Exchange } from './api.js';
+
+export interface Snapshot {
+  resources: { data: any[]; counts: Record<string, number> };
+  events: any[];
+  journal: any[];
+  deliveries: { data: any[]; counts: Record<string, number> } | null;
+  clock: any;
+  scenario: any;
+  scenarios: any[];
+  balances: any[];
+}
+
+export type Views = ReturnType<typeof makeViews>;
+
+export function makeViews() {
+  const esc = (v: unknown) =>
+    String(v ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+  function prettyXml(xml: string): string {
+    const lines = xml.trim().replace(/>\s+</g, '><').replace(/></g, '>\n<').split('\n');
+    let depth = 0;
+    const out: string[] = [];
+    for (const line of lines) {
+      if (line.startsWith('</')) depth = Math.max(0, depth - 1);
+      out.push('  '.repeat(depth) + line);
+      const opens = /^<[^!?/][^>]*>/.test(line) && !line.endsWith('/>') && !/<\/[^>]+>$/.test(line);
+      if (opens) depth++;
+    }
+    return out.join('\n');
+  }
+
+  /** A body as text: JSON indented, XML pretty-printed, anything else as it came. */
+  function pretty(body: unknown): string {
+    if (body === undefined || body === null || body === '') return '';
+    if (typeof body === 'string') return body.trimStart().startsWith('<') ? prettyXml(body) : body;
+    return JSON.stringify(body, null, 2);
+  }
+
+  const status = (s: string | null | undefined) => (s ? `<span class="status status-${esc(s)}">${esc(s)}</span>` : '');
+  const time = (iso: string | null | undefined) => (iso ? `<time datetime="${esc(iso)}">${esc(iso.replace('T', ' ').replace('Z', ''))}</time>` : '');
+  const block = (title: string, text: string) => (text ? `<h4>${esc(title)}</h4><pre>${esc(text)}</pre>` : '');
+  const headers = (h: Record<string, string>) =>
+    Object.entries(h ?? {})
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n');
+
+  /** Which resource an event is about: its kind (the event's prefix) and id. */
+  function eventSubject(e: any): { prefix: string; id: string } {
+    const d = e.data ?? {};
+    const id = d.reference ?? d.tx_id ?? d.quote_id ?? d.id ?? '';
+    return { prefix: String(e.event).split('.')[0], id: String(id) };
+  }
+
+  function timelines(snap: Snapshot): string {
+    const history = new Map<string, any[]>();
+    for (const e of snap.events) {
+      const s = eventSubject(e);
+      const key = `${s.prefix}|${s.id}`;
+      history.set(key, [...(history.get(key) ?? []), e]);
+    }
+    const cards: { kind: string; id: string; status: string | null; createdAt: string; resource: unknown; steps: any[] }[] = [];
+    for (const r of snap.resources.data) {
+      const key = `${r.eventPrefix}|${r.id}`;
+      cards.push({ kind: r.kind, id: r.id, status: r.status, createdAt: r.createdAt, resource: r.resource, steps: history.get(key) ?? [] });
+      history.delete(key);
+    }
+    // Kinds this build does not list yet still have a history: draw them from their events.
+    for (const [key, steps] of history) {
+      const [prefix, id] = key.split('|');
+      const last = steps[steps.length - 1];
+      const state = last.data?.status ?? String(last.event).split('.').slice(1).join('.').toUpperCase();
+      cards.push({ kind: prefix, id, status: String(state), createdAt: steps[0].createdAt, resource: last.data, steps });
+    }
+    cards.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    if (cards.length === 0) return '<p class="empty">No resources yet. Run a guided flow, or call the API with this key.</p>';
+    return cards
+      .map((c) => {
+        const steps = c.steps
+          .map((e) => {
+            const state = e.data?.status ?? String(e.event).split('.').slice(1).join('.');
+            const reason = e.data?.failure_reason ? ` <span class="reason">${esc(e.data.failure_reason)}</span>` : '';
+            return `<li class="step">${status(String(state))} ${time(e.createdAt)}${reason}</li>`;
+          })
+          .join('');
+        return `<article class="resource" data-kind="${esc(c.kind)}" data-id="${esc(c.id)}">
+<header><span class="kind">${esc(c.kind)}</span> <code>${esc(c.id)}</code> ${status(c.status)}</header>
+<ol class="timeline">${steps || '<li class="step muted">no state changes recorded</li>'}</ol>
+<details data-keep="res:${esc(c.kind)}:${esc(c.id)}"><summary>As the API shows it</summary><pre>${esc(pretty(c.resource))}</pre></details>
+</article>`;
+      })
+      .join('\n');
+  }
+
+  function journal(entries: any[]): string {
+    if (entries.length === 0) return '<p class="empty">No API requests yet.</p>';
+    return entries
+      .map((j) => {
+        const q = j.query ? `?${j.query}` : '';
+        return `<details class="entry" data-keep="req:${esc(j.id)}"><summary><span class="method">${esc(j.method)}</span> <code>${esc(j.path + q)}</code> ${status(String(j.status))} <span class="muted">${esc(j.durationMs)} ms · ${esc(j.at)}</span></summary>
+${block('Request headers', headers(j.requestHeaders))}${block('Request body', pretty(j.requestBody))}${block('Response body', pretty(j.responseBody))}</details>`;
+      })
+      .join('\n');
+  }
+
+  function events(list: any[]): string {
+    if (list.length === 0) return '<p class="empty">No events yet.</p>';
+    const rows = [...list]
+      .reverse()
+      .map((e) => {
+        const s = eventSubject(e);
+        return `<tr><td><code>${esc(e.id)}</code></td><td>${esc(e.event)}</td><td><code>${esc(s.id)}</code></td><td>${time(e.createdAt)}</td></tr>`;
+      })
+      .join('');
+    return `<table><thead><tr><th>id</th><th>event</th><th>resource</th><th>at</th></tr></thead><tbody>${rows}</tbody></table>`;
+  }
+
+  function deliveries(list: Snapshot['deliveries']): string {
+    if (!list || list.data.length === 0) return '<p class="empty">No webhook deliveries. Set a webhook with PUT /_sandbox/webhooks to see them here.</p>';
+    return list.data
+      .map((d) => {
+        const attempts = d.attempts
+          .map((a: any) => `<li>${esc(a.trigger)} ${time(a.at)} → ${a.statusCode === null ? 'no answer' : status(String(a.statusCode))} ${esc(a.error ?? '')}</li>`)
+          .join('');
+        return `<details class="delivery" data-keep="dlv:${esc(d.id)}"><summary>${esc(d.event)} ${status(d.status)} <span class="muted">${esc(d.tries)} tries${d.nextAttemptAt ? ` · next ${esc(d.nextAttemptAt)}` : ''}</span></summary>
+<ol class="attempts">${attempts}</ol>${block('Payload', pretty(d.payload))}</details>`;
+      })
+      .join('\n');
+  }
+
+  function clock(c: any): string {
+    return `<dl><dt>Now</dt><dd data-field="now">${time(c.now)}</dd><dt>Ahead of real time</dt><dd>${esc(c.offsetSeconds)} s</dd>
+<dt>Timed moves waiting</dt><dd>${esc(c.pendingJobs)}</dd><dt>Next one due</dt><dd>${c.nextDueAt ? time(c.nextDueAt) : 'none'}</dd></dl>`;
+  }
+
+  function scenario(current: any, all: any[]): string {
+    const options = all.map((s) => `<option value="${esc(s.name)}"${s.name === current.name ? ' selected' : ''}>${esc(s.name)}</option>`).join('');
+    const described = all.map((s) => `<li><b>${esc(s.name)}</b>: ${esc(s.description ?? '')}</li>`).join('');
+    return `<p>In force: <b data-field="scenario">${esc(current.name)}</b> <span class="muted">(${current.source === 'tenant' ? 'chosen for this key' : 'server default'})</span></p>
+<p><select id="scenario-pick">${options}</select> <button type="button" data-action="scenario">Use for this key</button>
+<button type="button" data-action="scenario-default">Back to the default</button></p><details data-keep="scn"><summary>Bundled scenarios</summary><ul>${described}</ul></details>`;
+  }
+
+  function balances(list: any[]): string {
+    const rows = list.map((b) => `<tr><td>${esc(b.key)}</td><td class="num">${esc(b.available)}</td></tr>`).join('');
+    return `<table><thead><tr><th>balance</th><th>available</th></tr></thead><tbody>${rows}</tbody></table>`;
+  }
+
+  function exchange(x: Exchange, n: number): string {
+    return `<article class="exchange"><h3>${n}. ${esc(x.label)}</h3>
+<p><span class="method">${esc(x.method)}</span> <code>${esc(x.path)}</code> → ${status(String(x.status))} <span class="muted">${esc(x.ms)} ms</span></p>
+${block('Request headers', headers(x.requestHeaders))}${block('Request body', pretty(x.requestBody))}${block('Response body', pretty(x.responseBody))}</article>`;
+  }
+
+  return { esc, pretty, prettyXml, timelines, journal, events, deliveries, clock, scenario, balances, exchange };
+}

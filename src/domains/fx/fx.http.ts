@@ -1,0 +1,56 @@
+// The XML side of the FX routes: errors answered as the reject message, bodies read as XML text,
+// responses sent as application/xml and kept for the journal.
+import type { Context, MiddlewareHandler } from 'hono';
+import { SandboxError } from '../../kernel/errors.js';
+import { buildReject } from '../../iso20022/reject.js';
+import type { AppEnv } from '../../http/types.js';
+
+export const FX_BASE = '/api/v1/partners/fx';
+const XML_TYPE = 'application/xml; charset=utf-8';
+
+/**
+ * Mounted in app.ts on the FX paths before the body limit, journal and key check, so every error of
+ * those paths (413, 401, 404 for an unknown route, validation, state) is the XML reject.
+ */
+export function xmlErrors(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('renderError', (err: SandboxError) => {
+      const tenant = c.get('tenant');
+      const body = buildReject(err, {
+        ref: `${c.req.method} ${c.req.path}`,
+        // Before the key is known there is no tenant clock; the server's time is all there is.
+        at: tenant ? tenant.now() : Date.now(),
+        ...(tenant ? { mode: tenant.mode } : {}),
+      });
+      c.set('responseBody', body);
+      return new Response(body, { status: err.status, headers: { ...err.headers, 'content-type': XML_TYPE } });
+    });
+    await next();
+  };
+}
+
+/** Send one XML message. */
+export function xml(c: Context<AppEnv>, body: string, status: 200 | 201 = 200): Response {
+  c.set('responseBody', body);
+  return c.body(body, status, { 'content-type': XML_TYPE });
+}
+
+const isXmlType = (type: string) => /^(application|text)\/xml\s*(;|$)/i.test(type.trim());
+
+/**
+ * The request body as text. A body must come as application/xml or text/xml (415 otherwise);
+ * `optional` bodies (cancellation, confirmation) may also be empty, whatever their type.
+ */
+export async function xmlBody(c: Context<AppEnv>, optional = false): Promise<string> {
+  const text = await c.req.text();
+  if (optional && text.trim() === '') return '';
+  const type = c.req.header('content-type');
+  if (!type || !isXmlType(type)) {
+    throw new SandboxError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `The FX interface takes XML bodies, not ${type ? `'${type.split(';')[0]}'` : 'a body without a Content-Type'}. Send the message with Content-Type: application/xml.`,
+      [{ field: 'Content-Type', issue: 'must be application/xml or text/xml' }],
+    );
+  }
+  return text;
+}

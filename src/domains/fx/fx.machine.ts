@@ -1,0 +1,16 @@
+import { defineMachine } from '../../kernel/machine.js';
+import type { TradeStatus } from '../../iso20022/parts.js';
+
+export const TRADE_STATUSES: readonly TradeStatus[] = ['NEWT', 'SETT', 'COMP', 'CANC'];
+
+/**
+ * NEWT → SETT (accept, only while the TTL runs) → COMP (confirmation); NEWT or SETT → CANC.
+ * The TTL check is the service's: the machine only knows states.
+ */
+export const tradeMachine = defineMachine('FX trade', TRADE_STATUSES, {
+  accept: { from: ['NEWT'], to: 'SETT' },
+  confirm: { from: ['SETT'], to: 'COMP' },
+  cancel: { from: ['NEWT', 'SETT'], to: 'CANC' },
+});
+
+export type TradeEvent = (typeof tradeMachine.events)[number];

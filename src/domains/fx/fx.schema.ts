@@ -1,0 +1,60 @@
+// The OpenAPI side of the FX routes: XML bodies are documented as text naming their root and XSD,
+// and the query and path parameters are zod schemas that also validate.
+import { z } from '@hono/zod-openapi';
+import type { XsdName } from '../../iso20022/xsd-names.js';
+import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './listings.js';
+
+const XML = 'application/xml';
+
+const message = (root: XsdName, what: string) =>
+  z.string().openapi({ description: `${what}: an XML message with root ${root}, described by /xsd/${root}.xsd.` });
+
+export const xmlRequest = (root: XsdName, required = true) => ({
+  required,
+  description: `Root ${root} (XSD: /xsd/${root}.xsd), optionally inside an ISO 20022 <Document> wrapper.${required ? '' : ' The body may be empty.'}`,
+  content: { [XML]: { schema: message(root, 'The request') } },
+});
+
+export const xmlResponse = (root: XsdName, description: string) => ({
+  description: `${description} (root ${root}, XSD /xsd/${root}.xsd)`,
+  content: { [XML]: { schema: message(root, description) } },
+});
+
+const REJECT_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity',
+  401: 'Missing or invalid API key',
+  404: 'Unknown trade, pair or route',
+  409: 'A move the trade state (or its expired TTL) does not allow',
+  413: 'Body over 1 MiB',
+  415: 'Body not sent as application/xml or text/xml',
+};
+
+/** Error answers of an FX route: the MsgRjct reject message under the JSON API's statuses. */
+export function xmlRejects(...statuses: number[]) {
+  const out: Record<string, ReturnType<typeof xmlResponse>> = {};
+  for (const s of [401, ...statuses]) out[String(s)] = xmlResponse('MsgRjct', REJECT_DESCRIPTIONS[s] ?? 'Error');
+  out.default = xmlResponse('MsgRjct', 'Any other error, as the same reject message');
+  return out;
+}
+
+export const TradeParams = z.object({
+  transactionId: z.string().min(1).max(100).openapi({ description: 'UnqTxIdr/TxId of the trade', example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
+});
+
+const currency = z.string().regex(/^[A-Za-z]{3,5}$/);
+
+export const ListingsQuery = z.object({
+  source: currency.optional().openapi({ description: 'Only pools paid in this currency (any case), e.g. NGN', example: 'NGN' }),
+  destination: currency.optional().openapi({ description: 'Only pools delivering this currency, e.g. USDT', example: 'USDT' }),
+  page: z.coerce.number().int().min(0).max(1_000_000).default(PAGE_DEFAULT).openapi({ description: `0-based page number, default ${PAGE_DEFAULT}` }),
+  pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT).openapi({ description: `Listings per page, 1 to ${PAGE_SIZE_MAX}, default ${PAGE_SIZE_DEFAULT}` }),
+});
+
+export const RatesQuery = z.object({
+  from: currency.openapi({ description: 'Source currency, e.g. NGN', example: 'NGN' }),
+  to: currency.openapi({ description: 'Target currency, e.g. USDT', example: 'USDT' }),
+});
+
+export const XsdParams = z.object({
+  file: z.string().openapi({ description: 'A message root followed by .xsd, e.g. FXTradInstr.xsd', example: 'FXTradInstr.xsd' }),
+});

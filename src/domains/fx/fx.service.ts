@@ -1,0 +1,182 @@
+// FX trade use cases: create (allocate over the tenant's pools), read, accept, confirm, cancel.
+// Trades are kept as plain records; the routes turn them into XML with src/iso20022.
+import { iso } from '../../kernel/clock.js';
+import { SandboxError, notFound } from '../../kernel/errors.js';
+import { toSnake } from '../../kernel/json.js';
+import { dec } from '../../kernel/money.js';
+import type { Tenant } from '../../engine/tenant.js';
+import type { PayInDetails, TradeStatus } from '../../iso20022/parts.js';
+import type { SettlementDestination } from '../../iso20022/trade-accept.js';
+import type { AmountDirection, TradeInstruction } from '../../iso20022/trade-instruction.js';
+import { allocate, isFiat, isToken, type AllocationResult } from '../marketplace/allocation.js';
+import { drawDown, tenantPools } from '../marketplace/pools.service.js';
+import { checkBankCode } from '../payouts/banks.service.js';
+import { tradeMachine, type TradeEvent } from './fx.machine.js';
+
+export interface TradeAllocation {
+  poolId: string;
+  poolAccountId: string;
+  rate: string;
+  sourceAmount: string;
+  allocatedAmount: string;
+}
+
+export interface TradeRecord {
+  txId: string;
+  status: TradeStatus;
+  baseCcy: string;
+  quotedCcy: string;
+  direction: AmountDirection;
+  agreedRate?: string;
+  /** TradgCcyAmt: the amount as sent (rounded to its currency), in BaseCcy for SELL, QtdCcy for BUY. */
+  tradingAmount: string;
+  /** CntrValCcyAmt: the other side of tradingAmount. */
+  counterValueAmount: string;
+  /** SttlmCcyAmt: QtdCcy the partner receives at its settlement destination. */
+  settlementAmount: string;
+  /** AllcnDtls/TtlSttlmAmt: BaseCcy the partner pays in, summed over the allocations. */
+  totalSettlementAmount: string;
+  weightedAverageRate: string;
+  allocations: TradeAllocation[];
+  ttlSeconds: number;
+  createdAt: string;
+  expiresAt: string;
+  updatedAt: string;
+  destination?: SettlementDestination;
+  payIn?: PayInDetails;
+}
+
+/** The company account trades are paid into (the same for every key). */
+export const PAY_IN_ACCOUNT = { accountName: 'Sandbox Settlement Ltd', accountNumber: '0690000031', bankName: 'Access Bank' };
+
+const trades = (t: Tenant) => t.store.collection<TradeRecord>('fx_trades');
+
+// Allocation errors name the JSON-ish fields of the engine; FX answers name the XML elements.
+const ELEMENT: Record<string, string> = {
+  amount: 'TradAmts/TradgCcyAmt',
+  rate: 'AgrdRate/XchgRate',
+  source: 'CcyPair/BaseCcy',
+  destination: 'CcyPair/QtdCcy',
+};
+
+function allocateTrade(t: Tenant, req: TradeInstruction): AllocationResult {
+  try {
+    return allocate({
+      source: req.baseCcy,
+      destination: req.quotedCcy,
+      amount: req.tradingAmount,
+      amountDirection: req.direction === 'SELL' ? 'source' : 'destination',
+      ...(req.agreedRate === undefined ? {} : { rate: req.agreedRate }),
+      pools: tenantPools(t),
+    });
+  } catch (err) {
+    if (!(err instanceof SandboxError)) throw err;
+    const details = err.details.map((d) => ({ field: ELEMENT[d.field] ?? d.field, issue: d.issue }));
+    if (err.code === 'INSUFFICIENT_LIQUIDITY' && req.agreedRate !== undefined) {
+      details.push({ field: 'AgrdRate/XchgRate', issue: 'leaves out every pool with a worse rate' });
+    }
+    throw new SandboxError(err.code, err.message, details);
+  }
+}
+
+export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string): TradeRecord {
+  const result = allocateTrade(t, req);
+  const sell = req.direction === 'SELL';
+  const now = t.now();
+  const ttlSeconds = t.behaviour(scenario).ttl('fx_trade');
+  const record: TradeRecord = {
+    txId: t.random.uuid(),
+    status: 'NEWT',
+    baseCcy: result.source,
+    quotedCcy: result.destination,
+    direction: req.direction,
+    ...(req.agreedRate === undefined ? {} : { agreedRate: req.agreedRate }),
+    tradingAmount: (sell ? result.totalSourceAmount : result.totalDestinationAmount).toFixed(),
+    counterValueAmount: (sell ? result.totalDestinationAmount : result.totalSourceAmount).toFixed(),
+    settlementAmount: result.totalDestinationAmount.toFixed(),
+    totalSettlementAmount: result.totalSourceAmount.toFixed(),
+    weightedAverageRate: result.weightedAverageRate.toFixed(),
+    allocations: result.allocations.map((a) => ({
+      poolId: a.poolId,
+      poolAccountId: a.poolAccountId,
+      rate: a.rate.toFixed(),
+      sourceAmount: a.sourceAmount.toFixed(),
+      allocatedAmount: a.allocatedAmount.toFixed(),
+    })),
+    ttlSeconds,
+    createdAt: iso(now),
+    expiresAt: iso(now + ttlSeconds * 1000),
+    updatedAt: iso(now),
+  };
+  trades(t).put(record.txId, record);
+  t.emit('fx_trade.newt', eventData(t, record));
+  return record;
+}
+
+export function getTrade(t: Tenant, txId: string): TradeRecord {
+  const trade = trades(t).get(txId.toLowerCase());
+  if (!trade) throw notFound('FX trade', txId);
+  return trade;
+}
+
+/** Seconds left to accept the trade: only a NEWT trade has any; 0 once its TTL has run out. */
+export function ttlLeft(t: Tenant, trade: TradeRecord): number {
+  if (trade.status !== 'NEWT') return 0;
+  return Math.max(0, Math.ceil((Date.parse(trade.expiresAt) - t.now()) / 1000));
+}
+
+export function acceptTrade(t: Tenant, txId: string, destination: SettlementDestination): TradeRecord {
+  const trade = getTrade(t, txId);
+  if (trade.status === 'NEWT' && ttlLeft(t, trade) === 0) {
+    throw new SandboxError(
+      'INVALID_STATE_TRANSITION',
+      `The FX trade '${trade.txId}' expired at ${trade.expiresAt} (its TTL was ${trade.ttlSeconds} seconds) and can no longer be accepted. Create a new trade with POST /api/v1/partners/fx/trades.`,
+    );
+  }
+  tradeMachine.next(trade.status, 'accept', trade.txId);
+  checkDestination(t, trade, destination);
+  const payIn: PayInDetails = { ...PAY_IN_ACCOUNT, reference: `FX-${t.random.hex(16, 'upper')}` };
+  return move(t, trade, 'accept', { destination, payIn });
+}
+
+export function confirmTrade(t: Tenant, txId: string): TradeRecord {
+  const trade = getTrade(t, txId);
+  tradeMachine.next(trade.status, 'confirm', trade.txId);
+  drawDown(t, trade.allocations.map((a) => ({ poolId: a.poolId, allocatedAmount: dec(a.allocatedAmount) })));
+  return move(t, trade, 'confirm');
+}
+
+export function cancelTrade(t: Tenant, txId: string): TradeRecord {
+  return move(t, getTrade(t, txId), 'cancel');
+}
+
+function move(t: Tenant, trade: TradeRecord, event: TradeEvent, extra: Partial<TradeRecord> = {}): TradeRecord {
+  const status = tradeMachine.next(trade.status, event, trade.txId);
+  const next: TradeRecord = { ...trade, ...extra, status, updatedAt: t.nowIso() };
+  trades(t).put(next.txId, next);
+  t.emit(`fx_trade.${status.toLowerCase()}`, eventData(t, next));
+  return next;
+}
+
+/** The bought currency must suit the form: a bank takes fiat, a blockchain address takes tokens. */
+function checkDestination(t: Tenant, trade: TradeRecord, d: SettlementDestination): void {
+  const ccy = trade.quotedCcy;
+  if (d.kind === 'bank') {
+    if (!isFiat(ccy)) {
+      throw new SandboxError('VALIDATION_ERROR', `This trade buys ${ccy}, a token: a bank account cannot receive it. Send SttlmDstn/BlkChnDstn/Adr or AcctId instead.`, [
+        { field: 'SttlmDstn/BkDstn', issue: `cannot receive ${ccy}` },
+      ]);
+    }
+    checkBankCode(t.mode, ccy, d.bankCode, 'SttlmDstn/BkDstn/BkCd');
+  }
+  if (d.kind === 'blockchain' && !isToken(ccy)) {
+    throw new SandboxError('VALIDATION_ERROR', `This trade buys ${ccy}, a fiat currency: a blockchain address cannot receive it. Send SttlmDstn/BkDstn or AcctId instead.`, [
+      { field: 'SttlmDstn/BlkChnDstn/Adr', issue: `cannot receive ${ccy}` },
+    ]);
+  }
+}
+
+/** The event payload: the trade as the status message shows it, with its details, in snake_case. */
+function eventData(t: Tenant, trade: TradeRecord): Record<string, unknown> {
+  return toSnake({ ...trade, ttlSeconds: ttlLeft(t, trade), mode: t.mode }) as Record<string, unknown>;
+}

@@ -1,0 +1,171 @@
+// Marketplace quotes (API document §2.4, §2.5, §4.4): an intent filled from the liquidity pools,
+// the allocation removal, the read-back and the completion into a payment-specific quote.
+import { z } from '@hono/zod-openapi';
+
+export const QUOTE_STATUSES = ['pending', 'awaiting_payment', 'completed', 'expired', 'cancelled'] as const;
+export const QUOTE_CURRENCIES = ['NGN', 'GHS', 'USD', 'USDT', 'USDC'] as const;
+export const EVM_ADDRESS = /^0x[a-fA-F0-9]{40}$/;
+
+const timestamp = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:00:00.000Z' });
+const nullableTimestamp = z.string().nullable().openapi({ format: 'date-time', example: null });
+
+export const CreateIntentRequest = z
+  .object({
+    sourceCurrency: z.enum(QUOTE_CURRENCIES).openapi({ description: 'The currency the partner pays in', example: 'NGN' }),
+    destinationCurrency: z.enum(QUOTE_CURRENCIES).openapi({ description: 'The currency or token to receive', example: 'USDT' }),
+    amount: z.number().positive().max(1_000_000_000_000).openapi({
+      description: 'In source units when amountDirection is source, destination units otherwise; at most 2 decimals for fiat, 6 for tokens',
+      example: 50000,
+    }),
+    amountDirection: z.enum(['source', 'destination']).openapi({ description: 'Which currency amount is in', example: 'source' }),
+    rate: z.number().positive().max(1_000_000_000).optional().openapi({
+      description: 'Proposed rate, fiat per one token: pools worse than it are left out',
+      example: 1585,
+    }),
+  })
+  .openapi('CreateIntentRequest');
+
+export type CreateIntentRequest = z.infer<typeof CreateIntentRequest>;
+
+export const QuoteAllocation = z
+  .object({
+    id: z.uuid(),
+    clientId: z.uuid().openapi({ description: 'The liquidity provider running the pool' }),
+    poolId: z.uuid(),
+    poolAccountId: z.uuid(),
+    allocatedAmount: z.number().openapi({ description: 'Destination units this pool delivers', example: 31.635558 }),
+    sourceAmount: z.number().openapi({ description: 'Source units paid into this pool', example: 50000 }),
+    rate: z.number().openapi({ description: 'Fiat per one token', example: 1580.5 }),
+    reference: z.string().openapi({ example: 'HPR-7d0c2b2f6a8e4e5c9b1d3f5a7c9e1b3d-1' }),
+    metadata: z.object({ poolName: z.string(), chain: z.string() }).openapi({ example: { poolName: 'Lagos Liquidity Partners', chain: 'BASE' } }),
+  })
+  .openapi('QuoteAllocation');
+
+export const AllocationResult = z
+  .object({
+    totalSourceAmount: z.number(),
+    weightedAverageRate: z.number().openapi({ example: 1580.5 }),
+    totalDestinationAmount: z.number(),
+    allocations: z.array(QuoteAllocation),
+  })
+  .openapi('AllocationResult');
+
+export const BankPayIn = z
+  .object({
+    accountName: z.string().openapi({ example: 'Payments Sandbox Ltd' }),
+    accountNumber: z.string().openapi({ example: '0123456789' }),
+    bankName: z.string().openapi({ example: 'Access Bank' }),
+    reference: z.string().openapi({ description: 'Put this on the transfer; unique to the quote', example: 'HPR-7d0c2b2f6a8e4e5c9b1d3f5a7c9e1b3d' }),
+  })
+  .openapi('BankPayIn');
+
+const cryptoPayInFields = {
+  addressId: z.uuid(),
+  address: z.string().openapi({ example: '0x52908400098527886e0f7030069857d2e4169ee7' }),
+  chain: z.string().openapi({ example: 'BASE' }),
+  token: z.string().openapi({ example: 'USDT' }),
+  addressType: z.string().openapi({ example: 'EVM' }),
+  expectedAmount: z.number().openapi({ description: 'Token units to send; 0 when the quote is paid in by bank' }),
+  externalReference: z.string().openapi({ description: 'The quote id' }),
+  createdAt: timestamp,
+  expiresAt: timestamp,
+  virtualAccountId: z.uuid(),
+  derivationIndex: z.number().int().openapi({ description: 'Counts up from 0 per API key', example: 0 }),
+  warningMessage: z.string(),
+};
+
+export const CryptoPayIn = z
+  .object({ ...cryptoPayInFields, status: z.enum(['active', 'inactive']).openapi({ description: 'inactive when the source is fiat (pay in by bank)' }) })
+  .openapi('CryptoPayIn');
+
+export const ChatMetadata = z
+  .object({
+    conversationId: z.string().nullable(),
+    chatQuoteId: z.string().nullable(),
+    listingId: z.string().nullable(),
+    initialListingRate: z.string().nullable(),
+    negotiationStartedAt: nullableTimestamp,
+    quoteSentAt: nullableTimestamp,
+    acceptedAt: nullableTimestamp,
+  })
+  .openapi('ChatMetadata', { description: 'Filled when a rate was proposed; every field null otherwise. acceptedAt is set on completion.' });
+
+export const MarketplaceQuote = z
+  .object({
+    quoteId: z.uuid(),
+    status: z.enum(QUOTE_STATUSES),
+    source: z.string().openapi({ example: 'NGN' }),
+    destination: z.string().openapi({ example: 'USDT' }),
+    chain: z.string().openapi({ description: 'Chain of the best-rated pool used, upper case', example: 'BASE' }),
+    amount: z.number().openapi({ description: 'The requested amount', example: 50000 }),
+    totalSourceAmount: z.number(),
+    totalDestinationAmount: z.number(),
+    clientId: z.uuid().openapi({ description: "The partner's client id, the same on every quote of the key" }),
+    mode: z.enum(['live', 'sandbox']),
+    ttl: z.number().int().openapi({ description: 'Lifetime in seconds', example: 300 }),
+    allocationResult: AllocationResult,
+    metadata: z.object({ bankPayIn: BankPayIn, cryptoPayIn: CryptoPayIn }),
+    chatMetadata: ChatMetadata,
+  })
+  .openapi('MarketplaceQuote');
+
+export type MarketplaceQuote = z.infer<typeof MarketplaceQuote>;
+export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
+
+export const CompleteQuoteRequest = z
+  .object({
+    destination: z
+      .object({
+        bank: z
+          .object({
+            accountName: z.string().min(1).max(200).openapi({ example: 'John Doe' }),
+            accountNumber: z.string().min(1).max(34).openapi({ example: '0123456789' }),
+            bankCode: z.string().min(1).max(50).openapi({ example: '058' }),
+          })
+          .optional()
+          .openapi({ description: 'Required when the destination currency is fiat' }),
+        blockChain: z
+          .object({ address: z.string().regex(EVM_ADDRESS).openapi({ example: '0x52908400098527886E0F7030069857D2E4169EE7' }) })
+          .optional()
+          .openapi({ description: 'Required when the destination currency is a token' }),
+      })
+      .openapi({ description: 'Where the destination amount goes; with both, the one fitting the destination currency is used' }),
+  })
+  .openapi('CompleteQuoteRequest');
+
+export type CompleteQuoteRequest = z.infer<typeof CompleteQuoteRequest>;
+
+export const PaymentQuote = z
+  .object({
+    quoteId: z.string(),
+    merchantId: z.uuid(),
+    sourceCurrency: z.string(),
+    destinationCurrency: z.string(),
+    destinationNetwork: z.string().openapi({ description: 'The chain for a token destination, BANK for a fiat one', example: 'BASE' }),
+    rate: z.number(),
+    providerId: z.uuid(),
+    providerBalanceId: z.uuid(),
+    amount: z.number().openapi({ description: 'Source units to pay, before fees' }),
+    receiveAmount: z.number(),
+    totalAmount: z.number().openapi({ description: 'amount plus fees' }),
+    expiresAt: timestamp,
+    createdAt: timestamp,
+    HyperRailReference: z.string().openapi({ example: 'HR-REF-482913' }),
+    status: z.enum(['PENDING']),
+    metadata: z.object({
+      bankPayIn: BankPayIn,
+      cryptoPayIn: z.object({ ...cryptoPayInFields, status: z.enum(['AWAITING_PAYMENT', 'INACTIVE']) }),
+    }),
+    fees: z.array(z.object({ name: z.string(), amount: z.number(), feeType: z.enum(['FLAT']) })),
+  })
+  .openapi('PaymentQuote');
+
+export type PaymentQuote = z.infer<typeof PaymentQuote>;
+
+export const QuoteIdParam = z.object({
+  id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' }, example: '3b241101-e2bb-4255-8caf-4136c566a962' }),
+});
+
+export const RemoveItemParams = QuoteIdParam.extend({
+  itemId: z.string().min(1).max(100).openapi({ param: { name: 'itemId', in: 'path' }, example: '9c5b94b1-35ad-49bb-b118-8e8fc24abf80' }),
+});

@@ -1,0 +1,78 @@
+// Failed zod validation as the API's error: each issue named by its field, with what to send.
+import type { ZodError } from 'zod';
+import { SandboxError, type ErrorDetail } from './errors.js';
+
+export type Target = 'json' | 'query' | 'param' | 'header' | 'form' | 'cookie';
+
+export function validationError(error: ZodError, target: Target, input: unknown): SandboxError {
+  const details: ErrorDetail[] = error.issues.map((issue) => ({
+    field: fieldName(issue.path, target),
+    issue: describeIssue(issue, valueAt(input, issue.path)),
+  }));
+  const where = target === 'json' ? 'body' : target === 'header' ? 'headers' : target === 'param' ? 'path' : 'query';
+  const first = details[0];
+  const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''}, listed in error.details)` : '';
+  return new SandboxError(
+    'VALIDATION_ERROR',
+    `Invalid request ${where}: ${first.field} ${first.issue}${more}.`,
+    details,
+  );
+}
+
+function fieldName(path: PropertyKey[], target: Target): string {
+  const name = path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return name || (target === 'json' ? 'body' : target);
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let v = input;
+  for (const p of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[p];
+  }
+  return v;
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+type Issue = ZodError['issues'][number];
+
+function describeIssue(issue: Issue, value: unknown): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (value === undefined) return `is required: send ${article(issue.expected)}`;
+      return `must be ${article(issue.expected)}, not ${typeName(value)}`;
+    case 'too_small':
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters long`;
+      if (issue.origin === 'array') return `must have at least ${issue.minimum} item(s)`;
+      return issue.inclusive ? `must be at least ${issue.minimum}` : `must be greater than ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'string') return `must be at most ${issue.maximum} characters long`;
+      if (issue.origin === 'array') return `must have at most ${issue.maximum} item(s)`;
+      return issue.inclusive ? `must be at most ${issue.maximum}` : `must be less than ${issue.maximum}`;
+    case 'invalid_value':
+      if (value === undefined) return `is required: send one of: ${issue.values.map(String).join(', ')}`;
+      return `must be one of: ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      if (issue.format === 'regex') return `must match the pattern ${(issue as { pattern?: string }).pattern ?? ''}`.trim();
+      if (issue.format === 'uuid') return 'must be a UUID, e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f';
+      if (issue.format === 'datetime') return 'must be an ISO 8601 date-time, e.g. 2026-01-15T09:00:00.000Z';
+      return `must be a valid ${issue.format}`;
+    case 'not_multiple_of':
+      return `must be a multiple of ${issue.divisor}`;
+    case 'unrecognized_keys':
+      return `has fields that are not allowed: ${issue.keys.join(', ')}`;
+    default:
+      return issue.message;
+  }
+}
+
+function article(expected: string): string {
+  if (expected === 'object' || expected === 'array') return `an ${expected}`;
+  if (expected === 'int') return 'an integer';
+  return `a ${expected}`;
+}

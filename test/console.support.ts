@@ -1,0 +1,45 @@
+// A console in happy-dom over app.request(): the served page, the console's own script, and every
+// fetch recorded so tests can look at what the browser sent.
+import { Window } from 'happy-dom';
+import { consoleScript } from '../src/console/script.js';
+import type { TestApp } from './support/app.js';
+
+export interface Sent {
+  url: string;
+  headers: Record<string, string>;
+}
+
+export async function openConsole(t: TestApp, opts: { pollMs?: number; sessionKey?: string } = {}) {
+  const win = new Window({
+    url: 'http://127.0.0.1:4010/console',
+    settings: { disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableJavaScriptEvaluation: false },
+  });
+  const sent: Sent[] = [];
+  (win as any).fetch = async (input: string, init: RequestInit = {}) => {
+    const headers = Object.fromEntries(new Headers(init.headers).entries());
+    sent.push({ url: String(input), headers });
+    return t.app.request(String(input), init);
+  };
+  if (opts.sessionKey) win.sessionStorage.setItem('payments-sandbox.console.key', opts.sessionKey);
+  const html = await (await t.app.request('/console')).text();
+  win.document.write(html);
+  (win as any).eval(consoleScript(opts.pollMs ?? 3_600_000));
+  const doc = win.document;
+  const api = (win as any).sandboxConsole as { refresh(): Promise<void>; runFlow(id: string): Promise<void>; idle(): Promise<void> };
+
+  async function click(selector: string) {
+    const el = doc.querySelector(selector) as unknown as HTMLElement | null;
+    if (!el) throw new Error(`nothing matches ${selector}`);
+    el.click();
+    await api.idle();
+  }
+
+  async function signIn(key: string) {
+    (doc.querySelector('#key') as unknown as HTMLInputElement).value = key;
+    await click('[data-action="sign-in"]');
+  }
+
+  const text = (selector: string) => doc.querySelector(selector)?.textContent ?? '';
+
+  return { win, doc, sent, api, click, signIn, text, close: () => win.happyDOM.abort().then(() => win.close()) };
+}

@@ -1,0 +1,186 @@
+// The console's page and actions, in happy-dom over the real app: signing in with a key, the guided
+// flows, the clock and scenario buttons, polling, and that a key never leaves the browser session
+// except in the Authorization header.
+import { afterEach, describe, expect, it } from 'vitest';
+import { consoleScript } from '../src/console/script.js';
+import { createTestApp, KEY, KEY_B, type TestApp } from './support/app.js';
+import { openConsole } from './console.support.js';
+
+let open: Awaited<ReturnType<typeof openConsole>>[] = [];
+afterEach(async () => {
+  await Promise.all(open.map((c) => c.close()));
+  open = [];
+});
+
+async function consoleFor(t: TestApp, opts: Parameters<typeof openConsole>[1] = {}) {
+  const c = await openConsole(t, opts);
+  open.push(c);
+  return c;
+}
+
+const payout = (reference: string) => ({
+  reference,
+  amount: 1000,
+  currency: 'NGN',
+  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+});
+
+describe('the console page', () => {
+  it('is served from the sandbox with its script and stylesheet, uncached, same-origin only', async () => {
+    const t = await createTestApp();
+    const page = await t.app.request('/console');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await page.text();
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('<script src="/console/console.js" defer=""></script>');
+    expect(html).not.toMatch(/https?:\/\//);
+    for (const flow of ['fiat-payout', 'failing-payout', 'marketplace-quote', 'fx-trade']) expect(html).toContain(`data-flow="${flow}"`);
+    const js = await t.app.request('/console/console.js');
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await js.text()).toBe(consoleScript(1500));
+    expect((await t.app.request('/console/console.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+  });
+
+  it('drops any query string, so a key typed into one does not stay in the address bar', async () => {
+    const t = await createTestApp();
+    const res = await t.app.request(`/console?key=${KEY}`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/console');
+  });
+
+  it('asks for a key, refuses a malformed or rejected one, and keeps a good one in sessionStorage only', async () => {
+    const t = await createTestApp({ allowedKeys: new Set([KEY]) });
+    const c = await consoleFor(t);
+    expect(c.doc.body.getAttribute('data-state')).toBe('locked');
+    await c.signIn('pk_test_nope');
+    expect(c.text('[data-field="key-error"]')).toBe('A key looks like sk_test_ followed by letters and digits.');
+    await c.signIn(KEY_B);
+    expect(c.text('[data-field="key-error"]')).toBe('This API key is not one this sandbox accepts. Use a key from its keys file.');
+    expect(c.win.sessionStorage.length).toBe(0);
+    await c.signIn(KEY);
+    expect(c.doc.body.getAttribute('data-state')).toBe('ready');
+    expect(c.win.sessionStorage.getItem('payments-sandbox.console.key')).toBe(KEY);
+    expect(c.win.localStorage.length).toBe(0);
+    expect((c.doc.querySelector('#key') as unknown as HTMLInputElement).value).toBe('');
+    expect(c.text('[data-field="key"]')).toBe('sk_test_…0001');
+    expect(c.text('[data-view="balances"]')).toContain('NGN');
+    expect(c.text('[data-field="scenario"]')).toBe('default');
+    await c.click('[data-action="forget-key"]');
+    expect(c.win.sessionStorage.length).toBe(0);
+    expect(c.doc.body.getAttribute('data-state')).toBe('locked');
+  });
+
+  it('runs the guided fiat payout step by step and draws PENDING → PROCESSING → SUCCESSFUL on the timeline', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    await c.click('[data-flow="fiat-payout"]');
+    const steps = [...c.doc.querySelectorAll('[data-view="flow-log"] .exchange h3')].map((h) => h.textContent);
+    expect(steps).toEqual([
+      '1. Get All Banks for NGN',
+      '2. Resolve account 0123456789 at Access Bank',
+      '3. Create the payout',
+      '4. Advance the clock 300 s, to the estimated completion',
+      '5. Read the payout back',
+    ]);
+    expect(c.doc.querySelector('[data-field="flow-outcome"]')!.getAttribute('data-outcome')).toBe('ok');
+    expect(c.text('[data-field="flow-outcome"]')).toMatch(/^Payout console-payout-\S+ is SUCCESSFUL$/);
+    const card = c.doc.querySelector('[data-view="resources"] .resource[data-kind="payouts"]')!;
+    expect([...card.querySelectorAll('.timeline .status')].map((s) => s.textContent)).toEqual(['PENDING', 'PROCESSING', 'SUCCESSFUL']);
+    expect(card.querySelector('header .status')!.textContent).toBe('SUCCESSFUL');
+    // The journal shows each API request and response, the key masked.
+    const journal = c.text('[data-view="journal"]');
+    expect(journal).toContain('POST /api/v1/partners/payouts');
+    expect(journal).toContain('authorization: Bearer [redacted]…0001');
+    expect(c.text('[data-view="events"]')).toContain('payout.successful');
+    expect(c.text('[data-view="clock"]')).toContain('300 s');
+  });
+
+  it('runs the failing payout under the failures scenario and shows the reason and the refund', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    const before = (await t.call('GET', '/_sandbox/balances')).body.data.find((b: any) => b.key === 'NGN').available;
+    await c.api.runFlow('failing-payout');
+    expect(c.text('[data-field="flow-outcome"]')).toMatch(/is FAILED: Beneficiary bank declined the transfer$/);
+    const card = c.doc.querySelector('.resource[data-kind="payouts"]')!;
+    expect(card.querySelector('.timeline')!.textContent).toContain('Beneficiary bank declined the transfer');
+    expect(c.text('[data-view="balances"]')).toContain(before);
+    const sentScenario = c.sent.find((s) => s.url === '/api/v1/partners/payouts')!.headers['x-sandbox-scenario'];
+    expect(sentScenario).toBe('failures');
+  });
+
+  it('advances the clock with its buttons and binds a scenario with the picker', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    await c.click('[data-action="advance"][data-seconds="60"]');
+    await c.click('[data-action="advance"][data-seconds="3600"]');
+    await c.click('[data-action="advance"][data-seconds="86400"]');
+    expect((await t.call('GET', '/_sandbox/clock')).body.offsetSeconds).toBe(60 + 3600 + 86400);
+    expect(c.text('[data-view="clock"]')).toContain('90060 s');
+    (c.doc.querySelector('#scenario-pick') as unknown as HTMLSelectElement).value = 'failures';
+    await c.click('[data-action="scenario"]');
+    expect((await t.call('GET', '/_sandbox/scenario')).body.name).toBe('failures');
+    expect(c.text('[data-field="scenario"]')).toBe('failures');
+    await c.click('[data-action="scenario-default"]');
+    expect(c.text('[data-field="scenario"]')).toBe('default');
+  });
+
+  it('updates by itself when the tenant changes elsewhere', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t, { pollMs: 20 });
+    await c.signIn(KEY);
+    expect(c.text('[data-view="resources"]')).toContain('No resources yet');
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('made-by-curl') });
+    await expect.poll(() => c.doc.querySelector('.resource[data-id="made-by-curl"] header .status')?.textContent, { timeout: 2000 }).toBe('PENDING');
+    await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 30 } });
+    await expect.poll(() => c.doc.querySelector('.resource[data-id="made-by-curl"] header .status')?.textContent, { timeout: 2000 }).toBe('PROCESSING');
+  });
+
+  it('says the quote and FX flows need routes this build lacks, or runs them when it has them', async () => {
+    const t = await createTestApp();
+    const paths = Object.keys((await (await t.app.request('/openapi.json')).json()).paths);
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    for (const [flow, path, done] of [
+      ['marketplace-quote', '/api/v1/partners/marketplace/intent', / is completed$/],
+      ['fx-trade', '/api/v1/partners/fx/trades', / is COMP$/],
+    ] as const) {
+      await c.api.runFlow(flow);
+      if (paths.includes(path)) expect(c.text('[data-field="flow-outcome"]')).toMatch(done);
+      else expect(c.text('[data-field="flow-outcome"]')).toBe(`This build of the sandbox does not serve ${path} yet.`);
+    }
+  });
+});
+
+describe('keys and tenants in the console', () => {
+  it('shows only the signed-in tenant, and the key appears in no URL, journal, event or page text', async () => {
+    const t = await createTestApp();
+    await t.call('POST', '/api/v1/partners/payouts', { key: KEY_B, body: payout('tenant-b-secret-payout') });
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    await c.api.runFlow('fiat-payout');
+    await c.api.runFlow('failing-payout');
+    const html = c.doc.documentElement.outerHTML;
+    expect(html).not.toContain('tenant-b-secret-payout');
+    expect(html).not.toContain(KEY);
+    expect(c.win.location.href).toBe('http://127.0.0.1:4010/console');
+    expect(c.sent.length).toBeGreaterThan(20);
+    for (const s of c.sent) {
+      expect(s.url).not.toContain('sk_');
+      if (s.url !== '/openapi.json') expect(s.headers.authorization).toMatch(/^Bearer sk_test_/);
+    }
+    const everything = JSON.stringify([
+      (await t.call('GET', '/_sandbox/requests?limit=1000')).body,
+      (await t.call('GET', '/_sandbox/events?limit=1000')).body,
+      (await t.call('GET', '/_sandbox/resources')).body,
+    ]);
+    expect(everything).not.toContain(KEY);
+    expect(everything).not.toContain('tenant-b-secret-payout');
+    // Page and asset loads are not API requests: nothing about them is journaled.
+    expect(everything).not.toContain('"path":"/console');
+  });
+});

@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Decimal } from '../src/kernel/money.js';
+import type { XmlElement } from '../src/iso20022/xml.js';
+import { XSD_NAMES } from '../src/iso20022/xsd-names.js';
+import { validateAgainstXsd } from '../src/iso20022/xsd.test-helper.js';
+import { advance, createTestApp, LIVE_KEY, type TestApp } from './support/app.js';
+import { FX, fx, rejection } from './support/fx.js';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp();
+});
+
+const listings = (res: { xml: XmlElement }) => (res.xml.Listgs ?? []) as XmlElement[];
+
+describe('GET /listings', () => {
+  it('defaults to page 0 of 10 over every pool, each listing from the pool fixture', async () => {
+    const res = await fx(t, 'GET', '/listings');
+    expect(res.status).toBe(200);
+    expect(res.root).toBe('FndPrcgPsptRpt');
+    expect(res.xml.Pgntn).toEqual({ PageNumber: '0', PageSize: '10', TotalElements: '40' });
+    expect(listings(res)).toHaveLength(10);
+    expect(listings(res)[0]).toEqual({
+      Id: '7e4ffa35-4c02-497f-b525-28a216edd814',
+      Nm: 'Lagos Liquidity Partners',
+      CcyPair: 'NGN/USDT',
+      XchgRate: '1580.5',
+      AvlblBal: '42500',
+      TradsCnt: '1842',
+      CmpltnRate: '98.7',
+    });
+    expect(res.xml.OprgMd).toBe('sandbox');
+  });
+
+  it('filters by source and destination, in any case', async () => {
+    const res = await fx(t, 'GET', '/listings?source=usdt&destination=NGN');
+    expect(res.xml.Pgntn).toMatchObject({ TotalElements: '4' });
+    expect(listings(res).map((l) => [l.CcyPair, l.XchgRate])).toEqual([
+      ['USDT/NGN', '1575'], ['USDT/NGN', '1571.4'], ['USDT/NGN', '1568.75'], ['USDT/NGN', '1562.3'],
+    ]);
+    const ghs = await fx(t, 'GET', '/listings?source=GHS', { key: LIVE_KEY });
+    expect(ghs.xml.Pgntn).toMatchObject({ TotalElements: '6' });
+    expect(ghs.xml.OprgMd).toBe('live');
+    const none = await fx(t, 'GET', '/listings?source=EUR');
+    expect(none.xml.Pgntn).toEqual({ PageNumber: '0', PageSize: '10', TotalElements: '0' });
+    expect(none.xml.Listgs).toBeUndefined();
+  });
+
+  it('pages: a partial last page, a page past the end, the largest page size', async () => {
+    const last = await fx(t, 'GET', '/listings?page=3&pageSize=12');
+    expect(listings(last)).toHaveLength(4);
+    expect(listings(last)[3].CcyPair).toBe('USDC/USD');
+    const past = await fx(t, 'GET', '/listings?page=4&pageSize=10');
+    expect(past.xml.Pgntn).toEqual({ PageNumber: '4', PageSize: '10', TotalElements: '40' });
+    expect(listings(past)).toHaveLength(0);
+    expect(listings(await fx(t, 'GET', '/listings?pageSize=100'))).toHaveLength(40);
+    expect(listings(await fx(t, 'GET', '/listings?pageSize=1&page=39'))[0].CcyPair).toBe('USDC/USD');
+  });
+
+  it.each([
+    ['pageSize=0', 'pageSize'],
+    ['pageSize=101', 'pageSize'],
+    ['page=-1', 'page'],
+    ['page=1.5', 'page'],
+    ['page=first', 'page'],
+    ['source=N1', 'source'],
+    ['destination=toolongcode', 'destination'],
+  ])('refuses %s with 400 naming the parameter', async (query, field) => {
+    expect(rejection(await fx(t, 'GET', `/listings?${query}`))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', location: field });
+  });
+});
+
+describe('GET /rates/makers', () => {
+  const rate = async (app: TestApp, from = 'NGN', to = 'USDT') => {
+    const res = await fx(app, 'GET', `/rates/makers?from=${from}&to=${to}`);
+    expect(res.status).toBe(200);
+    return res.xml as Record<string, string>;
+  };
+
+  it('quotes a pair near its pools, re-quoted each minute; AgeSecs counts the seconds since', async () => {
+    const r = await rate(t);
+    expect(r).toMatchObject({ SrcCcy: 'NGN', TrgtCcy: 'USDT', RateSrc: 'market_maker', TmStmp: '2026-01-15T09:00:00.000Z', AgeSecs: '0', OprgMd: 'sandbox' });
+    // The NGN/USDT pools average 1585.1375; the walk stays within 2.9 % of that.
+    expect(new Decimal(r.XchgRate).div('1585.1375').minus(1).abs().lte('0.029')).toBe(true);
+    await advance(t, 45);
+    expect(await rate(t)).toMatchObject({ XchgRate: r.XchgRate, TmStmp: '2026-01-15T09:00:00.000Z', AgeSecs: '45' });
+    await advance(t, 15);
+    const next = await rate(t);
+    expect(next).toMatchObject({ TmStmp: '2026-01-15T09:01:00.000Z', AgeSecs: '0' });
+    const lower = await rate(t, 'ngn', 'usdt');
+    expect(lower.SrcCcy).toBe('NGN');
+  });
+
+  it('PctChg24H is the change against the rate 24 hours earlier', async () => {
+    const before = await rate(t);
+    await advance(t, 86_400);
+    const after = await rate(t);
+    const expected = new Decimal(after.XchgRate).div(before.XchgRate).minus(1).mul(100).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
+    expect(new Decimal(after.PctChg24H).eq(expected)).toBe(true);
+    expect(after.XchgRate).not.toBe(before.XchgRate);
+  });
+
+  it('the same seed gives the same rates; another seed gives others', async () => {
+    const again = await createTestApp();
+    const other = await createTestApp({ config: { seed: 8 } });
+    for (const [from, to] of [['NGN', 'USDT'], ['USDC', 'GHS'], ['USD', 'USDT']]) {
+      const a = await rate(t, from, to);
+      expect(await rate(again, from, to)).toEqual(a);
+      expect((await rate(other, from, to)).XchgRate).not.toBe(a.XchgRate);
+    }
+  });
+
+  it('is 404 for a pair no maker quotes, and 400 for a missing parameter', async () => {
+    expect(rejection(await fx(t, 'GET', '/rates/makers?from=NGN&to=GHS'))).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
+    expect(rejection(await fx(t, 'GET', '/rates/makers?from=NGN'))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', location: 'to' });
+    expect(rejection(await fx(t, 'GET', '/rates/makers'))).toMatchObject({ status: 400, location: 'from, to' });
+  });
+});
+
+describe('GET /xsd/{name}.xsd', () => {
+  it('serves every XSD without a key, as application/xml', async () => {
+    for (const [root, file] of Object.entries(XSD_NAMES)) {
+      const res = await t.app.request(`/xsd/${root}.xsd`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
+      expect(await res.text()).toBe(readFileSync(new URL(`../xsd/${file}`, import.meta.url), 'utf8'));
+    }
+  });
+
+  it('is 404 for a name no message has, as the XML reject', async () => {
+    for (const path of ['/xsd/Nothing.xsd', '/xsd/FXTradInstr', '/xsd/FXTradInstr.xsd/more']) {
+      const res = await t.app.request(path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
+      const text = await res.text();
+      expect(validateAgainstXsd(text, 'MsgRjct')).toEqual([]);
+      expect(text).toMatch(/<RjctgPtyRsn>(RESOURCE|ROUTE)_NOT_FOUND<\/RjctgPtyRsn>/);
+    }
+  });
+
+  it('the schemas refuse a wrong shape', () => {
+    const wrong = '<FXTradCxlRspn><TxId>x</TxId><Sts>DONE</Sts><TTL>0</TTL><OprgMd>sandbox</OprgMd></FXTradCxlRspn>';
+    expect(validateAgainstXsd(wrong, 'FXTradCxlRspn')).not.toEqual([]);
+  });
+});
+
+it('documents the FX routes in /openapi.json with XML bodies naming their root and XSD', async () => {
+  const doc = await (await t.app.request('/openapi.json')).json();
+  const create = doc.paths[`${FX}/trades`].post;
+  expect(Object.keys(create.requestBody.content)).toEqual(['application/xml']);
+  expect(create.requestBody.description).toMatch(/FXTradInstr.*\/xsd\/FXTradInstr\.xsd/);
+  expect(create.responses['201'].content['application/xml'].schema.type).toBe('string');
+  expect(create.responses['400'].description).toMatch(/MsgRjct/);
+  for (const p of ['/trades/{transactionId}', '/trades/{transactionId}/accept', '/trades/{transactionId}/confirmation', '/trades/{transactionId}/cancellation', '/listings', '/rates/makers']) {
+    expect(doc.paths[`${FX}${p}`], p).toBeDefined();
+  }
+  expect(doc.paths['/xsd/{file}'].get).toBeDefined();
+});
