@@ -64,6 +64,7 @@ export function createApp(deps: AppDeps) {
       seed: config.seed,
     },
     config.seed,
+    { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t) },
   );
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });

@@ -19,6 +19,8 @@ Options (environment variable in brackets):
   --scenario NAME   default scenario, bundled name or file [SANDBOX_SCENARIO]
   --seed N          make ids, names and rates repeatable [SANDBOX_SEED]
   --keys FILE       accept only the keys listed in FILE, one per line [SANDBOX_KEYS]
+  --max-tenants N   with --data, keep at most N tenants in memory; idle ones reload
+                    from disk when next used. 0 (default) keeps all [SANDBOX_MAX_TENANTS]
   -h, --help        show this help`;
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
@@ -33,6 +35,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
       scenario: { type: 'string' },
       seed: { type: 'string' },
       keys: { type: 'string' },
+      'max-tenants': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -46,7 +49,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
     const v = env[envName];
     if (v !== undefined && v !== '') raw[field] = v;
   }
-  for (const [k, v] of Object.entries(values)) if (k !== 'help' && v !== undefined) raw[k] = v;
+  for (const [k, v] of Object.entries(values)) if (k !== 'help' && v !== undefined) raw[k.replace(/-(\w)/g, (_m, ch: string) => ch.toUpperCase())] = v;
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const msg = parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n');

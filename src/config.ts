@@ -17,6 +17,9 @@ export const ConfigSchema = z.object({
   journalSize: z.coerce.number().int().min(1).max(10_000).default(200),
   eventLogSize: z.coerce.number().int().min(1).max(100_000).default(1000),
   bodyLimitBytes: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Most tenants kept in memory with --data; the least recently used idle ones reload from disk on
+   * their next request. 0 keeps every tenant. Without --data it has no effect (nothing to reload). */
+  maxTenants: z.coerce.number().int().min(0).default(0),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -30,6 +33,7 @@ export const ENV_NAMES: Record<string, keyof Config> = {
   SANDBOX_SEED: 'seed',
   SANDBOX_KEYS: 'keys',
   SANDBOX_TICK_MS: 'tickMs',
+  SANDBOX_MAX_TENANTS: 'maxTenants',
 };
 
 export const defaultConfig = (): Config => ConfigSchema.parse({});

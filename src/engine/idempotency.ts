@@ -2,18 +2,44 @@
 // replays the stored response and creates nothing; with a different body it is a 409.
 // create() runs synchronously from the check to the write, so concurrent requests with one
 // reference make exactly one resource.
+//
+// Bounded: the fingerprint of every reference is kept (until a reset), so a reuse is always caught,
+// but the full response is kept only for the newest LIMITS.responsesKept creations of the tenant.
+// A replay of an older one is answered from the resource itself (`reread`): same status, same
+// shape, the resource as it stands now. A route that passes no `reread` keeps its responses inline.
 import { SandboxError } from '../kernel/errors.js';
 import { fingerprint } from '../kernel/json.js';
 import type { Tenant } from './tenant.js';
+
+export const LIMITS = {
+  /** Full responses kept per tenant for replays; older replays are re-read from the resource. */
+  responsesKept: 1000,
+};
 
 export interface StoredResponse {
   status: number;
   body: unknown;
 }
 
-interface IdempotencyRecord extends StoredResponse {
-  fp: string;
+/** How a route re-presents a created resource whose stored response has been dropped. */
+export interface Reread {
+  /** The resource's id within the created response (what `body` is given later). */
+  id(body: unknown): string;
+  /** The creation response's body, built from the resource as it stands now. */
+  body(id: string): unknown;
 }
+
+interface IdempotencyRecord {
+  fp: string;
+  status: number;
+  /** The response, for routes without a reread (and records written before the bound). */
+  body?: unknown;
+  /** The resource id, for routes with a reread. */
+  id?: string;
+}
+
+export const idempotencyRecords = (t: Tenant) => t.store.collection<IdempotencyRecord>('idempotency');
+export const storedResponses = (t: Tenant) => t.store.collection<unknown>('idempotency_responses');
 
 export function idempotent(
   tenant: Tenant,
@@ -21,8 +47,9 @@ export function idempotent(
   reference: string,
   request: unknown,
   create: () => StoredResponse,
+  reread?: Reread,
 ): StoredResponse & { replayed: boolean } {
-  const records = tenant.store.collection<IdempotencyRecord>('idempotency');
+  const records = idempotencyRecords(tenant);
   const key = `${scope}:${reference}`;
   const fp = fingerprint(request);
   const seen = records.get(key);
@@ -35,9 +62,27 @@ export function idempotent(
         [{ field: 'reference', issue: 'already used with a different body' }],
       );
     }
-    return { status: seen.status, body: seen.body, replayed: true };
+    return { status: seen.status, body: replayBody(tenant, key, seen, reread), replayed: true };
   }
   const res = create();
-  if (res.status < 300) records.put(key, { fp, status: res.status, body: res.body });
+  if (res.status >= 300) return { ...res, replayed: false };
+  if (!reread) {
+    records.put(key, { fp, status: res.status, body: res.body });
+    return { ...res, replayed: false };
+  }
+  records.put(key, { fp, status: res.status, id: reread.id(res.body) });
+  const responses = storedResponses(tenant);
+  responses.put(key, res.body);
+  while (responses.size > LIMITS.responsesKept) responses.remove(responses.keys().next().value!);
   return { ...res, replayed: false };
+}
+
+function replayBody(t: Tenant, key: string, seen: IdempotencyRecord, reread?: Reread): unknown {
+  if (seen.body !== undefined) return seen.body;
+  const kept = storedResponses(t).get(key);
+  if (kept !== undefined) return kept;
+  if (!reread || seen.id === undefined) {
+    throw new Error(`idempotency record ${key} has neither a stored response nor a way to re-read it`);
+  }
+  return reread.body(seen.id);
 }

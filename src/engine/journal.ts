@@ -60,12 +60,17 @@ export function maskSecret(value: string): string {
   return `${m[1] ?? ''}[redacted]${tail ? `…${tail}` : ''}`;
 }
 
-export function redact(value: unknown): unknown {
+/** Nesting kept in a journal body; deeper values (a hostile body can nest thousands of levels) are
+ * cut, so neither redaction nor the JSON answer recurses past the stack. */
+const MAX_DEPTH = 64;
+
+export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return value.replace(/sk_(test|live)_[A-Za-z0-9_-]+/g, 'sk_$1_[redacted]');
-  if (Array.isArray(value)) return value.map(redact);
+  if (value && typeof value === 'object' && depth >= MAX_DEPTH) return '[nested too deep]';
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_FIELDS.test(k) ? '[redacted]' : redact(v);
+    for (const [k, v] of Object.entries(value)) out[k] = SECRET_FIELDS.test(k) ? '[redacted]' : redact(v, depth + 1);
     return out;
   }
   return value;

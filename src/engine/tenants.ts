@@ -1,4 +1,10 @@
 // API key → tenant. Every key is its own tenant; its id on disk is a hash, never the key itself.
+//
+// With a limit (--max-tenants) and a store that can reload (--data), the least recently used idle
+// tenants are dropped from memory once more than the limit are loaded: made durable, their files
+// closed, their runtime objects forgotten. The next request with that key loads them again from
+// disk. Idle means no request holds the tenant and the webhook sender has nothing queued for it.
+// A memory-only store is never evicted from: its tenants' data exist nowhere else.
 import { createHash } from 'node:crypto';
 import { TenantRandom, tenantSeed } from '../kernel/random.js';
 import type { Store } from '../store/store.js';
@@ -8,41 +14,100 @@ export function tenantIdOf(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 32);
 }
 
+export interface TenantsOptions {
+  /** Most tenants kept in memory; undefined or 0 keeps every tenant. */
+  maxLoaded?: number;
+  /** Work outside requests that holds a tenant in memory (queued webhook attempts). */
+  busy?: (t: Tenant) => boolean;
+}
+
 export class Tenants {
+  /** Loaded tenants, least recently used first. */
   private readonly byKey = new Map<string, Tenant>();
   private readonly opening = new Map<string, Promise<Tenant>>();
+  private readonly holds = new Map<Tenant, number>();
+  private readonly evicting = new Map<string, Promise<void>>();
+  private evictions = 0;
 
   constructor(
     private readonly store: Store,
     private readonly env: TenantEnv,
     private readonly seed: number | undefined,
+    private readonly options: TenantsOptions = {},
   ) {}
 
   get(key: string, mode: Mode): Promise<Tenant> {
     const t = this.byKey.get(key);
-    if (t) return Promise.resolve(t);
+    if (t) {
+      this.byKey.delete(key);
+      this.byKey.set(key, t);
+      return Promise.resolve(t);
+    }
     let p = this.opening.get(key);
     if (!p) {
       const id = tenantIdOf(key);
-      p = this.store.tenant(id).then((ts) => {
-        const tenant = new Tenant(id, mode, ts, new TenantRandom(tenantSeed(this.seed, id)), this.env);
-        this.byKey.set(key, tenant);
-        this.opening.delete(key);
-        return tenant;
-      });
+      p = (this.evicting.get(id) ?? Promise.resolve())
+        .then(() => this.store.tenant(id))
+        .then((ts) => {
+          const tenant = new Tenant(id, mode, ts, new TenantRandom(tenantSeed(this.seed, id)), this.env);
+          this.byKey.set(key, tenant);
+          return tenant;
+        })
+        .finally(() => this.opening.delete(key));
       this.opening.set(key, p);
     }
     return p;
+  }
+
+  /** Get and hold a tenant for one request: a held tenant is never evicted. */
+  async acquire(key: string, mode: Mode): Promise<Tenant> {
+    const t = await this.get(key, mode);
+    this.holds.set(t, (this.holds.get(t) ?? 0) + 1);
+    this.evictIdle();
+    return t;
+  }
+
+  release(t: Tenant): void {
+    const n = (this.holds.get(t) ?? 1) - 1;
+    if (n > 0) this.holds.set(t, n);
+    else {
+      this.holds.delete(t);
+      this.evictIdle();
+    }
   }
 
   loaded(): IterableIterator<Tenant> {
     return this.byKey.values();
   }
 
+  stats() {
+    return { loaded: this.byKey.size, evictions: this.evictions };
+  }
+
   /** Background tick: apply due jobs of every loaded tenant, then persist. */
   async tick(): Promise<void> {
-    for (const t of this.byKey.values()) {
+    for (const t of [...this.byKey.values()]) {
       if (t.catchUp() > 0) await t.store.flush();
+    }
+  }
+
+  /** Drop least recently used idle tenants until the limit holds (or only busy ones are left). */
+  private evictIdle(): void {
+    const max = this.options.maxLoaded;
+    if (!max || !this.store.evict) return;
+    let over = this.byKey.size - max;
+    for (const [key, t] of this.byKey) {
+      if (over <= 0) break;
+      if (this.holds.has(t) || this.options.busy?.(t)) continue;
+      this.byKey.delete(key);
+      over--;
+      this.evictions++;
+      const done = t.store
+        .flush()
+        .then(() => this.store.evict!(t.id))
+        .catch((err: Error) => console.error('[sandbox] could not unload a tenant:', err))
+        .finally(() => this.evicting.delete(t.id));
+      this.evicting.set(t.id, done);
     }
   }
 }

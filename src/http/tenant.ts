@@ -38,19 +38,24 @@ export function tenantMiddleware(tenants: Tenants, allowedKeys?: ReadonlySet<str
         { field: 'Authorization', issue: 'unknown key' },
       ]);
     }
-    const tenant = await tenants.get(key, mode);
-    c.set('tenant', tenant);
-    tenant.catchUp();
-    await next();
+    // Held for the whole request, so an idle-tenant limit never unloads it midway.
+    const tenant = await tenants.acquire(key, mode);
     try {
-      await tenant.store.flush();
-    } catch (err) {
-      console.error('[sandbox] could not persist a write:', err);
-      c.res = undefined;
-      c.res = c.json(
-        { status: 'error', message: 'The sandbox could not persist this request; nothing was kept. Retry it.', error: { type: 'api_error', code: 'INTERNAL_ERROR', details: [] } },
-        500,
-      );
+      c.set('tenant', tenant);
+      tenant.catchUp();
+      await next();
+      try {
+        await tenant.store.flush();
+      } catch (err) {
+        console.error('[sandbox] could not persist a write:', err);
+        c.res = undefined;
+        c.res = c.json(
+          { status: 'error', message: 'The sandbox could not persist this request; nothing was kept. Retry it.', error: { type: 'api_error', code: 'INTERNAL_ERROR', details: [] } },
+          500,
+        );
+      }
+    } finally {
+      tenants.release(tenant);
     }
   };
 }

@@ -163,19 +163,33 @@ export class LowdbStore implements Store {
   readonly kind = 'lowdb' as const;
   private readonly tenants = new Map<string, LowdbTenantStore>();
   private readonly opening = new Map<string, Promise<LowdbTenantStore>>();
+  private readonly closing = new Map<string, Promise<void>>();
 
   private constructor(
     readonly dir: string,
     private readonly compactBytes: number,
   ) {}
 
-  /** Open the data directory and load every tenant in it, refusing damaged files. */
-  static async open(dir: string, opts: { compactBytes?: number } = {}): Promise<LowdbStore> {
+  /** Open the data directory and load every tenant in it, refusing damaged files. With `keep`, only
+   * that many stay in memory after the check; the others reload on first use. */
+  static async open(dir: string, opts: { compactBytes?: number; keep?: number } = {}): Promise<LowdbStore> {
     const store = new LowdbStore(path.resolve(dir), opts.compactBytes ?? DEFAULT_COMPACT_BYTES);
     const root = path.join(store.dir, 'tenants');
     await mkdir(root, { recursive: true });
-    for (const id of await readdir(root)) await store.tenant(id);
+    for (const id of await readdir(root)) {
+      await store.tenant(id);
+      if (opts.keep !== undefined && store.tenants.size > opts.keep) await store.evict(id);
+    }
     return store;
+  }
+
+  async evict(tenantId: string): Promise<void> {
+    const t = this.tenants.get(tenantId);
+    if (!t) return;
+    this.tenants.delete(tenantId);
+    const done = t.close().finally(() => this.closing.delete(tenantId));
+    this.closing.set(tenantId, done);
+    await done;
   }
 
   tenant(tenantId: string): Promise<TenantStore> {
@@ -184,7 +198,8 @@ export class LowdbStore implements Store {
     let p = this.opening.get(tenantId);
     if (!p) {
       const t = new LowdbTenantStore(path.join(this.dir, 'tenants', tenantId), this.compactBytes);
-      p = t.load().then(() => {
+      // An evicted tenant is read again only once its files are closed.
+      p = (this.closing.get(tenantId) ?? Promise.resolve()).then(() => t.load()).then(() => {
         this.tenants.set(tenantId, t);
         this.opening.delete(tenantId);
         return t;
@@ -199,6 +214,7 @@ export class LowdbStore implements Store {
   }
 
   async close(): Promise<void> {
+    await Promise.all([...this.closing.values()]);
     await Promise.all([...this.tenants.values()].map((t) => t.close()));
   }
 }

@@ -33,6 +33,9 @@ export interface Store {
   tenantIds(): string[];
   /** Make everything durable and release files. */
   close(): Promise<void>;
+  /** Drop a tenant from memory after making it durable; the next `tenant()` reloads it. Only stores
+   * that can reload (files) have it: dropping a memory-only tenant would lose its data. */
+  evict?(tenantId: string): Promise<void>;
 }
 
 /** A write to a collection, as the lowdb store logs it. */

@@ -57,7 +57,10 @@ export const payoutRoutes = newRouter()
   .openapi(create, (c) => {
     const t = c.get('tenant');
     const body = c.req.valid('json');
-    return respondIdempotent(c, idempotent(t, 'payout', body.reference, body, () => createPayout(t, body, requestScenario(c))));
+    return respondIdempotent(c, idempotent(t, 'payout', body.reference, body, () => createPayout(t, body, requestScenario(c)), {
+      id: () => body.reference,
+      body: (ref) => envelope('Payout initiated successfully', getPayout(t, ref)),
+    }));
   })
   .openapi(read, (c) => {
     const p = getPayout(c.get('tenant'), c.req.valid('param').reference);

@@ -86,7 +86,10 @@ export const transferRoutes = router
   .openapi(create, (c) => {
     const t = c.get('tenant');
     const body = c.req.valid('json');
-    return respondIdempotent(c, idempotent(t, 'transfer', body.reference, body, () => createTransfer(t, body, serviceSource(c), requestScenario(c))));
+    return respondIdempotent(c, idempotent(t, 'transfer', body.reference, body, () => createTransfer(t, body, serviceSource(c), requestScenario(c)), {
+      id: () => body.reference,
+      body: (ref) => [present(getTransfer(t, ref))],
+    }));
   })
   .openapi(read, (c) => c.json(present(getTransfer(c.get('tenant'), c.req.valid('param').reference)), 200))
   .openapi(page, (c) => c.json(bulkPage(c.get('tenant'), c.req.valid('param').id, c.req.valid('query')), 200));

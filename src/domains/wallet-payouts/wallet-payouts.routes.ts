@@ -37,6 +37,9 @@ export const walletPayoutRoutes = newRouter()
   .openapi(create, (c) => {
     const t = c.get('tenant');
     const body = c.req.valid('json');
-    return respondIdempotent(c, idempotent(t, 'wallet_payout', body.reference, body, () => createWalletPayout(t, body, requestScenario(c))));
+    return respondIdempotent(c, idempotent(t, 'wallet_payout', body.reference, body, () => createWalletPayout(t, body, requestScenario(c)), {
+      id: () => body.reference,
+      body: (ref) => present(getWalletPayout(t, ref)),
+    }));
   })
   .openapi(read, (c) => c.json(present(getWalletPayout(c.get('tenant'), c.req.valid('param').reference)), 200));

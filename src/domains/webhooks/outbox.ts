@@ -52,6 +52,12 @@ export class Outbox implements Sender {
     this.schedulePump();
   }
 
+  /** Whether an attempt of this tenant is queued or in flight. */
+  has(t: Tenant): boolean {
+    const q = this.queues.get(t);
+    return q !== undefined && (q.busy || q.items.length > 0);
+  }
+
   forget(t: Tenant, id: string): void {
     const q = this.queues.get(t);
     if (q) q.items = q.items.filter((i) => i.id !== id);

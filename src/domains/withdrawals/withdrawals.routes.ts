@@ -50,7 +50,10 @@ const accounts = createRoute({
 function withKey(t: Tenant, key: string | undefined, body: unknown, create: () => StoredResponse) {
   if (key === undefined) return { ...create(), replayed: false };
   try {
-    return idempotent(t, 'withdrawal', key, body, create);
+    return idempotent(t, 'withdrawal', key, body, create, {
+      id: (created) => (created as { reference: string }).reference,
+      body: (reference) => present(getWithdrawal(t, reference)),
+    });
   } catch (err) {
     if (!(err instanceof SandboxError) || err.code !== 'IDEMPOTENCY_CONFLICT') throw err;
     throw new SandboxError(
