@@ -65,7 +65,11 @@ const WORKLOADS = {
     setup: async (url, key) => fetch(`${url}/api/v1/partners/payouts`, { method: 'POST', headers: json(key), body: payoutBody('bench-read') }),
     requests: (key) => [{ method: 'GET', path: '/api/v1/partners/payouts/bench-read', headers: json(key) }],
   },
-  'POST wallet payout': (key) => {
+  'POST wallet payout': {
+    // Enough usdc on base for every payout of the run.
+    setup: async (url, key) =>
+      fetch(`${url}/_sandbox/balances/top-up`, { method: 'POST', headers: json(key), body: JSON.stringify({ key: 'usdc:base', amount: 1e12 }) }),
+    requests: (key) => {
     let n = 0;
     const p = uniq();
     return [
@@ -79,6 +83,7 @@ const WORKLOADS = {
         }),
       },
     ];
+    },
   },
   'POST FX trade (XML)': (key) => [
     {
