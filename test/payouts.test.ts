@@ -251,3 +251,15 @@ describe('simulate bodies', () => {
     expect((await t2.call('GET', `${PATH}/order-10001`)).body.data.status).toBe('PROCESSING');
   });
 });
+
+describe('idempotency and key order', () => {
+  it('replays a retry whose fields come in another order', async () => {
+    const t2 = await createTestApp();
+    await t2.call('POST', PATH, { body: payout() });
+    const { destination, ...rest } = payout();
+    const reordered = { destination: { bankCode: destination.bankCode, accountName: destination.accountName, accountNumber: destination.accountNumber }, ...Object.fromEntries(Object.entries(rest).reverse()) };
+    const again = await t2.call('POST', PATH, { body: reordered });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+});

@@ -39,8 +39,25 @@ export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): 
   const checked = XMLValidator.validate(text);
   if (checked !== true) throw malformed(`${checked.err.msg} (line ${checked.err.line})`);
 
-  const arrays = new Set(options.isArray ?? []);
-  const parser = new XMLParser({
+  let doc: unknown;
+  try {
+    doc = parserFor(options.isArray ?? []).parse(text);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    throw malformed(/nested/i.test(msg) ? `elements are nested deeper than ${MAX_XML_DEPTH} levels` : msg);
+  }
+  return unwrap(doc, options.roots);
+}
+
+/** One parser per set of list paths, built once: building one costs more than a small parse. */
+const parsers = new Map<string, XMLParser>();
+
+function parserFor(isArray: readonly string[]): XMLParser {
+  const key = isArray.join('|');
+  let parser = parsers.get(key);
+  if (parser) return parser;
+  const arrays = new Set(isArray);
+  parser = new XMLParser({
     ignoreAttributes: true,
     removeNSPrefix: true,
     parseTagValue: false,
@@ -54,14 +71,8 @@ export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): 
     maxNestedTags: MAX_XML_DEPTH,
     isArray: (_name, jPath) => arrays.has(messagePath(String(jPath))),
   });
-  let doc: unknown;
-  try {
-    doc = parser.parse(text);
-  } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
-    throw malformed(/nested/i.test(msg) ? `elements are nested deeper than ${MAX_XML_DEPTH} levels` : msg);
-  }
-  return unwrap(doc, options.roots);
+  parsers.set(key, parser);
+  return parser;
 }
 
 /** True for a body that carries no message at all (the optional request bodies). */

@@ -21,4 +21,14 @@ export class ManualClock implements Clock {
   }
 }
 
-export const iso = (ms: number): string => new Date(ms).toISOString();
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/** ISO 8601 UTC with milliseconds. A request formats the same instant several times: the last one is kept. */
+export function iso(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}

@@ -13,8 +13,13 @@ export function stableStringify(value: unknown): string {
   return `{${parts.join(',')}}`;
 }
 
-export function fingerprint(value: unknown): string {
-  return createHash('sha1').update(stableStringify(value)).digest('base64url');
+/**
+ * A request body's fingerprint for idempotency. Bodies arrive here validated, and a schema's output
+ * lists its fields in the schema's order whatever order they were sent in, so plain JSON text is
+ * already canonical for them; anything else is put in key order first.
+ */
+export function fingerprint(value: unknown, validated = true): string {
+  return createHash('sha1').update(validated ? JSON.stringify(value) : stableStringify(value)).digest('base64url');
 }
 
 const snakeKeys = new Map<string, string>();
