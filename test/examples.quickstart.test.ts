@@ -79,6 +79,8 @@ describe('docs/quickstart.md', () => {
       const res = await fetch(server.url + req.url.slice(BASE.length), { method: req.method, headers: req.headers, body: req.body });
       const text = await res.text();
       expect(res.headers.get('content-type'), ex.command).toContain(`application/${ex.kind}`);
+      // Every documented step is a success; a 4xx here means an id in a command went stale.
+      expect(res.status, `${ex.command}\n${text}`).toBeLessThan(300);
       actual.push(ex.kind === 'xml' ? `${text.trimEnd()}\n` : `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
     }
     if (process.env.UPDATE_QUICKSTART) {
