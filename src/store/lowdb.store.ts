@@ -9,7 +9,7 @@
 // grown past the snapshot's size, the snapshot is rewritten and a new log generation begun, which
 // keeps the amortised cost per write constant. Replaying a log over a snapshot that already holds
 // some of its writes is harmless: every logged write sets a value, so replay converges.
-import { mkdir, open, readdir, readFile, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Low } from 'lowdb';
@@ -81,28 +81,35 @@ class LowdbTenantStore extends MemoryTenantStore {
       .map((m) => Number(m[1]))
       .filter((g) => g >= snap.walGen)
       .sort((a, b) => a - b);
-    for (const gen of gens) await this.replay(path.join(this.dir, `wal-${gen}.jsonl`));
+    let tornAt: number | undefined;
+    for (const gen of gens) tornAt = await this.replay(path.join(this.dir, `wal-${gen}.jsonl`));
     this.walGen = Math.max(snap.walGen, ...gens);
+    // Cut a torn tail off the log about to be appended to, or the next write would be glued to it.
+    if (tornAt !== undefined) await truncate(this.walFile(this.walGen), tornAt);
     this.wal = await open(this.walFile(this.walGen), 'a');
     this.walBytes = (await this.wal.stat()).size;
   }
 
-  private async replay(file: string): Promise<void> {
+  /** Apply a log's writes; returns the byte length of its whole lines when its last line is torn. */
+  private async replay(file: string): Promise<number | undefined> {
     const text = await readFile(file, 'utf8');
     const lines = text.split('\n');
+    // Every logged write ends with a newline, so whatever follows the last one was never acknowledged.
+    const tail = lines.pop() ?? '';
+    let bytes = 0;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
+      bytes += Buffer.byteLength(line) + 1;
       if (line === '') continue;
       let op: StoreOp;
       try {
         op = JSON.parse(line) as StoreOp;
       } catch {
-        // A torn last line is a write that was never acknowledged; anything earlier is damage.
-        if (lines.slice(i + 1).every((l) => l === '')) break;
         throw new StoreLoadError(file, `line ${i + 1} is not valid JSON`);
       }
       this.apply(op);
     }
+    return tail === '' ? undefined : bytes;
   }
 
   private walFile(gen: number) {
@@ -127,7 +134,13 @@ class LowdbTenantStore extends MemoryTenantStore {
     const text = this.pending.join('');
     this.pending = [];
     try {
-      await this.wal.write(text);
+      try {
+        await this.wal.write(text);
+      } catch (err) {
+        // Nothing of this batch counts as written: it goes back first in line for the next flush.
+        this.pending.unshift(text);
+        throw err;
+      }
       this.walBytes += Buffer.byteLength(text);
       this.durable = upTo;
       if (this.walBytes > Math.max(this.compactBytes, this.snapshotBytes)) await this.compact();

@@ -112,9 +112,31 @@ describe('lowdb store durability', () => {
     await t.flush();
     await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), '{"c":"x","op":"put","id":"b","v":');
     const s2 = await LowdbStore.open(dir);
-    const x = (await s2.tenant('t')).collection('x');
+    const t2 = await s2.tenant('t');
+    const x = t2.collection('x');
     expect(x.get('a')).toBe(1);
     expect(x.has('b')).toBe(false);
+    // the torn tail is cut off, so writes after the restart survive the next one
+    x.put('c', 3);
+    await t2.flush();
+    const s3 = await LowdbStore.open(dir);
+    const x3 = (await s3.tenant('t')).collection('x');
+    expect([...x3.keys()]).toEqual(['a', 'c']);
+  });
+
+  it('treats a complete last write without its newline as torn', async () => {
+    const dir = await tmp();
+    const s1 = await LowdbStore.open(dir);
+    const t = await s1.tenant('t');
+    t.collection('x').put('a', 1);
+    await t.flush();
+    await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), '{"c":"x","op":"put","id":"b","v":2}');
+    const t2 = await (await LowdbStore.open(dir)).tenant('t');
+    expect(t2.collection('x').has('b')).toBe(false);
+    t2.collection('x').put('c', 3);
+    await t2.flush();
+    const x3 = (await (await LowdbStore.open(dir)).tenant('t')).collection('x');
+    expect([...x3.keys()]).toEqual(['a', 'c']);
   });
 
   it('refuses to start over a damaged snapshot, naming the file and the way out', async () => {
