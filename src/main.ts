@@ -46,7 +46,10 @@ async function start(config: Config) {
   const tick = setInterval(() => {
     if (ticking) return;
     ticking = true;
-    tenants.tick().finally(() => (ticking = false));
+    tenants
+      .tick()
+      .catch((err: unknown) => console.error('[sandbox] background tick failed:', err))
+      .finally(() => (ticking = false));
   }, config.tickMs);
   tick.unref();
 

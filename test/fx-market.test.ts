@@ -128,6 +128,21 @@ describe('GET /xsd/{name}.xsd', () => {
     }
   });
 
+  it('serves the XSD of a message under its ISO 20022 id when the id names one message', async () => {
+    const cases: [string, string][] = [
+      ['fxtr.017.001.05', 'FXTradStsAndDtlsNtfctn.xsd'],
+      ['fxtr.016.001.05', 'FXTradCxlRspn.xsd'],
+      ['fxtr.037.001.02', 'FXTradConfStsAdvc.xsd'],
+      ['reda.041.001.01', 'FndPrcgPsptRpt.xsd'],
+    ];
+    for (const [id, file] of cases) {
+      const res = await t.app.request(`/xsd/${id}.xsd`);
+      expect(res.status, id).toBe(200);
+      expect(await res.text()).toBe(readFileSync(new URL(`../xsd/${file}`, import.meta.url), 'utf8'));
+    }
+    expect((await t.app.request('/xsd/fxtr.014.001.05.xsd')).status).toBe(404);
+  });
+
   it('is 404 for a name no message has, as the XML reject', async () => {
     for (const path of ['/xsd/Nothing.xsd', '/xsd/FXTradInstr', '/xsd/FXTradInstr.xsd/more']) {
       const res = await t.app.request(path);

@@ -61,7 +61,9 @@ export class Tenants {
 
   /** Get and hold a tenant for one request: a held tenant is never evicted. */
   async acquire(key: string, mode: Mode): Promise<Tenant> {
-    const t = await this.get(key, mode);
+    let t = await this.get(key, mode);
+    // Another request may have unloaded it between its load and now: load it again.
+    while (this.byKey.get(key) !== t) t = await this.get(key, mode);
     this.holds.set(t, (this.holds.get(t) ?? 0) + 1);
     this.evictIdle();
     return t;
@@ -84,10 +86,21 @@ export class Tenants {
     return { loaded: this.byKey.size, evictions: this.evictions };
   }
 
-  /** Background tick: apply due jobs of every loaded tenant, then persist. */
+  /** Background tick: apply due jobs of every loaded tenant, then persist. One tenant's failure is
+   * logged and does not stop the others; a tenant unloaded meanwhile is skipped. */
   async tick(): Promise<void> {
-    for (const t of [...this.byKey.values()]) {
-      if (t.catchUp() > 0) await t.store.flush();
+    for (const [key, t] of [...this.byKey]) {
+      if (this.byKey.get(key) !== t) continue;
+      this.holds.set(t, (this.holds.get(t) ?? 0) + 1);
+      try {
+        if (t.catchUp() > 0) await t.store.flush();
+      } catch (err) {
+        console.error(`[sandbox] background moves of tenant ${t.id} failed:`, err);
+      } finally {
+        const n = (this.holds.get(t) ?? 1) - 1;
+        if (n > 0) this.holds.set(t, n);
+        else this.holds.delete(t);
+      }
     }
   }
 

@@ -50,7 +50,7 @@ export function tenantMiddleware(tenants: Tenants, allowedKeys?: ReadonlySet<str
         console.error('[sandbox] could not persist a write:', err);
         c.res = undefined;
         c.res = c.json(
-          { status: 'error', message: 'The sandbox could not persist this request; nothing was kept. Retry it.', error: { type: 'api_error', code: 'INTERNAL_ERROR', details: [] } },
+          { status: 'error', message: 'The sandbox could not write this request to its data directory, so it may not survive a restart. Retry it: a retry with the same reference answers from what is kept.', error: { type: 'api_error', code: 'INTERNAL_ERROR', details: [] } },
           500,
         );
       }

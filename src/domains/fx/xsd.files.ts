@@ -2,7 +2,7 @@
 // or dist/ (the built server, whose image copies xsd/ beside it), once, and cached.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { XSD_NAMES, isXsdName } from '../../iso20022/xsd-names.js';
+import { XSD_NAMES, isXsdName, type XsdName } from '../../iso20022/xsd-names.js';
 
 let dir: string | undefined;
 const cache = new Map<string, string>();
@@ -16,9 +16,22 @@ function xsdDir(): string {
   throw new Error('The xsd/ directory was not found next to the server; reinstall the package.');
 }
 
-/** The text of xsd/<root>.xsd, or undefined when no message has that root. */
+/**
+ * ISO 20022 message ids that name exactly one message of the interface, served under the id too.
+ * fxtr.014.001.05 names four (the trade instruction, its response, the accept request and the maker
+ * rate), so it has no alias: those are served by root name only.
+ */
+export const XSD_ALIASES: Record<string, XsdName> = {
+  'fxtr.016.001.05': 'FXTradCxlRspn',
+  'fxtr.017.001.05': 'FXTradStsAndDtlsNtfctn',
+  'fxtr.037.001.02': 'FXTradConfStsAdvc',
+  'reda.041.001.01': 'FndPrcgPsptRpt',
+};
+
+/** The text of xsd/<root>.xsd (or of the message an ISO id names), or undefined when none fits. */
 export function xsdText(file: string): string | undefined {
-  const root = file.endsWith('.xsd') ? file.slice(0, -4) : undefined;
+  const name = file.endsWith('.xsd') ? file.slice(0, -4) : undefined;
+  const root = name !== undefined && Object.hasOwn(XSD_ALIASES, name) ? XSD_ALIASES[name] : name;
   if (!root || !isXsdName(root)) return undefined;
   let text = cache.get(root);
   if (text === undefined) {

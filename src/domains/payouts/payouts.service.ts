@@ -32,7 +32,6 @@ export const envelope = (message: string, p: PayoutRecord) => ({ status: 'succes
 export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: string) {
   checkBankCode(t.mode, req.currency, req.destination.bankCode, 'destination.bankCode');
   const fee = payoutFee(req.currency, req.amount);
-  debit(t, req.currency, dec(req.amount).plus(fee));
   const behaviour = t.behaviour(scenario);
   const now = t.now();
   const nowIso = iso(now);
@@ -55,6 +54,8 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
     outcome: behaviour.outcome('payout', { ...req }),
     ...(scenario ? { scenario } : {}),
   };
+  // The debit is the first write: whatever could refuse the payout has run by now.
+  debit(t, req.currency, dec(req.amount).plus(fee));
   payouts(t).put(record.reference, record);
   t.scheduler.enqueue(ADVANCE, record.reference, now + pendingFor * 1000);
   t.emit('payout.pending', eventData(record));

@@ -98,13 +98,15 @@ export class Outbox implements Sender {
       }
       q.busy = true;
       this.active++;
-      void this.attempt(q.tenant, item).finally(() => {
-        q.busy = false;
-        this.active--;
-        if (q.items.length > 0) this.ready.push(q);
-        else this.queues.delete(q.tenant);
-        this.pump();
-      });
+      void this.attempt(q.tenant, item)
+        .catch((err: unknown) => console.error('[sandbox] a webhook attempt failed unexpectedly:', err))
+        .finally(() => {
+          q.busy = false;
+          this.active--;
+          if (q.items.length > 0) this.ready.push(q);
+          else this.queues.delete(q.tenant);
+          this.pump();
+        });
     }
     if (this.isIdle()) {
       for (const w of this.waiters.splice(0)) w();
