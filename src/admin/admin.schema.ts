@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { timestamp } from '../http/fields.js';
 
-const timestamp = z.string().openapi({ format: 'date-time' });
 
 export const Health = z.object({ status: z.literal('ok'), uptimeSeconds: z.number(), store: z.enum(['memory', 'lowdb']) }).openapi('Health');
 

@@ -1,25 +1,12 @@
 import { createHash } from 'node:crypto';
 
-/** JSON with object keys sorted, so equal values give equal text whatever their key order. */
-export function stableStringify(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  const keys = Object.keys(value as Record<string, unknown>).sort();
-  const parts: string[] = [];
-  for (const k of keys) {
-    const v = (value as Record<string, unknown>)[k];
-    if (v !== undefined) parts.push(`${JSON.stringify(k)}:${stableStringify(v)}`);
-  }
-  return `{${parts.join(',')}}`;
-}
-
 /**
  * A request body's fingerprint for idempotency. Bodies arrive here validated, and a schema's output
  * lists its fields in the schema's order whatever order they were sent in, so plain JSON text is
- * already canonical for them; anything else is put in key order first.
+ * already canonical.
  */
-export function fingerprint(value: unknown, validated = true): string {
-  return createHash('sha1').update(validated ? JSON.stringify(value) : stableStringify(value)).digest('base64url');
+export function fingerprint(validated: unknown): string {
+  return createHash('sha1').update(JSON.stringify(validated)).digest('base64url');
 }
 
 const snakeKeys = new Map<string, string>();

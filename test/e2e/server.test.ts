@@ -36,6 +36,22 @@ describe('the sandbox process', () => {
     expect(s.output()).toContain('docs:');
   });
 
+  it('accepts only the keys listed in --keys FILE', async () => {
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'sandbox-keys-')), 'keys.txt');
+    await writeFile(file, `# CI keys\n${KEY}\n\n`);
+    const s = await start(['--keys', file]);
+    const ok = await fetch(`${s.url}/api/v1/partners/payouts`, { method: 'POST', headers, body: JSON.stringify(payout('keys-1')) });
+    expect(ok.status).toBe(201);
+    const other = await fetch(`${s.url}/api/v1/partners/payouts`, {
+      method: 'POST',
+      headers: { ...headers, authorization: 'Bearer sk_test_notinthefile' },
+      body: JSON.stringify(payout('keys-2')),
+    });
+    expect(other.status).toBe(401);
+    expect((await other.json()).error.code).toBe('INVALID_API_KEY');
+    expect(s.output()).toContain('1 from');
+  });
+
   it('keeps every tenant across a restart with --data', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'sandbox-data-'));
     const a = await start(['--data', dir]);

@@ -1,7 +1,7 @@
 // Webhook settings and the delivery log: request, stored shapes and responses of /_sandbox/webhooks*.
 import { z } from '@hono/zod-openapi';
+import { timestamp } from '../../http/fields.js';
 
-const timestamp = z.string().openapi({ format: 'date-time' });
 
 function isHttpUrl(value: string): boolean {
   try {

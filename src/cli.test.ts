@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { parseCli } from './cli.js';
+
+const serve = (argv: string[], env: Record<string, string> = {}) => {
+  const cmd = parseCli(argv, env);
+  if (cmd.name !== 'serve') throw new Error(`expected serve, got ${cmd.name}`);
+  return cmd.config;
+};
+
+describe('command line and environment', () => {
+  it('listens on 127.0.0.1:4010 in memory with the default scenario when nothing is given', () => {
+    const c = serve([]);
+    expect(c).toMatchObject({ port: 4010, host: '127.0.0.1', scenario: 'default' });
+    expect([c.data, c.seed, c.keys]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('takes PORT, HOST and the SANDBOX_ variables', () => {
+    const c = serve([], { PORT: '5000', HOST: '0.0.0.0', SANDBOX_DATA: '/tmp/d', SANDBOX_SCENARIO: 'failures', SANDBOX_SEED: '42', SANDBOX_KEYS: 'keys.txt' });
+    expect(c).toMatchObject({ port: 5000, host: '0.0.0.0', data: '/tmp/d', scenario: 'failures', seed: 42, keys: 'keys.txt' });
+  });
+
+  it('lets flags win over the environment', () => {
+    const c = serve(['--port', '6000', '--host', '::1', '--seed', '7', '--scenario', 'instant'], { PORT: '5000', HOST: '0.0.0.0', SANDBOX_SEED: '42' });
+    expect(c).toMatchObject({ port: 6000, host: '::1', seed: 7, scenario: 'instant' });
+  });
+
+  it('refuses a bad value, an unknown flag and an unknown command with the usage', () => {
+    expect(() => serve(['--port', 'abc'])).toThrow(/--port/);
+    expect(() => serve(['--nope'])).toThrow();
+    expect(() => parseCli(['launch'], {})).toThrow(/Unknown command 'launch'/);
+    expect(parseCli(['openapi'], {}).name).toBe('openapi');
+  });
+});
