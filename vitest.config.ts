@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     globalSetup: ['test/support/build.ts'],
+    setupFiles: ['test/support/fast-check.ts'],
   },
 });

@@ -2,16 +2,28 @@
 import { mkdtemp, readdir, readFile, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { LowdbStore, StoreLoadError } from './lowdb.store.js';
 import { MemoryStore } from './memory.store.js';
 import type { Store } from './store.js';
 
 const tmp = () => mkdtemp(path.join(tmpdir(), 'sandbox-store-'));
 
+// Stores a test leaves open on purpose (a process that "crashed") are closed after it, so no
+// file handle is left to the garbage collector.
+const opened: LowdbStore[] = [];
+async function openLowdb(dir: string, opts?: Parameters<typeof LowdbStore.open>[1]): Promise<LowdbStore> {
+  const store = await LowdbStore.open(dir, opts);
+  opened.push(store);
+  return store;
+}
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+
 const stores: [string, () => Promise<Store>][] = [
   ['memory', async () => new MemoryStore()],
-  ['lowdb', async () => LowdbStore.open(await tmp())],
+  ['lowdb', async () => openLowdb(await tmp())],
 ];
 
 describe.each(stores)('%s store contract', (_name, make) => {
@@ -66,7 +78,7 @@ describe.each(stores)('%s store contract', (_name, make) => {
 describe('lowdb store durability', () => {
   it('finds every flushed write after a reopen, in order', async () => {
     const dir = await tmp();
-    const s1 = await LowdbStore.open(dir);
+    const s1 = await openLowdb(dir);
     const t = await s1.tenant('t');
     const c = t.collection<{ v: number }>('payouts');
     for (let i = 0; i < 50; i++) c.put(`p${i}`, { v: i });
@@ -74,7 +86,7 @@ describe('lowdb store durability', () => {
     t.collection('other').put('k', 'v');
     t.collection('other').clear();
     await t.flush();
-    const s2 = await LowdbStore.open(dir);
+    const s2 = await openLowdb(dir);
     const c2 = (await s2.tenant('t')).collection<{ v: number }>('payouts');
     expect(c2.size).toBe(49);
     expect(c2.get('p49')).toEqual({ v: 49 });
@@ -85,7 +97,7 @@ describe('lowdb store durability', () => {
 
   it('compacts the log into a snapshot and keeps everything', async () => {
     const dir = await tmp();
-    const s1 = await LowdbStore.open(dir, { compactBytes: 2048 });
+    const s1 = await openLowdb(dir, { compactBytes: 2048 });
     const t = await s1.tenant('t');
     for (let i = 0; i < 200; i++) {
       t.collection('x').put(`k${i}`, { i, pad: 'x'.repeat(50) });
@@ -98,7 +110,7 @@ describe('lowdb store durability', () => {
     expect(walFiles[0]).not.toBe('wal-0.jsonl');
     const snap = JSON.parse(await readFile(path.join(dir, 'tenants', 't', 'snapshot.json'), 'utf8'));
     expect(snap.version).toBe(1);
-    const s2 = await LowdbStore.open(dir);
+    const s2 = await openLowdb(dir);
     const x = (await s2.tenant('t')).collection<{ i: number }>('x');
     expect(x.size).toBe(200);
     expect(x.get('k199')?.i).toBe(199);
@@ -106,12 +118,12 @@ describe('lowdb store durability', () => {
 
   it('ignores a torn last log line (a write never acknowledged)', async () => {
     const dir = await tmp();
-    const s1 = await LowdbStore.open(dir);
+    const s1 = await openLowdb(dir);
     const t = await s1.tenant('t');
     t.collection('x').put('a', 1);
     await t.flush();
     await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), '{"c":"x","op":"put","id":"b","v":');
-    const s2 = await LowdbStore.open(dir);
+    const s2 = await openLowdb(dir);
     const t2 = await s2.tenant('t');
     const x = t2.collection('x');
     expect(x.get('a')).toBe(1);
@@ -119,34 +131,34 @@ describe('lowdb store durability', () => {
     // the torn tail is cut off, so writes after the restart survive the next one
     x.put('c', 3);
     await t2.flush();
-    const s3 = await LowdbStore.open(dir);
+    const s3 = await openLowdb(dir);
     const x3 = (await s3.tenant('t')).collection('x');
     expect([...x3.keys()]).toEqual(['a', 'c']);
   });
 
   it('treats a complete last write without its newline as torn', async () => {
     const dir = await tmp();
-    const s1 = await LowdbStore.open(dir);
+    const s1 = await openLowdb(dir);
     const t = await s1.tenant('t');
     t.collection('x').put('a', 1);
     await t.flush();
     await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), '{"c":"x","op":"put","id":"b","v":2}');
-    const t2 = await (await LowdbStore.open(dir)).tenant('t');
+    const t2 = await (await openLowdb(dir)).tenant('t');
     expect(t2.collection('x').has('b')).toBe(false);
     t2.collection('x').put('c', 3);
     await t2.flush();
-    const x3 = (await (await LowdbStore.open(dir)).tenant('t')).collection('x');
+    const x3 = (await (await openLowdb(dir)).tenant('t')).collection('x');
     expect([...x3.keys()]).toEqual(['a', 'c']);
   });
 
   it('refuses to start over a damaged snapshot, naming the file and the way out', async () => {
     const dir = await tmp();
-    const s1 = await LowdbStore.open(dir);
+    const s1 = await openLowdb(dir);
     (await s1.tenant('t')).collection('x').put('a', 1);
     await s1.close();
     const file = path.join(dir, 'tenants', 't', 'snapshot.json');
     await writeFile(file, '{"version": 1, "walGen": 0, "collec');
-    const err = await LowdbStore.open(dir).catch((e: unknown) => e);
+    const err = await openLowdb(dir).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreLoadError);
     expect((err as Error).message).toContain(file);
     expect((err as Error).message).toContain('Restore the file from a backup');
@@ -154,7 +166,7 @@ describe('lowdb store durability', () => {
 
   it('refuses a damaged line in the middle of the log', async () => {
     const dir = await tmp();
-    const s1 = await LowdbStore.open(dir);
+    const s1 = await openLowdb(dir);
     const t = await s1.tenant('t');
     t.collection('x').put('a', 1);
     await t.flush();

@@ -16,6 +16,10 @@ import {
 } from './allocation.js';
 import { CHAINS, FIAT_CURRENCIES, initialPools, poolById, POOLS, TOKEN_CURRENCIES } from './pools.js';
 
+// Conversions checked at the engine's own working precision, so the check never rounds first.
+const Exact = Decimal.clone({ precision: 60 });
+const exact = (v: Decimal.Value): Decimal => new Exact(v);
+
 let seq = 0;
 function pool(source: string, destination: string, rate: Decimal.Value, availableBalance: Decimal.Value): LiquidityPool {
   seq += 1;
@@ -78,6 +82,15 @@ describe('allocate: examples', () => {
     const q = pool('USDT', 'GHS', '15.41', '5000');
     const r3 = allocate({ source: 'USDT', destination: 'GHS', amount: '100', amountDirection: 'destination', pools: [q] });
     expect(plain(r3)).toMatchObject({ totalSourceAmount: '6.489293', totalDestinationAmount: '100' });
+  });
+
+  it('rounds a ten-digit computed source up by less than one unit', () => {
+    // 999999999.95 NGN at 0.500005 is 1999980000.0999990000099999... USDT: paid as 1999980000.1
+    const a = pool('USDT', 'NGN', '0.500005', '999999999.95');
+    const b = pool('USDT', 'NGN', '0.5', '0.01');
+    const r = allocate({ source: 'USDT', destination: 'NGN', amount: '999999999.96', amountDirection: 'destination', pools: [a, b] });
+    expect(plain(r)).toMatchObject({ totalSourceAmount: '1999980000.12', totalDestinationAmount: '999999999.96' });
+    expect(r.allocations.map((x) => x.sourceAmount.toFixed())).toEqual(['1999980000.1', '0.02']);
   });
 
   it('spans pools best rate first (fiat to token: lowest rate first)', () => {
@@ -385,16 +398,18 @@ function checkInvariants(s: Scenario, r: AllocationResult): void {
     // the proposed rate is respected
     if (s.rate !== undefined) expect(isWorseRate(s.destination, a.rate, s.rate)).toBe(false);
     // the computed side is within rounding of the exact conversion, in the pool's favour
-    const exactDest = s.fiatToToken ? a.sourceAmount.div(a.rate) : a.sourceAmount.mul(a.rate);
+    // (exact at 60 digits: the default 20 cut a 10-digit amount's quotient short by a unit)
+    const [src, rate, alloc] = [exact(a.sourceAmount), exact(a.rate), exact(a.allocatedAmount)];
+    const exactDest = s.fiatToToken ? src.div(rate) : src.mul(rate);
     const dstUnit = dec(1).div(dec(10).pow(dstScale));
     const srcUnit = dec(1).div(dec(10).pow(srcScale));
     if (s.amountDirection === 'source') {
       expect(a.allocatedAmount.lte(exactDest)).toBe(true);
-      if (i < r.allocations.length - 1) expect(exactDest.minus(a.allocatedAmount).lt(dstUnit)).toBe(true);
+      if (i < r.allocations.length - 1) expect(exactDest.minus(alloc).lt(dstUnit)).toBe(true);
     } else {
-      const exactSource = s.fiatToToken ? a.allocatedAmount.mul(a.rate) : a.allocatedAmount.div(a.rate);
-      expect(a.sourceAmount.gte(exactSource)).toBe(true);
-      expect(a.sourceAmount.minus(exactSource).lt(srcUnit)).toBe(true);
+      const exactSource = s.fiatToToken ? alloc.mul(rate) : alloc.div(rate);
+      expect(src.gte(exactSource)).toBe(true);
+      expect(src.minus(exactSource).lt(srcUnit)).toBe(true);
     }
   }
   // best rate first: sorted, and every eligible pool better than the worst used was used
