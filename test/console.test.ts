@@ -1,7 +1,8 @@
 // The console's page and actions, in happy-dom over the real app: signing in with a key, the guided
 // flows, the clock and scenario buttons, polling, and that a key never leaves the browser session
 // except in the Authorization header.
-import { afterEach, describe, expect, it } from 'vitest';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { consoleScript } from '../src/console/script.js';
 import { createTestApp, KEY, KEY_B, type TestApp } from './support/app.js';
 import { openConsole } from './console.support.js';
@@ -26,6 +27,21 @@ const payout = (reference: string) => ({
 });
 
 describe('the console page', () => {
+  it('is rendered without turning on AsyncLocalStorage, which would slow every API request', async () => {
+    const run = vi.spyOn(AsyncLocalStorage.prototype, 'run');
+    const enterWith = vi.spyOn(AsyncLocalStorage.prototype, 'enterWith');
+    try {
+      const t = await createTestApp();
+      expect((await t.app.request('/console')).status).toBe(200);
+      expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout('als-1') })).status).toBe(201);
+      expect(run).not.toHaveBeenCalled();
+      expect(enterWith).not.toHaveBeenCalled();
+    } finally {
+      run.mockRestore();
+      enterWith.mockRestore();
+    }
+  });
+
   it('is served from the sandbox with its script and stylesheet, uncached, same-origin only', async () => {
     const t = await createTestApp();
     const page = await t.app.request('/console');

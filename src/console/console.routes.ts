@@ -2,7 +2,7 @@
 // No route here takes a key or touches a tenant: the page is the same for every visitor.
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/types.js';
-import { ConsolePage } from './page.js';
+import { consolePage } from './page.js';
 import { consoleScript, flowCatalog } from './script.js';
 import { CONSOLE_CSS } from './styles.js';
 
@@ -19,7 +19,7 @@ const ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect 
 
 export function consoleRoutes(opts: { pollMs?: number } = {}) {
   const flows = flowCatalog().map(({ id, title, outline }) => ({ id, title, outline }));
-  const page = `<!doctype html>${(<ConsolePage flows={flows} />).toString()}`;
+  const page = consolePage(flows);
   const script = consoleScript(opts.pollMs);
   return (
     new Hono<AppEnv>()
