@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * A request body's fingerprint for idempotency. Bodies arrive here validated, and a schema's output
@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
  * already canonical.
  */
 export function fingerprint(validated: unknown): string {
-  return createHash('sha1').update(JSON.stringify(validated)).digest('base64url');
+  return hash('sha1', JSON.stringify(validated), 'base64url');
 }
 
 const snakeKeys = new Map<string, string>();

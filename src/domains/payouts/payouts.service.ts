@@ -58,8 +58,9 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
   debit(t, req.currency, dec(req.amount).plus(fee));
   payouts(t).put(record.reference, record);
   t.scheduler.enqueue(ADVANCE, record.reference, now + pendingFor * 1000);
-  t.emit('payout.pending', eventData(record));
-  return { status: 201, body: envelope('Payout initiated successfully', record) };
+  const view = present(record);
+  t.emit('payout.pending', toSnake(view) as Record<string, unknown>);
+  return { status: 201, body: { status: 'success' as const, message: 'Payout initiated successfully', data: view } };
 }
 
 export function getPayout(t: Tenant, reference: string): PayoutRecord {
