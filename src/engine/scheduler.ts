@@ -18,8 +18,9 @@ export interface Job {
 export class Scheduler {
   private heap: Job[] = [];
   private seq = 0;
-  /** Pending job ids per resource, so cancelling a resource's jobs does not scan every job. */
-  private readonly byRef = new Map<string, Set<string>>();
+  /** Pending job ids per resource, so cancelling a resource's jobs does not scan every job. Nearly
+   * every resource has one pending job: that one is kept as a bare id, a Set only from the second. */
+  private readonly byRef = new Map<string, string | Set<string>>();
 
   constructor(private readonly jobs: Collection<Job>) {
     for (const job of jobs.values()) {
@@ -30,14 +31,19 @@ export class Scheduler {
   }
 
   private index(job: Job): void {
-    let ids = this.byRef.get(job.ref);
-    if (!ids) this.byRef.set(job.ref, (ids = new Set()));
-    ids.add(job.id);
+    const ids = this.byRef.get(job.ref);
+    if (ids === undefined) this.byRef.set(job.ref, job.id);
+    else if (typeof ids === 'string') this.byRef.set(job.ref, new Set([ids, job.id]));
+    else ids.add(job.id);
   }
 
   private unindex(job: Job): void {
     const ids = this.byRef.get(job.ref);
-    if (!ids) return;
+    if (ids === undefined) return;
+    if (typeof ids === 'string') {
+      if (ids === job.id) this.byRef.delete(job.ref);
+      return;
+    }
     ids.delete(job.id);
     if (ids.size === 0) this.byRef.delete(job.ref);
   }
@@ -63,9 +69,9 @@ export class Scheduler {
 
   pending(ref: string): Job[] {
     const ids = this.byRef.get(ref);
-    if (!ids) return [];
+    if (ids === undefined) return [];
     const out: Job[] = [];
-    for (const id of ids) {
+    for (const id of typeof ids === 'string' ? [ids] : ids) {
       const job = this.jobs.get(id);
       if (job) out.push(job);
     }

@@ -38,13 +38,18 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
   const pendingFor = behaviour.duration('payout', 'PENDING');
   const processingFor = behaviour.duration('payout', 'PROCESSING');
   const name = bankName(req.currency, req.destination.bankCode);
+  // Built field by field: a spread of the validated object gave every record its own hidden class.
+  const d = req.destination;
+  const destination: PayoutRecord['destination'] = { accountNumber: d.accountNumber, accountName: d.accountName, bankCode: d.bankCode };
+  if (d.branchCode !== undefined) destination.branchCode = d.branchCode;
+  if (name) destination.bankName = name;
   const record: PayoutRecord = {
     reference: req.reference,
     amount: req.amount,
     currency: req.currency,
     status: 'PENDING',
     fee: toNumber(fee, req.currency),
-    destination: { ...req.destination, ...(name ? { bankName: name } : {}) },
+    destination,
     ...(req.narration !== undefined ? { narration: req.narration } : {}),
     transactionReference: ids.payoutReference(t.random),
     failureReason: null,
