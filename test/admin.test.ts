@@ -71,6 +71,9 @@ describe('request journal', () => {
     const post = all.body.data[2];
     expect(post.requestBody).toEqual(payout('j-1'));
     expect(post.responseBody.data.reference).toBe('j-1');
+    // each way an /api route answers hands its body over: a read, an error, a replay
+    expect(previous.responseBody).toMatchObject({ status: 'success', message: 'Payout retrieved successfully', data: { reference: 'j-1' } });
+    expect(last.responseBody).toMatchObject({ status: 'error', error: { code: 'RESOURCE_NOT_FOUND' } });
     expect(post.requestHeaders.authorization).toBe('Bearer [redacted]…0001');
     expect(JSON.stringify(all.body)).not.toContain(KEY);
   });

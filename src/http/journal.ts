@@ -1,16 +1,12 @@
-// Records each API request of a tenant in its journal. The response body is captured by reference
-// as the handler builds it; nothing is cloned or serialised on the hot path.
+// Records each API request of a tenant in its journal. The response body is the object the route
+// answered with, handed over by reply(), respondIdempotent() or renderError() through
+// c.set('responseBody'); nothing is cloned or serialised on the hot path.
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './types.js';
 
 export function journalMiddleware(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
-    const json = c.json;
-    c.json = ((body: unknown, ...rest: unknown[]) => {
-      c.set('responseBody', body);
-      return (json as (...a: unknown[]) => Response)(body, ...rest);
-    }) as typeof c.json;
     await next();
     const tenant = c.get('tenant');
     if (!tenant) return;

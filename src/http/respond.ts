@@ -1,9 +1,21 @@
 import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { StoredResponse } from '../engine/idempotency.js';
+import type { AppEnv } from './types.js';
+
+/**
+ * Answer JSON and hand the body to the request journal. The /api routes answer through this (or
+ * renderError) rather than c.json, so the journal never has to wrap c.json on every request.
+ */
+export function reply<T, U extends ContentfulStatusCode>(c: Context<AppEnv>, body: T, status: U) {
+  c.set('responseBody', body);
+  return c.json(body, status);
+}
 
 /** Send a created (or replayed) resource, marking replays as the idempotency contract says. */
-export function respondIdempotent(c: Context, res: StoredResponse & { replayed: boolean }) {
+export function respondIdempotent(c: Context<AppEnv>, res: StoredResponse & { replayed: boolean }) {
   if (res.replayed) c.header('Idempotent-Replayed', 'true');
+  c.set('responseBody', res.body);
   return c.json(res.body as never, res.status as 201);
 }
 

@@ -3,6 +3,7 @@
 // tenant's writes are made durable before the response leaves.
 import type { MiddlewareHandler } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
+import { renderError } from './errors.js';
 import type { Tenants } from '../engine/tenants.js';
 import type { Mode } from '../engine/tenant.js';
 import type { AppEnv } from './types.js';
@@ -49,9 +50,12 @@ export function tenantMiddleware(tenants: Tenants, allowedKeys?: ReadonlySet<str
       } catch (err) {
         console.error('[sandbox] could not persist a write:', err);
         c.res = undefined;
-        c.res = c.json(
-          { status: 'error', message: 'The sandbox could not write this request to its data directory, so it may not survive a restart. Retry it: a retry with the same reference answers from what is kept.', error: { type: 'api_error', code: 'INTERNAL_ERROR', details: [] } },
-          500,
+        c.res = renderError(
+          c,
+          new SandboxError(
+            'INTERNAL_ERROR',
+            'The sandbox could not write this request to its data directory, so it may not survive a restart. Retry it: a retry with the same reference answers from what is kept.',
+          ),
         );
       }
     } finally {

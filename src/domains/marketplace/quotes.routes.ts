@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { requestScenario } from '../../http/respond.js';
+import { reply, requestScenario } from '../../http/respond.js';
 import { completeQuote } from './quotes.complete.js';
 import { CompleteQuoteRequest, CreateIntentRequest, MarketplaceQuote, PaymentQuote, QuoteIdParam, RemoveItemParams } from './quotes.schema.js';
 import { createQuote, getQuote, removeAllocation } from './quotes.service.js';
@@ -55,10 +55,10 @@ const complete = createRoute({
 });
 
 export const quoteRoutes = newRouter()
-  .openapi(intent, (c) => c.json(createQuote(c.get('tenant'), c.req.valid('json'), requestScenario(c)), 201))
+  .openapi(intent, (c) => reply(c, createQuote(c.get('tenant'), c.req.valid('json'), requestScenario(c)), 201))
   .openapi(remove, (c) => {
     const { id, itemId } = c.req.valid('param');
-    return c.json(removeAllocation(c.get('tenant'), id, itemId), 200);
+    return reply(c, removeAllocation(c.get('tenant'), id, itemId), 200);
   })
-  .openapi(read, (c) => c.json(getQuote(c.get('tenant'), c.req.valid('param').id).view, 200))
-  .openapi(complete, (c) => c.json(completeQuote(c.get('tenant'), c.req.valid('param').id, c.req.valid('json')), 200));
+  .openapi(read, (c) => reply(c, getQuote(c.get('tenant'), c.req.valid('param').id).view, 200))
+  .openapi(complete, (c) => reply(c, completeQuote(c.get('tenant'), c.req.valid('param').id, c.req.valid('json')), 200));

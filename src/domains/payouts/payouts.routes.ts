@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { idempotent } from '../../engine/idempotency.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { requestScenario, respondIdempotent } from '../../http/respond.js';
+import { reply, requestScenario, respondIdempotent } from '../../http/respond.js';
 import { listBanks, resolveAccount } from './banks.service.js';
 import { BanksEnvelope, BanksQuery, CreatePayoutRequest, PayoutEnvelope, ReferenceParam, ResolveEnvelope, ResolveQuery } from './payouts.schema.js';
 import { createPayout, envelope, getPayout } from './payouts.service.js';
@@ -64,13 +64,13 @@ export const payoutRoutes = newRouter()
   })
   .openapi(read, (c) => {
     const p = getPayout(c.get('tenant'), c.req.valid('param').reference);
-    return c.json(envelope('Payout retrieved successfully', p), 200);
+    return reply(c, envelope('Payout retrieved successfully', p), 200);
   })
   .openapi(banks, (c) => {
     const { currency } = c.req.valid('query');
-    return c.json({ status: 'success' as const, message: 'Banks retrieved successfully', data: listBanks(currency) }, 200);
+    return reply(c, { status: 'success' as const, message: 'Banks retrieved successfully', data: listBanks(currency) }, 200);
   })
   .openapi(resolve, (c) => {
     const data = resolveAccount(c.get('tenant').mode, c.req.valid('query'));
-    return c.json({ status: 'success' as const, message: 'Account resolved successfully', data }, 200);
+    return reply(c, { status: 'success' as const, message: 'Account resolved successfully', data }, 200);
   });

@@ -5,7 +5,7 @@ import { SandboxError } from '../../kernel/errors.js';
 import { idempotent } from '../../engine/idempotency.js';
 import { renderError } from '../../http/errors.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { requestScenario, respondIdempotent } from '../../http/respond.js';
+import { reply, requestScenario, respondIdempotent } from '../../http/respond.js';
 import type { AppEnv } from '../../http/types.js';
 import { bulkPage } from './bulk.page.js';
 import { BULK_BODY_LIMIT, BULK_UPLOAD_PATH, bulkUpload, uploadRoute } from './bulk.upload.js';
@@ -91,8 +91,8 @@ export const transferRoutes = router
       body: (ref) => [present(getTransfer(t, ref))],
     }));
   })
-  .openapi(read, (c) => c.json(present(getTransfer(c.get('tenant'), c.req.valid('param').reference)), 200))
-  .openapi(page, (c) => c.json(bulkPage(c.get('tenant'), c.req.valid('param').id, c.req.valid('query')), 200));
+  .openapi(read, (c) => reply(c, present(getTransfer(c.get('tenant'), c.req.valid('param').reference)), 200))
+  .openapi(page, (c) => reply(c, bulkPage(c.get('tenant'), c.req.valid('param').id, c.req.valid('query')), 200));
 
 // Registered apart from its handler (above, in the registry) so bulk.file.ts reports every bad row.
 transferRoutes.post(BULK_UPLOAD_PATH, uploadLimit, bulkUpload);

@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { idempotent } from '../../engine/idempotency.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { requestScenario, respondIdempotent } from '../../http/respond.js';
+import { reply, requestScenario, respondIdempotent } from '../../http/respond.js';
 import { CreateWalletPayoutRequest, WalletPayout, WalletPayoutReferenceParam } from './wallet-payouts.schema.js';
 import { createWalletPayout, getWalletPayout, present } from './wallet-payouts.service.js';
 
@@ -42,4 +42,4 @@ export const walletPayoutRoutes = newRouter()
       body: (ref) => present(getWalletPayout(t, ref)),
     }));
   })
-  .openapi(read, (c) => c.json(present(getWalletPayout(c.get('tenant'), c.req.valid('param').reference)), 200));
+  .openapi(read, (c) => reply(c, present(getWalletPayout(c.get('tenant'), c.req.valid('param').reference)), 200));

@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { SandboxError } from '../../kernel/errors.js';
 import { idempotent, type StoredResponse } from '../../engine/idempotency.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { requestScenario, respondIdempotent } from '../../http/respond.js';
+import { reply, requestScenario, respondIdempotent } from '../../http/respond.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { listAccounts } from './accounts.js';
 import { BalanceAccountList, CreateWithdrawalRequest, IdempotencyHeader, Withdrawal, WithdrawalReferenceParam } from './withdrawals.schema.js';
@@ -71,5 +71,5 @@ export const withdrawalRoutes = newRouter()
     const key = c.req.valid('header')['idempotency-key'];
     return respondIdempotent(c, withKey(t, key, body, () => createWithdrawal(t, body, requestScenario(c))));
   })
-  .openapi(read, (c) => c.json(present(getWithdrawal(c.get('tenant'), c.req.valid('param').reference)), 200))
-  .openapi(accounts, (c) => c.json({ data: listAccounts(c.get('tenant')) }, 200));
+  .openapi(read, (c) => reply(c, present(getWithdrawal(c.get('tenant'), c.req.valid('param').reference)), 200))
+  .openapi(accounts, (c) => reply(c, { data: listAccounts(c.get('tenant')) }, 200));
