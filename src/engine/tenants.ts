@@ -59,8 +59,21 @@ export class Tenants {
     return p;
   }
 
+  /** Hold a tenant that is already loaded, without waiting; undefined when it must be loaded. */
+  holdLoaded(key: string): Tenant | undefined {
+    const t = this.byKey.get(key);
+    if (!t) return undefined;
+    this.byKey.delete(key);
+    this.byKey.set(key, t);
+    this.holds.set(t, (this.holds.get(t) ?? 0) + 1);
+    this.evictIdle();
+    return t;
+  }
+
   /** Get and hold a tenant for one request: a held tenant is never evicted. */
   async acquire(key: string, mode: Mode): Promise<Tenant> {
+    const loaded = this.holdLoaded(key);
+    if (loaded) return loaded;
     let t = await this.get(key, mode);
     // Another request may have unloaded it between its load and now: load it again.
     while (this.byKey.get(key) !== t) t = await this.get(key, mode);

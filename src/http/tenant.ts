@@ -40,11 +40,12 @@ export function tenantMiddleware(tenants: Tenants, allowedKeys?: ReadonlySet<str
       ]);
     }
     // Held for the whole request, so an idle-tenant limit never unloads it midway.
-    const tenant = await tenants.acquire(key, mode);
+    const tenant = tenants.holdLoaded(key) ?? (await tenants.acquire(key, mode));
     try {
       c.set('tenant', tenant);
       tenant.catchUp();
       await next();
+      if (tenant.store.flushed) return;
       try {
         await tenant.store.flush();
       } catch (err) {

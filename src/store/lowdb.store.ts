@@ -121,6 +121,10 @@ class LowdbTenantStore extends MemoryTenantStore {
     this.appended++;
   }
 
+  override get flushed(): boolean {
+    return this.durable >= this.appended;
+  }
+
   override async flush(): Promise<void> {
     const target = this.appended;
     while (this.durable < target) {

@@ -23,6 +23,8 @@ export interface TenantStore {
   clear(keep?: readonly string[]): void;
   /** Resolves once every write made so far is durable. */
   flush(): Promise<void>;
+  /** True when every write so far is durable (always, in memory): the HTTP layer then skips flush(). */
+  readonly flushed: boolean;
 }
 
 export interface Store {
@@ -123,5 +125,10 @@ export class MemoryTenantStore implements TenantStore {
 
   flush(): Promise<void> {
     return Promise.resolve();
+  }
+
+  /** True when every write so far is durable, so a flush would have nothing to wait for. */
+  get flushed(): boolean {
+    return true;
   }
 }
