@@ -183,6 +183,9 @@ describe('lifecycle', () => {
     const failed = await t.call('POST', '/_sandbox/simulate/payouts/order-10001/fail', { body: { reason: 'Account closed' } });
     expect(failed.status).toBe(200);
     expect(failed.body.state).toMatchObject({ status: 'FAILED', failureReason: 'Account closed' });
+    // failing a PENDING payout walks it through PROCESSING: the lifecycle keeps its order
+    const events = (await t.call('GET', '/_sandbox/events?type=payout')).body.data;
+    expect(events.map((e: { event: string }) => e.event)).toEqual(['payout.pending', 'payout.processing', 'payout.failed']);
     expect(await balance()).toBe('500000000.00');
     const again = await t.call('POST', '/_sandbox/simulate/payouts/order-10001/complete');
     expect(again.status).toBe(409);

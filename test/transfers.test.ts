@@ -188,6 +188,8 @@ describe('lifecycle', () => {
     const res = await t.call('POST', `/_sandbox/simulate/transfers/${REF}/fail`, { body: { reason: 'Account closed' } });
     expect(res.status).toBe(200);
     expect(res.body.state).toMatchObject({ status: 'FAILED', failureReason: 'Account closed' });
+    const events = (await t.call('GET', '/_sandbox/events?type=transfer')).body.data;
+    expect(events.map((e: { event: string }) => e.event)).toEqual(['transfer.pending', 'transfer.processing', 'transfer.failed']);
     expect((await t.call('POST', `/_sandbox/simulate/transfers/${REF}/process`)).status).toBe(409);
     await advance(t, 600);
     expect((await t.call('GET', `${PATH}/${REF}`, { headers: SOURCE })).body.status).toBe('FAILED');

@@ -7,7 +7,7 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export const payoutMachine = defineMachine('payout', PAYOUT_STATUSES, {
   process: { from: ['PENDING'], to: 'PROCESSING' },
   complete: { from: ['PROCESSING'], to: 'SUCCESSFUL' },
-  fail: { from: ['PENDING', 'PROCESSING'], to: 'FAILED' },
+  fail: { from: ['PROCESSING'], to: 'FAILED' },
 });
 
 export type PayoutEvent = (typeof payoutMachine.events)[number];

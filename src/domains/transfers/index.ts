@@ -2,7 +2,7 @@ import type { DomainModule } from '../module.js';
 import { bulkJobs, ensureDemo } from './bulk.service.js';
 import { transferMachine } from './transfers.machine.js';
 import { transferRoutes } from './transfers.routes.js';
-import { moveTransfer, present, transferJobs } from './transfers.service.js';
+import { getTransfer, moveTransfer, present, transferJobs } from './transfers.service.js';
 
 export const transfersModule: DomainModule = {
   routes: transferRoutes,
@@ -10,7 +10,12 @@ export const transfersModule: DomainModule = {
   simulators: {
     transfers: {
       events: transferMachine.events,
-      apply: (t, id, event, body) => (ensureDemo(t), present(moveTransfer(t, id, event as never, body.reason as string | undefined))),
+      apply: (t, id, event, body) => {
+        ensureDemo(t);
+        // complete and fail walk a PENDING transfer through PROCESSING, so the lifecycle keeps its order.
+        if ((event === 'complete' || event === 'fail') && getTransfer(t, id).status === 'PENDING') moveTransfer(t, id, 'process');
+        return present(moveTransfer(t, id, event as never, body.reason as string | undefined));
+      },
     },
   },
 };

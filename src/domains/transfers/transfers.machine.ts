@@ -7,7 +7,7 @@ export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 export const transferMachine = defineMachine('transfer', TRANSFER_STATUSES, {
   process: { from: ['PENDING'], to: 'PROCESSING' },
   complete: { from: ['PROCESSING'], to: 'SUCCESSFUL' },
-  fail: { from: ['PENDING', 'PROCESSING'], to: 'FAILED' },
+  fail: { from: ['PROCESSING'], to: 'FAILED' },
 });
 
 export type TransferEvent = (typeof transferMachine.events)[number];
