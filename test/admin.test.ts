@@ -111,6 +111,39 @@ describe('balances', () => {
     expect(res.body).toEqual({ key: 'GHS', available: '5000250.50' });
     expect((await t.call('GET', '/_sandbox/balances', { key: KEY })).body.data).toContainEqual({ key: 'GHS', available: '5000250.50' });
   });
+
+  it('takes only balances that exist, to their currency\'s decimals, and never a 500', async () => {
+    const t = await createTestApp();
+    for (const key of ['EUR', 'ngn', '__proto__', 'constructor', 'usdc:solana']) {
+      const res = await t.call('POST', '/_sandbox/balances/top-up', { body: { key, amount: 1 } });
+      expect(res.status, key).toBe(400);
+      expect(res.body.error.details[0]).toMatchObject({ field: 'key', issue: expect.stringContaining('must be one of: NGN, GHS, USD, usdc:ethereum') });
+    }
+    const tooFine = await t.call('POST', '/_sandbox/balances/top-up', { body: { key: 'NGN', amount: 0.001 } });
+    expect(tooFine.body.error.details).toEqual([{ field: 'amount', issue: 'must have at most 2 decimal places for NGN' }]);
+    const token = await t.call('POST', '/_sandbox/balances/top-up', { body: { key: 'usdt:base', amount: 0.000001 } });
+    expect(token.body).toEqual({ key: 'usdt:base', available: '100000.000001' });
+  });
+});
+
+describe('simulate', () => {
+  it('answers 404 for resource names that are not simulated, built-in object names included', async () => {
+    const t = await createTestApp();
+    for (const resource of ['constructor', '__proto__', 'toString', 'widgets']) {
+      const res = await t.call('POST', `/_sandbox/simulate/${resource}/x/fail`);
+      expect(res.status, resource).toBe(404);
+      expect(res.body.error.code).toBe('RESOURCE_NOT_FOUND');
+    }
+  });
+
+  it('refuses a body sent as anything but JSON with 415', async () => {
+    const t = await createTestApp();
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('s-1') });
+    const res = await t.call('POST', '/_sandbox/simulate/payouts/s-1/process', { raw: '{"reason":"x"}', headers: { 'content-type': 'application/xml' } });
+    expect(res.status).toBe(415);
+    expect(res.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect((await t.call('GET', '/api/v1/partners/payouts/s-1')).body.data.status).toBe('PENDING');
+  });
 });
 
 describe('published descriptions', () => {

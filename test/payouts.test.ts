@@ -209,6 +209,7 @@ describe('tenants', () => {
     const other = await t.call('GET', `${PATH}/order-10001`, { key: KEY_B });
     expect(other.status).toBe(404);
     expect(other.body.error.code).toBe('RESOURCE_NOT_FOUND');
+    expect(other.body.message).toBe("No payout with reference 'order-10001' exists for this API key. Send the reference the create call answered with.");
     const reuse = await t.call('POST', PATH, { key: KEY_B, body: payout({ amount: 777 }) });
     expect(reuse.status).toBe(201);
     expect(reuse.headers.get('idempotent-replayed')).toBeNull();

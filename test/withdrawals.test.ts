@@ -134,6 +134,10 @@ describe('POST /api/v1/partners/withdrawal', () => {
     const over = await create({ accountId: USD_ACCOUNT, amount: 1000000.01 });
     expect(over.status).toBe(400);
     expect(over.body.error.code).toBe('INSUFFICIENT_BALANCE');
+    // withdrawals carry no fee, so the message does not speak of one
+    expect(over.body.message).toBe(
+      'The USD wallet holds 1000000, less than the 1000000.01 this needs. Send a smaller amount, or top up with POST /_sandbox/balances/top-up.',
+    );
     expect(await balance('USD')).toBe('1000000.00');
     expect((await create({ accountId: USD_ACCOUNT, amount: 1000000 })).status).toBe(201);
     expect(await balance('USD')).toBe('0.00');

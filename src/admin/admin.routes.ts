@@ -38,6 +38,9 @@ const SIMULATE_BODY_DOC = {
 async function simulateBody(req: Request): Promise<Record<string, unknown>> {
   const text = (await req.text()).trim();
   if (text === '') return {};
+  if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) {
+    throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'A simulate body is JSON: send it with Content-Type: application/json, or send no body.');
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -136,7 +139,7 @@ export function adminRoutes(opts: { simulators: Simulators; startedAt: number; s
       }),
       async (c) => {
         const { resource, id, event } = c.req.valid('param');
-        const sim = simulators[resource];
+        const sim = Object.hasOwn(simulators, resource) ? simulators[resource] : undefined;
         if (!sim) {
           throw new SandboxError('RESOURCE_NOT_FOUND', `No simulated resource type '${resource}'. Use one of: ${resources.join(', ')}.`, [
             { field: 'resource', issue: `must be one of: ${resources.join(', ')}` },

@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../http/fields.js';
+import { dec, scaleOf } from '../kernel/money.js';
+import { BALANCE_KEYS } from '../domains/balances/balances.service.js';
 
 
 export const Health = z.object({ status: z.literal('ok'), uptimeSeconds: z.number(), store: z.enum(['memory', 'lowdb']) }).openapi('Health');
@@ -74,7 +76,13 @@ export const BalanceList = z.object({ data: z.array(Balance) }).openapi('Balance
 
 export const TopUpRequest = z
   .object({
-    key: z.string().min(1).max(40).openapi({ example: 'NGN', description: 'A fiat currency, or token:chain (usdc:ethereum)' }),
-    amount: z.number().positive().max(1e15).openapi({ example: 1000000 }),
+    key: z.enum(BALANCE_KEYS).openapi({ example: 'NGN', description: 'A fiat currency (NGN, GHS, USD), or token:chain (usdc:ethereum)' }),
+    amount: z.number().positive().max(1e15).openapi({ example: 1000000, description: 'At most 2 decimal places for fiat, 6 for tokens' }),
+  })
+  .superRefine((v, ctx) => {
+    const places = scaleOf(v.key.split(':')[0]);
+    if (dec(v.amount).decimalPlaces() > places) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: `must have at most ${places} decimal places for ${v.key}` });
+    }
   })
   .openapi('TopUpRequest');

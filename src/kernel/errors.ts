@@ -79,8 +79,9 @@ export function errorEnvelope(err: SandboxError) {
   };
 }
 
-export const notFound = (what: string, id: string) =>
-  new SandboxError('RESOURCE_NOT_FOUND', `No ${what} with id or reference '${id}' exists for this API key.`);
+/** `by` names what the lookup key is (reference, id, quoteId...), so the message says what to send. */
+export const notFound = (what: string, id: string, by = 'reference') =>
+  new SandboxError('RESOURCE_NOT_FOUND', `No ${what} with ${by} '${id}' exists for this API key. Send the ${by} the create call answered with.`);
 
 export const invalidTransition = (what: string, id: string, from: string, event: string, allowedFrom: readonly string[]) =>
   new SandboxError(

@@ -12,10 +12,13 @@ export interface Balance {
 
 const INITIAL: Record<string, string> = initial;
 
+/** Every balance a tenant has: the fiat currencies and each token on each chain. */
+export const BALANCE_KEYS = Object.keys(INITIAL) as [string, ...string[]];
+
 const collection = (t: Tenant) => t.store.collection<Balance>('balances');
 
 export function balanceOf(t: Tenant, key: string): Decimal {
-  return dec(collection(t).get(key)?.available ?? INITIAL[key] ?? '0');
+  return dec(collection(t).get(key)?.available ?? (Object.hasOwn(INITIAL, key) ? INITIAL[key] : '0'));
 }
 
 /** A balance as text, to the places of its currency or token (2 for fiat, 6 for tokens). */
@@ -32,20 +35,20 @@ function set(t: Tenant, key: string, value: Decimal): void {
 }
 
 /** Check that `amount` can be debited, without debiting. */
-export function ensureFunds(t: Tenant, key: string, amount: Decimal.Value): void {
+export function ensureFunds(t: Tenant, key: string, amount: Decimal.Value, withFee = true): void {
   const available = balanceOf(t, key);
   if (available.lt(amount)) {
     throw new SandboxError(
       'INSUFFICIENT_BALANCE',
-      `The ${key} wallet holds ${available.toFixed()}, less than the ${dec(amount).toFixed()} this needs (amount plus fee). ` +
+      `The ${key} wallet holds ${available.toFixed()}, less than the ${dec(amount).toFixed()} this needs${withFee ? ' (amount plus fee)' : ''}. ` +
         'Send a smaller amount, or top up with POST /_sandbox/balances/top-up.',
       [{ field: 'amount', issue: `exceeds the available ${key} balance of ${available.toFixed()}` }],
     );
   }
 }
 
-export function debit(t: Tenant, key: string, amount: Decimal.Value): void {
-  ensureFunds(t, key, amount);
+export function debit(t: Tenant, key: string, amount: Decimal.Value, withFee = true): void {
+  ensureFunds(t, key, amount, withFee);
   set(t, key, balanceOf(t, key).minus(amount));
 }
 

@@ -117,7 +117,7 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
 
 export function getTrade(t: Tenant, txId: string): TradeRecord {
   const trade = trades(t).get(txId.toLowerCase());
-  if (!trade) throw notFound('FX trade', txId);
+  if (!trade) throw notFound('FX trade', txId, 'TxId');
   return trade;
 }
 

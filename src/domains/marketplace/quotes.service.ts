@@ -109,7 +109,7 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
 
 export function getQuote(t: Tenant, id: string): QuoteRecord {
   const q = quotes(t).get(id) ?? quotes(t).get(id.toLowerCase());
-  if (!q) throw notFound('marketplace quote', id);
+  if (!q) throw notFound('marketplace quote', id, 'quoteId');
   return q;
 }
 

@@ -27,7 +27,9 @@ export function checkBankCode(mode: Mode, currency: string, code: string, field:
   if (mode === 'sandbox' || BY_CODE.has(`${currency}:${code}`)) return;
   throw new SandboxError(
     'INVALID_BANK_CODE',
-    `Bank code '${code}' is not a ${currency} bank. Send a code from GET /api/v1/partners/banks?currency=${currency}.`,
+    currency === 'USD'
+      ? `Bank code '${code}' is not a USD bank. Live-simulation keys take the US routing numbers of the sandbox's fixtures/banks.json (Get All Banks lists NGN and GHS only).`
+      : `Bank code '${code}' is not a ${currency} bank. Send a code from GET /api/v1/partners/banks?currency=${currency}.`,
     [{ field, issue: `is not a known ${currency} bank code` }],
   );
 }

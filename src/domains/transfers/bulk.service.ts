@@ -25,7 +25,7 @@ export const presentBulk = ({ references: _r, scenario: _s, ...view }: BulkRecor
 export function getBulk(t: Tenant, id: string): BulkRecord {
   ensureDemo(t);
   const b = bulks(t).get(id);
-  if (!b) throw notFound('bulk disbursement file', id);
+  if (!b) throw notFound('bulk disbursement file', id, 'id');
   return b;
 }
 

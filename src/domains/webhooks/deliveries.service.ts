@@ -189,7 +189,7 @@ const pick = (l: typeof LIMITS) => ({
 /** Send a delivery once more, now, with the same webhook-id and body. */
 export function redeliver(t: Tenant, id: string, sender: Sender): Delivery {
   const d = deliveries(t).get(id);
-  if (!d) throw notFound('webhook delivery', id);
+  if (!d) throw notFound('webhook delivery', id, 'id');
   if (!settingsOf(t)) {
     throw new SandboxError('INVALID_STATE_TRANSITION', 'No webhook is set for this API key, so nothing can be sent. Set one with PUT /_sandbox/webhooks first.');
   }

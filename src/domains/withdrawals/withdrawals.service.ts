@@ -44,7 +44,7 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
   checkAuthCode(t, req.authCode, scenario);
   const currency = accountCurrency(t, req.accountId);
   checkBankCode(t.mode, currency, req.bankCode, 'bankCode');
-  debit(t, currency, req.amount);
+  debit(t, currency, req.amount, false);
   const behaviour = t.behaviour(scenario);
   const now = t.now();
   const processingFor = behaviour.duration('withdrawal', 'PROCESSING');
