@@ -153,6 +153,18 @@ describe('bulk page', () => {
     const partial = await page(id, '?page=2&size=7');
     expect(partial.body).toMatchObject({ pageNumber: 2, pageSize: 7, totalElements: 20, totalPages: 3 });
     expect(partial.body.content).toHaveLength(6);
+    // any int32 page is a page: the largest one is empty, one past int32 is refused
+    const far = await page(id, '?page=2147483647&size=100');
+    expect(far.body).toEqual({ content: [], pageNumber: 2147483647, pageSize: 100, totalElements: 20, totalPages: 1 });
+    expect((await page(id, '?page=2147483648')).status).toBe(400);
+  });
+
+  it('publishes page and size as the int32 query parameters of the API document, with their defaults', async () => {
+    const doc = await (await t.app.request('/openapi.json')).json();
+    const params = doc.paths['/api/v1/transfers/bulk/{id}/transfers'].get.parameters;
+    const schemaOf = (name: string) => params.find((p: { name: string }) => p.name === name).schema;
+    expect(schemaOf('page')).toMatchObject({ type: 'integer', format: 'int32', default: 0, minimum: 0 });
+    expect(schemaOf('size')).toMatchObject({ type: 'integer', format: 'int32', default: 10, minimum: 1, maximum: 100 });
   });
 
   it('defaults to page 0 of size 10; size 100 is allowed, 101 and others are not', async () => {

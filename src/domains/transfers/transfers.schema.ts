@@ -118,15 +118,27 @@ export const TransferPage = z
   .openapi('TransferPage');
 
 const q = (name: string) => ({ param: { name, in: 'query' as const } });
+/** A whole-number query parameter, published as the int32 the API document names. */
 const intText = (name: string, def: number, min: number, max: number) =>
   z
     .string()
-    .regex(/^\d{1,9}$/, { message: 'must be a whole number' })
+    .regex(/^\d{1,10}$/, { message: 'must be a whole number' })
     .transform(Number)
     .pipe(z.number().int().min(min).max(max))
     .optional()
     .transform((v) => v ?? def)
-    .openapi({ ...q(name), description: `A whole number from ${min} to ${max}; default ${def}`, example: String(def) });
+    .openapi({
+      ...q(name),
+      type: 'integer',
+      format: 'int32',
+      minimum: min,
+      maximum: max,
+      default: def,
+      description: `A whole number from ${min} to ${max}; default ${def}`,
+      example: def,
+    } as never);
+
+const INT32_MAX = 2_147_483_647;
 
 /** A date (YYYY-MM-DD) or a date-time with an offset, over createdAt. */
 const DATE = /^\d{4}-\d\d-\d\d$/;
@@ -140,7 +152,7 @@ const when = (name: string) =>
     .openapi({ ...q(name), example: '2026-01-15' });
 
 export const BulkPageQuery = z.object({
-  page: intText('page', 0, 0, 1_000_000),
+  page: intText('page', 0, 0, INT32_MAX),
   size: intText('size', 10, 1, 100),
   query: z.string().max(100).optional().openapi({ ...q('query'), description: 'Matches reference, destination account number or name (case-insensitive, part of the text)' }),
   status: z.enum(TRANSFER_STATUSES).optional().openapi(q('status')),
