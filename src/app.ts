@@ -19,6 +19,7 @@ import { Outbox, webhooksModule } from './domains/webhooks/index.js';
 import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, validationHook } from './http/errors.js';
+import { withScenarioHeader } from './http/openapi.js';
 import { faultsMiddleware, type Sleep } from './http/faults.js';
 import { journalMiddleware } from './http/journal.js';
 import { bodyLimit } from './http/limits.js';
@@ -96,15 +97,23 @@ export function createApp(deps: AppDeps) {
     scheme: 'bearer',
     description: 'sk_test_ keys select sandbox mode, sk_live_ keys live simulation. Every key is its own tenant.',
   });
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'payments-sandbox',
-      version: '1.0.0',
-      description: 'Sandbox of the partner payments, FX and transfers API, with the /_sandbox control API.',
-    },
-    servers: [{ url: '/' }],
-  });
+  // Built once, on first request, when every route is registered.
+  let openapi: object | undefined;
+  app.get('/openapi.json', (c) =>
+    c.json(
+      (openapi ??= withScenarioHeader(
+        app.getOpenAPI31Document({
+          openapi: '3.1.0',
+          info: {
+            title: 'payments-sandbox',
+            version: '1.0.0',
+            description: 'Sandbox of the partner payments, FX and transfers API, with the /_sandbox control API.',
+          },
+          servers: [{ url: '/' }],
+        }),
+      )),
+    ),
+  );
   app.route('/', docsRoutes());
   app.route('/', consoleRoutes());
 

@@ -163,6 +163,23 @@ describe('published descriptions', () => {
     expect(js.status).toBe(200);
     expect((await js.text()).length).toBeGreaterThan(100_000);
   });
+
+  it('documents the optional X-Sandbox-Scenario header on every operation that honours it', async () => {
+    const t = await createTestApp();
+    const doc = await (await t.app.request('/openapi.json')).json();
+    expect(doc.components.parameters.ScenarioHeader).toMatchObject({ name: 'X-Sandbox-Scenario', in: 'header', required: false });
+    const ref = { $ref: '#/components/parameters/ScenarioHeader' };
+    for (const [path, item] of Object.entries<Record<string, { parameters?: unknown[] }>>(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const honours = path.startsWith('/api/') || path === '/_sandbox/bulk-disbursements';
+        expect((op.parameters ?? []).some((p) => JSON.stringify(p) === JSON.stringify(ref)), `${method} ${path}`).toBe(honours);
+      }
+    }
+    // and the header does what the document says, on a documented operation
+    const res = await t.call('GET', '/api/v1/partners/payouts/x', { headers: { 'x-sandbox-scenario': 'nope' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_SCENARIO');
+  });
 });
 
 describe('reset keeps settings', () => {

@@ -69,3 +69,29 @@ export const successEnvelope = <T extends z.ZodType>(data: T, name?: string) => 
   const s = z.object({ status: z.literal('success'), message: z.string(), data });
   return name ? s.openapi(name) : s;
 };
+
+/** Operations that honour X-Sandbox-Scenario: every /api route and the bulk upload. */
+const takesScenarioHeader = (path: string) => path.startsWith('/api/') || path === '/_sandbox/bulk-disbursements';
+
+/**
+ * Adds the optional X-Sandbox-Scenario header to every operation that honours it. The header is
+ * read by one middleware, not declared per route, so it is written into the document here.
+ */
+export function withScenarioHeader<D extends object>(document: D): D {
+  const doc = document as { paths?: Record<string, Record<string, unknown>>; components?: Record<string, unknown> };
+  const components = (doc.components ??= {}) as { parameters?: Record<string, unknown> };
+  (components.parameters ??= {}).ScenarioHeader = {
+    name: 'X-Sandbox-Scenario',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', maxLength: 100, example: 'failures' },
+    description: 'A bundled or loaded scenario to apply to this one request (see GET /_sandbox/scenarios); an unknown name is 400.',
+  };
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    if (!takesScenarioHeader(path)) continue;
+    for (const op of Object.values(item) as { parameters?: unknown[] }[]) {
+      if (op && typeof op === 'object') (op.parameters ??= []).push({ $ref: '#/components/parameters/ScenarioHeader' });
+    }
+  }
+  return document;
+}
