@@ -114,7 +114,10 @@ describe('GET /rates/makers', () => {
   it('is 404 for a pair no maker quotes, and 400 for a missing parameter', async () => {
     expect(rejection(await fx(t, 'GET', '/rates/makers?from=NGN&to=GHS'))).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
     expect(rejection(await fx(t, 'GET', '/rates/makers?from=NGN'))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', location: 'to' });
-    expect(rejection(await fx(t, 'GET', '/rates/makers'))).toMatchObject({ status: 400, location: 'from, to' });
+    const both = rejection(await fx(t, 'GET', '/rates/makers'));
+    expect(both).toMatchObject({ status: 400, location: 'from, to' });
+    // the rest of the list is in the reject's AddtlData, and the text says so
+    expect(both.text).toContain('(and 1 more problem, listed in AddtlData)');
   });
 });
 

@@ -54,6 +54,17 @@ describe('POST /trades', () => {
     expect(res.xml.AllcnDtls).toEqual({ TtlSttlmAmt: '100', WtdAvrgRate: '1575' });
   });
 
+  it('trades at the 5 decimals FX messages carry: the XML amounts are the trade\'s, rounded in the pool\'s favour', async () => {
+    // 1000 NGN at 1575 NGN per USDT is 0.634920634... USDT: the partner pays 0.63493, never less
+    const res = await fx(t, 'POST', '/trades', { xml: instruction({ base: 'USDT', quoted: 'NGN', amount: '1000', direction: 'BUY' }) });
+    expect(res.status).toBe(201);
+    expect(res.xml.TradAmts).toEqual({ TradgCcyAmt: '1000', SttlmCcyAmt: '1000', CntrValCcyAmt: '0.63493' });
+    expect(res.xml.AllcnDtls).toMatchObject({ TtlSttlmAmt: '0.63493' });
+    const [e] = await events('fx_trade.newt');
+    expect(e.data).toMatchObject({ counter_value_amount: '0.63493', total_settlement_amount: '0.63493', settlement_amount: '1000' });
+    expect(e.data.allocations).toEqual([expect.objectContaining({ source_amount: '0.63493', allocated_amount: '1000' })]);
+  });
+
   it('AgrdRate leaves out pools with a worse rate: too strict is 400 naming it, and nothing is stored', async () => {
     const strict = await fx(t, 'POST', '/trades', { xml: instruction({ amount: '50000', rate: '1581' }) });
     expect(rejection(strict)).toMatchObject({ status: 400, code: 'INSUFFICIENT_LIQUIDITY', location: 'TradAmts/TradgCcyAmt, AgrdRate/XchgRate' });

@@ -30,7 +30,8 @@ export function buildReject(err: SandboxError, ctx: RejectContext): string {
       RjctgPtyRsn: err.code,
       RjctnDtTm: dateTime(ctx.at),
       ErrLctn: details.length ? clip(details.map((d) => d.field).join(', '), LIMITS.location) : undefined,
-      RsnDesc: clip(err.message || err.code, LIMITS.desc),
+      // A message written for the JSON envelope points at error.details; here the list is AddtlData.
+      RsnDesc: clip((err.message || err.code).replaceAll('listed in error.details', 'listed in AddtlData'), LIMITS.desc),
       AddtlData: details.length
         ? clip(details.map((d) => `${d.field}: ${d.issue}`).join('; '), LIMITS.data)
         : undefined,

@@ -70,6 +70,9 @@ function allocateTrade(t: Tenant, req: TradeInstruction): AllocationResult {
       amountDirection: req.direction === 'SELL' ? 'source' : 'destination',
       ...(req.agreedRate === undefined ? {} : { rate: req.agreedRate }),
       pools: tenantPools(t),
+      // FX messages carry amounts with at most 5 decimals: the trade is made at that precision, so
+      // what the XML says is exactly what is paid and delivered.
+      maxDecimals: 5,
     });
   } catch (err) {
     if (!(err instanceof SandboxError)) throw err;

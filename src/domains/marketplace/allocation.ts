@@ -40,6 +40,8 @@ export interface AllocationInput {
   /** Optional proposed rate (fiat per token): pools worse than it are left out. */
   rate?: Decimal.Value;
   pools: readonly LiquidityPool[];
+  /** Caps every amount's decimals below its currency's own (the FX interface writes at most 5). */
+  maxDecimals?: number;
 }
 
 export interface Allocation {
@@ -158,8 +160,9 @@ export function allocate(input: AllocationInput): AllocationResult {
   checkPair(source, destination);
 
   const fiatToToken = isToken(destination);
-  const srcScale = scaleOf(source);
-  const dstScale = scaleOf(destination);
+  const scale = (currency: string) => Math.min(scaleOf(currency), input.maxDecimals ?? Infinity);
+  const srcScale = scale(source);
+  const dstScale = scale(destination);
   const fixedBySource = amountDirection === 'source';
   const fixedCurrency = fixedBySource ? source : destination;
   const otherCurrency = fixedBySource ? destination : source;
