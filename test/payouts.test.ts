@@ -237,6 +237,14 @@ describe('validation messages', () => {
     expect(res.body.error.details).toEqual([{ field: 'currency', issue: 'is required: send one of: NGN, GHS, USD' }]);
     expect(res.body.message).toBe('Invalid request body: currency is required: send one of: NGN, GHS, USD.');
   });
+
+  it('says a number too large for JSON must be finite', async () => {
+    const t2 = await createTestApp();
+    const raw = JSON.stringify(payout()).replace('"amount":10000', '"amount":1e400');
+    const res = await t2.call('POST', PATH, { raw, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ field: 'amount', issue: 'must be a finite number, not Infinity' }]);
+  });
 });
 
 describe('simulate bodies', () => {

@@ -45,6 +45,8 @@ function describeIssue(issue: Issue, value: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
       if (value === undefined) return `is required: send ${article(issue.expected)}`;
+      // 1e400 parses to Infinity: a number, but not one JSON can carry
+      if (typeof value === 'number' && !Number.isFinite(value)) return `must be a finite ${issue.expected}, not ${value}`;
       return `must be ${article(issue.expected)}, not ${typeName(value)}`;
     case 'too_small':
       if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters long`;
