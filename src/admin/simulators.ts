@@ -9,3 +9,12 @@ export interface Simulator {
 }
 
 export type Simulators = Record<string, Simulator>;
+
+/**
+ * For the PENDING → PROCESSING → SUCCESSFUL | FAILED lifecycles (payouts, transfers): a simulated
+ * `complete` or `fail` on a PENDING resource first runs `process`, so the end stays one call and
+ * the events keep the lifecycle's order.
+ */
+export function throughProcessing(status: string, event: string, process: () => unknown): void {
+  if (status === 'PENDING' && (event === 'complete' || event === 'fail')) process();
+}

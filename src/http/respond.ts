@@ -15,8 +15,7 @@ export function reply<T, U extends ContentfulStatusCode>(c: Context<AppEnv>, bod
 /** Send a created (or replayed) resource, marking replays as the idempotency contract says. */
 export function respondIdempotent(c: Context<AppEnv>, res: StoredResponse & { replayed: boolean }) {
   if (res.replayed) c.header('Idempotent-Replayed', 'true');
-  c.set('responseBody', res.body);
-  return c.json(res.body as never, res.status as 201);
+  return reply(c, res.body as never, res.status as 201);
 }
 
 /** The scenario named for this one request, if any. */

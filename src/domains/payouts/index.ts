@@ -1,3 +1,4 @@
+import { throughProcessing } from '../../admin/simulators.js';
 import type { DomainModule } from '../module.js';
 import { payoutMachine } from './payouts.machine.js';
 import { payoutRoutes } from './payouts.routes.js';
@@ -10,8 +11,7 @@ export const payoutsModule: DomainModule = {
     payouts: {
       events: payoutMachine.events,
       apply: (t, id, event, body) => {
-        // complete and fail walk a PENDING payout through PROCESSING, so the lifecycle keeps its order.
-        if ((event === 'complete' || event === 'fail') && getPayout(t, id).status === 'PENDING') movePayout(t, id, 'process');
+        throughProcessing(getPayout(t, id).status, event, () => movePayout(t, id, 'process'));
         return present(movePayout(t, id, event as never, body.reason as string | undefined));
       },
     },

@@ -1,3 +1,4 @@
+import { throughProcessing } from '../../admin/simulators.js';
 import type { DomainModule } from '../module.js';
 import { bulkJobs, ensureDemo } from './bulk.service.js';
 import { transferMachine } from './transfers.machine.js';
@@ -12,8 +13,7 @@ export const transfersModule: DomainModule = {
       events: transferMachine.events,
       apply: (t, id, event, body) => {
         ensureDemo(t);
-        // complete and fail walk a PENDING transfer through PROCESSING, so the lifecycle keeps its order.
-        if ((event === 'complete' || event === 'fail') && getTransfer(t, id).status === 'PENDING') moveTransfer(t, id, 'process');
+        throughProcessing(getTransfer(t, id).status, event, () => moveTransfer(t, id, 'process'));
         return present(moveTransfer(t, id, event as never, body.reason as string | undefined));
       },
     },
