@@ -1,5 +1,9 @@
 // The tenant's event log: every state change of every resource, newest kept, oldest dropped past
 // the bound. Listeners (webhook delivery) hear each event as it is recorded.
+//
+// An event keeps the resource's view as the service built it (camelCase, never changed after), so
+// recording one copies nothing; readers get the snake_case payload of the wire through `payload()`.
+import { toSnake } from '../kernel/json.js';
 import type { Collection } from '../store/store.js';
 
 export interface SandboxEvent {
@@ -9,6 +13,9 @@ export interface SandboxEvent {
   createdAt: string;
   data: Record<string, unknown>;
 }
+
+/** An event's data as partners see it (event list, webhook payloads): snake_case keys. */
+export const payloadOf = (e: SandboxEvent): Record<string, unknown> => toSnake(e.data) as Record<string, unknown>;
 
 export type EventListener = (event: SandboxEvent) => void;
 
@@ -33,13 +40,13 @@ export class EventLog {
     return e;
   }
 
-  /** Events oldest first, after an event id, filtered by type. */
+  /** Events oldest first, after an event id, filtered by type, with snake_case data. */
   list(opts: { after?: string; limit?: number; type?: string } = {}): SandboxEvent[] {
     const out: SandboxEvent[] = [];
     for (const e of this.events.values()) {
       if (opts.after !== undefined && e.id <= opts.after) continue;
       if (opts.type !== undefined && e.event !== opts.type && !e.event.startsWith(`${opts.type}.`)) continue;
-      out.push(e);
+      out.push({ id: e.id, event: e.event, createdAt: e.createdAt, data: payloadOf(e) });
       if (opts.limit !== undefined && out.length >= opts.limit) break;
     }
     return out;

@@ -1,6 +1,9 @@
 // The request journal: the tenant's latest requests and responses, in memory, bounded. Bodies are
 // held by reference and redacted only when read, so recording costs the hot path next to nothing.
 
+/** A request's headers as received: Node's parsed object, or a Headers (in-process requests). */
+export type RequestHeaders = Headers | Readonly<Record<string, string | string[] | undefined>>;
+
 export interface JournalEntry {
   id: string;
   at: string;
@@ -9,7 +12,8 @@ export interface JournalEntry {
   query: string;
   status: number;
   durationMs: number;
-  requestHeaders: Record<string, string>;
+  /** As received; narrowed to KEPT_HEADERS and redacted when listed. */
+  requestHeaders: RequestHeaders;
   /** The request body: its text when recorded, parsed (when JSON) when listed. */
   requestBody: unknown;
   responseBody: unknown;
@@ -21,19 +25,21 @@ export class Journal {
 
   constructor(private readonly limit: number) {}
 
-  record(entry: Omit<JournalEntry, 'id'>): void {
-    this.entries.push({ id: `req_${++this.seq}`, ...entry });
+  /** Keep an entry; its id is assigned here (the caller's is overwritten). */
+  record(entry: JournalEntry): void {
+    entry.id = `req_${++this.seq}`;
+    this.entries.push(entry);
     if (this.entries.length > this.limit) this.entries.shift();
   }
 
   /** Newest first, secrets redacted. */
-  list(limit: number): JournalEntry[] {
+  list(limit: number): ListedEntry[] {
     return this.entries
       .slice(-limit)
       .reverse()
       .map((e) => ({
         ...e,
-        requestHeaders: redactHeaders(e.requestHeaders),
+        requestHeaders: redactHeaders(keptHeaders(e.requestHeaders)),
         requestBody: redact(parseIfJson(e.requestBody)),
         responseBody: redact(e.responseBody),
       }));
@@ -42,6 +48,22 @@ export class Journal {
   clear(): void {
     this.entries = [];
   }
+}
+
+/** A journal entry as the control API shows it. */
+export type ListedEntry = Omit<JournalEntry, 'requestHeaders'> & { requestHeaders: Record<string, string> };
+
+/** The headers worth showing. */
+const KEPT_HEADERS = ['authorization', 'content-type', 'accept', 'user-agent', 'x-service-source', 'x-sandbox-scenario', 'idempotency-key'];
+
+function keptHeaders(h: RequestHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const v = h instanceof Headers ? h.get(name) : h[name];
+    if (typeof v === 'string') out[name] = v;
+    else if (Array.isArray(v)) out[name] = v.join(', ');
+  }
+  return out;
 }
 
 const SECRET_HEADERS = /^(authorization|cookie|x-api-key|webhook-signature)$/i;

@@ -60,9 +60,16 @@ export function clearScenario(t: Tenant): void {
  * handler runs; a stored name no longer known (the server restarted with other files) falls back.
  */
 export function scenarioBehaviourFor(registry: ScenarioRegistry) {
+  // A Behaviour depends only on the tenant, the scenario document and its name: the last one each
+  // tenant asked for is kept, since nearly every request asks for the same one again.
+  const last = new WeakMap<Tenant, Behaviour & { doc: Scenario }>();
   return (t: Tenant, name?: string): Behaviour => {
     const named = name ? registry.get(name) : undefined;
     const scenario = named ?? scenarioInForce(t, registry).scenario;
-    return behaviourOf(scenario.doc, scenario.name, t);
+    const kept = last.get(t);
+    if (kept && kept.doc === scenario.doc && kept.name === scenario.name) return kept;
+    const made = Object.assign(behaviourOf(scenario.doc, scenario.name, t), { doc: scenario.doc });
+    last.set(t, made);
+    return made;
   };
 }

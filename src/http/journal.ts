@@ -1,7 +1,10 @@
 // Records each API request of a tenant in its journal. The response body is the object the route
 // answered with, handed over by reply(), respondIdempotent() or renderError() through
-// c.set('responseBody'); nothing is cloned or serialised on the hot path.
-import type { MiddlewareHandler } from 'hono';
+// c.set('responseBody'); nothing is cloned or serialised on the hot path. The request's headers are
+// kept as the server parsed them and narrowed to the ones worth showing when the journal is read.
+import type { Context, MiddlewareHandler } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import type { RequestHeaders } from '../engine/journal.js';
 import type { AppEnv } from './types.js';
 
 export function journalMiddleware(): MiddlewareHandler<AppEnv> {
@@ -16,27 +19,21 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
     const url = c.req.url;
     const q = url.indexOf('?');
     tenant.journal.record({
+      id: '',
       at: tenant.nowIso(),
       method: c.req.method,
       path: c.req.path,
       query: q >= 0 ? url.slice(q + 1) : '',
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
-      requestHeaders: pickHeaders(c.req.raw.headers),
+      requestHeaders: headersOf(c),
       requestBody,
       responseBody: c.get('responseBody'),
     });
   };
 }
 
-/** The headers worth showing; copying all of them would cost every request. */
-const KEPT_HEADERS = ['authorization', 'content-type', 'accept', 'user-agent', 'x-service-source', 'x-sandbox-scenario', 'idempotency-key'];
-
-function pickHeaders(h: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of KEPT_HEADERS) {
-    const v = h.get(name);
-    if (v !== null) out[name] = v;
-  }
-  return out;
+/** Over HTTP, the header object Node already parsed; in process (app.request), the Request's. */
+function headersOf(c: Context<AppEnv>): RequestHeaders {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers ?? c.req.raw.headers;
 }

@@ -21,14 +21,20 @@ export class ManualClock implements Clock {
   }
 }
 
-let lastMs = Number.NaN;
-let lastIso = '';
+// A request formats a few instants several times over (created, due, the event, the journal entry):
+// the last two are kept, so each is turned into text once.
+let msA = Number.NaN;
+let isoA = '';
+let msB = Number.NaN;
+let isoB = '';
 
-/** ISO 8601 UTC with milliseconds. A request formats the same instant several times: the last one is kept. */
+/** ISO 8601 UTC with milliseconds. */
 export function iso(ms: number): string {
-  if (ms !== lastMs) {
-    lastIso = new Date(ms).toISOString();
-    lastMs = ms;
-  }
-  return lastIso;
+  if (ms === msA) return isoA;
+  if (ms === msB) return isoB;
+  msB = msA;
+  isoB = isoA;
+  msA = ms;
+  isoA = new Date(ms).toISOString();
+  return isoA;
 }

@@ -4,6 +4,9 @@
 import { createHash, randomInt } from 'node:crypto';
 
 const HEX = '0123456789abcdef';
+/** Two hex digits per byte value: ids are drawn on every create. */
+const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const BYTE_HEX_UPPER = BYTE_HEX.map((h) => h.toUpperCase());
 
 export class TenantRandom {
   private a: number;
@@ -53,10 +56,13 @@ export class TenantRandom {
   }
 
   hex(length: number, casing: 'lower' | 'upper' = 'lower'): string {
+    const table = casing === 'upper' ? BYTE_HEX_UPPER : BYTE_HEX;
     let out = '';
-    while (out.length < length) out += this.next().toString(16).padStart(8, '0');
-    out = out.slice(0, length);
-    return casing === 'upper' ? out.toUpperCase() : out;
+    while (out.length < length) {
+      const n = this.next();
+      out += table[n >>> 24] + table[(n >>> 16) & 0xff] + table[(n >>> 8) & 0xff] + table[n & 0xff];
+    }
+    return out.length === length ? out : out.slice(0, length);
   }
 
   digits(length: number): string {

@@ -17,12 +17,26 @@ export const BALANCE_KEYS = Object.keys(INITIAL) as [string, ...string[]];
 
 const collection = (t: Tenant) => t.store.collection<Balance>('balances');
 
+/** Each stored balance record parsed once (records are values, never changed in place). */
+const parsed = new WeakMap<Balance, Decimal>();
+
 export function balanceOf(t: Tenant, key: string): Decimal {
-  return dec(collection(t).get(key)?.available ?? (Object.hasOwn(INITIAL, key) ? INITIAL[key] : '0'));
+  const record = collection(t).get(key);
+  if (!record) return dec(Object.hasOwn(INITIAL, key) ? INITIAL[key] : '0');
+  let value = parsed.get(record);
+  if (value === undefined) parsed.set(record, (value = dec(record.available)));
+  return value;
 }
 
+/** Decimal places of a balance key: its currency's, or its token's (usdc:base → usdc). */
+const scaleOfKey = (key: string) => {
+  const colon = key.indexOf(':');
+  return scaleOf(colon < 0 ? key : key.slice(0, colon));
+};
+
 /** A balance as text, to the places of its currency or token (2 for fiat, 6 for tokens). */
-export const formatBalance = (key: string, value: Decimal.Value) => dec(value).toFixed(scaleOf(key.split(':')[0]));
+export const formatBalance = (key: string, value: Decimal.Value) => dec(value).toFixed(scaleOfKey(key));
+
 
 export function listBalances(t: Tenant): Balance[] {
   const out = new Map<string, Balance>(Object.entries(INITIAL).map(([key, available]) => [key, { key, available: formatBalance(key, available) }]));
@@ -31,11 +45,15 @@ export function listBalances(t: Tenant): Balance[] {
 }
 
 function set(t: Tenant, key: string, value: Decimal): void {
-  collection(t).put(key, { key, available: formatBalance(key, value) });
+  const scale = scaleOfKey(key);
+  const rounded = value.toDecimalPlaces(scale);
+  const record = { key, available: rounded.toFixed(scale) };
+  collection(t).put(key, record);
+  parsed.set(record, rounded);
 }
 
-/** Check that `amount` can be debited, without debiting. */
-export function ensureFunds(t: Tenant, key: string, amount: Decimal.Value, withFee = true): void {
+/** Check that `amount` can be debited, without debiting; returns the balance. */
+export function ensureFunds(t: Tenant, key: string, amount: Decimal.Value, withFee = true): Decimal {
   const available = balanceOf(t, key);
   if (available.lt(amount)) {
     throw new SandboxError(
@@ -45,11 +63,11 @@ export function ensureFunds(t: Tenant, key: string, amount: Decimal.Value, withF
       [{ field: 'amount', issue: `exceeds the available ${key} balance of ${available.toFixed()}` }],
     );
   }
+  return available;
 }
 
 export function debit(t: Tenant, key: string, amount: Decimal.Value, withFee = true): void {
-  ensureFunds(t, key, amount, withFee);
-  set(t, key, balanceOf(t, key).minus(amount));
+  set(t, key, ensureFunds(t, key, amount, withFee).minus(amount));
 }
 
 export function credit(t: Tenant, key: string, amount: Decimal.Value): void {

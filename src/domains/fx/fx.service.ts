@@ -2,7 +2,6 @@
 // Trades are kept as plain records; the routes turn them into XML with src/iso20022.
 import { iso } from '../../kernel/clock.js';
 import { SandboxError, notFound } from '../../kernel/errors.js';
-import { toSnake } from '../../kernel/json.js';
 import { dec } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenant.js';
 import type { PayInDetails, TradeStatus } from '../../iso20022/parts.js';
@@ -188,5 +187,5 @@ export function tradeView(t: Tenant, trade: TradeRecord) {
 
 /** The event payload: the trade as the status message shows it, with its details, in snake_case. */
 function eventData(t: Tenant, trade: TradeRecord): Record<string, unknown> {
-  return toSnake({ ...tradeView(t, trade), mode: t.mode }) as Record<string, unknown>;
+  return { ...tradeView(t, trade), mode: t.mode };
 }

@@ -3,7 +3,6 @@
 import { createHash } from 'node:crypto';
 import { ids } from '../../kernel/ids.js';
 import { Decimal, dec, toNumber } from '../../kernel/money.js';
-import { toSnake } from '../../kernel/json.js';
 import type { Outcome } from '../../engine/behaviour.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { isToken, RATE_DECIMALS, type AllocationResult, type AmountDirection } from './allocation.js';
@@ -154,10 +153,10 @@ export function chatMetadata(createdAt: string, proposedRate: number | undefined
 /** expiresAt as ms, for the scheduler. */
 export const expiresAtMs = (q: QuoteRecord) => Date.parse(q.expiresAt);
 
-/** The live service's order payload (quote.* and order.*), snake_case. */
+/** The live service's order payload (quote.* and order.*); the event log gives it snake_case keys. */
 export function eventData(t: Tenant, q: QuoteRecord): Record<string, unknown> {
   const v = q.view;
-  return toSnake({
+  return {
     quoteId: v.quoteId,
     merchantId: v.clientId,
     sourceCurrency: v.source,
@@ -173,5 +172,5 @@ export function eventData(t: Tenant, q: QuoteRecord): Record<string, unknown> {
     completedAt: q.completedAt,
     rate: v.allocationResult.weightedAverageRate,
     quoteType: 'quote',
-  }) as Record<string, unknown>;
+  };
 }

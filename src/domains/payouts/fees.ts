@@ -2,11 +2,19 @@
 import fees from '../../../fixtures/fees.json' with { type: 'json' };
 import { dec, type Decimal } from '../../kernel/money.js';
 
-type Band = { upTo: string | null; fee: string };
-const PAYOUT = fees.payout as Record<string, Band[]>;
+type Band = { upTo: Decimal | null; fee: Decimal };
+/** The bands parsed once: a fee is computed on every payout and transfer. */
+const PAYOUT: Record<string, Band[]> = Object.fromEntries(
+  Object.entries(fees.payout as Record<string, { upTo: string | null; fee: string }[]>).map(([currency, bands]) => [
+    currency,
+    bands.map((b) => ({ upTo: b.upTo === null ? null : dec(b.upTo), fee: dec(b.fee) })),
+  ]),
+);
+const ZERO = dec(0);
 
 export function payoutFee(currency: string, amount: Decimal.Value): Decimal {
   const bands = PAYOUT[currency] ?? [];
-  const band = bands.find((b) => b.upTo === null || dec(amount).lte(b.upTo));
-  return dec(band?.fee ?? '0');
+  const value = dec(amount);
+  const band = bands.find((b) => b.upTo === null || value.lte(b.upTo));
+  return band?.fee ?? ZERO;
 }

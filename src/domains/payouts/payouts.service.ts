@@ -3,7 +3,6 @@ import { iso } from '../../kernel/clock.js';
 import { notFound } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
 import { dec, toNumber } from '../../kernel/money.js';
-import { toSnake } from '../../kernel/json.js';
 import type { Outcome } from '../../engine/behaviour.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
@@ -22,9 +21,23 @@ export interface PayoutRecord extends Payout {
 const ADVANCE = 'payout.advance';
 const payouts = (t: Tenant) => t.store.collection<PayoutRecord>('payouts');
 
+/** The response view, field by field: one object shape for every payout (an optional field left
+ * undefined is not written to JSON). */
 export function present(p: PayoutRecord): Payout {
-  const { outcome: _o, scenario: _s, ...view } = p;
-  return view;
+  return {
+    reference: p.reference,
+    amount: p.amount,
+    currency: p.currency,
+    status: p.status,
+    fee: p.fee,
+    destination: p.destination,
+    narration: p.narration,
+    transactionReference: p.transactionReference,
+    failureReason: p.failureReason,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+    estimatedCompletionAt: p.estimatedCompletionAt,
+  };
 }
 
 export const envelope = (message: string, p: PayoutRecord) => ({ status: 'success' as const, message, data: present(p) });
@@ -50,21 +63,21 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
     status: 'PENDING',
     fee: toNumber(fee, req.currency),
     destination,
-    ...(req.narration !== undefined ? { narration: req.narration } : {}),
+    narration: req.narration,
     transactionReference: ids.payoutReference(t.random),
     failureReason: null,
     createdAt: nowIso,
     updatedAt: nowIso,
     estimatedCompletionAt: iso(now + (pendingFor + processingFor) * 1000),
-    outcome: behaviour.outcome('payout', { ...req }),
-    ...(scenario ? { scenario } : {}),
+    outcome: behaviour.outcome('payout', req),
+    scenario,
   };
   // The debit is the first write: whatever could refuse the payout has run by now.
   debit(t, req.currency, dec(req.amount).plus(fee));
   payouts(t).put(record.reference, record);
   t.scheduler.enqueue(ADVANCE, record.reference, now + pendingFor * 1000);
   const view = present(record);
-  t.emit('payout.pending', toSnake(view) as Record<string, unknown>);
+  t.emit('payout.pending', view);
   return { status: 201, body: { status: 'success' as const, message: 'Payout initiated successfully', data: view } };
 }
 
@@ -86,7 +99,7 @@ export function movePayout(t: Tenant, reference: string, event: PayoutEvent, rea
   if (status === 'PROCESSING') {
     t.scheduler.enqueue(ADVANCE, reference, t.now() + t.behaviour(p.scenario).duration('payout', 'PROCESSING') * 1000);
   }
-  t.emit(`payout.${status.toLowerCase()}`, eventData(next));
+  t.emit(`payout.${status.toLowerCase()}`, present(next));
   return next;
 }
 
@@ -99,7 +112,3 @@ function advance(t: Tenant, job: Job): void {
 }
 
 export const payoutJobs = { [ADVANCE]: advance };
-
-function eventData(p: PayoutRecord): Record<string, unknown> {
-  return toSnake(present(p)) as Record<string, unknown>;
-}

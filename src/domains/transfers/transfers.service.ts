@@ -1,7 +1,6 @@
 // Single disbursement transfers: create, read, timed moves and simulated moves. Rows of bulk files
 // are transfers too (bulk.service.ts); they share the store, the machine and the events.
 import { notFound, SandboxError } from '../../kernel/errors.js';
-import { toSnake } from '../../kernel/json.js';
 import { toNumber } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
 import type { Job } from '../../engine/scheduler.js';
@@ -127,5 +126,5 @@ function advance(t: Tenant, job: Job): void {
 export const transferJobs = { [ADVANCE]: advance };
 
 export function eventData(r: TransferRecord): Record<string, unknown> {
-  return toSnake(present(r)) as Record<string, unknown>;
+  return present(r) as unknown as Record<string, unknown>;
 }

@@ -3,7 +3,6 @@ import { iso } from '../../kernel/clock.js';
 import { notFound } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
 import { dec, toNumber } from '../../kernel/money.js';
-import { toSnake } from '../../kernel/json.js';
 import type { Outcome } from '../../engine/behaviour.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
@@ -104,5 +103,5 @@ export const walletPayoutJobs = { [ADVANCE]: advance };
 
 function eventData(p: WalletPayoutRecord): Record<string, unknown> {
   const extra = { ...(p.memo !== undefined ? { memo: p.memo } : {}), failureReason: p.failureReason, updatedAt: p.updatedAt };
-  return toSnake({ ...present(p), ...extra }) as Record<string, unknown>;
+  return { ...present(p), ...extra };
 }

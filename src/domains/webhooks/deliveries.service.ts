@@ -3,7 +3,7 @@
 // only decides what is due and records what happened, synchronously.
 import { createHash } from 'node:crypto';
 import { SandboxError, notFound } from '../../kernel/errors.js';
-import type { SandboxEvent } from '../../engine/events.js';
+import { payloadOf, type SandboxEvent } from '../../engine/events.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
 import type { Delivery, DeliveryAttempt, Trigger } from './webhooks.schema.js';
@@ -74,7 +74,7 @@ export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender): void {
     nextAttemptAt: iso(firstAt),
     failureReason: null,
     createdAt: iso(now),
-    payload: { event: e.event, data: e.data },
+    payload: { event: e.event, data: payloadOf(e) },
     attempts: [],
   });
   keepBounds(t, sender);

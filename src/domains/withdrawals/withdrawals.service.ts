@@ -2,7 +2,6 @@
 import { iso } from '../../kernel/clock.js';
 import { SandboxError, notFound } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
-import { toSnake } from '../../kernel/json.js';
 import type { Outcome } from '../../engine/behaviour.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
@@ -97,5 +96,5 @@ function advance(t: Tenant, job: Job): void {
 export const withdrawalJobs = { [ADVANCE]: advance };
 
 function eventData(w: WithdrawalRecord): Record<string, unknown> {
-  return toSnake(present(w)) as Record<string, unknown>;
+  return present(w) as unknown as Record<string, unknown>;
 }
