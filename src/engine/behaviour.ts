@@ -37,6 +37,9 @@ export interface Behaviour {
   webhookFaults(): WebhookFaultOverrides;
 }
 
+/** The outcome of a lifecycle that succeeds, shared by every such record (records are never changed). */
+export const SUCCEEDS: Outcome = Object.freeze({ succeed: true });
+
 export const DEFAULT_DURATIONS: Record<LifecycleResource, Record<string, number>> = {
   payout: { PENDING: 30, PROCESSING: 270 },
   wallet_payout: { PENDING: 30, PROCESSING: 150 },
@@ -49,7 +52,7 @@ export const DEFAULT_DURATIONS: Record<LifecycleResource, Record<string, number>
 export const defaultBehaviour: Behaviour = {
   name: 'default',
   duration: (resource, state) => DEFAULT_DURATIONS[resource][state] ?? 60,
-  outcome: () => ({ succeed: true }),
+  outcome: () => SUCCEEDS,
   ttl: () => 300,
   requires: () => false,
   checkAuthCode: () => 'ok',

@@ -2,7 +2,7 @@
 // the defaults (defaultBehaviour); outcome counters for "the n-th matching request" live in the
 // tenant's store, so they are per tenant, survive restarts and go away with a reset.
 import { dec } from '../kernel/money.js';
-import { defaultBehaviour, type Behaviour, type LifecycleResource, type Outcome } from './behaviour.js';
+import { defaultBehaviour, SUCCEEDS, type Behaviour, type LifecycleResource, type Outcome } from './behaviour.js';
 import type { Tenant } from './tenant.js';
 import { LIFECYCLES, type OutcomeRule, type Predicates, type Scenario } from './scenario.schema.js';
 
@@ -79,7 +79,7 @@ function pickOutcome(t: Tenant, scope: string, resource: LifecycleResource, rule
     if (rule.every !== undefined && n % rule.every !== 0) return;
     picked = rule;
   });
-  if (!picked) return { succeed: true };
+  if (!picked) return SUCCEEDS;
   return {
     succeed: picked.status === LIFECYCLES[resource].success,
     status: picked.status,
@@ -97,7 +97,7 @@ export function behaviourOf(doc: Scenario, name: string, t: Tenant): Behaviour {
     },
     outcome(resource, fields) {
       const rules = (doc[resource] as { outcomes?: readonly OutcomeRule[] } | undefined)?.outcomes;
-      return rules?.length ? pickOutcome(t, name, resource, rules, fields) : { succeed: true };
+      return rules?.length ? pickOutcome(t, name, resource, rules, fields) : SUCCEEDS;
     },
     ttl(resource) {
       return doc[resource]?.ttl ?? defaultBehaviour.ttl(resource);

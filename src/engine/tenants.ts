@@ -28,13 +28,17 @@ export class Tenants {
   private readonly holds = new Map<Tenant, number>();
   private readonly evicting = new Map<string, Promise<void>>();
   private evictions = 0;
+  /** Whether idle tenants are ever unloaded; without it, holds and recency need no bookkeeping. */
+  private readonly evicts: boolean;
 
   constructor(
     private readonly store: Store,
     private readonly env: TenantEnv,
     private readonly seed: number | undefined,
     private readonly options: TenantsOptions = {},
-  ) {}
+  ) {
+    this.evicts = !!options.maxLoaded && !!store.evict;
+  }
 
   get(key: string, mode: Mode): Promise<Tenant> {
     const t = this.byKey.get(key);
@@ -62,7 +66,7 @@ export class Tenants {
   /** Hold a tenant that is already loaded, without waiting; undefined when it must be loaded. */
   holdLoaded(key: string): Tenant | undefined {
     const t = this.byKey.get(key);
-    if (!t) return undefined;
+    if (!t || !this.evicts) return t;
     this.byKey.delete(key);
     this.byKey.set(key, t);
     this.holds.set(t, (this.holds.get(t) ?? 0) + 1);
@@ -77,12 +81,14 @@ export class Tenants {
     let t = await this.get(key, mode);
     // Another request may have unloaded it between its load and now: load it again.
     while (this.byKey.get(key) !== t) t = await this.get(key, mode);
+    if (!this.evicts) return t;
     this.holds.set(t, (this.holds.get(t) ?? 0) + 1);
     this.evictIdle();
     return t;
   }
 
   release(t: Tenant): void {
+    if (!this.evicts) return;
     const n = (this.holds.get(t) ?? 1) - 1;
     if (n > 0) this.holds.set(t, n);
     else {

@@ -17,14 +17,24 @@ export const BALANCE_KEYS = Object.keys(INITIAL) as [string, ...string[]];
 
 const collection = (t: Tenant) => t.store.collection<Balance>('balances');
 
-/** Each stored balance record parsed once (records are values, never changed in place). */
-const parsed = new WeakMap<Balance, Decimal>();
+/** Each tenant's balances as parsed, with the stored record each was parsed from (records are
+ * values, never changed in place, so the same record means the same amount). */
+const parsed = new WeakMap<Tenant, Map<string, { record: Balance; value: Decimal }>>();
+
+function parsedOf(t: Tenant): Map<string, { record: Balance; value: Decimal }> {
+  let m = parsed.get(t);
+  if (!m) parsed.set(t, (m = new Map()));
+  return m;
+}
 
 export function balanceOf(t: Tenant, key: string): Decimal {
   const record = collection(t).get(key);
   if (!record) return dec(Object.hasOwn(INITIAL, key) ? INITIAL[key] : '0');
-  let value = parsed.get(record);
-  if (value === undefined) parsed.set(record, (value = dec(record.available)));
+  const m = parsedOf(t);
+  const kept = m.get(key);
+  if (kept?.record === record) return kept.value;
+  const value = dec(record.available);
+  m.set(key, { record, value });
   return value;
 }
 
@@ -49,7 +59,7 @@ function set(t: Tenant, key: string, value: Decimal): void {
   const rounded = value.toDecimalPlaces(scale);
   const record = { key, available: rounded.toFixed(scale) };
   collection(t).put(key, record);
-  parsed.set(record, rounded);
+  parsedOf(t).set(key, { record, value: rounded });
 }
 
 /** Check that `amount` can be debited, without debiting; returns the balance. */

@@ -1,13 +1,13 @@
 // Payout fees per currency: a flat fee by amount band (fixtures/fees.json).
 import fees from '../../../fixtures/fees.json' with { type: 'json' };
-import { dec, type Decimal } from '../../kernel/money.js';
+import { dec, round, type Decimal } from '../../kernel/money.js';
 
 type Band = { upTo: Decimal | null; fee: Decimal };
-/** The bands parsed once: a fee is computed on every payout and transfer. */
+/** The bands parsed once, fees at their currency's places: a fee is computed on every payout and transfer. */
 const PAYOUT: Record<string, Band[]> = Object.fromEntries(
   Object.entries(fees.payout as Record<string, { upTo: string | null; fee: string }[]>).map(([currency, bands]) => [
     currency,
-    bands.map((b) => ({ upTo: b.upTo === null ? null : dec(b.upTo), fee: dec(b.fee) })),
+    bands.map((b) => ({ upTo: b.upTo === null ? null : dec(b.upTo), fee: round(b.fee, currency) })),
   ]),
 );
 const ZERO = dec(0);

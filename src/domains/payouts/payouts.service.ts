@@ -2,7 +2,7 @@
 import { iso } from '../../kernel/clock.js';
 import { notFound } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
-import { dec, toNumber } from '../../kernel/money.js';
+import { dec } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
@@ -44,7 +44,8 @@ export const envelope = (message: string, p: PayoutRecord) => ({ status: 'succes
 
 export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: string) {
   checkBankCode(t.mode, req.currency, req.destination.bankCode, 'destination.bankCode');
-  const fee = payoutFee(req.currency, req.amount);
+  const amount = dec(req.amount);
+  const fee = payoutFee(req.currency, amount);
   const behaviour = t.behaviour(scenario);
   const now = t.now();
   const nowIso = iso(now);
@@ -61,7 +62,7 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
     amount: req.amount,
     currency: req.currency,
     status: 'PENDING',
-    fee: toNumber(fee, req.currency),
+    fee: fee.toNumber(),
     destination,
     narration: req.narration,
     transactionReference: ids.payoutReference(t.random),
@@ -73,7 +74,7 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
     scenario,
   };
   // The debit is the first write: whatever could refuse the payout has run by now.
-  debit(t, req.currency, dec(req.amount).plus(fee));
+  debit(t, req.currency, amount.plus(fee));
   payouts(t).put(record.reference, record);
   t.scheduler.enqueue(ADVANCE, record.reference, now + pendingFor * 1000);
   const view = present(record);
