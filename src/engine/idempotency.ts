@@ -65,16 +65,17 @@ export function idempotent(
     return { status: seen.status, body: replayBody(tenant, key, seen, reread), replayed: true };
   }
   const res = create();
-  if (res.status >= 300) return { ...res, replayed: false };
+  const created = { status: res.status, body: res.body, replayed: false };
+  if (res.status >= 300) return created;
   if (!reread) {
     records.put(key, { fp, status: res.status, body: res.body });
-    return { ...res, replayed: false };
+    return created;
   }
   records.put(key, { fp, status: res.status, id: reread.id(res.body) });
   const responses = storedResponses(tenant);
   responses.put(key, res.body);
   while (responses.size > LIMITS.responsesKept) responses.remove(responses.keys().next().value!);
-  return { ...res, replayed: false };
+  return created;
 }
 
 function replayBody(t: Tenant, key: string, seen: IdempotencyRecord, reread?: Reread): unknown {

@@ -50,7 +50,8 @@ export class Scheduler {
 
   enqueue(kind: string, ref: string, dueAt: number, data?: Record<string, unknown>): Job {
     const seq = ++this.seq;
-    const job: Job = { id: `job_${seq}`, seq, dueAt, kind, ref, ...(data ? { data } : {}) };
+    const job: Job = { id: `job_${seq}`, seq, dueAt, kind, ref };
+    if (data) job.data = data;
     this.jobs.put(job.id, job);
     this.push(job);
     this.index(job);

@@ -4,7 +4,7 @@
 // kept as the server parsed them and narrowed to the ones worth showing when the journal is read.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { IncomingMessage } from 'node:http';
-import type { RequestHeaders } from '../engine/journal.js';
+import type { JournalEntry, RequestHeaders } from '../engine/journal.js';
 import type { AppEnv } from './types.js';
 
 export function journalMiddleware(): MiddlewareHandler<AppEnv> {
@@ -13,12 +13,9 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
     await next();
     const tenant = c.get('tenant');
     if (!tenant) return;
-    const text = c.req.bodyCache.text;
-    // The body text is kept as is and parsed only when the journal is read.
-    const requestBody = text ? await Promise.resolve(text).catch(() => undefined) : undefined;
     const url = c.req.url;
     const q = url.indexOf('?');
-    tenant.journal.record({
+    const entry: JournalEntry = {
       id: '',
       at: tenant.nowIso(),
       method: c.req.method,
@@ -27,9 +24,19 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       requestHeaders: headersOf(c),
-      requestBody,
+      requestBody: undefined,
       responseBody: c.get('responseBody'),
-    });
+    };
+    tenant.journal.record(entry);
+    // The body text, when the route read one, is kept as is and parsed only when the journal is read.
+    // It has arrived by now; taking it without awaiting keeps the response from waiting a turn.
+    const text = c.req.bodyCache.text;
+    if (text) {
+      Promise.resolve(text).then(
+        (t) => (entry.requestBody = t),
+        () => undefined,
+      );
+    }
   };
 }
 

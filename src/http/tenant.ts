@@ -31,9 +31,21 @@ export function parseKey(header: string | undefined): { key: string; mode: Mode 
   return { key, mode: parsed[1] === 'live' ? 'live' : 'sandbox' };
 }
 
+/** Authorization headers already parsed: a client sends the same one on every request. */
+const parsedKeys = new Map<string, { key: string; mode: Mode }>();
+
+function keyOf(header: string | undefined): { key: string; mode: Mode } {
+  const kept = header === undefined ? undefined : parsedKeys.get(header);
+  if (kept) return kept;
+  const parsed = parseKey(header);
+  if (parsedKeys.size >= 10_000) parsedKeys.clear();
+  parsedKeys.set(header!, parsed);
+  return parsed;
+}
+
 export function tenantMiddleware(tenants: Tenants, allowedKeys?: ReadonlySet<string>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const { key, mode } = parseKey(c.req.header('authorization'));
+    const { key, mode } = keyOf(c.req.header('authorization'));
     if (allowedKeys && !allowedKeys.has(key)) {
       throw new SandboxError('INVALID_API_KEY', 'This API key is not one this sandbox accepts. Use a key from its keys file.', [
         { field: 'Authorization', issue: 'unknown key' },
