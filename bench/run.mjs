@@ -1,6 +1,8 @@
 // npm run bench: the sandbox and a bare Hono server, same machine, same run, same load.
 // Prints a table and writes bench/results.json so figures can be compared between commits.
-// BENCH_SECONDS sets the length of each workload (default 10).
+// BENCH_SECONDS sets the length of each workload (default 10), BENCH_ROUNDS how many alternating
+// rounds it is split into (default 2). BENCH_ONLY="POST payout,GET listings (XML)" runs only those
+// workloads, prints their rows and skips the other measurements and results.json.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +10,9 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+/** Each server's seconds per workload are split into this many alternating rounds. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ONLY = process.env.BENCH_ONLY?.split(',').map((n) => n.trim());
 const CONNECTIONS = 50;
 let keySeq = 0;
 const newKey = () => `sk_test_bench${String(++keySeq).padStart(4, '0')}${Date.now().toString(16)}`;
@@ -118,10 +123,17 @@ const WORKLOADS = {
 };
 
 async function load(url, requests, opts = {}) {
-  return autocannon({ url, connections: CONNECTIONS, requests, ...(opts.amount ? { amount: opts.amount } : { duration: DURATION }) });
+  return autocannon({ url, connections: CONNECTIONS, requests, ...(opts.amount ? { amount: opts.amount } : { duration: opts.seconds ?? DURATION }) });
 }
 
-async function runWorkload(server, name) {
+/** CPU time (user plus system, all threads) a server has used so far, in µs. */
+function cpuUs(server) {
+  const fields = readFileSync(`/proc/${server.proc.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
+}
+
+/** Warm a server up on a workload, then give it the key it is measured with. */
+async function prepare(server, name) {
   const w = WORKLOADS[name];
   const requestsOf = typeof w === 'function' ? w : w.requests;
   const warm = newKey();
@@ -129,20 +141,64 @@ async function runWorkload(server, name) {
   await load(server.url, requestsOf(warm), { amount: 3000 });
   const key = newKey();
   if (w.setup) await w.setup(server.url, key);
-  const r = await load(server.url, requestsOf(key));
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors + r.timeouts };
+  return { server, requestsOf, key, rounds: [] };
+}
+
+async function round(m, seconds) {
+  const cpu0 = cpuUs(m.server);
+  const r = await load(m.server.url, m.requestsOf(m.key), { seconds });
+  m.rounds.push({ r, cpuUs: cpuUs(m.server) - cpu0 });
+}
+
+function summary(m) {
+  const total = m.rounds.reduce((n, { r }) => n + r.requests.total, 0);
+  const seconds = m.rounds.reduce((n, { r }) => n + r.duration, 0);
+  const cpu = m.rounds.reduce((n, x) => n + x.cpuUs, 0);
+  return {
+    rps: Math.round(total / seconds),
+    p50: Math.max(...m.rounds.map(({ r }) => r.latency.p50)),
+    p99: Math.max(...m.rounds.map(({ r }) => r.latency.p99)),
+    cpuUsPerRequest: Math.round((cpu / total) * 10) / 10,
+    non2xx: m.rounds.reduce((n, { r }) => n + r.non2xx + r.errors + r.timeouts, 0),
+  };
+}
+
+/** Both servers on one workload, in alternating rounds (bare, sandbox, bare, sandbox, …) so that a
+ * machine that speeds up or slows down during the run weighs on both alike. */
+async function runWorkload(name) {
+  const b = await prepare(bare, name);
+  const s = await prepare(sandbox, name);
+  for (let i = 0; i < ROUNDS; i++) {
+    await round(b, DURATION / ROUNDS);
+    await round(s, DURATION / ROUNDS);
+  }
+  return { bare: summary(b), sandbox: summary(s) };
 }
 
 const rows = [];
 const bare = await start([], 'bench/bare-hono.mjs');
 const sandbox = await start([]);
-for (const name of Object.keys(WORKLOADS)) {
-  const b = await runWorkload(bare, name);
-  const s = await runWorkload(sandbox, name);
+for (const name of Object.keys(WORKLOADS).filter((n) => !ONLY || ONLY.includes(n))) {
+  const { bare: b, sandbox: s } = await runWorkload(name);
   rows.push({ workload: name, bare: b, sandbox: s, ratio: s.rps / b.rps, rssMb: rssMb(sandbox) });
 }
 await stop(bare);
 await stop(sandbox);
+
+function printRows() {
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per workload in ${ROUNDS} alternating rounds, node ${process.version}\n`);
+  console.log('| workload | bare Hono req/s | sandbox req/s | ratio | sandbox p50 ms | sandbox p99 ms | CPU µs per request (bare / sandbox) | sandbox non-2xx | sandbox RSS MB |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.workload} | ${r.bare.rps} | ${r.sandbox.rps} | ${(r.ratio * 100).toFixed(0)} % | ${r.sandbox.p50} | ${r.sandbox.p99} | ${r.bare.cpuUsPerRequest} / ${r.sandbox.cpuUsPerRequest} | ${r.sandbox.non2xx} | ${r.rssMb} |`,
+    );
+  }
+}
+if (ONLY) {
+  printRows();
+  process.exit(0);
+}
 
 // RSS after 100,000 resources across 100 tenants (memory store)
 const many = await start([]);
@@ -175,12 +231,7 @@ for (let i = 0; i < 5; i++) {
 }
 const coldStartMs = Math.round(Math.min(...colds));
 
-console.log(`\n${CONNECTIONS} connections, ${DURATION} s per workload, node ${process.version}\n`);
-console.log('| workload | bare Hono req/s | sandbox req/s | ratio | sandbox p50 ms | sandbox p99 ms | sandbox non-2xx | sandbox RSS MB |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-for (const r of rows) {
-  console.log(`| ${r.workload} | ${r.bare.rps} | ${r.sandbox.rps} | ${(r.ratio * 100).toFixed(0)} % | ${r.sandbox.p50} | ${r.sandbox.p99} | ${r.sandbox.non2xx} | ${r.rssMb} |`);
-}
+printRows();
 const dataRatio = dataRps[100_000].rps / dataRps[1_000].rps;
 console.log(`\n--data POST payout: ${dataRps[1_000].rps} req/s with 1,000 stored, ${dataRps[100_000].rps} req/s with 100,000 stored (${(dataRatio * 100).toFixed(0)} %, target >= 50 %)`);
 console.log(`RSS after 100,000 payouts across 100 tenants: ${rss100k} MB (target < 200 MB)`);
@@ -188,5 +239,5 @@ console.log(`cold start to first 200 (best of 5): ${coldStartMs} ms (target < 50
 
 writeFileSync(
   'bench/results.json',
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: DURATION, rows, dataRps, dataRatio, rss100k, coldStartMs }, null, 2) + '\n',
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: DURATION, rounds: ROUNDS, rows, dataRps, dataRatio, rss100k, coldStartMs }, null, 2) + '\n',
 );

@@ -30,5 +30,6 @@ export function toPlain(value: Decimal.Value, places?: number): string {
 }
 
 export function decimalPlaces(value: number): number {
-  return new Decimal(value).decimalPlaces();
+  // Whole amounts, the usual case, need no decimal object.
+  return Number.isInteger(value) ? 0 : new Decimal(value).decimalPlaces();
 }
