@@ -23,6 +23,7 @@ import { withScenarioHeader } from './http/openapi.js';
 import { faultsMiddleware, type Sleep } from './http/faults.js';
 import { journalMiddleware } from './http/journal.js';
 import { bodyLimit } from './http/limits.js';
+import { KeptStaticRouter } from './http/router.js';
 import { tenantSeed } from './kernel/random.js';
 import { tenantMiddleware } from './http/tenant.js';
 import type { AppEnv } from './http/types.js';
@@ -68,7 +69,7 @@ export function createApp(deps: AppDeps) {
     { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t) },
   );
 
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never, router: new KeptStaticRouter() });
   app.onError(onError);
   app.notFound(onNotFound);
 
