@@ -1,7 +1,7 @@
 // The one middleware that applies scenario faults to /api requests. It also checks the
 // X-Sandbox-Scenario header before any handler runs (an unknown name is 400). Faults are the closed
 // list of engine/faults.ts; this file is the only place that knows how each one reaches the wire.
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { SandboxError, type ErrorCode } from '../kernel/errors.js';
 import { renderError } from './errors.js';
@@ -68,36 +68,42 @@ export interface FaultsOptions {
 
 export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv> {
   const sleep = opts.sleep ?? realSleep;
-  return async (c, next) => {
+  // Not async: a request under a scenario without faults (nearly every one) goes straight on.
+  return (c, next) => {
     const t = c.get('tenant');
     const { scenario } = scenarioInForce(t, opts.registry, requestScenario(c));
     const rules = scenario.doc.faults;
     if (!rules?.length) return next();
     const fault = chooseFault(t, opts.seedOf(t), scenario.name, rules, c.req.method, c.req.path);
     if (!fault) return next();
-    switch (fault.kind) {
-      case 'error':
-        return renderError(c, faultError(fault));
-      case 'latency':
-        await sleep(fault.ms);
-        await next();
-        c.header('X-Sandbox-Fault', `latency ${fault.ms}ms`);
-        return;
-      case 'timeout':
-        if (fault.processed) await next();
-        await sleep(fault.holdMs);
-        return replace(c, dropConnection(c));
-      case 'drop':
-        if (fault.processed) await next();
-        return replace(c, dropConnection(c));
-      case 'malformed': {
-        await next();
-        const text = await c.res.text();
-        const headers = new Headers(c.res.headers);
-        headers.delete('content-length');
-        headers.set('X-Sandbox-Fault', 'malformed');
-        return replace(c, new Response(text.slice(0, Math.ceil(text.length / 2)), { status: c.res.status, headers }));
-      }
-    }
+    return applyFault(c, next, fault, sleep);
   };
+}
+
+/** One chosen fault, as it reaches the wire. */
+async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sleep: Sleep): Promise<Response | void> {
+  switch (fault.kind) {
+    case 'error':
+      return renderError(c, faultError(fault));
+    case 'latency':
+      await sleep(fault.ms);
+      await next();
+      c.header('X-Sandbox-Fault', `latency ${fault.ms}ms`);
+      return;
+    case 'timeout':
+      if (fault.processed) await next();
+      await sleep(fault.holdMs);
+      return replace(c, dropConnection(c));
+    case 'drop':
+      if (fault.processed) await next();
+      return replace(c, dropConnection(c));
+    case 'malformed': {
+      await next();
+      const text = await c.res.text();
+      const headers = new Headers(c.res.headers);
+      headers.delete('content-length');
+      headers.set('X-Sandbox-Fault', 'malformed');
+      return replace(c, new Response(text.slice(0, Math.ceil(text.length / 2)), { status: c.res.status, headers }));
+    }
+  }
 }
