@@ -30,6 +30,8 @@ export class Tenants {
   private evictions = 0;
   /** Whether idle tenants are ever unloaded; without it, holds and recency need no bookkeeping. */
   private readonly evicts: boolean;
+  /** True when a request needs neither a hold nor a flush: memory store, no tenant ever unloaded. */
+  readonly passive: boolean;
 
   constructor(
     private readonly store: Store,
@@ -38,6 +40,7 @@ export class Tenants {
     private readonly options: TenantsOptions = {},
   ) {
     this.evicts = !!options.maxLoaded && !!store.evict;
+    this.passive = !this.evicts && store.kind === 'memory';
   }
 
   get(key: string, mode: Mode): Promise<Tenant> {

@@ -1,11 +1,11 @@
 // API key → tenant and mode. sk_test_ keys are sandbox mode, sk_live_ keys live simulation, anything
 // else is refused. Before the handler, the tenant's due jobs are applied (catch-up); after it, the
 // tenant's writes are made durable before the response leaves.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
 import { renderError } from './errors.js';
 import type { Tenants } from '../engine/tenants.js';
-import type { Mode } from '../engine/tenant.js';
+import type { Mode, Tenant } from '../engine/tenant.js';
 import type { AppEnv } from './types.js';
 
 const KEY = /^sk_(test|live)_[A-Za-z0-9_-]{1,200}$/;
@@ -44,35 +44,47 @@ function keyOf(header: string | undefined): { key: string; mode: Mode } {
 }
 
 export function tenantMiddleware(tenants: Tenants, allowedKeys?: ReadonlySet<string>): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     const { key, mode } = keyOf(c.req.header('authorization'));
     if (allowedKeys && !allowedKeys.has(key)) {
       throw new SandboxError('INVALID_API_KEY', 'This API key is not one this sandbox accepts. Use a key from its keys file.', [
         { field: 'Authorization', issue: 'unknown key' },
       ]);
     }
-    // Held for the whole request, so an idle-tenant limit never unloads it midway.
-    const tenant = tenants.holdLoaded(key) ?? (await tenants.acquire(key, mode));
-    try {
-      c.set('tenant', tenant);
-      tenant.catchUp();
-      await next();
-      if (tenant.store.flushed) return;
-      try {
-        await tenant.store.flush();
-      } catch (err) {
-        console.error('[sandbox] could not persist a write:', err);
-        c.res = undefined;
-        c.res = renderError(
-          c,
-          new SandboxError(
-            'INTERNAL_ERROR',
-            'The sandbox could not write this request to its data directory, so it may not survive a restart. Retry it: a retry with the same reference answers from what is kept.',
-          ),
-        );
-      }
-    } finally {
-      tenants.release(tenant);
+    const loaded = tenants.holdLoaded(key);
+    if (loaded && tenants.passive) {
+      // Memory store, nothing ever unloaded: no hold to release and nothing to flush afterwards.
+      c.set('tenant', loaded);
+      loaded.catchUp();
+      return next();
     }
+    return held(c, next, tenants, loaded ?? tenants.acquire(key, mode));
   };
+}
+
+/** The request with its tenant held throughout (so an idle-tenant limit never unloads it midway)
+ * and its writes made durable before the response leaves. */
+async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: Tenant | Promise<Tenant>): Promise<void> {
+  const tenant = await holding;
+  try {
+    c.set('tenant', tenant);
+    tenant.catchUp();
+    await next();
+    if (tenant.store.flushed) return;
+    try {
+      await tenant.store.flush();
+    } catch (err) {
+      console.error('[sandbox] could not persist a write:', err);
+      c.res = undefined;
+      c.res = renderError(
+        c,
+        new SandboxError(
+          'INTERNAL_ERROR',
+          'The sandbox could not write this request to its data directory, so it may not survive a restart. Retry it: a retry with the same reference answers from what is kept.',
+        ),
+      );
+    }
+  } finally {
+    tenants.release(tenant);
+  }
 }
