@@ -56,6 +56,10 @@ describe('GET /listings', () => {
     expect(listings(past)).toHaveLength(0);
     expect(listings(await fx(t, 'GET', '/listings?pageSize=100'))).toHaveLength(40);
     expect(listings(await fx(t, 'GET', '/listings?pageSize=1&page=39'))[0].CcyPair).toBe('USDC/USD');
+    const far = await fx(t, 'GET', '/listings?page=2147483647&pageSize=100');
+    expect(far.status).toBe(200);
+    expect(far.xml.Pgntn).toEqual({ PageNumber: '2147483647', PageSize: '100', TotalElements: '40' });
+    expect(listings(far)).toHaveLength(0);
   });
 
   it.each([
@@ -63,6 +67,7 @@ describe('GET /listings', () => {
     ['pageSize=101', 'pageSize'],
     ['page=-1', 'page'],
     ['page=1.5', 'page'],
+    ['page=2147483648', 'page'],
     ['page=first', 'page'],
     ['source=N1', 'source'],
     ['destination=toolongcode', 'destination'],

@@ -65,6 +65,17 @@ describe('POST /trades', () => {
     expect(e.data.allocations).toEqual([expect.objectContaining({ source_amount: '0.63493', allocated_amount: '1000' })]);
   });
 
+  it.each([
+    ['a rate element of another name', '<AgrdRate><Rate>1000</Rate></AgrdRate>'],
+    ['text instead of XchgRate', '<AgrdRate>1000</AgrdRate>'],
+    ['an empty AgrdRate', '<AgrdRate></AgrdRate>'],
+  ])('an AgrdRate without a readable XchgRate (%s) is 400 naming AgrdRate/XchgRate, never dropped', async (_, agreed) => {
+    const xml = instruction({ amount: '100' }).replace('<AmtDrctn>', `${agreed}<AmtDrctn>`);
+    const res = await fx(t, 'POST', '/trades', { xml });
+    expect(rejection(res)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', location: 'AgrdRate/XchgRate' });
+    expect(await events('fx_trade.newt')).toHaveLength(0);
+  });
+
   it('AgrdRate leaves out pools with a worse rate: too strict is 400 naming it, and nothing is stored', async () => {
     const strict = await fx(t, 'POST', '/trades', { xml: instruction({ amount: '50000', rate: '1581' }) });
     expect(rejection(strict)).toMatchObject({ status: 400, code: 'INSUFFICIENT_LIQUIDITY', location: 'TradAmts/TradgCcyAmt, AgrdRate/XchgRate' });
@@ -151,6 +162,10 @@ describe('accept', () => {
     expect(none).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', location: 'SttlmDstn/BkDstn | AcctId | SttlmDstn/BlkChnDstn/Adr' });
     const two = rejection(await fx(t, 'POST', `/trades/${id}/accept`, { xml: acceptAccount.replace('</FXTradAccptReq>', '<SttlmDstn><BlkChnDstn><Adr>0x52908400098527886E0F7030069857D2E4169EE7</Adr></BlkChnDstn></SttlmDstn></FXTradAccptReq>') }));
     expect(two).toMatchObject({ status: 400, location: 'AcctId + SttlmDstn/BlkChnDstn' });
+    for (const empty of ['<SttlmDstn/>', '<SttlmDstn><Foo/></SttlmDstn>']) {
+      const withAccount = acceptAccount.replace('</FXTradAccptReq>', `${empty}</FXTradAccptReq>`);
+      expect(rejection(await fx(t, 'POST', `/trades/${id}/accept`, { xml: withAccount }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', location: 'SttlmDstn' });
+    }
     const bank = rejection(await fx(t, 'POST', `/trades/${id}/accept`, { xml: acceptBank }));
     expect(bank).toMatchObject({ status: 400, location: 'SttlmDstn/BkDstn' });
     const fiat = await newTrade(t, { base: 'USDT', quoted: 'NGN', amount: '10', direction: 'SELL' });

@@ -23,7 +23,9 @@ export function parseTradeAccept(input: string | Uint8Array): SettlementDestinat
   const { body } = parseXml(input, { roots: ['FXTradAccptReq'] });
   const r = new BodyReader(body);
   const given = FORMS.filter((f) => r.has(f.path));
-  if (given.length === 0) {
+  if (r.has('SttlmDstn') && !r.has('SttlmDstn/BkDstn') && !r.has('SttlmDstn/BlkChnDstn')) {
+    r.problem('SttlmDstn', 'must hold BkDstn or BlkChnDstn (or leave SttlmDstn out and send AcctId)');
+  } else if (given.length === 0) {
     r.problem('SttlmDstn/BkDstn | AcctId | SttlmDstn/BlkChnDstn/Adr', `is required: send exactly one of ${FORM_NAMES}`);
   } else if (given.length > 1) {
     r.problem(given.map((f) => f.path).join(' + '), `were sent together: send exactly one of ${FORM_NAMES}`);

@@ -25,7 +25,9 @@ export function parseTradeInstruction(input: string | Uint8Array): TradeInstruct
   const baseCcy = r.text('CcyPair/BaseCcy', rules.currency);
   const quotedCcy = r.text('CcyPair/QtdCcy', rules.currency);
   const tradingAmount = r.text('TradAmts/TradgCcyAmt', rules.amount);
-  const agreedRate = r.optionalText('AgrdRate/XchgRate', rules.rate);
+  // AgrdRate is optional, but once sent it must carry the rate: a limit that cannot be read is refused,
+  // never dropped.
+  const agreedRate = r.has('AgrdRate') ? r.text('AgrdRate/XchgRate', rules.rate) : undefined;
   const direction = r.text('AmtDrctn', rules.oneOf(['BUY', 'SELL'])) as AmountDirection;
   if (baseCcy && baseCcy === quotedCcy) r.problem('CcyPair/QtdCcy', 'must differ from CcyPair/BaseCcy');
   r.finish();
