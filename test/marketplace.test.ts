@@ -139,6 +139,13 @@ describe('POST /api/v1/partners/marketplace/intent', () => {
     expect(strict.status).toBe(400);
     expect(strict.body.error.code).toBe('INSUFFICIENT_LIQUIDITY');
     expect(strict.body.message).toContain('at most 42500.000000 USDT');
+    expect(strict.body.error.details).toEqual([
+      { field: 'amount', issue: 'exceeds the available liquidity of 42500.000000 USDT' },
+      { field: 'rate', issue: 'leaves out every pool with a worse rate' },
+    ]);
+    const none = await t.call('POST', INTENT, { body: intent({ amount: 100, rate: 1000 }) });
+    expect(none.status).toBe(400);
+    expect(none.body.error.details.map((d: { field: string }) => d.field)).toEqual(['amount', 'rate']);
   });
 
   it('answers live mode to a live key', async () => {

@@ -76,9 +76,6 @@ function allocateTrade(t: Tenant, req: TradeInstruction): AllocationResult {
   } catch (err) {
     if (!(err instanceof SandboxError)) throw err;
     const details = err.details.map((d) => ({ field: ELEMENT[d.field] ?? d.field, issue: d.issue }));
-    if (err.code === 'INSUFFICIENT_LIQUIDITY' && req.agreedRate !== undefined) {
-      details.push({ field: 'AgrdRate/XchgRate', issue: 'leaves out every pool with a worse rate' });
-    }
     throw new SandboxError(err.code, err.message, details);
   }
 }

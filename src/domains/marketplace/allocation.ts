@@ -363,5 +363,6 @@ function insufficient(a: {
   }
   return new SandboxError('INSUFFICIENT_LIQUIDITY', message, [
     { field: 'amount', issue: `exceeds the available liquidity of ${avail}` },
+    ...(a.limit ? [{ field: 'rate', issue: 'leaves out every pool with a worse rate' }] : []),
   ]);
 }
