@@ -263,6 +263,15 @@ describe('confirmation and cancellation', () => {
 
   it('the control API pushes a trade along the same machine', async () => {
     const id = await newTrade(t);
+    for (const accountId of ['nope', 12]) {
+      const bad = await t.call('POST', `/_sandbox/simulate/fx-trades/${id}/accept`, { body: { accountId } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.details[0].field).toBe('accountId');
+    }
+    expect((await trade(id)).status).toBe('NEWT');
+    const account = '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9';
+    const settled = await t.call('POST', `/_sandbox/simulate/fx-trades/${await newTrade(t)}/accept`, { body: { accountId: account } });
+    expect(settled.body.state.destination).toEqual({ kind: 'account', accountId: account });
     const res = await t.call('POST', `/_sandbox/simulate/fx-trades/${id}/accept`, { body: {} });
     expect(res.status).toBe(200);
     expect(res.body.state).toMatchObject({ txId: id, status: 'SETT', ttlSeconds: 0 });

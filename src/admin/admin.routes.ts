@@ -31,7 +31,10 @@ const tags = ['Sandbox control'];
 const SIMULATE_BODY_DOC = {
   type: 'object',
   description: 'Optional; may be empty',
-  properties: { reason: { type: 'string', maxLength: 200, description: 'Failure reason, for fail moves' } },
+  properties: {
+    reason: { type: 'string', maxLength: 200, description: 'Failure reason, for fail moves' },
+    accountId: { type: 'string', format: 'uuid', description: 'For fx-trades accept: the balance account the trade settles to' },
+  },
 } as const;
 
 /** The optional simulate body: empty means {}; otherwise a JSON object. */

@@ -63,7 +63,10 @@ export const SimulateParams = z.object({
 });
 
 export const SimulateRequest = z
-  .object({ reason: z.string().max(200).optional() })
+  .object({
+    reason: z.string().max(200).optional(),
+    accountId: z.uuid().optional(),
+  })
   .catchall(z.unknown())
   .openapi('SimulateRequest');
 
