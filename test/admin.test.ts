@@ -102,6 +102,15 @@ describe('event log', () => {
     expect(processing.body.data).toHaveLength(2);
     expect((await t.call('GET', '/_sandbox/events', { key: KEY_B })).body.data).toEqual([]);
   });
+
+  it('refuses an after that is not an event id, instead of answering the whole log', async () => {
+    const t = await createTestApp();
+    for (const after of ['abc', 'evt_1', 'evt_00000000001']) {
+      const res = await t.call('GET', `/_sandbox/events?after=${after}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ field: 'after', issue: 'must be the id of an event of this log, e.g. evt_0000000042' }]);
+    }
+  });
 });
 
 describe('balances', () => {

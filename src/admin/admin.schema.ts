@@ -45,7 +45,11 @@ export const JournalEntry = z
 export const JournalList = z.object({ data: z.array(JournalEntry) }).openapi('JournalList');
 
 export const EventsQuery = z.object({
-  after: z.string().optional().openapi({ param: { name: 'after', in: 'query' }, description: 'Only events after this event id' }),
+  after: z
+    .string()
+    .regex(/^evt_\d{10}$/, { message: 'must be the id of an event of this log, e.g. evt_0000000042' })
+    .optional()
+    .openapi({ param: { name: 'after', in: 'query' }, description: 'Only events after this event id', example: 'evt_0000000042' }),
   type: z.string().optional().openapi({ param: { name: 'type', in: 'query' }, description: 'An event name (payout.failed) or a prefix (payout)' }),
   limit: z.coerce.number().int().min(1).max(1000).default(100).openapi({ param: { name: 'limit', in: 'query' } }),
 });

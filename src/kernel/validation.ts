@@ -60,7 +60,11 @@ function describeIssue(issue: Issue, value: unknown): string {
       if (value === undefined) return `is required: send one of: ${issue.values.map(String).join(', ')}`;
       return `must be one of: ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':
-      if (issue.format === 'regex') return `must match the pattern ${(issue as { pattern?: string }).pattern ?? ''}`.trim();
+      if (issue.format === 'regex') {
+        // A schema that says what to send in its own words (a message not of zod's default form) is quoted.
+        if (issue.message && !issue.message.startsWith('Invalid string')) return issue.message;
+        return `must match the pattern ${(issue as { pattern?: string }).pattern ?? ''}`.trim();
+      }
       if (issue.format === 'uuid') return 'must be a UUID, e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f';
       if (issue.format === 'datetime') return 'must be an ISO 8601 date-time, e.g. 2026-01-15T09:00:00.000Z';
       return `must be a valid ${issue.format}`;
