@@ -166,6 +166,30 @@ describe('idempotency per reference', () => {
     const res = await post(transfer({ reference: '501cce9d-3fdb-4258-9466-616fec7a75ef' }));
     expect(res.status).toBe(409);
     expect(res.body.error.details).toEqual([{ field: 'reference', issue: 'already used by another transfer' }]);
+    const upper = await post(transfer({ reference: '501CCE9D-3FDB-4258-9466-616FEC7A75EF' }));
+    expect(upper.status).toBe(409);
+  });
+
+  it('takes one UUID in any letter case as one reference, answered in lower case', async () => {
+    const upper = REF.toUpperCase();
+    const first = await post(transfer({ reference: upper }));
+    expect(first.status).toBe(201);
+    expect(first.body[0].reference).toBe(REF);
+    const again = await post(transfer());
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const other = await post(transfer({ amount: 6 }));
+    expect(other.status).toBe(409);
+    const read = await t.call('GET', `${PATH}/${upper}`, { headers: SOURCE });
+    expect(read.status).toBe(200);
+    expect(read.body.reference).toBe(REF);
+    const moved = await t.call('POST', `/_sandbox/simulate/transfers/${upper}/complete`);
+    expect(moved.body.state).toMatchObject({ reference: REF, status: 'SUCCESSFUL' });
+    expect((await t.call('GET', '/_sandbox/events?type=transfer')).body.data.map((e: { event: string }) => e.event)).toEqual([
+      'transfer.pending',
+      'transfer.processing',
+      'transfer.successful',
+    ]);
   });
 });
 

@@ -26,7 +26,11 @@ export const TransferDestination = z
   .openapi('TransferDestination');
 
 const transferFields = {
-  reference: z.uuid().openapi({ description: 'A UUID, unique per transfer; prevents duplicates', example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
+  // A UUID names one transfer whatever the case of its letters: it is kept in lower case, its canonical form.
+  reference: z
+    .uuid()
+    .overwrite((v) => v.toLowerCase())
+    .openapi({ description: 'A UUID, unique per transfer whatever its letter case; prevents duplicates. Answered in lower case.', example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
   amount: fiatAmount(25000),
   currency: z.enum(TRANSFER_CURRENCIES).openapi({ example: 'NGN' }),
   type: z.enum(TRANSFER_TYPES).openapi({ example: 'BANK' }),

@@ -82,7 +82,7 @@ export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSou
 }
 
 export function getTransfer(t: Tenant, reference: string): TransferRecord {
-  const r = transfers(t).get(reference);
+  const r = transfers(t).get(reference) ?? transfers(t).get(reference.toLowerCase());
   if (!r) throw notFound('transfer', reference);
   return r;
 }
@@ -101,11 +101,11 @@ export function applyMove(t: Tenant, r: TransferRecord, event: TransferEvent, re
 /** A move of one transfer (simulated, or its own timed move), with its next timed move. */
 export function moveTransfer(t: Tenant, reference: string, event: TransferEvent, reason?: string): TransferRecord {
   const r = getTransfer(t, reference);
-  transferMachine.next(r.status, event, reference);
-  t.scheduler.cancelFor(reference, ADVANCE);
+  transferMachine.next(r.status, event, r.reference);
+  t.scheduler.cancelFor(r.reference, ADVANCE);
   const next = applyMove(t, r, event, reason, true);
   if (next.status === 'PROCESSING') {
-    t.scheduler.enqueue(ADVANCE, reference, t.now() + t.behaviour(r.scenario).duration('transfer', 'PROCESSING') * 1000);
+    t.scheduler.enqueue(ADVANCE, r.reference, t.now() + t.behaviour(r.scenario).duration('transfer', 'PROCESSING') * 1000);
   }
   return next;
 }
