@@ -1,6 +1,13 @@
 // Webhooks end to end: a real HTTP receiver on port 0, every signature checked with the
 // standardwebhooks package, retries driven by the tenant's clock, and the outbox awaited explicitly.
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { tradeMachine } from '../src/domains/fx/fx.machine.js';
+import { quoteMachine } from '../src/domains/marketplace/quotes.machine.js';
+import { payoutMachine } from '../src/domains/payouts/payouts.machine.js';
+import { transferMachine } from '../src/domains/transfers/transfers.machine.js';
+import { walletPayoutMachine } from '../src/domains/wallet-payouts/wallet-payouts.machine.js';
+import { withdrawalMachine } from '../src/domains/withdrawals/withdrawals.machine.js';
 import { advance, KEY } from './support/app.js';
 import { payout, receiver, setup, verifyAll } from './support/webhooks.js';
 
@@ -42,6 +49,60 @@ describe('webhook settings', () => {
     expect(bad.body.error.details[0].field).toBe('secret');
     const filter = await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/h', events: ['Payout!'] } });
     expect(filter.body.error.details[0].field).toBe('events[0]');
+  });
+
+  it('refuses event filters that can never match, saying what to send', async () => {
+    const { t } = await setup();
+    const put = (events: string[]) => t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/h', events } });
+    for (const filter of ['payouts', 'bogus', 'payout.completed']) {
+      const res = await put([filter]);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.details[0].field).toBe('events[0]');
+    }
+    expect((await put(['payouts'])).body.error.details[0].issue).toBe(
+      'matches no event: send *, a resource (payout, wallet_payout, withdrawal, transfer, quote, order, fx_trade), a resource followed by .*, or an event name such as payout.failed',
+    );
+    const state = await put(['payout', 'payout.completed']);
+    expect(state.body.message).toBe(
+      'Invalid request body: events[1] matches no payout event: send payout, payout.* or one of: payout.pending, payout.processing, payout.successful, payout.failed.',
+    );
+    for (const events of [['payout'], ['payout.*'], ['payout.failed'], ['*'], ['wallet_payout.cancelled'], ['order.successful'], ['fx_trade.comp']]) {
+      const res = await put(events);
+      expect(res.status).toBe(200);
+      expect(res.body.events).toEqual(events);
+    }
+  });
+
+  it('accepts every event name the services emit', async () => {
+    // each t.emit( under src/domains names an event, or <resource>.${status} for a state of that resource's machine
+    const machines: Record<string, { states: readonly string[] }> = {
+      payout: payoutMachine,
+      wallet_payout: walletPayoutMachine,
+      withdrawal: withdrawalMachine,
+      transfer: transferMachine,
+      quote: quoteMachine,
+      fx_trade: tradeMachine,
+    };
+    const emitted = new Set<string>();
+    const dir = new URL('../src/domains/', import.meta.url);
+    for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))) {
+      for (const [, quote, name] of readFileSync(new URL(file, dir), 'utf8').matchAll(/t\.emit\((['`])(.*?)\1/g)) {
+        if (quote === "'") {
+          emitted.add(name);
+          continue;
+        }
+        const [, resource] = /^([a-z_]+)\.\$\{status(?:\.toLowerCase\(\))?\}$/.exec(name) ?? [];
+        expect(machines[resource], `${file}: ${name}`).toBeDefined();
+        for (const s of machines[resource].states) emitted.add(`${resource}.${s.toLowerCase()}`);
+      }
+    }
+    expect(emitted).toContain('order.successful');
+    expect(emitted).toContain('fx_trade.newt');
+    const { t } = await setup();
+    const res = await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/h', events: [...emitted] } });
+    expect(res.status).toBe(200);
+    expect(res.body.events).toEqual([...emitted]);
   });
 
   it('is 404 before a webhook is set and after it is removed', async () => {

@@ -1,6 +1,7 @@
 // Webhook settings and the delivery log: request, stored shapes and responses of /_sandbox/webhooks*.
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../../http/fields.js';
+import { EVENT_FILTERS, RESOURCES, filterProblem } from './webhooks.events.js';
 
 
 function isHttpUrl(value: string): boolean {
@@ -22,8 +23,15 @@ function isSecret(value: string): boolean {
 
 const eventFilter = z
   .string()
-  .regex(/^(\*|[a-z_]+(\.[a-z_]+)?(\.\*)?)$/)
-  .openapi({ example: 'payout', description: 'An event name (payout.failed), a resource prefix (payout or payout.*), or * for all' });
+  .superRefine((filter, ctx) => {
+    const problem = filterProblem(filter);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .openapi({
+    example: 'payout',
+    enum: EVENT_FILTERS,
+    description: `An event name (payout.failed), a resource prefix (payout or payout.*), or * for all. Resources: ${RESOURCES.join(', ')}; a filter that matches no event is refused`,
+  });
 
 export const WebhookFaults = z
   .object({
