@@ -42,6 +42,25 @@ describe('hostile and broken bodies', () => {
     await nothingStored();
   });
 
+  it('says where a truncated body ends, in XML terms', async () => {
+    const r = rejection(await fx(t, 'POST', '/trades', { xml: '<FXTradInstr><CcyPair>' }));
+    expect(r).toMatchObject({ status: 400, code: 'MALFORMED_XML' });
+    expect(r.text).toBe('The request body is not acceptable XML: it ends before <CcyPair> inside <FXTradInstr> is closed. Send one well-formed UTF-8 XML message.');
+    await nothingStored();
+  });
+
+  it('ignores elements named like JavaScript object internals, as any element the message does not name', async () => {
+    const reported = '<FXTradInstr><constructor/><CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>USDT</QtdCcy></CcyPair><TradAmts><TradgCcyAmt>100</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr>';
+    const first = await fx(t, 'POST', '/trades', { xml: reported });
+    expect(first.status, first.text).toBe(201);
+    expect(first.xml.TradAmts).toMatchObject({ TradgCcyAmt: '100' });
+    const extras = '<prototype>x</prototype><__proto__><TradAmts><TradgCcyAmt>1</TradgCcyAmt></TradAmts></__proto__>';
+    const second = await fx(t, 'POST', '/trades', { xml: instruction().replace('<CcyPair>', `${extras}<CcyPair>`) });
+    expect(second.status, second.text).toBe(201);
+    expect(second.xml.TradAmts).toMatchObject({ TradgCcyAmt: '1000' });
+    expect(({} as Record<string, unknown>).TradAmts).toBeUndefined();
+  });
+
   it('echoes a partner value that looks like an entity as well-formed text', async () => {
     const res = await fx(t, 'POST', '/trades', { xml: instruction({ direction: '&amp;lol;' }) });
     expect(rejection(res)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', location: 'AmtDrctn' });

@@ -229,6 +229,21 @@ describe('bulk page', () => {
     expect(wrong.body.error.details).toEqual([{ field: 'from', issue: 'must not be after to' }]);
   });
 
+  it('refuses impossible calendar dates in from and to, as it refuses an impossible time', async () => {
+    const id = (await upload(rows(2))).body.id;
+    const issue = 'must be a date (2026-01-15) or an ISO 8601 date-time (2026-01-15T09:00:00Z)';
+    for (const [q, field] of [['from=2026-02-30', 'from'], ['to=2026-02-31', 'to'], ['from=2026-02-29', 'from'], ['to=2026-04-31', 'to'], ['from=2026-02-30T09:00:00Z', 'from'], ['to=2026-01-16T25:61:00Z', 'to']]) {
+      const res = await page(id, `?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.error.code, q).toBe('VALIDATION_ERROR');
+      expect(res.body.error.details, q).toEqual([{ field, issue }]);
+    }
+    const leap = await page(id, '?from=2028-02-29&to=2028-02-29');
+    expect(leap.status).toBe(200);
+    expect(leap.body.totalElements).toBe(0);
+    expect((await page(id, '?to=2028-02-29')).body.totalElements).toBe(2);
+  });
+
   it('rows follow their file\'s schedule, and a simulated row keeps its own', async () => {
     const id = (await upload(rows(3))).body.id;
     await t.call('POST', `/_sandbox/simulate/transfers/${row(1).reference}/fail`);

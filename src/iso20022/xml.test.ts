@@ -76,6 +76,38 @@ describe('parseXml', () => {
     expect(failure(() => parseTradeInstruction(body)).code).toBe('MALFORMED_XML');
   });
 
+  it.each([
+    ['<FXTradInstr><CcyPair>', 'it ends before <CcyPair> inside <FXTradInstr> is closed'],
+    ['<A><B><C><D><E>', 'it ends before <E> inside <D> inside <C> inside … inside <A> is closed'],
+    ['<FXTradInstr>\n  <AmtDrctn>BUY</AmtDrctn>', 'it ends before <FXTradInstr> (opened at line 1, column 1) is closed'],
+    ['<FXTradInstr><CcyPair></FXTradInstr>', '</FXTradInstr> at line 1, column 23 comes before <CcyPair> (opened at line 1, column 14) is closed'],
+    ['</FXTradInstr>', '</FXTradInstr> at line 1, column 1 closes an element that is not open'],
+    ['<FXTradInstr></FXTradInstr>\nBUY', 'there is text after the root element ends, at line 2, column 1'],
+    ['BUY 100 USDT', 'there is text before the root element, at line 1, column 1'],
+    ['<!-- nothing -->', 'it has no root element'],
+    ['<FXTradInstr><1Ccy/></FXTradInstr>', "'1Ccy' at line 1, column 19 is not a valid element name"],
+    ['<FXTradInstr a="1" a="2"/>', "the attribute 'a' at line 1, column 20 appears twice on one element"],
+  ])('says what is wrong with %j in XML terms', (body, why) => {
+    const err = failure(() => parseXml(body, { roots: ['FXTradInstr'] }));
+    expect(err.code).toBe('MALFORMED_XML');
+    expect(err.message).toBe(`The request body is not acceptable XML: ${why}. Send one well-formed UTF-8 XML message.`);
+  });
+
+  it('ignores elements named constructor, prototype, __proto__ or toString, and never touches a prototype', () => {
+    const extras = '<constructor/><prototype><x>1</x></prototype><__proto__><polluted>yes</polluted></__proto__><fx:toString>t</fx:toString>';
+    expect(parseTradeInstruction(INSTR.replace('<CcyPair>', `${extras}<CcyPair>`))).toEqual(parseTradeInstruction(INSTR));
+    const { body } = parseXml(`<R>${extras}</R>`, { roots: ['R'] });
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+    expect(Object.keys(body)).toEqual(['#constructor', '#prototype', '#__proto__', '#toString']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('names a reserved root element as written', () => {
+    const err = failure(() => parseTradeInstruction('<constructor><AmtDrctn>BUY</AmtDrctn></constructor>'));
+    expect(err.code).toBe('VALIDATION_ERROR');
+    expect(err.message).toBe('Invalid request body: the root element is constructor; this endpoint takes FXTradInstr.');
+  });
+
   it('refuses invalid UTF-8 bytes', () => {
     const bytes = new Uint8Array([...Buffer.from('<FXTradCxlReq><Rsn>'), 0xff, 0xfe, ...Buffer.from('</Rsn></FXTradCxlReq>')]);
     expect(failure(() => parseXml(bytes, { roots: ['FXTradCxlReq'] })).code).toBe('MALFORMED_XML');

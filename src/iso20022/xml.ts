@@ -37,7 +37,7 @@ export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): 
   const text = decode(input).replace(/^\uFEFF/, '');
   screen(text);
   const checked = XMLValidator.validate(text);
-  if (checked !== true) throw malformed(`${checked.err.msg} (line ${checked.err.line})`);
+  if (checked !== true) throw malformed(inXmlTerms(checked.err));
 
   let doc: unknown;
   try {
@@ -69,10 +69,68 @@ function parserFor(isArray: readonly string[]): XMLParser {
     // Named entities other than the five of XML are refused by screen(), so this only decodes &#NN;.
     htmlEntities: true,
     maxNestedTags: MAX_XML_DEPTH,
+    // The parser refuses constructor, __proto__ and prototype as names, and renames toString and the
+    // like. Any name that is a property of every object (or is prototype) is kept under a '#' prefix,
+    // which no XML name can start with: it is then an element no reader asks for, on a plain key.
+    transformTagName: (name) => (name === 'prototype' || name in Object.prototype ? `#${name}` : name),
     isArray: (_name, jPath) => arrays.has(messagePath(String(jPath))),
   });
   parsers.set(key, parser);
   return parser;
+}
+
+interface ValidationError {
+  msg: string;
+  line: number;
+  col?: number;
+}
+
+const at = (line: number, col?: number) => (col === undefined ? `line ${line}` : `line ${line}, column ${col}`);
+const clip = (name: string) => (name.length > 40 ? `${name.slice(0, 40)}…` : name);
+const tag = (name: string) => `<${clip(name)}>`;
+const endTag = (name: string) => `</${clip(name)}>`;
+const quote = (name: string) => `'${clip(name)}'`;
+
+/** The validator's messages, by their text, as a partner reads them: in terms of elements and end tags. */
+const REPHRASED: [RegExp, (m: string[], where: string) => string][] = [
+  [/^Invalid '(\[.*\])' found\.$/, ([, list]) => endsInside(JSON.parse(list) as string[])],
+  [/^Unclosed tag '(.*)'\.$/s, ([, name], where) => `it ends before ${tag(name)} (opened at ${where}) is closed`],
+  [
+    /^Expected closing tag '(.*)' \(opened in line (\d+), col (\d+)\) instead of closing tag '(.*)'\.$/s,
+    ([, open, line, col, close], where) => `${endTag(close)} at ${where} comes before ${tag(open)} (opened at ${at(+line, +col)}) is closed`,
+  ],
+  [/^Closing tag '(.*)' has not been opened\.$/s, ([, name], where) => `${endTag(name)} at ${where} closes an element that is not open`],
+  [/^Closing tag '(.*)' doesn't have proper closing\.$/s, ([, name], where) => `the end tag ${endTag(name)} at ${where} has no closing '>'`],
+  [/^Closing tag '(.*)' can't have/s, ([, name], where) => `the end tag ${endTag(name)} at ${where} has more than the element name`],
+  [/^Extra text at the end$/, (_, where) => `there is text after the root element ends, at ${where}`],
+  [/^Multiple possible root nodes found\.$/, (_, where) => `a second root element starts at ${where}`],
+  [/^Start tag expected\.$/, () => 'it has no root element'],
+  [/^char '&' is not expected\.$/, (_, where) => `the '&' at ${where} does not start a character reference; escape a literal & as &amp;`],
+  [/^char '.*' is not expected\.$/s, (_, where) => `there is text before the root element, at ${where}`],
+  [/^Invalid space after '<'\.$/, (_, where) => `the '<' at ${where} is not followed by an element name; escape a literal < as &lt;`],
+  [/^Tag '(.*)' is an invalid name\.$/s, ([, name], where) => `${quote(name)} at ${where} is not a valid element name`],
+  [/^Attributes for '(.*)' have open quote\.$/s, ([, name], where) => `an attribute value of ${tag(name)} at ${where} has no closing quote`],
+  [/^XML declaration allowed only at the start/, (_, where) => `the XML declaration at ${where} is not at the very start of the body`],
+  [/^Attribute '(.*)' has no space in starting\.$/s, ([, name], where) => `the attribute ${quote(name)} at ${where} needs a space before it`],
+  [/^(?:boolean attribute '(.*)' is not allowed|Attribute '(.*)' is without value)\.$/s, ([, a, b], where) => `the attribute ${quote(a ?? b)} at ${where} has no value in quotes`],
+  [/^Attribute '(.*)' is an invalid name\.$/s, ([, name], where) => `${quote(name)} at ${where} is not a valid attribute name`],
+  [/^Attribute '(.*)' is repeated\.$/s, ([, name], where) => `the attribute ${quote(name)} at ${where} appears twice on one element`],
+];
+
+function inXmlTerms(err: ValidationError): string {
+  const where = at(err.line, err.col);
+  for (const [pattern, say] of REPHRASED) {
+    const m = pattern.exec(err.msg);
+    if (m) return say(m, where);
+  }
+  return `${err.msg} (${where})`;
+}
+
+/** `['FXTradInstr', 'CcyPair']` → `it ends before <CcyPair> inside <FXTradInstr> is closed`. */
+function endsInside(open: string[]): string {
+  const inner = open.slice(-3).reverse().map(tag);
+  const outer = open.length > 4 ? `… inside ${tag(open[0])}` : open.slice(0, -3).reverse().map(tag).join(' inside ');
+  return `it ends before ${[...inner, outer].filter(Boolean).join(' inside ')} is closed`;
 }
 
 /** True for a body that carries no message at all (the optional request bodies). */
@@ -134,10 +192,12 @@ function unwrap(doc: unknown, roots: readonly string[]): ParsedXml {
   }
   const root = names[0];
   if (!roots.includes(root)) {
+    // A name parserFor() kept under '#' is shown as the partner wrote it.
+    const name = root.replace(/^#/, '');
     throw new SandboxError(
       'VALIDATION_ERROR',
-      `Invalid request body: the root element is ${root}; this endpoint takes ${expected}.`,
-      [{ field: root, issue: `is not accepted here; send ${expected}` }],
+      `Invalid request body: the root element is ${name}; this endpoint takes ${expected}.`,
+      [{ field: name, issue: `is not accepted here; send ${expected}` }],
     );
   }
   return { root, body: asElement(top[root]), wrapped };

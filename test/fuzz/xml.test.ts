@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { fx, FX } from '../support/fx.js';
 import { changedCollections, storedState } from './routes.js';
 
-const NAMES = ['FXTradInstr', 'FXTradAccptReq', 'FXTradCxlReq', 'FXTradConfReq', 'Document', 'CcyPair', 'BaseCcy', 'QtdCcy', 'TradAmts', 'TradgCcyAmt', 'AgrdRate', 'XchgRate', 'AmtDrctn', 'SttlmDstn', 'BkDstn', 'AcctNm', 'AcctNb', 'BkCd', 'BlkChnDstn', 'Adr', 'AcctId', 'Rsn', 'x', 'a-b', 'ns:Tag'];
+const NAMES = ['FXTradInstr', 'FXTradAccptReq', 'FXTradCxlReq', 'FXTradConfReq', 'Document', 'CcyPair', 'BaseCcy', 'QtdCcy', 'TradAmts', 'TradgCcyAmt', 'AgrdRate', 'XchgRate', 'AmtDrctn', 'SttlmDstn', 'BkDstn', 'AcctNm', 'AcctNb', 'BkCd', 'BlkChnDstn', 'Adr', 'AcctId', 'Rsn', 'x', 'a-b', 'ns:Tag', 'constructor', '__proto__', 'prototype'];
 const TEXTS = fc.oneof(
   fc.constantFrom('NGN', 'USDT', 'BUY', 'SELL', '100', '-1', '1e5', '0.000001', '12345678901234567890.12345', '', ' ', '&amp;', '&#x41;', '<![CDATA[x]]>'),
   fc.string({ maxLength: 40 }).map((s) => s.replace(/[<&]/g, '')),

@@ -144,12 +144,13 @@ const intText = (name: string, def: number, min: number, max: number) =>
 
 const INT32_MAX = 2_147_483_647;
 
-/** A date (YYYY-MM-DD) or a date-time with an offset, over createdAt. */
-const DATE = /^\d{4}-\d\d-\d\d$/;
+/** A calendar date (YYYY-MM-DD, no 02-30) or a date-time with an offset, over createdAt. */
+const ISO_DATE = z.iso.date();
+const ISO_DATE_TIME = z.iso.datetime({ offset: true });
 const when = (name: string) =>
   z
     .string()
-    .refine((s) => (DATE.test(s) || z.iso.datetime({ offset: true }).safeParse(s).success) && !Number.isNaN(Date.parse(s)), {
+    .refine((s) => (ISO_DATE.safeParse(s).success || ISO_DATE_TIME.safeParse(s).success) && !Number.isNaN(Date.parse(s)), {
       message: 'must be a date (2026-01-15) or an ISO 8601 date-time (2026-01-15T09:00:00Z)',
     })
     .optional()
