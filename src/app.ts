@@ -80,7 +80,7 @@ export function createApp(deps: AppDeps) {
   // The FX interface answers errors as XML, its key check and body limit included: set that first.
   app.use(`${FX_BASE}/*`, xmlErrors());
   app.use('/xsd/*', xmlErrors());
-  app.use('/api/*', limit, journalMiddleware(), withTenant);
+  app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), journalMiddleware(), withTenant);
   app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }));
   // Bulk disbursement files carry up to 10,000 rows (about 3.5 MB as JSON): that route sets its own,
   // larger limit; every other route keeps the 1 MiB one.

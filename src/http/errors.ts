@@ -11,7 +11,7 @@ export function toSandboxError(err: unknown): SandboxError {
   if (err instanceof SandboxError) return err;
   if (err instanceof HTTPException) {
     if (err.status === 400 && /json/i.test(err.message)) {
-      return new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON. Send a JSON object with Content-Type: application/json.');
+      return new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON (UTF-8 text). Send a JSON object with Content-Type: application/json.');
     }
     if (err.status === 413) return payloadTooLarge();
     if (err.status === 415) {

@@ -1,12 +1,17 @@
 // Body size limit. A declared Content-Length is checked from the header alone, so the request body
 // is never touched here (reading it would make the adapter build a full Request per call); a
 // chunked body is counted as it streams, by Hono's own middleware.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as streamingLimit } from 'hono/body-limit';
 import { payloadTooLarge, renderError } from './errors.js';
 import type { AppEnv } from './types.js';
 
-export function bodyLimit(maxSize: number): MiddlewareHandler<AppEnv> {
+export interface BodyLimitOptions {
+  /** Decode a JSON body strictly as UTF-8 (see strictJsonText); the JSON API routes ask for it. */
+  strictJson?: boolean;
+}
+
+export function bodyLimit(maxSize: number, options: BodyLimitOptions = {}): MiddlewareHandler<AppEnv> {
   const streaming = streamingLimit({ maxSize, onError: (c) => renderError(c as never, payloadTooLarge()) });
   return (c, next) => {
     const length = c.req.header('content-length');
@@ -16,6 +21,23 @@ export function bodyLimit(maxSize: number): MiddlewareHandler<AppEnv> {
       return c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : streaming(c, next);
     }
     if (Number(length) > maxSize) return Promise.resolve(renderError(c, payloadTooLarge()));
+    if (options.strictJson && length !== '0') strictJsonText(c);
     return next();
   };
+}
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * JSON text is UTF-8: a body with bytes that are not is malformed (400 MALFORMED_JSON when the route
+ * reads it), not text with replacement characters in it. The strictly decoded text is put where every
+ * later reader of the body (validation, the journal) takes it from; nothing waits for it here.
+ */
+function strictJsonText(c: Context<AppEnv>): void {
+  if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) return;
+  const text = c.req.raw.arrayBuffer().then((bytes) => utf8.decode(bytes));
+  // A route that never reads the body must not leave the refusal unhandled.
+  text.catch(() => undefined);
+  (c.req.bodyCache as { text?: Promise<string> }).text = text;
 }

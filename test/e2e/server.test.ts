@@ -36,6 +36,24 @@ describe('the sandbox process', () => {
     expect(s.output()).toContain('docs:');
   });
 
+  it('refuses a JSON body that is not UTF-8 as malformed, and keeps nothing', async () => {
+    const s = await start();
+    const text = JSON.stringify(payout('bad-REF'));
+    const bytes = Buffer.from(text);
+    const at = text.indexOf('REF');
+    bytes[at] = 0xff;
+    bytes[at + 1] = 0xfe;
+    const res = await fetch(`${s.url}/api/v1/partners/payouts`, { method: 'POST', headers, body: bytes });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe('MALFORMED_JSON');
+    const resources = await fetch(`${s.url}/_sandbox/resources`, { headers });
+    expect((await resources.json()).data).toEqual([]);
+    // A real U+FFFD, sent as UTF-8, is text like any other.
+    const ok = await fetch(`${s.url}/api/v1/partners/payouts`, { method: 'POST', headers, body: JSON.stringify(payout('ok-\uFFFD')) });
+    expect(ok.status).toBe(201);
+    expect((await ok.json()).data.reference).toBe('ok-\uFFFD');
+  });
+
   it('accepts only the keys listed in --keys FILE', async () => {
     const file = path.join(await mkdtemp(path.join(tmpdir(), 'sandbox-keys-')), 'keys.txt');
     await writeFile(file, `# CI keys\n${KEY}\n\n`);
