@@ -21,22 +21,28 @@ export function bodyLimit(maxSize: number, options: BodyLimitOptions = {}): Midd
       return c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : streaming(c, next);
     }
     if (Number(length) > maxSize) return Promise.resolve(renderError(c, payloadTooLarge()));
-    if (options.strictJson && length !== '0') strictJsonText(c);
+    if (options.strictJson && length !== '0') strictJsonText(c, Number(length));
     return next();
   };
 }
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * JSON text is UTF-8: a body with bytes that are not is malformed (400 MALFORMED_JSON when the route
- * reads it), not text with replacement characters in it. The strictly decoded text is put where every
- * later reader of the body (validation, the journal) takes it from; nothing waits for it here.
+ * reads it), not text with replacement characters in it. The adapter decodes the body leniently,
+ * turning each invalid sequence into U+FFFD, whose three bytes then no longer add up to the declared
+ * length: an invalid sequence is one or two bytes, or three that begin a four-byte character, and
+ * only a body whose every invalid sequence is of that last kind goes unnoticed. A body without U+FFFD
+ * needs no counting. The checked text is put where every later reader of the body (validation, the
+ * journal) takes it from; nothing waits for it here.
  */
-function strictJsonText(c: Context<AppEnv>): void {
+function strictJsonText(c: Context<AppEnv>, declaredLength: number): void {
   if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) return;
-  const text = c.req.raw.arrayBuffer().then((bytes) => utf8.decode(bytes));
+  const text = c.req.raw.text().then((t) => {
+    if (t.includes('\uFFFD') && Buffer.byteLength(t) !== declaredLength) throw new Error('the body is not UTF-8');
+    return t;
+  });
   // A route that never reads the body must not leave the refusal unhandled.
   text.catch(() => undefined);
   (c.req.bodyCache as { text?: Promise<string> }).text = text;
