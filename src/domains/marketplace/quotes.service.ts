@@ -96,7 +96,14 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
     updatedAt: createdAt,
     completedAt: null,
     orderReference,
-    outcome: behaviour.outcome('quote', { ...req }),
+    // A quote's chain and token come from its pools, its reference is the order's: the predicates
+    // chain, token and reference of a scenario match these.
+    outcome: behaviour.outcome('quote', {
+      ...req,
+      chain: best.metadata.chain,
+      token: isToken(result.destination) ? result.destination : result.source,
+      reference: orderReference,
+    }),
     ...(scenario ? { scenario } : {}),
     payment: null,
     payoutTo: null,

@@ -54,7 +54,8 @@ export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, sc
     failureReason: null,
     updatedAt: iso(now),
     processingFor,
-    outcome: behaviour.outcome('wallet_payout', { ...req }),
+    // The request names the token `asset`; the scenario predicate is `token`.
+    outcome: behaviour.outcome('wallet_payout', { ...req, token: req.asset }),
     ...(scenario ? { scenario } : {}),
   };
   payouts(t).put(record.reference, record);

@@ -47,12 +47,13 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
   const behaviour = t.behaviour(scenario);
   const now = t.now();
   const processingFor = behaviour.duration('withdrawal', 'PROCESSING');
+  const reference = ids.withdrawalReference(t.random);
   const record: WithdrawalRecord = {
     amount: req.amount,
     currency,
     destination: { accountNumber: req.accountNumber, accountName: req.accountName, bankCode: req.bankCode },
     providerStatus: 'PROCESSING',
-    reference: ids.withdrawalReference(t.random),
+    reference,
     status: 'PROCESSING',
     accountId: req.accountId,
     ...(req.narration !== undefined ? { narration: req.narration } : {}),
@@ -60,7 +61,8 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
     createdAt: iso(now),
     updatedAt: iso(now),
     estimatedCompletionAt: iso(now + processingFor * 1000),
-    outcome: behaviour.outcome('withdrawal', { ...req, currency }),
+    // The reference is the sandbox's own (TRF-…), drawn before the outcome so a scenario can match it.
+    outcome: behaviour.outcome('withdrawal', { ...req, currency, reference }),
     ...(scenario ? { scenario } : {}),
   };
   withdrawals(t).put(record.reference, record);
