@@ -20,7 +20,7 @@ import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, validationHook } from './http/errors.js';
 import { withScenarioHeader } from './http/openapi.js';
-import { faultsMiddleware, type Sleep } from './http/faults.js';
+import { faultsMiddleware, scenarioHeaderCheck, type Sleep } from './http/faults.js';
 import { journalMiddleware } from './http/journal.js';
 import { bodyLimit } from './http/limits.js';
 import { KeptStaticRouter } from './http/router.js';
@@ -87,6 +87,7 @@ export function createApp(deps: AppDeps) {
   const sandboxLimit: typeof limit = (c, next) => (c.req.path === '/_sandbox/bulk-disbursements' ? next() : limit(c, next));
   const open = new Set(['/_sandbox/health', '/_sandbox/scenario.schema.json']);
   app.use('/_sandbox/*', sandboxLimit, async (c, next) => (open.has(c.req.path) ? next() : withTenant(c, next)));
+  app.use('/_sandbox/bulk-disbursements', scenarioHeaderCheck(scenarios));
 
   app.route('/', scenarioRoutes(scenarios));
   app.route('/', adminRoutes({ simulators, startedAt: Date.now(), storeKind: deps.store.kind }));

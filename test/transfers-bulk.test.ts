@@ -100,6 +100,17 @@ describe('JSON upload', () => {
   });
 });
 
+describe('X-Sandbox-Scenario on an upload', () => {
+  it('refuses an unknown name with 400 and creates nothing; a known one applies to the rows', async () => {
+    const bad = await t.call('POST', UPLOAD, { body: { items: rows(1) }, headers: { ...SOURCE, 'x-sandbox-scenario': 'nope' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'INVALID_SCENARIO', details: [{ field: 'X-Sandbox-Scenario' }] });
+    expect((await t.call('GET', '/_sandbox/events?type=transfer')).body.data).toEqual([]);
+    const ok = await t.call('POST', UPLOAD, { body: { items: rows(1) }, headers: { ...SOURCE, 'x-sandbox-scenario': 'failures' } });
+    expect(ok.status).toBe(201);
+  });
+});
+
 describe('CSV upload', () => {
   const line = (i: number, over: Partial<Record<string, string>> = {}) => {
     const r = row(i);

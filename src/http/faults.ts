@@ -7,7 +7,7 @@ import { SandboxError, type ErrorCode } from '../kernel/errors.js';
 import { renderError } from './errors.js';
 import { chooseFault, type ChosenFault } from '../engine/faults.js';
 import type { ScenarioRegistry } from '../engine/scenario.registry.js';
-import { scenarioInForce } from '../engine/scenario.select.js';
+import { scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
 import type { Tenant } from '../engine/tenant.js';
 import { requestScenario } from './respond.js';
 import type { AppEnv } from './types.js';
@@ -77,6 +77,16 @@ export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv>
     const fault = chooseFault(t, opts.seedOf(t), scenario.name, rules, c.req.method, c.req.path);
     if (!fault) return next();
     return applyFault(c, next, fault, sleep);
+  };
+}
+
+/** For a route outside /api that honours X-Sandbox-Scenario (the bulk upload): an unknown name is 400,
+ * as the faults middleware answers it on /api routes. */
+export function scenarioHeaderCheck(registry: ScenarioRegistry): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    const name = requestScenario(c);
+    if (name && !registry.get(name)) throw unknownScenario(name, registry);
+    return next();
   };
 }
 
