@@ -111,7 +111,10 @@ describe('the scenario schema', () => {
     expect(problems({ faults: [{ fault: { kind: 'error', status: 404 } }] })).toEqual([
       'faults[0].fault.status: expected one of 429, 500, 502, 503, 504',
     ]);
-    expect(problems({ faults: [{ route: { path: 'api' }, fault: { kind: 'drop' } }] })).toEqual(['faults[0].route.path: must begin with /']);
+    const notApi = 'must begin with /api/, since faults apply to /api requests only (for example /api/v1/partners/payouts or /api/**)';
+    for (const path of ['api', '/v1/partners/banks', '/_sandbox/**', '/api']) {
+      expect(problems({ faults: [{ route: { path }, fault: { kind: 'drop' } }] }), path).toEqual([`faults[0].route.path: ${notApi}`]);
+    }
     expect(problems({ faults: [{ probability: 1.5, fault: { kind: 'malformed' } }] })).toEqual(['faults[0].probability: must be at most 1']);
     expect(problems({ faults: [{ probability: 0.5, nth: 2, fault: { kind: 'malformed' } }] })).toEqual([
       'faults[0].nth: give at most one of probability, nth, every or rate (found probability and nth)',
