@@ -37,6 +37,30 @@ export function issuePath(p: readonly PropertyKey[]): string {
   return p.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
 }
 
+/** How near a union branch came to the input: 0 wrong type, 1 wrong value, 2 a problem inside it. */
+function nearness(issues: readonly z.core.$ZodIssue[]): number {
+  if (issues.some((i) => i.path.length === 0 && i.code === 'invalid_type')) return 0;
+  return issues.every((i) => i.path.length > 0) ? 2 : 1;
+}
+
+/**
+ * Each problem of one zod issue, with its path. A union reports the branch the input came nearest
+ * (the first of equals); when the input fits no branch's type, it lists the types expected.
+ */
+function explain(issue: z.core.$ZodIssue, base: readonly PropertyKey[] = []): ScenarioIssue[] {
+  const at = [...base, ...issue.path];
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    const best = issue.errors.reduce((a, b) => (nearness(b) > nearness(a) ? b : a));
+    if (nearness(best) === 0) {
+      const expected = issue.errors.flatMap((e) => e.flatMap((i) => (i.code === 'invalid_type' ? [i.expected] : [])));
+      const received = /received (\w+)$/.exec(best[0].message)?.[1];
+      return [{ path: issuePath(at), message: `expected ${[...new Set(expected)].join(' or ')}${received ? `, received ${received}` : ''}` }];
+    }
+    return best.flatMap((i) => explain(i, at));
+  }
+  return [{ path: issuePath(at), message: describe(issue) }];
+}
+
 function describe(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'unrecognized_keys':
@@ -44,10 +68,14 @@ function describe(issue: z.core.$ZodIssue): string {
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'invalid_union': {
-      const note = (issue as { note?: string }).note;
-      if (note === 'No matching discriminator') return `expected kind to be one of ${['error', 'latency', 'timeout', 'drop', 'malformed'].join(', ')}`;
-      const inner = issue.errors.flat()[0];
-      return inner ? describe(inner) : issue.message;
+      const options = (issue as { options?: unknown[] }).options;
+      return options ? `expected kind to be one of ${options.join(', ')}` : issue.message;
+    }
+    case 'invalid_type': {
+      const expected = issue.expected === 'int' ? 'a whole number' : issue.expected;
+      if (issue.message.endsWith('received undefined')) return `is required (expected ${expected})`;
+      if (issue.expected === 'int') return 'must be a whole number';
+      return issue.message.replace(/^Invalid input: /, '');
     }
     case 'too_small':
       if (issue.origin === 'string') return 'must not be empty';
@@ -68,7 +96,7 @@ export function checkScenario(input: unknown, source: string): Scenario {
   if (res.success) return res.data;
   throw new ScenarioError(
     source,
-    res.error.issues.map((i) => ({ path: issuePath(i.path), message: describe(i) })),
+    res.error.issues.flatMap((i) => explain(i)),
   );
 }
 

@@ -100,7 +100,7 @@ describe('the scenario schema', () => {
     expect(problems({ payout: { outcomes: [{ nth: 2, every: 3, status: 'FAILED' }] } })).toEqual([
       'payout.outcomes[0].every: give at most one of nth and every',
     ]);
-    expect(problems({ withdrawal: { authCode: {} } })).toEqual(['withdrawal.authCode.required: expected boolean, received undefined']);
+    expect(problems({ withdrawal: { authCode: {} } })).toEqual(['withdrawal.authCode.required: is required (expected boolean)']);
     expect(problems({ name: 'Has Spaces' })).toEqual(['name: must be lower case letters, digits and dashes, at most 60']);
   });
 
@@ -121,6 +121,28 @@ describe('the scenario schema', () => {
     ]);
     expect(problems({ faults: [{ probability: 0.5 }] })).toEqual(['faults[0].fault: give exactly one of fault or sequence']);
     expect(problems({ faults: [{ fault: { kind: 'latency', ms: { min: 800, max: 200 } } }] })).toEqual(['faults[0].fault.ms: min must not exceed max']);
+  });
+
+  it('reports what is wrong with the branch of an either/or field the input meant', () => {
+    expect(problems({ faults: [{ sequence: [{ kind: 'error', status: 418 }, 'pas', { kind: 'explode' }] }] })).toEqual([
+      'faults[0].sequence[0].status: expected one of 429, 500, 502, 503, 504',
+      'faults[0].sequence[1]: expected one of "pass"',
+      'faults[0].sequence[2].kind: expected kind to be one of error, latency, timeout, drop, malformed',
+    ]);
+    expect(problems({ payout: { outcomes: [{ nth: [1.5, 0], status: 'FAILED' }] } })).toEqual([
+      'payout.outcomes[0].nth[0]: must be a whole number',
+      'payout.outcomes[0].nth[1]: must be at least 1',
+    ]);
+    expect(problems({ payout: { outcomes: [{ nth: 'two', status: 'FAILED' }] } })).toEqual([
+      'payout.outcomes[0].nth: expected number or array, received string',
+    ]);
+    expect(problems({ faults: [{ nth: [2.5], fault: { kind: 'latency', ms: { min: 1 } } }] })).toEqual([
+      'faults[0].fault.ms.max: is required (expected number)',
+      'faults[0].nth[0]: must be a whole number',
+    ]);
+    expect(problems({ payout: { outcomes: [{ when: { currency: ['NGN', ''] }, status: 'FAILED' }] } })).toEqual([
+      'payout.outcomes[0].when.currency[1]: must not be empty',
+    ]);
   });
 
   it('names the file in errors, for YAML syntax and for content', async () => {

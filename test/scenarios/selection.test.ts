@@ -82,6 +82,20 @@ describe('the tenant scenario', () => {
     expect((await t.call('GET', '/_sandbox/scenario')).body.name).toBe('instant');
   });
 
+  it('names what is wrong inside an either/or field, not its first alternative', async () => {
+    const res = await t.call('PUT', '/_sandbox/scenario', {
+      body: { scenario: { faults: [{ sequence: [{ kind: 'error', status: 418 }] }], payout: { outcomes: [{ nth: [1.5], status: 'FAILED' }] } } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(
+      'The scenario is not valid: scenario.payout.outcomes[0].nth[0] must be a whole number. See /_sandbox/scenario.schema.json for the format.',
+    );
+    expect(res.body.error.details).toEqual([
+      { field: 'scenario.payout.outcomes[0].nth[0]', issue: 'must be a whole number' },
+      { field: 'scenario.faults[0].sequence[0].status', issue: 'expected one of 429, 500, 502, 503, 504' },
+    ]);
+  });
+
   it('refuses an unknown name, and a body with both or neither of name and scenario', async () => {
     const unknown = await t.call('PUT', '/_sandbox/scenario', { body: { name: 'chaos' } });
     expect(unknown.status).toBe(400);
