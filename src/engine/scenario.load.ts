@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { ScenarioSchema, type Scenario } from './scenario.schema.js';
+import { NAME_RULE, ScenarioSchema, type Scenario } from './scenario.schema.js';
 
 export interface ScenarioIssue {
   /** Where in the document, e.g. payout.outcomes[0].status; '' for the whole document. */
@@ -112,7 +112,7 @@ export function parseScenario(text: string, source: string): Scenario {
   return checkScenario(data, source);
 }
 
-/** Load one file; its name is the document's `name`, else the file's base name. */
+/** Load one file; its name is the document's `name`, else the file's base name, which must then follow the name rule. */
 export function loadScenarioFile(file: string, origin: ScenarioOrigin = 'file'): LoadedScenario {
   let text: string;
   try {
@@ -122,6 +122,14 @@ export function loadScenarioFile(file: string, origin: ScenarioOrigin = 'file'):
   }
   const doc = parseScenario(text, file);
   const base = path.basename(file).replace(/\.(ya?ml|json)$/i, '');
+  if (doc.name === undefined && !NAME_RULE.test(base)) {
+    throw new ScenarioError(file, [
+      {
+        path: '',
+        message: `the file name '${base}' is not a scenario name (lower case letters, digits and dashes, at most 60): rename the file or set name`,
+      },
+    ]);
+  }
   return { name: doc.name ?? base, description: doc.description ?? null, origin, file, doc };
 }
 

@@ -179,6 +179,16 @@ describe('payments-sandbox validate FILE', () => {
     });
     expect(validateScenarioFile('/no/such.yaml')).toEqual({ code: 1, message: '/no/such.yaml is not a valid scenario:\n  (document): cannot be read (ENOENT)' });
   });
+
+  it('refuses a file whose base name is not a scenario name, unless the document sets name', async () => {
+    const file = await tempFile('My_Team.yaml', 'quote:\n  ttl: 5\n');
+    expect(validateScenarioFile(file)).toEqual({
+      code: 1,
+      message: `${file} is not a valid scenario:\n  (document): the file name 'My_Team' is not a scenario name (lower case letters, digits and dashes, at most 60): rename the file or set name`,
+    });
+    const named = await tempFile('My_Team.yaml', 'name: my-team\nquote:\n  ttl: 5\n');
+    expect(validateScenarioFile(named)).toEqual({ code: 0, message: `OK ${named}: scenario 'my-team'` });
+  });
 });
 
 describe('GET /_sandbox/scenario.schema.json', () => {
