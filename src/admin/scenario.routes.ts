@@ -111,9 +111,11 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
         request: { body: jsonBody(ChooseScenario) },
         responses: { 200: jsonResponse(ScenarioState, 'The scenario now in force'), ...errorResponses(400) },
       }),
-      (c) => {
+      async (c) => {
         const t = c.get('tenant');
         const body = c.req.valid('json');
+        // The body as sent: the checked copy leaves out `__proto__` keys.
+        const raw = (await c.req.json()) as Record<string, unknown>;
         if ((body.name === undefined) === (body.scenario === undefined)) {
           throw new SandboxError('INVALID_SCENARIO', 'Send exactly one of name (a bundled scenario) or scenario (an inline document).', [
             { field: 'body', issue: 'must have exactly one of name or scenario' },
@@ -125,7 +127,7 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
         } else {
           let doc;
           try {
-            doc = checkScenario(body.scenario, 'scenario');
+            doc = checkScenario(raw.scenario, 'scenario');
           } catch (err) {
             if (err instanceof ScenarioError) throw invalid(err);
             throw err;

@@ -90,14 +90,23 @@ function describe(issue: z.core.$ZodIssue): string {
   }
 }
 
+/** Every own `__proto__` key in the input: parsing would drop it (or set a prototype), so it is refused. */
+function protoKeys(value: unknown, at: PropertyKey[] = []): ScenarioIssue[] {
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) =>
+    k === '__proto__'
+      ? [{ path: issuePath(at), message: "must not have a field named '__proto__'" }]
+      : protoKeys(v, [...at, Array.isArray(value) ? Number(k) : k]),
+  );
+}
+
 /** Check a parsed document; `source` names it in errors (a file name, or 'scenario'). */
 export function checkScenario(input: unknown, source: string): Scenario {
+  const proto = protoKeys(input);
+  if (proto.length > 0) throw new ScenarioError(source, proto);
   const res = ScenarioSchema.safeParse(input);
   if (res.success) return res.data;
-  throw new ScenarioError(
-    source,
-    res.error.issues.flatMap((i) => explain(i)),
-  );
+  throw new ScenarioError(source, res.error.issues.flatMap((i) => explain(i)));
 }
 
 /** Parse YAML or JSON text (JSON for .json files, YAML otherwise) and check it. */

@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { parseCli } from '../../src/cli.js';
 import { DEFAULT_DURATIONS } from '../../src/engine/behaviour.js';
 import { checkScenario, parseScenario, ScenarioError, validateScenarioFile } from '../../src/engine/scenario.load.js';
@@ -143,6 +144,16 @@ describe('the scenario schema', () => {
     expect(problems({ payout: { outcomes: [{ when: { currency: ['NGN', ''] }, status: 'FAILED' }] } })).toEqual([
       'payout.outcomes[0].when.currency[1]: must not be empty',
     ]);
+  });
+
+  it('refuses __proto__ keys in a file, which parsing would drop', () => {
+    const yaml = '__proto__: { x: 1 }\npayout:\n  outcomes:\n    - when: { fields: { __proto__: x } }\n      status: FAILED\n';
+    expect(() => parseScenario(yaml, 'p.yaml')).toThrow(ScenarioError);
+    expect(problems(parseYaml(yaml))).toEqual([
+      ": must not have a field named '__proto__'",
+      "payout.outcomes[0].when.fields: must not have a field named '__proto__'",
+    ]);
+    expect(problems(JSON.parse('{"webhooks":{"__proto__":{"duplicate":true}}}'))).toEqual(["webhooks: must not have a field named '__proto__'"]);
   });
 
   it('names the file in errors, for YAML syntax and for content', async () => {

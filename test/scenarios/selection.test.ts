@@ -108,6 +108,19 @@ describe('the tenant scenario', () => {
     }
   });
 
+  it('refuses __proto__ keys, which a parsed document would drop', async () => {
+    const top = await t.call('PUT', '/_sandbox/scenario', { raw: '{"scenario":{"__proto__":{"x":1}}}', headers: { 'content-type': 'application/json' } });
+    expect(top.status).toBe(400);
+    expect(top.body.error.details).toEqual([{ field: 'scenario', issue: "must not have a field named '__proto__'" }]);
+    const fields = await t.call('PUT', '/_sandbox/scenario', {
+      raw: '{"scenario":{"payout":{"outcomes":[{"when":{"fields":{"__proto__":"x"}},"status":"FAILED"}]}}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(fields.status).toBe(400);
+    expect(fields.body.error.details).toEqual([{ field: 'scenario.payout.outcomes[0].when.fields', issue: "must not have a field named '__proto__'" }]);
+    expect((await t.call('GET', '/_sandbox/scenario')).body.name).toBe('default');
+  });
+
   it('DELETE goes back to the start default', async () => {
     await useScenario(t, { name: 'failures' });
     const del = await t.call('DELETE', '/_sandbox/scenario');
