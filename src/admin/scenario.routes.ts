@@ -114,8 +114,17 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
       async (c) => {
         const t = c.get('tenant');
         const body = c.req.valid('json');
-        // The body as sent: the checked copy leaves out `__proto__` keys.
+        // The body as sent: the checked copy leaves out unknown fields and `__proto__` keys.
         const raw = (await c.req.json()) as Record<string, unknown>;
+        const extra = Object.keys(raw).filter((k) => k !== 'name' && k !== 'scenario');
+        if (extra.length > 0) {
+          const list = extra.map((k) => `'${k}'`).join(', ');
+          throw new SandboxError(
+            'INVALID_SCENARIO',
+            `Unknown field${extra.length > 1 ? 's' : ''} ${list}. Send exactly one of name (a bundled scenario) or scenario (an inline document).`,
+            extra.map((k) => ({ field: k, issue: 'is not a field of this request; send name or scenario' })),
+          );
+        }
         if ((body.name === undefined) === (body.scenario === undefined)) {
           throw new SandboxError('INVALID_SCENARIO', 'Send exactly one of name (a bundled scenario) or scenario (an inline document).', [
             { field: 'body', issue: 'must have exactly one of name or scenario' },

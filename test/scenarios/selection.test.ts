@@ -108,6 +108,16 @@ describe('the tenant scenario', () => {
     }
   });
 
+  it('names an unknown field of the body', async () => {
+    const res = await t.call('PUT', '/_sandbox/scenario', { body: { nme: 'failures' } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("Unknown field 'nme'. Send exactly one of name (a bundled scenario) or scenario (an inline document).");
+    expect(res.body.error).toMatchObject({ code: 'INVALID_SCENARIO', details: [{ field: 'nme', issue: 'is not a field of this request; send name or scenario' }] });
+    const both = await t.call('PUT', '/_sandbox/scenario', { body: { name: 'failures', nme: 'x', scenrio: {} } });
+    expect(both.body.error.details.map((d: { field: string }) => d.field)).toEqual(['nme', 'scenrio']);
+    expect((await t.call('GET', '/_sandbox/scenario')).body.name).toBe('default');
+  });
+
   it('refuses __proto__ keys, which a parsed document would drop', async () => {
     const top = await t.call('PUT', '/_sandbox/scenario', { raw: '{"scenario":{"__proto__":{"x":1}}}', headers: { 'content-type': 'application/json' } });
     expect(top.status).toBe(400);
