@@ -111,9 +111,20 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
         request: { body: jsonBody(ChooseScenario) },
         responses: { 200: jsonResponse(ScenarioState, 'The scenario now in force'), ...errorResponses(400) },
       }),
-      (c) => {
+      async (c) => {
         const t = c.get('tenant');
         const body = c.req.valid('json');
+        // The body as sent: the checked copy leaves out unknown fields and `__proto__` keys.
+        const raw = (await c.req.json()) as Record<string, unknown>;
+        const extra = Object.keys(raw).filter((k) => k !== 'name' && k !== 'scenario');
+        if (extra.length > 0) {
+          const list = extra.map((k) => `'${k}'`).join(', ');
+          throw new SandboxError(
+            'INVALID_SCENARIO',
+            `Unknown field${extra.length > 1 ? 's' : ''} ${list}. Send exactly one of name (a bundled scenario) or scenario (an inline document).`,
+            extra.map((k) => ({ field: k, issue: 'is not a field of this request; send name or scenario' })),
+          );
+        }
         if ((body.name === undefined) === (body.scenario === undefined)) {
           throw new SandboxError('INVALID_SCENARIO', 'Send exactly one of name (a bundled scenario) or scenario (an inline document).', [
             { field: 'body', issue: 'must have exactly one of name or scenario' },
@@ -125,7 +136,7 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
         } else {
           let doc;
           try {
-            doc = checkScenario(body.scenario, 'scenario');
+            doc = checkScenario(raw.scenario, 'scenario');
           } catch (err) {
             if (err instanceof ScenarioError) throw invalid(err);
             throw err;

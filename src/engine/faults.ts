@@ -40,7 +40,6 @@ export const FaultSchema = z.discriminatedUnion('kind', [
 export type Fault = z.infer<typeof FaultSchema>;
 
 const posInt = z.number().int().min(1);
-const validRegexPath = (p: string) => p.startsWith('/');
 
 export const FaultRuleSchema = z
   .strictObject({
@@ -48,7 +47,10 @@ export const FaultRuleSchema = z
     route: z
       .strictObject({
         method: z.union([z.enum(METHODS), z.array(z.enum(METHODS)).min(1)]).optional(),
-        path: z.string().refine(validRegexPath, 'must begin with /').describe('* matches within one segment, ** across segments, {name} one segment'),
+        path: z
+          .string()
+          .refine((p) => p.startsWith('/api/'), 'must begin with /api/, since faults apply to /api requests only (for example /api/v1/partners/payouts or /api/**)')
+          .describe('Begins with /api/; * matches within one segment, ** across segments, {name} one segment; a trailing / is optional'),
       })
       .optional(),
     fault: FaultSchema.optional(),
@@ -78,7 +80,9 @@ export type ChosenFault =
   | { kind: 'drop'; processed: boolean }
   | { kind: 'malformed' };
 
-export function pathPattern(path: string): RegExp {
+/** A route pattern as a regular expression; a trailing / is optional on both sides. */
+export function pathPattern(pattern: string): RegExp {
+  const path = pattern.length > 1 ? pattern.replace(/\/+$/, '') : pattern;
   let re = '';
   for (let i = 0; i < path.length; i++) {
     const ch = path[i];

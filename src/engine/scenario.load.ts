@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { ScenarioSchema, type Scenario } from './scenario.schema.js';
+import { NAME_RULE, ScenarioSchema, type Scenario } from './scenario.schema.js';
 
 export interface ScenarioIssue {
   /** Where in the document, e.g. payout.outcomes[0].status; '' for the whole document. */
@@ -37,6 +37,30 @@ export function issuePath(p: readonly PropertyKey[]): string {
   return p.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
 }
 
+/** How near a union branch came to the input: 0 wrong type, 1 wrong value, 2 a problem inside it. */
+function nearness(issues: readonly z.core.$ZodIssue[]): number {
+  if (issues.some((i) => i.path.length === 0 && i.code === 'invalid_type')) return 0;
+  return issues.every((i) => i.path.length > 0) ? 2 : 1;
+}
+
+/**
+ * Each problem of one zod issue, with its path. A union reports the branch the input came nearest
+ * (the first of equals); when the input fits no branch's type, it lists the types expected.
+ */
+function explain(issue: z.core.$ZodIssue, base: readonly PropertyKey[] = []): ScenarioIssue[] {
+  const at = [...base, ...issue.path];
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    const best = issue.errors.reduce((a, b) => (nearness(b) > nearness(a) ? b : a));
+    if (nearness(best) === 0) {
+      const expected = issue.errors.flatMap((e) => e.flatMap((i) => (i.code === 'invalid_type' ? [i.expected] : [])));
+      const received = /received (\w+)$/.exec(best[0].message)?.[1];
+      return [{ path: issuePath(at), message: `expected ${[...new Set(expected)].join(' or ')}${received ? `, received ${received}` : ''}` }];
+    }
+    return best.flatMap((i) => explain(i, at));
+  }
+  return [{ path: issuePath(at), message: describe(issue) }];
+}
+
 function describe(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'unrecognized_keys':
@@ -44,10 +68,14 @@ function describe(issue: z.core.$ZodIssue): string {
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'invalid_union': {
-      const note = (issue as { note?: string }).note;
-      if (note === 'No matching discriminator') return `expected kind to be one of ${['error', 'latency', 'timeout', 'drop', 'malformed'].join(', ')}`;
-      const inner = issue.errors.flat()[0];
-      return inner ? describe(inner) : issue.message;
+      const options = (issue as { options?: unknown[] }).options;
+      return options ? `expected kind to be one of ${options.join(', ')}` : issue.message;
+    }
+    case 'invalid_type': {
+      const expected = issue.expected === 'int' ? 'a whole number' : issue.expected;
+      if (issue.message.endsWith('received undefined')) return `is required (expected ${expected})`;
+      if (issue.expected === 'int') return 'must be a whole number';
+      return issue.message.replace(/^Invalid input: /, '');
     }
     case 'too_small':
       if (issue.origin === 'string') return 'must not be empty';
@@ -62,14 +90,23 @@ function describe(issue: z.core.$ZodIssue): string {
   }
 }
 
+/** Every own `__proto__` key in the input: parsing would drop it (or set a prototype), so it is refused. */
+function protoKeys(value: unknown, at: PropertyKey[] = []): ScenarioIssue[] {
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) =>
+    k === '__proto__'
+      ? [{ path: issuePath(at), message: "must not have a field named '__proto__'" }]
+      : protoKeys(v, [...at, Array.isArray(value) ? Number(k) : k]),
+  );
+}
+
 /** Check a parsed document; `source` names it in errors (a file name, or 'scenario'). */
 export function checkScenario(input: unknown, source: string): Scenario {
+  const proto = protoKeys(input);
+  if (proto.length > 0) throw new ScenarioError(source, proto);
   const res = ScenarioSchema.safeParse(input);
   if (res.success) return res.data;
-  throw new ScenarioError(
-    source,
-    res.error.issues.map((i) => ({ path: issuePath(i.path), message: describe(i) })),
-  );
+  throw new ScenarioError(source, res.error.issues.flatMap((i) => explain(i)));
 }
 
 /** Parse YAML or JSON text (JSON for .json files, YAML otherwise) and check it. */
@@ -84,7 +121,7 @@ export function parseScenario(text: string, source: string): Scenario {
   return checkScenario(data, source);
 }
 
-/** Load one file; its name is the document's `name`, else the file's base name. */
+/** Load one file; its name is the document's `name`, else the file's base name, which must then follow the name rule. */
 export function loadScenarioFile(file: string, origin: ScenarioOrigin = 'file'): LoadedScenario {
   let text: string;
   try {
@@ -94,6 +131,14 @@ export function loadScenarioFile(file: string, origin: ScenarioOrigin = 'file'):
   }
   const doc = parseScenario(text, file);
   const base = path.basename(file).replace(/\.(ya?ml|json)$/i, '');
+  if (doc.name === undefined && !NAME_RULE.test(base)) {
+    throw new ScenarioError(file, [
+      {
+        path: '',
+        message: `the file name '${base}' is not a scenario name (lower case letters, digits and dashes, at most 60): rename the file or set name`,
+      },
+    ]);
+  }
   return { name: doc.name ?? base, description: doc.description ?? null, origin, file, doc };
 }
 

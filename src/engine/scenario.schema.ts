@@ -84,11 +84,14 @@ function resourceSchema<R extends LifecycleResource>(resource: R) {
 
 const ttl = z.number().int().min(1).max(MAX_SECONDS);
 
+/** What a scenario name may be: lower case letters, digits and dashes, at most 60. */
+export const NAME_RULE = /^[a-z0-9][a-z0-9-]{0,59}$/;
+
 export const ScenarioSchema = z
   .strictObject({
     name: z
       .string()
-      .regex(/^[a-z0-9][a-z0-9-]{0,59}$/, 'must be lower case letters, digits and dashes, at most 60')
+      .regex(NAME_RULE, 'must be lower case letters, digits and dashes, at most 60')
       .optional(),
     description: z.string().min(1).max(2000).optional(),
     payout: resourceSchema('payout').optional(),

@@ -211,4 +211,29 @@ describe('triggers', () => {
     expect(pathPattern('/api/**').test('/api/v1/partners/payouts/x')).toBe(true);
     expect(pathPattern('/api/v1.x').test('/api/v1-x')).toBe(false);
   });
+
+  it('route patterns: a trailing / is optional in the pattern and in the request', () => {
+    expect(pathPattern('/api/v1/partners/banks/').test('/api/v1/partners/banks')).toBe(true);
+    expect(pathPattern('/api/v1/partners/banks/').test('/api/v1/partners/banks/')).toBe(true);
+    expect(pathPattern('/api/v1/partners/banks').test('/api/v1/partners/banks/')).toBe(true);
+    expect(pathPattern('/api/v1/partners/banks/').test('/api/v1/partners/banks/resolve')).toBe(false);
+  });
+
+  it('a route with a trailing / fires on the route without it', async () => {
+    await useScenario(t, faults({ route: { path: '/api/v1/partners/banks/' }, fault: { kind: 'error', status: 503 } }));
+    expect((await t.call('GET', '/api/v1/partners/banks?currency=NGN')).status).toBe(503);
+  });
+
+  it('refuses a route path outside /api with 400 naming the path, and keeps the old scenario', async () => {
+    await useScenario(t, { name: 'instant' });
+    for (const path of ['/v1/partners/banks', '/_sandbox/**']) {
+      const res = await t.call('PUT', '/_sandbox/scenario', { body: faults({ route: { path }, fault: { kind: 'error', status: 503 } }) });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: 'INVALID_SCENARIO',
+        details: [{ field: 'scenario.faults[0].route.path', issue: expect.stringMatching(/^must begin with \/api\/, since faults apply to \/api requests only/) }],
+      });
+    }
+    expect((await t.call('GET', '/_sandbox/scenario')).body.name).toBe('instant');
+  });
 });

@@ -36,6 +36,17 @@ describe('payments-sandbox validate', () => {
       `${file} is not a valid scenario:\n  quote.ttl: must be at least 1\n  faults[0].fault.status: expected one of 429, 500, 502, 503, 504\n`,
     );
   });
+
+  it('names what is wrong inside an either/or field', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'scenario-'));
+    const file = path.join(dir, 'unions.yaml');
+    await writeFile(file, 'faults:\n  - sequence: [{ kind: error, status: 418 }]\n  - fault: { kind: latency, ms: { min: 1 } }\n');
+    const res = run('validate', file);
+    expect(res.status).toBe(1);
+    expect(res.stderr).toBe(
+      `${file} is not a valid scenario:\n  faults[0].sequence[0].status: expected one of 429, 500, 502, 503, 504\n  faults[1].fault.ms.max: is required (expected number)\n`,
+    );
+  });
 });
 
 describe('--scenario at start', () => {

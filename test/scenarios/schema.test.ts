@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { parseCli } from '../../src/cli.js';
 import { DEFAULT_DURATIONS } from '../../src/engine/behaviour.js';
 import { checkScenario, parseScenario, ScenarioError, validateScenarioFile } from '../../src/engine/scenario.load.js';
@@ -100,7 +101,7 @@ describe('the scenario schema', () => {
     expect(problems({ payout: { outcomes: [{ nth: 2, every: 3, status: 'FAILED' }] } })).toEqual([
       'payout.outcomes[0].every: give at most one of nth and every',
     ]);
-    expect(problems({ withdrawal: { authCode: {} } })).toEqual(['withdrawal.authCode.required: expected boolean, received undefined']);
+    expect(problems({ withdrawal: { authCode: {} } })).toEqual(['withdrawal.authCode.required: is required (expected boolean)']);
     expect(problems({ name: 'Has Spaces' })).toEqual(['name: must be lower case letters, digits and dashes, at most 60']);
   });
 
@@ -111,13 +112,48 @@ describe('the scenario schema', () => {
     expect(problems({ faults: [{ fault: { kind: 'error', status: 404 } }] })).toEqual([
       'faults[0].fault.status: expected one of 429, 500, 502, 503, 504',
     ]);
-    expect(problems({ faults: [{ route: { path: 'api' }, fault: { kind: 'drop' } }] })).toEqual(['faults[0].route.path: must begin with /']);
+    const notApi = 'must begin with /api/, since faults apply to /api requests only (for example /api/v1/partners/payouts or /api/**)';
+    for (const path of ['api', '/v1/partners/banks', '/_sandbox/**', '/api']) {
+      expect(problems({ faults: [{ route: { path }, fault: { kind: 'drop' } }] }), path).toEqual([`faults[0].route.path: ${notApi}`]);
+    }
     expect(problems({ faults: [{ probability: 1.5, fault: { kind: 'malformed' } }] })).toEqual(['faults[0].probability: must be at most 1']);
     expect(problems({ faults: [{ probability: 0.5, nth: 2, fault: { kind: 'malformed' } }] })).toEqual([
       'faults[0].nth: give at most one of probability, nth, every or rate (found probability and nth)',
     ]);
     expect(problems({ faults: [{ probability: 0.5 }] })).toEqual(['faults[0].fault: give exactly one of fault or sequence']);
     expect(problems({ faults: [{ fault: { kind: 'latency', ms: { min: 800, max: 200 } } }] })).toEqual(['faults[0].fault.ms: min must not exceed max']);
+  });
+
+  it('reports what is wrong with the branch of an either/or field the input meant', () => {
+    expect(problems({ faults: [{ sequence: [{ kind: 'error', status: 418 }, 'pas', { kind: 'explode' }] }] })).toEqual([
+      'faults[0].sequence[0].status: expected one of 429, 500, 502, 503, 504',
+      'faults[0].sequence[1]: expected one of "pass"',
+      'faults[0].sequence[2].kind: expected kind to be one of error, latency, timeout, drop, malformed',
+    ]);
+    expect(problems({ payout: { outcomes: [{ nth: [1.5, 0], status: 'FAILED' }] } })).toEqual([
+      'payout.outcomes[0].nth[0]: must be a whole number',
+      'payout.outcomes[0].nth[1]: must be at least 1',
+    ]);
+    expect(problems({ payout: { outcomes: [{ nth: 'two', status: 'FAILED' }] } })).toEqual([
+      'payout.outcomes[0].nth: expected number or array, received string',
+    ]);
+    expect(problems({ faults: [{ nth: [2.5], fault: { kind: 'latency', ms: { min: 1 } } }] })).toEqual([
+      'faults[0].fault.ms.max: is required (expected number)',
+      'faults[0].nth[0]: must be a whole number',
+    ]);
+    expect(problems({ payout: { outcomes: [{ when: { currency: ['NGN', ''] }, status: 'FAILED' }] } })).toEqual([
+      'payout.outcomes[0].when.currency[1]: must not be empty',
+    ]);
+  });
+
+  it('refuses __proto__ keys in a file, which parsing would drop', () => {
+    const yaml = '__proto__: { x: 1 }\npayout:\n  outcomes:\n    - when: { fields: { __proto__: x } }\n      status: FAILED\n';
+    expect(() => parseScenario(yaml, 'p.yaml')).toThrow(ScenarioError);
+    expect(problems(parseYaml(yaml))).toEqual([
+      ": must not have a field named '__proto__'",
+      "payout.outcomes[0].when.fields: must not have a field named '__proto__'",
+    ]);
+    expect(problems(JSON.parse('{"webhooks":{"__proto__":{"duplicate":true}}}'))).toEqual(["webhooks: must not have a field named '__proto__'"]);
   });
 
   it('names the file in errors, for YAML syntax and for content', async () => {
@@ -153,6 +189,16 @@ describe('payments-sandbox validate FILE', () => {
       message: `${bad} is not a valid scenario:\n  payout.outcomes[0].status: expected one of "SUCCESSFUL", "FAILED"`,
     });
     expect(validateScenarioFile('/no/such.yaml')).toEqual({ code: 1, message: '/no/such.yaml is not a valid scenario:\n  (document): cannot be read (ENOENT)' });
+  });
+
+  it('refuses a file whose base name is not a scenario name, unless the document sets name', async () => {
+    const file = await tempFile('My_Team.yaml', 'quote:\n  ttl: 5\n');
+    expect(validateScenarioFile(file)).toEqual({
+      code: 1,
+      message: `${file} is not a valid scenario:\n  (document): the file name 'My_Team' is not a scenario name (lower case letters, digits and dashes, at most 60): rename the file or set name`,
+    });
+    const named = await tempFile('My_Team.yaml', 'name: my-team\nquote:\n  ttl: 5\n');
+    expect(validateScenarioFile(named)).toEqual({ code: 0, message: `OK ${named}: scenario 'my-team'` });
   });
 });
 

@@ -82,6 +82,20 @@ describe('the tenant scenario', () => {
     expect((await t.call('GET', '/_sandbox/scenario')).body.name).toBe('instant');
   });
 
+  it('names what is wrong inside an either/or field, not its first alternative', async () => {
+    const res = await t.call('PUT', '/_sandbox/scenario', {
+      body: { scenario: { faults: [{ sequence: [{ kind: 'error', status: 418 }] }], payout: { outcomes: [{ nth: [1.5], status: 'FAILED' }] } } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(
+      'The scenario is not valid: scenario.payout.outcomes[0].nth[0] must be a whole number. See /_sandbox/scenario.schema.json for the format.',
+    );
+    expect(res.body.error.details).toEqual([
+      { field: 'scenario.payout.outcomes[0].nth[0]', issue: 'must be a whole number' },
+      { field: 'scenario.faults[0].sequence[0].status', issue: 'expected one of 429, 500, 502, 503, 504' },
+    ]);
+  });
+
   it('refuses an unknown name, and a body with both or neither of name and scenario', async () => {
     const unknown = await t.call('PUT', '/_sandbox/scenario', { body: { name: 'chaos' } });
     expect(unknown.status).toBe(400);
@@ -92,6 +106,29 @@ describe('the tenant scenario', () => {
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('Send exactly one of name (a bundled scenario) or scenario (an inline document).');
     }
+  });
+
+  it('names an unknown field of the body', async () => {
+    const res = await t.call('PUT', '/_sandbox/scenario', { body: { nme: 'failures' } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("Unknown field 'nme'. Send exactly one of name (a bundled scenario) or scenario (an inline document).");
+    expect(res.body.error).toMatchObject({ code: 'INVALID_SCENARIO', details: [{ field: 'nme', issue: 'is not a field of this request; send name or scenario' }] });
+    const both = await t.call('PUT', '/_sandbox/scenario', { body: { name: 'failures', nme: 'x', scenrio: {} } });
+    expect(both.body.error.details.map((d: { field: string }) => d.field)).toEqual(['nme', 'scenrio']);
+    expect((await t.call('GET', '/_sandbox/scenario')).body.name).toBe('default');
+  });
+
+  it('refuses __proto__ keys, which a parsed document would drop', async () => {
+    const top = await t.call('PUT', '/_sandbox/scenario', { raw: '{"scenario":{"__proto__":{"x":1}}}', headers: { 'content-type': 'application/json' } });
+    expect(top.status).toBe(400);
+    expect(top.body.error.details).toEqual([{ field: 'scenario', issue: "must not have a field named '__proto__'" }]);
+    const fields = await t.call('PUT', '/_sandbox/scenario', {
+      raw: '{"scenario":{"payout":{"outcomes":[{"when":{"fields":{"__proto__":"x"}},"status":"FAILED"}]}}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(fields.status).toBe(400);
+    expect(fields.body.error.details).toEqual([{ field: 'scenario.payout.outcomes[0].when.fields', issue: "must not have a field named '__proto__'" }]);
+    expect((await t.call('GET', '/_sandbox/scenario')).body.name).toBe('default');
   });
 
   it('DELETE goes back to the start default', async () => {
