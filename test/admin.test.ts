@@ -103,6 +103,22 @@ describe('event log', () => {
     expect((await t.call('GET', '/_sandbox/events', { key: KEY_B })).body.data).toEqual([]);
   });
 
+  it('takes the types a webhook filter takes, and refuses one that can match no event', async () => {
+    const t = await createTestApp();
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('e-1') });
+    for (const type of ['*', 'payout', 'payout.*', 'payout.pending']) {
+      const res = await t.call('GET', `/_sandbox/events?type=${type}`);
+      expect(res.body.data.map((e: { event: string }) => e.event)).toEqual(['payout.pending']);
+    }
+    expect((await t.call('GET', '/_sandbox/events?type=payout.failed')).body.data).toEqual([]);
+    expect((await t.call('GET', '/_sandbox/events?after=&type=')).body.data).toHaveLength(1);
+    for (const type of ['payouts', 'payout.completed']) {
+      const res = await t.call('GET', `/_sandbox/events?type=${type}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details[0].field).toBe('type');
+    }
+  });
+
   it('refuses an after that is not an event id, instead of answering the whole log', async () => {
     const t = await createTestApp();
     for (const after of ['abc', 'evt_1', 'evt_00000000001']) {

@@ -128,7 +128,10 @@ export function adminRoutes(opts: { simulators: Simulators; startedAt: number; s
       }),
       (c) => {
         const q = c.req.valid('query');
-        const page = c.get('tenant').events.list({ after: q.after, type: q.type, limit: q.limit + 1 });
+        // `*` is every event and `payout.*` the prefix `payout`, as in webhook filters.
+        // An empty value is no filter, as if left out.
+        const type = q.type === '*' || q.type === '' ? undefined : q.type?.replace(/\.\*$/, '');
+        const page = c.get('tenant').events.list({ after: q.after || undefined, type, limit: q.limit + 1 });
         return c.json({ data: page.slice(0, q.limit), hasMore: page.length > q.limit }, 200);
       },
     )

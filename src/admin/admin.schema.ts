@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { timestamp } from '../http/fields.js';
 import { dec, scaleOf } from '../kernel/money.js';
 import { BALANCE_KEYS } from '../domains/balances/balances.service.js';
+import { filterProblem } from '../domains/webhooks/webhooks.events.js';
 
 
 export const Health = z.object({ status: z.literal('ok'), uptimeSeconds: z.number(), store: z.enum(['memory', 'lowdb']) }).openapi('Health');
@@ -47,10 +48,18 @@ export const JournalList = z.object({ data: z.array(JournalEntry) }).openapi('Jo
 export const EventsQuery = z.object({
   after: z
     .string()
-    .regex(/^evt_\d{10}$/, { message: 'must be the id of an event of this log, e.g. evt_0000000042' })
+    .regex(/^(evt_\d{10})?$/, { message: 'must be the id of an event of this log, e.g. evt_0000000042' })
     .optional()
     .openapi({ param: { name: 'after', in: 'query' }, description: 'Only events after this event id', example: 'evt_0000000042' }),
-  type: z.string().optional().openapi({ param: { name: 'type', in: 'query' }, description: 'An event name (payout.failed) or a prefix (payout)' }),
+  // The same names a webhook filter takes: a type that can match no event is refused, not answered empty.
+  type: z
+    .string()
+    .superRefine((type, ctx) => {
+      const problem = type === '' ? undefined : filterProblem(type);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional()
+    .openapi({ param: { name: 'type', in: 'query' }, description: 'An event name (payout.failed), a resource (payout or payout.*), or *' }),
   limit: z.coerce.number().int().min(1).max(1000).default(100).openapi({ param: { name: 'limit', in: 'query' } }),
 });
 
