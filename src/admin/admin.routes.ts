@@ -128,10 +128,8 @@ export function adminRoutes(opts: { simulators: Simulators; startedAt: number; s
       }),
       (c) => {
         const q = c.req.valid('query');
-        // `*` is every event and `payout.*` the prefix `payout`, as in webhook filters.
         // An empty value is no filter, as if left out.
-        const type = q.type === '*' || q.type === '' ? undefined : q.type?.replace(/\.\*$/, '');
-        const page = c.get('tenant').events.list({ after: q.after || undefined, type, limit: q.limit + 1 });
+        const page = c.get('tenant').events.list({ after: q.after || undefined, type: q.type || undefined, limit: q.limit + 1 });
         return c.json({ data: page.slice(0, q.limit), hasMore: page.length > q.limit }, 200);
       },
     )

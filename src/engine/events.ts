@@ -2,7 +2,7 @@
 // the bound. Listeners (webhook delivery) hear each event as it is recorded.
 //
 // An event keeps the resource's view as the service built it (camelCase, never changed after), so
-// recording one copies nothing; readers get the snake_case payload of the wire through `payload()`.
+// recording one copies nothing; readers get the snake_case payload of the wire through `payloadOf()`.
 import { toSnake } from '../kernel/json.js';
 import type { Collection } from '../store/store.js';
 
@@ -16,6 +16,16 @@ export interface SandboxEvent {
 
 /** An event's data as partners see it (event list, webhook payloads): snake_case keys. */
 export const payloadOf = (e: SandboxEvent): Record<string, unknown> => toSnake(e.data) as Record<string, unknown>;
+
+/** Whether an event passes a filter list: *, an exact name, or a resource (payout, payout.*). Webhook
+ * settings and the event log's `type` take the same filters. */
+export function eventMatches(filters: readonly string[], event: string): boolean {
+  return filters.some((f) => {
+    if (f === '*' || f === event) return true;
+    const prefix = f.endsWith('.*') ? f.slice(0, -2) : f;
+    return event.startsWith(`${prefix}.`);
+  });
+}
 
 export type EventListener = (event: SandboxEvent) => void;
 
@@ -32,8 +42,8 @@ export class EventLog {
     this.seq = last;
   }
 
-  emit(event: string, createdAt: string, data: Record<string, unknown>): SandboxEvent {
-    const e: SandboxEvent = { id: `evt_${String(++this.seq).padStart(10, '0')}`, event, createdAt, data };
+  emit(event: string, createdAt: string, data: object): SandboxEvent {
+    const e: SandboxEvent = { id: `evt_${String(++this.seq).padStart(10, '0')}`, event, createdAt, data: data as Record<string, unknown> };
     this.events.put(e.id, e);
     while (this.events.size > this.limit) this.events.remove(this.events.keys().next().value!);
     this.listener?.(e);
@@ -45,7 +55,7 @@ export class EventLog {
     const out: SandboxEvent[] = [];
     for (const e of this.events.values()) {
       if (opts.after !== undefined && e.id <= opts.after) continue;
-      if (opts.type !== undefined && e.event !== opts.type && !e.event.startsWith(`${opts.type}.`)) continue;
+      if (opts.type !== undefined && !eventMatches([opts.type], e.event)) continue;
       out.push({ id: e.id, event: e.event, createdAt: e.createdAt, data: payloadOf(e) });
       if (opts.limit !== undefined && out.length >= opts.limit) break;
     }

@@ -76,7 +76,8 @@ export class Tenant {
     return this.env.behaviourFor(this, name);
   }
 
-  emit(event: string, data: Record<string, unknown>): SandboxEvent {
+  /** Record a state change; `data` is the resource's view, never changed afterwards. */
+  emit(event: string, data: object): SandboxEvent {
     return this.events.emit(event, this.nowIso(), data);
   }
 

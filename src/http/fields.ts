@@ -5,6 +5,9 @@ import { decimalPlaces } from '../kernel/money.js';
 /** An ISO 8601 UTC date-time with milliseconds, as every resource shows its times. */
 export const timestamp = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:00:00.000Z' });
 
+/** The largest int32: the bound of the page parameters the API document types as int32. */
+export const INT32_MAX = 2_147_483_647;
+
 /** A fiat amount: positive, at most 1,000,000,000,000, at most 2 decimal places. */
 export const fiatAmount = (example: number) =>
   z

@@ -36,6 +36,21 @@ describe('the sandbox process', () => {
     expect(s.output()).toContain('docs:');
   });
 
+  it('journals a request with only the shown headers, Authorization redacted, over a real port', async () => {
+    const s = await start();
+    const sent = { ...headers, 'x-trace-id': 'not-shown', 'user-agent': 'e2e-client/1.0' };
+    const res = await fetch(`${s.url}/api/v1/partners/payouts`, { method: 'POST', headers: sent, body: JSON.stringify(payout('j-1')) });
+    expect(res.status).toBe(201);
+    const journal = await (await fetch(`${s.url}/_sandbox/requests?limit=1`, { headers })).json();
+    expect(journal.data[0].requestHeaders).toEqual({
+      authorization: 'Bearer [redacted]…0001',
+      'content-type': 'application/json',
+      accept: '*/*',
+      'user-agent': 'e2e-client/1.0',
+    });
+    expect(journal.data[0].requestBody).toMatchObject({ reference: 'j-1' });
+  });
+
   it('refuses a JSON body that is not UTF-8 as malformed, and keeps nothing', async () => {
     const s = await start();
     const text = JSON.stringify(payout('bad-REF'));

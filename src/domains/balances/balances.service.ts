@@ -47,7 +47,6 @@ const scaleOfKey = (key: string) => {
 /** A balance as text, to the places of its currency or token (2 for fiat, 6 for tokens). */
 export const formatBalance = (key: string, value: Decimal.Value) => dec(value).toFixed(scaleOfKey(key));
 
-
 export function listBalances(t: Tenant): Balance[] {
   const out = new Map<string, Balance>(Object.entries(INITIAL).map(([key, available]) => [key, { key, available: formatBalance(key, available) }]));
   for (const b of collection(t).values()) out.set(b.key, b);

@@ -1,6 +1,7 @@
 // The OpenAPI side of the FX routes: XML bodies are documented as text naming their root and XSD,
 // and the query and path parameters are zod schemas that also validate.
 import { z } from '@hono/zod-openapi';
+import { INT32_MAX } from '../../http/fields.js';
 import type { XsdName } from '../../iso20022/xsd-names.js';
 import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './listings.js';
 
@@ -46,8 +47,8 @@ const currency = z.string().regex(/^[A-Za-z]{3,5}$/);
 export const ListingsQuery = z.object({
   source: currency.optional().openapi({ description: 'Only pools paid in this currency (any case), e.g. NGN', example: 'NGN' }),
   destination: currency.optional().openapi({ description: 'Only pools delivering this currency, e.g. USDT', example: 'USDT' }),
-  // Any int32 page answers, as on the bulk transfer list; one past the end is an empty page.
-  page: z.coerce.number().int().min(0).max(2_147_483_647).default(PAGE_DEFAULT).openapi({ description: `0-based page number, default ${PAGE_DEFAULT}`, format: 'int32' }),
+  // Any int32 page answers, as on the bulk transfer list; a page past the end is empty.
+  page: z.coerce.number().int().min(0).max(INT32_MAX).default(PAGE_DEFAULT).openapi({ description: `0-based page number, default ${PAGE_DEFAULT}`, format: 'int32' }),
   pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT).openapi({ description: `Listings per page, 1 to ${PAGE_SIZE_MAX}, default ${PAGE_SIZE_DEFAULT}` }),
 });
 

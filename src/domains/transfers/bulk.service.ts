@@ -6,7 +6,7 @@ import { notFound, type ErrorDetail } from '../../kernel/errors.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { invalidFile, type ParsedFile } from './bulk.file.js';
-import { applyMove, bumpVersion, checkLiveBank, eventData, newTransfer, timedEvent, transfers, type TransferRecord } from './transfers.service.js';
+import { applyMove, bumpVersion, checkLiveBank, newTransfer, present, timedEvent, transfers, type TransferRecord } from './transfers.service.js';
 import type { BulkFile, BulkRow } from './transfers.schema.js';
 
 export const DEMO_BULK_ID = 'bulk_demo_salaries';
@@ -67,7 +67,7 @@ export function createBulk(t: Tenant, file: ParsedFile, serviceSource: string, s
     const record = newTransfer(t, row, { serviceSource, bulkId: id, scenario });
     store.put(record.reference, record);
     references.push(record.reference);
-    t.emit('transfer.pending', eventData(record));
+    t.emit('transfer.pending', present(record));
   }
   const bulk: BulkRecord = { id, name: file.name ?? null, count: rows.length, serviceSource, createdAt: t.nowIso(), references, ...(scenario ? { scenario } : {}) };
   bulks(t).put(id, bulk);

@@ -1,7 +1,7 @@
 // Disbursement transfers (API document §2.9, §2.10, §4.5): the single-transfer request, the
 // transfer as the sandbox returns it, bulk files and the bulk page.
 import { z } from '@hono/zod-openapi';
-import { fiatAmount, timestamp } from '../../http/fields.js';
+import { fiatAmount, INT32_MAX, timestamp } from '../../http/fields.js';
 
 export const TRANSFER_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
 export const TRANSFER_TYPES = ['BANK', 'WALLET', 'MOBILE_MONEY'] as const;
@@ -142,7 +142,6 @@ const intText = (name: string, def: number, min: number, max: number) =>
       example: def,
     } as never);
 
-const INT32_MAX = 2_147_483_647;
 
 /** A calendar date (YYYY-MM-DD, no 02-30) or a date-time with an offset, over createdAt. */
 const ISO_DATE = z.iso.date();

@@ -77,7 +77,7 @@ export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSou
   const record = newTransfer(t, req, { serviceSource, bulkId: null, scenario });
   transfers(t).put(record.reference, record);
   t.scheduler.enqueue(ADVANCE, record.reference, t.now() + t.behaviour(scenario).duration('transfer', 'PENDING') * 1000);
-  t.emit('transfer.pending', eventData(record));
+  t.emit('transfer.pending', present(record));
   return { status: 201, body: [present(record)] };
 }
 
@@ -94,7 +94,7 @@ export function applyMove(t: Tenant, r: TransferRecord, event: TransferEvent, re
   const next: TransferRecord = { ...r, status, failureReason, updatedAt: t.nowIso(), ...(ownSchedule ? { ownSchedule } : {}) };
   transfers(t).put(r.reference, next);
   bumpVersion(t);
-  t.emit(`transfer.${status.toLowerCase()}`, eventData(next));
+  t.emit(`transfer.${status.toLowerCase()}`, present(next));
   return next;
 }
 
@@ -124,7 +124,3 @@ function advance(t: Tenant, job: Job): void {
 }
 
 export const transferJobs = { [ADVANCE]: advance };
-
-export function eventData(r: TransferRecord): Record<string, unknown> {
-  return present(r) as unknown as Record<string, unknown>;
-}

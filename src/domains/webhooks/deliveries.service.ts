@@ -3,11 +3,11 @@
 // only decides what is due and records what happened, synchronously.
 import { createHash } from 'node:crypto';
 import { SandboxError, notFound } from '../../kernel/errors.js';
-import { payloadOf, type SandboxEvent } from '../../engine/events.js';
+import { eventMatches, payloadOf, type SandboxEvent } from '../../engine/events.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
 import type { Delivery, DeliveryAttempt, Trigger } from './webhooks.schema.js';
-import { matches, settingsOf, type SettingsRecord } from './webhooks.service.js';
+import { settingsOf, type SettingsRecord } from './webhooks.service.js';
 
 export const LIMITS = {
   /** Deliveries kept per tenant; the oldest go first. */
@@ -61,7 +61,7 @@ export function faultsOf(t: Tenant, s: SettingsRecord): SettingsRecord['faults']
 /** An event was recorded: make it a delivery if a webhook is set and its filter lets it through. */
 export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender): void {
   const s = settingsOf(t);
-  if (!s || !matches(s.events, e.event)) return;
+  if (!s || !eventMatches(s.events, e.event)) return;
   const id = messageId(t, e, s);
   const now = t.now();
   const firstAt = now + faultsOf(t, s).delaySeconds * 1000;

@@ -52,12 +52,3 @@ export function removeSettings(t: Tenant): boolean {
   settings(t).remove(KEY);
   return true;
 }
-
-/** Whether an event passes a filter list: *, an exact name, or a prefix (payout, payout.*). */
-export function matches(filters: readonly string[], event: string): boolean {
-  return filters.some((f) => {
-    if (f === '*' || f === event) return true;
-    const prefix = f.endsWith('.*') ? f.slice(0, -2) : f;
-    return event.startsWith(`${prefix}.`);
-  });
-}

@@ -67,7 +67,7 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
   };
   withdrawals(t).put(record.reference, record);
   t.scheduler.enqueue(ADVANCE, record.reference, now + processingFor * 1000);
-  t.emit('withdrawal.processing', eventData(record));
+  t.emit('withdrawal.processing', present(record));
   return { status: 201, body: present(record) };
 }
 
@@ -86,7 +86,7 @@ export function moveWithdrawal(t: Tenant, reference: string, event: WithdrawalEv
   const next: WithdrawalRecord = { ...w, status, providerStatus: status, failureReason, updatedAt: t.nowIso() };
   withdrawals(t).put(reference, next);
   if (status === 'FAILED') credit(t, w.currency, w.amount);
-  t.emit(`withdrawal.${status.toLowerCase()}`, eventData(next));
+  t.emit(`withdrawal.${status.toLowerCase()}`, present(next));
   return next;
 }
 
@@ -96,7 +96,3 @@ function advance(t: Tenant, job: Job): void {
 }
 
 export const withdrawalJobs = { [ADVANCE]: advance };
-
-function eventData(w: WithdrawalRecord): Record<string, unknown> {
-  return present(w) as unknown as Record<string, unknown>;
-}
