@@ -154,4 +154,20 @@ describe('buildXml', () => {
     expect(xml).toContain('<T>a&lt;b&gt;&amp;"c"</T>');
     expect(parseXml(xml, { roots: ['R'] }).body.T).toBe('a<b>&"c"');
   });
+
+  it.each([
+    ['empty text', { A: '' }, '<R>\n  <A/>\n</R>'],
+    ['text of characters XML cannot carry only', { A: '\u0001\uFFFF' }, '<R>\n  <A/>\n</R>'],
+    ['an element with no children', { A: {} }, '<R>\n  <A/>\n</R>'],
+    ['an element whose children are all omitted', { A: { B: undefined } }, '<R>\n  <A/>\n</R>'],
+    ['an empty list', { A: [] }, '<R/>'],
+    ['a list of texts', { A: ['x', 'y'] }, '<R>\n  <A>x</A>\n  <A>y</A>\n</R>'],
+    ['line breaks, tabs and spaces, kept as they are', { A: 'a\rb\r\nc', B: '\t\n', C: '  ' }, '<R>\n  <A>a\rb\r\nc</A>\n  <B>\t\n</B>\n  <C>  </C>\n</R>'],
+    ['quotes and a CDATA end, with only > escaped', { A: `"'` , B: ']]>' }, `<R>\n  <A>"'</A>\n  <B>]]&gt;</B>\n</R>`],
+    ['an astral character kept and lone surrogates dropped', { A: '\u{1F4B6}\uD800x\uDC00' }, '<R>\n  <A>\u{1F4B6}x</A>\n</R>'],
+    ['text that looks like references, escaped once', { A: '&amp;&#1;&' }, '<R>\n  <A>&amp;amp;&amp;#1;&amp;</A>\n</R>'],
+    ['nesting three deep', { A: { B: { C: '' } } }, '<R>\n  <A>\n    <B>\n      <C/>\n    </B>\n  </A>\n</R>'],
+  ])('writes %s exactly as before', (_what, content, body) => {
+    expect(buildXml('R', content)).toBe(`<?xml version="1.0" encoding="UTF-8"?>\n${body}`);
+  });
 });
