@@ -65,6 +65,14 @@ describe('parseXml', () => {
     expect(ok.body.Rsn).toBe('A & B <AB>');
   });
 
+  it('reads a body without a declaration as XML 1.0, also after one that declared 1.1', () => {
+    const rsn = (xml: string) => parseXml(xml, { roots: ['FXTradCxlReq'] }).body.Rsn;
+    const v11 = '<?xml version="1.1"?><FXTradCxlReq><Rsn>a&#1;b</Rsn></FXTradCxlReq>';
+    const v10 = '<FXTradCxlReq><Rsn>a&#1;b</Rsn></FXTradCxlReq>';
+    // XML 1.1 allows the control character &#1; refers to; XML 1.0 does not, and it is dropped.
+    expect([rsn(v11), rsn(v10), rsn(v11), rsn(v10.replace('<Rsn>', '<!-- c --><Rsn>'))]).toEqual(['a\u0001b', 'ab', 'a\u0001b', 'ab']);
+  });
+
   it.each([
     ['an unclosed element', '<FXTradInstr><CcyPair></FXTradInstr>'],
     ['a missing end tag', '<FXTradInstr><AmtDrctn>BUY</AmtDrctn>'],

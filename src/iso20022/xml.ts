@@ -1,5 +1,6 @@
 // The one door to the XML libraries: every FX message is parsed and built through this file, so the
 // safety rules (no DTDs, size and depth caps, values kept as text) live in one place.
+import { COMMON_HTML, CURRENCY, EntityDecoder } from '@nodable/entities';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { create } from 'xmlbuilder2';
 import { SandboxError } from '../kernel/errors.js';
@@ -40,6 +41,8 @@ export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): 
   if (checked !== true) throw malformed(inXmlTerms(checked.err));
 
   let doc: unknown;
+  // The parser sets the version a declaration names; without one the body is XML 1.0.
+  references.setXmlVersion(1.0);
   try {
     doc = parserFor(options.isArray ?? []).parse(text);
   } catch (err) {
@@ -48,6 +51,19 @@ export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): 
   }
   return unwrap(doc, options.roots);
 }
+
+/**
+ * Character references, decoded as fast-xml-parser's `htmlEntities` option has them decoded (named
+ * entities other than the five of XML are refused by screen(), so in effect &#NN; and the five).
+ * Built once; the parser resets it per message. Left to the parser, these tables were built for
+ * every message and outlived the young generation, filling the old one: a major collection every
+ * few seconds under load, the FX interface's stalls.
+ */
+const references = new EntityDecoder({
+  namedEntities: { ...COMMON_HTML, ...CURRENCY },
+  numericAllowed: true,
+  limit: { maxTotalExpansions: Infinity, maxExpandedLength: 100_000, applyLimitsTo: 'all' },
+});
 
 /** One parser per set of list paths, built once: building one costs more than a small parse. */
 const parsers = new Map<string, XMLParser>();
@@ -66,8 +82,7 @@ function parserFor(isArray: readonly string[]): XMLParser {
     ignoreDeclaration: true,
     ignorePiTags: true,
     processEntities: true,
-    // Named entities other than the five of XML are refused by screen(), so this only decodes &#NN;.
-    htmlEntities: true,
+    entityDecoder: references,
     maxNestedTags: MAX_XML_DEPTH,
     // The parser refuses constructor, __proto__ and prototype as names, and renames toString and the
     // like. Any name that is a property of every object (or is prototype) is kept under a '#' prefix,
