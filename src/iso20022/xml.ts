@@ -2,7 +2,6 @@
 // safety rules (no DTDs, size and depth caps, values kept as text) live in one place.
 import { COMMON_HTML, CURRENCY, EntityDecoder } from '@nodable/entities';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { create } from 'xmlbuilder2';
 import { SandboxError } from '../kernel/errors.js';
 
 /** A parsed element: its text, or its children by name (a repeated name gives an array). */
@@ -229,29 +228,41 @@ function asElement(v: unknown): XmlElement {
 export type XmlContent = { [name: string]: XmlNodeContent };
 export type XmlNodeContent = string | XmlContent | readonly XmlContent[] | readonly string[] | undefined;
 
+/** Serialise one message: UTF-8 declaration, elements in the order the object lists them, two spaces
+ * of indent per level, text inline, an empty element as `<Name/>`, no newline at the end. */
+export function buildXml(rootName: string, content: XmlContent): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${element(rootName, content, '')}`;
+}
+
+function element(name: string, value: string | XmlContent, indent: string): string {
+  if (typeof value === 'string') {
+    const text = escapeText(value);
+    return text === '' ? `${indent}<${name}/>` : `${indent}<${name}>${text}</${name}>`;
+  }
+  const inner = indent + '  ';
+  let children = '';
+  for (const key of Object.keys(value)) {
+    const child = value[key];
+    if (child === undefined) continue;
+    if (typeof child === 'string' || !Array.isArray(child)) children += `\n${element(key, child as string | XmlContent, inner)}`;
+    else for (const item of child as readonly (string | XmlContent)[]) children += `\n${element(key, item, inner)}`;
+  }
+  return children === '' ? `${indent}<${name}/>` : `${indent}<${name}>${children}\n${indent}</${name}>`;
+}
+
 // Characters XML 1.0 cannot carry at all; dropped so a stray byte in data never breaks a response.
 // eslint-disable-next-line no-control-regex
 const NOT_XML_CHAR = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const MARKUP: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
-/** Serialise one message: UTF-8 declaration, elements in the order the object lists them. */
-export function buildXml(rootName: string, content: XmlContent): string {
-  const doc = create({ version: '1.0', encoding: 'UTF-8' });
-  append(doc.ele(rootName), content);
-  return doc.end({ prettyPrint: true, wellFormed: true });
-}
-
-type Builder = ReturnType<typeof create>;
-
-function append(parent: Builder, content: XmlContent): void {
-  for (const [name, value] of Object.entries(content)) {
-    if (value === undefined) continue;
-    const items: readonly (string | XmlContent)[] = Array.isArray(value) ? value : [value as string | XmlContent];
-    for (const item of items) {
-      const el = parent.ele(name);
-      // xmlbuilder2 leaves an '&' that starts something entity-like ('&xxe;') unescaped, which
-      // breaks the document when the text echoes a partner's input: escape every '&' first.
-      if (typeof item === 'string') el.txt(item.replace(NOT_XML_CHAR, '').replace(/&/g, '&amp;'));
-      else append(el, item);
+/** Text as element content: & < > escaped (quotes need not be), characters XML cannot carry dropped. */
+function escapeText(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // Below space (tab and line breaks included), & < >, and from the surrogates up: look closer.
+    if (c < 0x20 || c === 0x26 || c === 0x3c || c === 0x3e || c >= 0xd800) {
+      return text.replace(NOT_XML_CHAR, '').replace(/[&<>]/g, (m) => MARKUP[m]);
     }
   }
+  return text;
 }
