@@ -18,6 +18,7 @@ const FORMS = [
 ] as const;
 
 const FORM_NAMES = 'SttlmDstn/BkDstn, AcctId or SttlmDstn/BlkChnDstn/Adr';
+const BANK = { name: rules.text(200), number: rules.text(34), code: rules.text(20) };
 
 export function parseTradeAccept(input: string | Uint8Array): SettlementDestination {
   const { body } = parseXml(input, { roots: ['FXTradAccptReq'] });
@@ -41,9 +42,9 @@ function read(r: BodyReader, kind: SettlementDestination['kind']): SettlementDes
     case 'bank':
       return {
         kind,
-        accountName: r.text('SttlmDstn/BkDstn/AcctNm', rules.text(200)),
-        accountNumber: r.text('SttlmDstn/BkDstn/AcctNb', rules.text(34)),
-        bankCode: r.text('SttlmDstn/BkDstn/BkCd', rules.text(20)),
+        accountName: r.text('SttlmDstn/BkDstn/AcctNm', BANK.name),
+        accountNumber: r.text('SttlmDstn/BkDstn/AcctNb', BANK.number),
+        bankCode: r.text('SttlmDstn/BkDstn/BkCd', BANK.code),
       };
     case 'account':
       return { kind, accountId: r.text('AcctId', rules.uuid) };

@@ -9,11 +9,13 @@ export interface TradeCancellationRequest {
   reason?: string;
 }
 
+const REASON = rules.text(350);
+
 export function parseTradeCancellation(input: string | Uint8Array | undefined | null): TradeCancellationRequest {
   if (isEmptyBody(input)) return {};
   const { body } = parseXml(input as string | Uint8Array, { roots: ['FXTradCxlReq'] });
   const r = new BodyReader(body);
-  const reason = r.optionalText('Rsn', rules.text(350));
+  const reason = r.optionalText('Rsn', REASON);
   r.finish();
   return reason === undefined ? {} : { reason };
 }

@@ -11,11 +11,13 @@ export interface TradeConfirmationRequest {
   remarks?: string;
 }
 
+const REMARKS = rules.text(350);
+
 export function parseTradeConfirmation(input: string | Uint8Array | undefined | null): TradeConfirmationRequest {
   if (isEmptyBody(input)) return {};
   const { body } = parseXml(input as string | Uint8Array, { roots: ['FXTradConfReq'] });
   const r = new BodyReader(body);
-  const remarks = r.optionalText('Rmrks', rules.text(350));
+  const remarks = r.optionalText('Rmrks', REMARKS);
   r.finish();
   return remarks === undefined ? {} : { remarks };
 }

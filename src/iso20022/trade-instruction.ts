@@ -19,6 +19,8 @@ export interface TradeInstruction extends CurrencyPair {
   direction: AmountDirection;
 }
 
+const DIRECTION = rules.oneOf(['BUY', 'SELL']);
+
 export function parseTradeInstruction(input: string | Uint8Array): TradeInstruction {
   const { body } = parseXml(input, { roots: ['FXTradInstr'] });
   const r = new BodyReader(body);
@@ -28,7 +30,7 @@ export function parseTradeInstruction(input: string | Uint8Array): TradeInstruct
   // AgrdRate is optional, but once sent it must carry the rate: a limit that cannot be read is refused,
   // never dropped.
   const agreedRate = r.has('AgrdRate') ? r.text('AgrdRate/XchgRate', rules.rate) : undefined;
-  const direction = r.text('AmtDrctn', rules.oneOf(['BUY', 'SELL'])) as AmountDirection;
+  const direction = r.text('AmtDrctn', DIRECTION) as AmountDirection;
   if (baseCcy && baseCcy === quotedCcy) r.problem('CcyPair/QtdCcy', 'must differ from CcyPair/BaseCcy');
   r.finish();
   return { baseCcy, quotedCcy, tradingAmount, ...(agreedRate === undefined ? {} : { agreedRate }), direction };

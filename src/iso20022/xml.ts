@@ -3,6 +3,8 @@
 import { COMMON_HTML, CURRENCY, EntityDecoder } from '@nodable/entities';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { SandboxError } from '../kernel/errors.js';
+import { inXmlTerms, malformed } from './xml-errors.js';
+import { keyOf, messagePath, readXml } from './xml-reader.js';
 
 /** A parsed element: its text, or its children by name (a repeated name gives an array). */
 export type XmlValue = string | XmlElement | XmlValue[];
@@ -29,40 +31,53 @@ export interface ParsedXml {
   wrapped: boolean;
 }
 
-const malformed = (why: string) =>
-  new SandboxError('MALFORMED_XML', `The request body is not acceptable XML: ${why}. Send one well-formed UTF-8 XML message.`);
-
 /** Parse one message; throws MALFORMED_XML for anything that is not a single well-formed message with an allowed root. */
 export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): ParsedXml {
   const text = decode(input).replace(/^\uFEFF/, '');
   screen(text);
+  const isArray = options.isArray ?? [];
+  // One pass for the usual message. What the reader declines goes through the validator (for its
+  // exact refusals) and then the parser, as every message once did. A body is XML 1.0 unless its
+  // declaration says otherwise (then the parser sets the version, and the reader declines it).
+  references.reset();
+  references.setXmlVersion(1.0);
+  const doc = readXml(text, { lists: listsOf(isArray), decode: decodeReferences, maxDepth: MAX_XML_DEPTH }) ?? checkAndParse(text, isArray);
+  return unwrap(doc, options.roots);
+}
+
+function checkAndParse(text: string, isArray: readonly string[]): unknown {
   const checked = XMLValidator.validate(text);
   if (checked !== true) throw malformed(inXmlTerms(checked.err));
-
-  let doc: unknown;
-  // The parser sets the version a declaration names; without one the body is XML 1.0.
-  references.setXmlVersion(1.0);
   try {
-    doc = parserFor(options.isArray ?? []).parse(text);
+    return parserFor(isArray).parse(text);
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     throw malformed(/nested/i.test(msg) ? `elements are nested deeper than ${MAX_XML_DEPTH} levels` : msg);
   }
-  return unwrap(doc, options.roots);
 }
 
 /**
  * Character references, decoded as fast-xml-parser's `htmlEntities` option has them decoded (named
  * entities other than the five of XML are refused by screen(), so in effect &#NN; and the five).
- * Built once; the parser resets it per message. Left to the parser, these tables were built for
- * every message and outlived the young generation, filling the old one: a major collection every
- * few seconds under load, the FX interface's stalls.
+ * Built once and reset per message. Left to the parser, these tables were built for every message
+ * and ended up in the old generation: a major collection every few seconds under load, the FX
+ * interface's stalls.
  */
 const references = new EntityDecoder({
   namedEntities: { ...COMMON_HTML, ...CURRENCY },
   numericAllowed: true,
   limit: { maxTotalExpansions: Infinity, maxExpandedLength: 100_000, applyLimitsTo: 'all' },
 });
+const decodeReferences = (text: string) => references.decode(text);
+
+const lists = new Map<string, ReadonlySet<string>>();
+
+function listsOf(isArray: readonly string[]): ReadonlySet<string> {
+  const key = isArray.join('|');
+  let set = lists.get(key);
+  if (!set) lists.set(key, (set = new Set(isArray)));
+  return set;
+}
 
 /** One parser per set of list paths, built once: building one costs more than a small parse. */
 const parsers = new Map<string, XMLParser>();
@@ -71,7 +86,7 @@ function parserFor(isArray: readonly string[]): XMLParser {
   const key = isArray.join('|');
   let parser = parsers.get(key);
   if (parser) return parser;
-  const arrays = new Set(isArray);
+  const arrays = listsOf(isArray);
   parser = new XMLParser({
     ignoreAttributes: true,
     removeNSPrefix: true,
@@ -83,68 +98,11 @@ function parserFor(isArray: readonly string[]): XMLParser {
     processEntities: true,
     entityDecoder: references,
     maxNestedTags: MAX_XML_DEPTH,
-    // The parser refuses constructor, __proto__ and prototype as names, and renames toString and the
-    // like. Any name that is a property of every object (or is prototype) is kept under a '#' prefix,
-    // which no XML name can start with: it is then an element no reader asks for, on a plain key.
-    transformTagName: (name) => (name === 'prototype' || name in Object.prototype ? `#${name}` : name),
+    transformTagName: keyOf,
     isArray: (_name, jPath) => arrays.has(messagePath(String(jPath))),
   });
   parsers.set(key, parser);
   return parser;
-}
-
-interface ValidationError {
-  msg: string;
-  line: number;
-  col?: number;
-}
-
-const at = (line: number, col?: number) => (col === undefined ? `line ${line}` : `line ${line}, column ${col}`);
-const clip = (name: string) => (name.length > 40 ? `${name.slice(0, 40)}…` : name);
-const tag = (name: string) => `<${clip(name)}>`;
-const endTag = (name: string) => `</${clip(name)}>`;
-const quote = (name: string) => `'${clip(name)}'`;
-
-/** The validator's messages, by their text, as a partner reads them: in terms of elements and end tags. */
-const REPHRASED: [RegExp, (m: string[], where: string) => string][] = [
-  [/^Invalid '(\[.*\])' found\.$/, ([, list]) => endsInside(JSON.parse(list) as string[])],
-  [/^Unclosed tag '(.*)'\.$/s, ([, name], where) => `it ends before ${tag(name)} (opened at ${where}) is closed`],
-  [
-    /^Expected closing tag '(.*)' \(opened in line (\d+), col (\d+)\) instead of closing tag '(.*)'\.$/s,
-    ([, open, line, col, close], where) => `${endTag(close)} at ${where} comes before ${tag(open)} (opened at ${at(+line, +col)}) is closed`,
-  ],
-  [/^Closing tag '(.*)' has not been opened\.$/s, ([, name], where) => `${endTag(name)} at ${where} closes an element that is not open`],
-  [/^Closing tag '(.*)' doesn't have proper closing\.$/s, ([, name], where) => `the end tag ${endTag(name)} at ${where} has no closing '>'`],
-  [/^Closing tag '(.*)' can't have/s, ([, name], where) => `the end tag ${endTag(name)} at ${where} has more than the element name`],
-  [/^Extra text at the end$/, (_, where) => `there is text after the root element ends, at ${where}`],
-  [/^Multiple possible root nodes found\.$/, (_, where) => `a second root element starts at ${where}`],
-  [/^Start tag expected\.$/, () => 'it has no root element'],
-  [/^char '&' is not expected\.$/, (_, where) => `the '&' at ${where} does not start a character reference; escape a literal & as &amp;`],
-  [/^char '.*' is not expected\.$/s, (_, where) => `there is text before the root element, at ${where}`],
-  [/^Invalid space after '<'\.$/, (_, where) => `the '<' at ${where} is not followed by an element name; escape a literal < as &lt;`],
-  [/^Tag '(.*)' is an invalid name\.$/s, ([, name], where) => `${quote(name)} at ${where} is not a valid element name`],
-  [/^Attributes for '(.*)' have open quote\.$/s, ([, name], where) => `an attribute value of ${tag(name)} at ${where} has no closing quote`],
-  [/^XML declaration allowed only at the start/, (_, where) => `the XML declaration at ${where} is not at the very start of the body`],
-  [/^Attribute '(.*)' has no space in starting\.$/s, ([, name], where) => `the attribute ${quote(name)} at ${where} needs a space before it`],
-  [/^(?:boolean attribute '(.*)' is not allowed|Attribute '(.*)' is without value)\.$/s, ([, a, b], where) => `the attribute ${quote(a ?? b)} at ${where} has no value in quotes`],
-  [/^Attribute '(.*)' is an invalid name\.$/s, ([, name], where) => `${quote(name)} at ${where} is not a valid attribute name`],
-  [/^Attribute '(.*)' is repeated\.$/s, ([, name], where) => `the attribute ${quote(name)} at ${where} appears twice on one element`],
-];
-
-function inXmlTerms(err: ValidationError): string {
-  const where = at(err.line, err.col);
-  for (const [pattern, say] of REPHRASED) {
-    const m = pattern.exec(err.msg);
-    if (m) return say(m, where);
-  }
-  return `${err.msg} (${where})`;
-}
-
-/** `['FXTradInstr', 'CcyPair']` → `it ends before <CcyPair> inside <FXTradInstr> is closed`. */
-function endsInside(open: string[]): string {
-  const inner = open.slice(-3).reverse().map(tag);
-  const outer = open.length > 4 ? `… inside ${tag(open[0])}` : open.slice(0, -3).reverse().map(tag).join(' inside ');
-  return `it ends before ${[...inner, outer].filter(Boolean).join(' inside ')} is closed`;
 }
 
 /** True for a body that carries no message at all (the optional request bodies). */
@@ -168,20 +126,16 @@ function decode(input: string | Uint8Array): string {
 
 /** Refusals made on the raw text, before any parser sees it. */
 function screen(text: string): void {
-  if (/<!DOCTYPE/i.test(text)) throw malformed('DOCTYPE declarations (and so entity definitions) are not accepted; remove the DOCTYPE');
-  if (/<!ENTITY/i.test(text)) throw malformed('entity declarations are not accepted');
+  if (text.includes('<!')) {
+    if (/<!DOCTYPE/i.test(text)) throw malformed('DOCTYPE declarations (and so entity definitions) are not accepted; remove the DOCTYPE');
+    if (/<!ENTITY/i.test(text)) throw malformed('entity declarations are not accepted');
+  }
   const decl = /^\s*<\?xml\s[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(text);
   if (decl && !/^utf-?8$/i.test(decl[1])) throw malformed(`the declared encoding ${decl[1]} is not supported; use UTF-8`);
+  if (!text.includes('&')) return;
   const outsideCdata = text.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '');
   const entity = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)([^;\s<]{0,20};?)/.exec(outsideCdata);
   if (entity) throw malformed(`'&${entity[1]}' is not a character reference XML defines; escape a literal & as &amp;`);
-}
-
-/** `Document.FXTradInstr.CcyPair` → `FXTradInstr/CcyPair`. */
-function messagePath(jPath: string): string {
-  const parts = jPath.split('.');
-  if (parts[0] === 'Document' && parts.length > 1) parts.shift();
-  return parts.join('/');
 }
 
 function unwrap(doc: unknown, roots: readonly string[]): ParsedXml {
@@ -206,7 +160,7 @@ function unwrap(doc: unknown, roots: readonly string[]): ParsedXml {
   }
   const root = names[0];
   if (!roots.includes(root)) {
-    // A name parserFor() kept under '#' is shown as the partner wrote it.
+    // A name keyOf() kept under '#' is shown as the partner wrote it.
     const name = root.replace(/^#/, '');
     throw new SandboxError(
       'VALIDATION_ERROR',
