@@ -5,8 +5,18 @@ import type { Mode } from '../engine/tenant.js';
 
 export type OperatingMode = Mode;
 
+// Plain decimal text (the stored amounts and rates, the pool fixtures): sign, whole part without
+// leading zeros, and a fraction whose trailing zeros are dropped. No exponent.
+const PLAIN = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]*?)0*)?$/;
+
 /** A plain decimal with at most `places` decimals, trailing zeros dropped, never an exponent. */
 function plain(value: Decimal.Value, places: number): string {
+  const m = typeof value === 'string' ? PLAIN.exec(value) : null;
+  // Text that needs no rounding is written without decimal.js, as decimal.js would write it.
+  if (m && (m[3] ?? '').length <= places) {
+    const s = m[3] ? `${m[1]}${m[2]}.${m[3]}` : `${m[1]}${m[2]}`;
+    return s === '-0' ? '0' : s;
+  }
   const d = new Decimal(value);
   if (!d.isFinite()) throw new RangeError(`Cannot write ${String(value)} as an XML decimal`);
   const s = d.toDecimalPlaces(places, Decimal.ROUND_HALF_UP).toFixed();
