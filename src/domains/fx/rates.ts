@@ -53,19 +53,28 @@ export function makerQuote(seed: number, from: string, to: string, now: number):
       `No market maker quotes ${source} to ${target}. Pairs convert a fiat currency (NGN, GHS, USD) to a token (USDT, USDC) or back, e.g. from=NGN&to=USDT.`,
     );
   }
+  const timestamp = Math.floor(now / QUOTE_INTERVAL_MS) * QUOTE_INTERVAL_MS;
+  const { rate, change24hPct } = quoted(seed, source, target, anchor, timestamp);
+  return { source, target, rate, timestamp, ageSeconds: Math.floor((now - timestamp) / 1000), change24hPct };
+}
+
+// A quote stands for its whole minute: kept, it is worked out (16 hashes and the decimal
+// arithmetic) once a minute per seed and pair instead of on every request.
+const QUOTES_KEPT = 1_000;
+const quotes = new Map<string, Pick<MakerQuote, 'rate' | 'change24hPct'>>();
+
+function quoted(seed: number, source: string, target: string, anchor: Decimal, timestamp: number) {
+  const key = `${seed}|${source}|${target}|${timestamp}`;
+  let q = quotes.get(key);
+  if (q) return q;
   // Both directions of a market move together: the walk is keyed by the fiat/token pair.
   const market = isToken(target) ? `${source}/${target}` : `${target}/${source}`;
-  const timestamp = Math.floor(now / QUOTE_INTERVAL_MS) * QUOTE_INTERVAL_MS;
   const rate = rateAt(seed, market, anchor, timestamp);
   const before = rateAt(seed, market, anchor, timestamp - DAY_MS);
-  return {
-    source,
-    target,
-    rate,
-    timestamp,
-    ageSeconds: Math.floor((now - timestamp) / 1000),
-    change24hPct: rate.div(before).minus(1).mul(100).toDecimalPlaces(4, Decimal.ROUND_HALF_UP),
-  };
+  q = { rate, change24hPct: rate.div(before).minus(1).mul(100).toDecimalPlaces(4, Decimal.ROUND_HALF_UP) };
+  if (quotes.size >= QUOTES_KEPT) quotes.clear();
+  quotes.set(key, q);
+  return q;
 }
 
 function rateAt(seed: number, market: string, anchor: Decimal, at: number): Decimal {
