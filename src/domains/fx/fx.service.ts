@@ -84,6 +84,7 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
   const result = allocateTrade(t, req);
   const sell = req.direction === 'SELL';
   const now = t.now();
+  const at = iso(now);
   const ttlSeconds = t.behaviour(scenario).ttl('fx_trade');
   const record: TradeRecord = {
     txId: t.random.uuid(),
@@ -105,9 +106,9 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
       allocatedAmount: a.allocatedAmount.toFixed(),
     })),
     ttlSeconds,
-    createdAt: iso(now),
+    createdAt: at,
     expiresAt: iso(now + ttlSeconds * 1000),
-    updatedAt: iso(now),
+    updatedAt: at,
   };
   trades(t).put(record.txId, record);
   t.emit('fx_trade.newt', eventData(t, record));
@@ -184,5 +185,5 @@ export function tradeView(t: Tenant, trade: TradeRecord) {
 
 /** The event payload: the trade as the status message shows it, with its details, in snake_case. */
 function eventData(t: Tenant, trade: TradeRecord): Record<string, unknown> {
-  return { ...tradeView(t, trade), mode: t.mode };
+  return { ...trade, ttlSeconds: ttlLeft(t, trade), mode: t.mode };
 }
