@@ -1,5 +1,5 @@
 // The one-pass reader against fast-xml-parser as xml.ts used it before the reader existed (its
-// validator, then a parser with per-message entity tables): on every body the reader reads, both
+// validator, then the parser with per-message entity tables): on every body the reader reads, both
 // give the same object; on every body the library refuses, the reader declines. Hand-picked bodies
 // show the reader does read the usual messages; generated ones (trees, then mangled) look for a
 // difference.
@@ -12,31 +12,15 @@ import { buildReject } from './reject.js';
 import { buildTradeAcceptResponse } from './trade-accept.js';
 import { SandboxError } from '../kernel/errors.js';
 import { readXml } from './xml-reader.js';
+import { parserOptions } from './xml.js';
 
 const LISTS = ['FXTradInstr/L', 'R/L', ...LISTINGS_ARRAYS];
 
-/** The library as xml.ts called it before: validator, then a parser whose decoder is made per message. */
+/** The library as xml.ts calls it when the reader declines, but with the entity decoder it made per
+ * message before the reader existed: the validator, then the parser. */
 function library(text: string): unknown {
   if (XMLValidator.validate(text) !== true) return 'refused';
-  const lists = new Set(LISTS);
-  const parser = new XMLParser({
-    ignoreAttributes: true,
-    removeNSPrefix: true,
-    parseTagValue: false,
-    parseAttributeValue: false,
-    trimValues: true,
-    ignoreDeclaration: true,
-    ignorePiTags: true,
-    processEntities: true,
-    htmlEntities: true,
-    maxNestedTags: 32,
-    transformTagName: (name) => (name === 'prototype' || name in Object.prototype ? `#${name}` : name),
-    isArray: (_name, jPath) => {
-      const parts = String(jPath).split('.');
-      if (parts[0] === 'Document' && parts.length > 1) parts.shift();
-      return lists.has(parts.join('/'));
-    },
-  });
+  const parser = new XMLParser({ ...parserOptions(new Set(LISTS)), htmlEntities: true });
   try {
     return parser.parse(text);
   } catch {

@@ -1,7 +1,7 @@
 // The one door to the XML libraries: every FX message is parsed and built through this file, so the
 // safety rules (no DTDs, size and depth caps, values kept as text) live in one place.
 import { COMMON_HTML, CURRENCY, EntityDecoder } from '@nodable/entities';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { SandboxError } from '../kernel/errors.js';
 import { inXmlTerms, malformed } from './xml-errors.js';
 import { keyOf, messagePath, readXml } from './xml-reader.js';
@@ -85,9 +85,13 @@ const parsers = new Map<string, XMLParser>();
 function parserFor(isArray: readonly string[]): XMLParser {
   const key = isArray.join('|');
   let parser = parsers.get(key);
-  if (parser) return parser;
-  const arrays = listsOf(isArray);
-  parser = new XMLParser({
+  if (!parser) parsers.set(key, (parser = new XMLParser({ ...parserOptions(listsOf(isArray)), entityDecoder: references })));
+  return parser;
+}
+
+/** How fast-xml-parser reads a message (xml-reader.ts builds the same object), but for the decoder. */
+export function parserOptions(lists: ReadonlySet<string>): X2jOptions {
+  return {
     ignoreAttributes: true,
     removeNSPrefix: true,
     parseTagValue: false,
@@ -96,13 +100,10 @@ function parserFor(isArray: readonly string[]): XMLParser {
     ignoreDeclaration: true,
     ignorePiTags: true,
     processEntities: true,
-    entityDecoder: references,
     maxNestedTags: MAX_XML_DEPTH,
     transformTagName: keyOf,
-    isArray: (_name, jPath) => arrays.has(messagePath(String(jPath))),
-  });
-  parsers.set(key, parser);
-  return parser;
+    isArray: (_name, jPath) => lists.has(messagePath(String(jPath))),
+  };
 }
 
 /** True for a body that carries no message at all (the optional request bodies). */
