@@ -59,6 +59,11 @@ const uniq = () => Math.random().toString(36).slice(2, 8);
 const payoutBody = (reference) =>
   JSON.stringify({ reference, amount: 1000, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } });
 
+const FX_TRADE =
+  '<?xml version="1.0" encoding="UTF-8"?><FXTradInstr><CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>USDT</QtdCcy></CcyPair><TradAmts><TradgCcyAmt>1000</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr>';
+/** The trade each key reads back in GET FX trade. */
+const fxTrades = new Map();
+
 /** Each workload: the autocannon requests for one key, and an optional setup run first. */
 const WORKLOADS = {
   'POST payout': (key) => {
@@ -90,15 +95,16 @@ const WORKLOADS = {
     ];
     },
   },
-  'POST FX trade (XML)': (key) => [
-    {
-      method: 'POST',
-      path: '/api/v1/partners/fx/trades',
-      headers: xml(key),
-      body: '<?xml version="1.0" encoding="UTF-8"?><FXTradInstr><CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>USDT</QtdCcy></CcyPair><TradAmts><TradgCcyAmt>1000</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr>',
+  'POST FX trade (XML)': (key) => [{ method: 'POST', path: '/api/v1/partners/fx/trades', headers: xml(key), body: FX_TRADE }],
+  'GET FX trade (XML)': {
+    setup: async (url, key) => {
+      const res = await fetch(`${url}/api/v1/partners/fx/trades`, { method: 'POST', headers: xml(key), body: FX_TRADE });
+      fxTrades.set(key, /<TxId>([^<]+)<\/TxId>/.exec(await res.text())[1]);
     },
-  ],
+    requests: (key) => [{ method: 'GET', path: `/api/v1/partners/fx/trades/${fxTrades.get(key)}`, headers: xml(key) }],
+  },
   'GET listings (XML)': (key) => [{ method: 'GET', path: '/api/v1/partners/fx/listings?source=NGN&destination=USDT', headers: xml(key) }],
+  'GET maker rate (XML)': (key) => [{ method: 'GET', path: '/api/v1/partners/fx/rates/makers?from=NGN&to=USDT', headers: xml(key) }],
   'quote flow: intent, complete, pay-in': (key) => [
     {
       method: 'POST',
@@ -158,6 +164,8 @@ function summary(m) {
     rps: Math.round(total / seconds),
     p50: Math.max(...m.rounds.map(({ r }) => r.latency.p50)),
     p99: Math.max(...m.rounds.map(({ r }) => r.latency.p99)),
+    p999: Math.max(...m.rounds.map(({ r }) => r.latency.p99_9)),
+    max: Math.max(...m.rounds.map(({ r }) => r.latency.max)),
     cpuUsPerRequest: Math.round((cpu / total) * 10) / 10,
     non2xx: m.rounds.reduce((n, { r }) => n + r.non2xx + r.errors + r.timeouts, 0),
   };
@@ -187,11 +195,11 @@ await stop(sandbox);
 
 function printRows() {
   console.log(`\n${CONNECTIONS} connections, ${DURATION} s per workload in ${ROUNDS} alternating rounds, node ${process.version}\n`);
-  console.log('| workload | bare Hono req/s | sandbox req/s | ratio | sandbox p50 ms | sandbox p99 ms | CPU µs per request (bare / sandbox) | sandbox non-2xx | sandbox RSS MB |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| workload | bare Hono req/s | sandbox req/s | ratio | sandbox p50 ms | sandbox p99 ms | sandbox p99.9 ms | sandbox max ms | CPU µs per request (bare / sandbox) | sandbox non-2xx | sandbox RSS MB |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.workload} | ${r.bare.rps} | ${r.sandbox.rps} | ${(r.ratio * 100).toFixed(0)} % | ${r.sandbox.p50} | ${r.sandbox.p99} | ${r.bare.cpuUsPerRequest} / ${r.sandbox.cpuUsPerRequest} | ${r.sandbox.non2xx} | ${r.rssMb} |`,
+      `| ${r.workload} | ${r.bare.rps} | ${r.sandbox.rps} | ${(r.ratio * 100).toFixed(0)} % | ${r.sandbox.p50} | ${r.sandbox.p99} | ${r.sandbox.p999} | ${r.sandbox.max} | ${r.bare.cpuUsPerRequest} / ${r.sandbox.cpuUsPerRequest} | ${r.sandbox.non2xx} | ${r.rssMb} |`,
     );
   }
 }
