@@ -1,15 +1,15 @@
 // Every example in examples/ against a real sandbox process on port 0, so the examples (and the
 // quickstart they mirror) fail CI when the API drifts from them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxClient } from '../examples/client.js';
-import { fiatPayout } from '../examples/fiat-payout.js';
-import { fxTrade } from '../examples/fx-trade.js';
-import { quote } from '../examples/quote.js';
-import { transfers } from '../examples/transfers.js';
-import { walletPayout } from '../examples/wallet-payout.js';
-import { webhooks } from '../examples/webhooks.js';
-import { withdrawal } from '../examples/withdrawal.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { SandboxClient } from '../../examples/client.js';
+import { fiatPayout } from '../../examples/fiat-payout.js';
+import { fxTrade } from '../../examples/fx-trade.js';
+import { quote } from '../../examples/quote.js';
+import { transfers } from '../../examples/transfers.js';
+import { walletPayout } from '../../examples/wallet-payout.js';
+import { webhooks } from '../../examples/webhooks.js';
+import { withdrawal } from '../../examples/withdrawal.js';
+import { startServer, type RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 beforeAll(async () => {

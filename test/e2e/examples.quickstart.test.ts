@@ -4,7 +4,7 @@
 // test/examples.quickstart.test.ts` rewrites the response blocks from a fresh run.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './support/server.js';
+import { startServer, type RunningServer } from '../support/server.js';
 
 const FILE = 'docs/quickstart.md';
 const BASE = 'http://127.0.0.1:4010';
