@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { tradeMachine } from '../src/domains/fx/fx.machine.js';
-import { quoteMachine } from '../src/domains/marketplace/quotes.machine.js';
+import { quoteMachine } from '../src/domains/quotes/quotes.machine.js';
 import { payoutMachine } from '../src/domains/payouts/payouts.machine.js';
 import { transferMachine } from '../src/domains/transfers/transfers.machine.js';
 import { walletPayoutMachine } from '../src/domains/wallet-payouts/wallet-payouts.machine.js';

@@ -6,7 +6,7 @@ import { validationError } from '../kernel/validation.js';
 import { dec } from '../kernel/money.js';
 import type { Tenant } from '../engine/tenant.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
-import { balanceOf, credit, formatBalance, listBalances } from '../domains/balances/balances.service.js';
+import { balanceOf, credit, formatBalance, listBalances } from '../domains/reference/balances.service.js';
 import {
   AdvanceRequest,
   AdvanceResult,

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../http/fields.js';
 import { dec, scaleOf } from '../kernel/money.js';
-import { BALANCE_KEYS } from '../domains/balances/balances.service.js';
+import { BALANCE_KEYS } from '../domains/reference/balances.service.js';
 import { filterProblem } from '../domains/webhooks/webhooks.events.js';
 
 

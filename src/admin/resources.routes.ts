@@ -9,8 +9,8 @@ import { present as presentWalletPayout, type WalletPayoutRecord } from '../doma
 import { present as presentWithdrawal, type WithdrawalRecord } from '../domains/withdrawals/withdrawals.service.js';
 import { present as presentTransfer, transfers, type TransferRecord } from '../domains/transfers/transfers.service.js';
 import { presentBulk, type BulkRecord } from '../domains/transfers/bulk.service.js';
-import { QUOTES } from '../domains/marketplace/quotes.service.js';
-import type { QuoteRecord } from '../domains/marketplace/quotes.build.js';
+import { QUOTES } from '../domains/quotes/quotes.service.js';
+import type { QuoteRecord } from '../domains/quotes/quotes.build.js';
 import { FX_TRADES, tradeView, type TradeRecord } from '../domains/fx/fx.service.js';
 
 export interface ResourceKind<R = any> {

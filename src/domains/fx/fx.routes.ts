@@ -14,7 +14,7 @@ import { FX_BASE, xml, xmlBody } from './fx.http.js';
 import { ListingsQuery, RatesQuery, TradeParams, XsdParams, xmlRejects, xmlRequest, xmlResponse } from './fx.schema.js';
 import { acceptTrade, cancelTrade, confirmTrade, createTrade, getTrade, ttlLeft, type TradeRecord } from './fx.service.js';
 import { listListings } from './listings.js';
-import { makerQuote } from './rates.js';
+import { makerQuote } from '../liquidity/maker-rates.js';
 import { xsdText } from './xsd.files.js';
 
 const tags = ['FX (XML)'];

@@ -7,9 +7,9 @@ import type { Tenant } from '../../engine/tenant.js';
 import type { PayInDetails, TradeStatus } from '../../iso20022/parts.js';
 import type { SettlementDestination } from '../../iso20022/trade-accept.js';
 import type { AmountDirection, TradeInstruction } from '../../iso20022/trade-instruction.js';
-import { allocate, isFiat, isToken, type AllocationResult } from '../marketplace/allocation.js';
-import { drawDown, tenantPools } from '../marketplace/pools.service.js';
-import { checkBankCode } from '../payouts/banks.service.js';
+import { allocate, isFiat, isToken, type AllocationResult } from '../liquidity/allocation.js';
+import { drawDown, tenantPools } from '../liquidity/pools.service.js';
+import { checkBankCode } from '../reference/banks.service.js';
 import { tradeMachine, type TradeEvent } from './fx.machine.js';
 
 export interface TradeAllocation {

@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { idempotent } from '../../engine/idempotency.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
 import { reply, requestScenario, respondIdempotent } from '../../http/respond.js';
-import { listBanks, resolveAccount } from './banks.service.js';
+import { listBanks, resolveAccount } from '../reference/banks.service.js';
 import { BanksEnvelope, BanksQuery, CreatePayoutRequest, PayoutEnvelope, ReferenceParam, ResolveEnvelope, ResolveQuery } from './payouts.schema.js';
 import { createPayout, envelope, getPayout } from './payouts.service.js';
 

@@ -6,9 +6,9 @@ import { dec } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { credit, debit } from '../balances/balances.service.js';
-import { bankName, checkBankCode } from './banks.service.js';
-import { payoutFee } from './fees.js';
+import { credit, debit } from '../reference/balances.service.js';
+import { bankName, checkBankCode } from '../reference/banks.service.js';
+import { payoutFee } from '../reference/fees.js';
 import { payoutMachine, type PayoutEvent, type PayoutStatus } from './payouts.machine.js';
 import type { CreatePayoutRequest, Payout } from './payouts.schema.js';
 

@@ -5,8 +5,8 @@ import { toNumber } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { checkBankCode } from '../payouts/banks.service.js';
-import { payoutFee } from '../payouts/fees.js';
+import { checkBankCode } from '../reference/banks.service.js';
+import { payoutFee } from '../reference/fees.js';
 import { transferMachine, type TransferEvent, type TransferStatus } from './transfers.machine.js';
 import type { BulkRow, CreateTransferRequest, Transfer } from './transfers.schema.js';
 

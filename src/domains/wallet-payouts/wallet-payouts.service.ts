@@ -6,7 +6,7 @@ import { dec, toNumber } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { credit, debit } from '../balances/balances.service.js';
+import { credit, debit } from '../reference/balances.service.js';
 import { walletPayoutMachine, type WalletPayoutEvent, type WalletPayoutStatus } from './wallet-payouts.machine.js';
 import type { CreateWalletPayoutRequest, WalletPayout } from './wallet-payouts.schema.js';
 import { balanceKey, gasFee, walletId } from './wallets.js';

@@ -1,7 +1,7 @@
 // The event names the services emit, and what an events filter of PUT /_sandbox/webhooks may name.
 // Each resource emits <resource>.<state in lower case> on entering any state of its machine.
 import { tradeMachine } from '../fx/fx.machine.js';
-import { quoteMachine } from '../marketplace/quotes.machine.js';
+import { quoteMachine } from '../quotes/quotes.machine.js';
 import { payoutMachine } from '../payouts/payouts.machine.js';
 import { transferMachine } from '../transfers/transfers.machine.js';
 import { walletPayoutMachine } from '../wallet-payouts/wallet-payouts.machine.js';

@@ -4,7 +4,7 @@ import { idempotent, type StoredResponse } from '../../engine/idempotency.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
 import { reply, requestScenario, respondIdempotent } from '../../http/respond.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { listAccounts } from './accounts.js';
+import { listAccounts } from '../reference/accounts.js';
 import { BalanceAccountList, CreateWithdrawalRequest, IdempotencyHeader, Withdrawal, WithdrawalReferenceParam } from './withdrawals.schema.js';
 import { createWithdrawal, getWithdrawal, present } from './withdrawals.service.js';
 

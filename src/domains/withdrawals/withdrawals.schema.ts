@@ -2,11 +2,11 @@
 // accounts to a bank account.
 import { z } from '@hono/zod-openapi';
 import { fiatAmount, timestamp } from '../../http/fields.js';
+import { ACCOUNT_CURRENCIES } from '../reference/accounts.js';
 
 export const WITHDRAWAL_STATUSES = ['PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
 /** The provider's own words for where the transfer stands. */
 export const PROVIDER_STATUSES = ['PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
-export const ACCOUNT_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
 
 
 export const CreateWithdrawalRequest = z

@@ -5,9 +5,9 @@ import { ids } from '../../kernel/ids.js';
 import type { Outcome } from '../../engine/behaviour.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { credit, debit } from '../balances/balances.service.js';
-import { checkBankCode } from '../payouts/banks.service.js';
-import { accountCurrency } from './accounts.js';
+import { credit, debit } from '../reference/balances.service.js';
+import { checkBankCode } from '../reference/banks.service.js';
+import { accountCurrency } from '../reference/accounts.js';
 import { withdrawalMachine, type WithdrawalEvent, type WithdrawalStatus } from './withdrawals.machine.js';
 import type { CreateWithdrawalRequest, Withdrawal } from './withdrawals.schema.js';
 

@@ -3,8 +3,10 @@
 import accounts from '../../../fixtures/balance-accounts.json' with { type: 'json' };
 import { SandboxError } from '../../kernel/errors.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { balanceOf, formatBalance } from '../balances/balances.service.js';
-import { ACCOUNT_CURRENCIES } from './withdrawals.schema.js';
+import { balanceOf, formatBalance } from './balances.service.js';
+
+/** The currencies of the balance accounts: one account each. */
+export const ACCOUNT_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
 
 type Currency = (typeof ACCOUNT_CURRENCIES)[number];
 

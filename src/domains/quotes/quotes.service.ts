@@ -6,8 +6,8 @@ import { ids } from '../../kernel/ids.js';
 import { dec, scaleOf } from '../../kernel/money.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { allocate, isSupportedPair, isToken } from './allocation.js';
-import { drawDown, tenantPools } from './pools.service.js';
+import { allocate, isSupportedPair, isToken } from '../liquidity/allocation.js';
+import { drawDown, tenantPools } from '../liquidity/pools.service.js';
 import {
   allocationViews,
   bankPayIn,

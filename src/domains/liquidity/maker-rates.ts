@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { SandboxError } from '../../kernel/errors.js';
 import { Decimal } from '../../kernel/money.js';
-import { isToken } from '../marketplace/allocation.js';
-import { POOLS } from '../marketplace/pools.js';
+import { isToken } from './allocation.js';
+import { POOLS } from './pools.js';
 
 /** The maker re-quotes once a minute; TmStmp is the start of the current minute. */
 export const QUOTE_INTERVAL_MS = 60_000;

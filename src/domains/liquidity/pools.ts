@@ -1,4 +1,4 @@
-// The marketplace liquidity pools (fixtures/pools.json). A pool converts between one fiat and
+// The liquidity pools (fixtures/pools.json). A pool converts between one fiat and
 // one token in one direction. Its rate is always fiat per one token, whichever way it trades,
 // and its availableBalance is what it can still deliver, in DESTINATION currency units.
 import pools from '../../../fixtures/pools.json' with { type: 'json' };

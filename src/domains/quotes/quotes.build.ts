@@ -5,8 +5,8 @@ import { ids } from '../../kernel/ids.js';
 import { Decimal, dec, toNumber } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { isToken, RATE_DECIMALS, type AllocationResult, type AmountDirection } from './allocation.js';
-import type { Pool } from './pools.js';
+import { isToken, RATE_DECIMALS, type AllocationResult, type AmountDirection } from '../liquidity/allocation.js';
+import type { Pool } from '../liquidity/pools.js';
 import type { CompleteQuoteRequest, MarketplaceQuote, PaymentQuote } from './quotes.schema.js';
 
 /** A quote as stored: the response plus what its lifecycle needs. */

@@ -3,7 +3,7 @@ import { SIMULATED_QUOTE_EVENTS, type QuoteEvent } from './quotes.machine.js';
 import { quoteRoutes } from './quotes.routes.js';
 import { moveQuote, quoteJobs } from './quotes.service.js';
 
-export const marketplaceModule: DomainModule = {
+export const quotesModule: DomainModule = {
   routes: quoteRoutes,
   jobs: quoteJobs,
   simulators: {
