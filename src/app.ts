@@ -5,7 +5,8 @@ import type { Clock } from './kernel/clock.js';
 import type { Behaviour } from './engine/behaviour.js';
 import { ScenarioRegistry } from './engine/scenario.registry.js';
 import { scenarioBehaviourFor } from './engine/scenario.select.js';
-import type { SandboxEvent } from './engine/events.js';
+import { EventCatalog, type SandboxEvent } from './engine/events.js';
+import { scenarioFormat, type ScenarioFormat } from './engine/scenario.schema.js';
 import type { Tenant } from './engine/tenant.js';
 import { Tenants } from './engine/tenants.js';
 import type { Store } from './store/store.js';
@@ -13,9 +14,9 @@ import { adminRoutes } from './admin/admin.routes.js';
 import { scenarioRoutes } from './admin/scenario.routes.js';
 import { resourceRoutes } from './admin/resources.routes.js';
 import { consoleRoutes } from './console/console.routes.js';
-import type { Simulators } from './admin/simulators.js';
-import { domains } from './domains/index.js';
-import { Outbox, webhooksModule } from './domains/webhooks/index.js';
+import { domains, resourcesOf } from './domains/index.js';
+import type { DomainModule } from './domains/module.js';
+import { Outbox, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
 import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, validationHook } from './http/errors.js';
@@ -41,16 +42,34 @@ export interface AppDeps {
   onEvent?: (tenant: Tenant, event: SandboxEvent) => void;
   /** Sends webhooks; pass one to await `outbox.idle()` in tests. */
   outbox?: Outbox;
+  /** The domains of the API; the real list (domains/index.ts) unless a test adds one. */
+  domains?: readonly DomainModule[];
+}
+
+const formats = new WeakMap<readonly DomainModule[], ScenarioFormat>();
+
+/** The scenario format of a domain list (its resources' sections and the webhooks one), built once per list. */
+export function scenarioFormatOf(list: readonly DomainModule[] = domains): ScenarioFormat {
+  let format = formats.get(list);
+  if (!format) {
+    const lifecycles = resourcesOf(list).flatMap((r) => (r.lifecycle ? [r.lifecycle] : []));
+    const sections = Object.assign({}, ...list.map((d) => d.scenario ?? {}), webhookScenarioSections);
+    formats.set(list, (format = scenarioFormat(lifecycles, sections)));
+  }
+  return format;
 }
 
 export function createApp(deps: AppDeps) {
   const { config } = deps;
-  const scenarios = deps.scenarios ?? ScenarioRegistry.load(config.scenario);
+  const list: readonly DomainModule[] = deps.domains ?? domains;
+  const resources = resourcesOf(list);
+  const scenarios = deps.scenarios ?? ScenarioRegistry.load(config.scenario, scenarioFormatOf(list));
+  const events = new EventCatalog(resources.flatMap((r) => r.lifecycle?.events ?? []));
   const outbox = deps.outbox ?? new Outbox();
-  const webhooks = webhooksModule(outbox);
-  const modules = [...domains, webhooks];
-  const jobHandlers = Object.assign({}, ...modules.map((d) => d.jobs ?? {}));
-  const simulators: Simulators = Object.assign({}, ...modules.map((d) => d.simulators ?? {}));
+  const webhooks = webhooksModule(outbox, events);
+  const modules = [...list, webhooks];
+  const jobHandlers = Object.assign({}, ...resources.map((r) => r.jobs), ...modules.map((d) => d.jobs ?? {}));
+  const simulators = new Map(resources.flatMap((r) => (r.simulator ? [[r.segment, r.simulator] as const] : [])));
   const tenants = new Tenants(
     deps.store,
     {
@@ -90,8 +109,8 @@ export function createApp(deps: AppDeps) {
   app.use('/_sandbox/bulk-disbursements', scenarioHeaderCheck(scenarios));
 
   app.route('/', scenarioRoutes(scenarios));
-  app.route('/', adminRoutes({ simulators, startedAt: Date.now(), storeKind: deps.store.kind }));
-  app.route('/', resourceRoutes());
+  app.route('/', adminRoutes({ simulators, events, startedAt: Date.now(), storeKind: deps.store.kind }));
+  app.route('/', resourceRoutes(resources));
   for (const d of modules) app.route('/', d.routes);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

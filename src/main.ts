@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.js';
+import { createApp, scenarioFormatOf } from './app.js';
 import { parseCli, USAGE } from './cli.js';
 import { validateScenarioFile } from './engine/scenario.load.js';
 import { ScenarioRegistry } from './engine/scenario.registry.js';
@@ -22,7 +22,7 @@ function readKeys(file: string): Set<string> {
 }
 
 async function start(config: Config) {
-  const scenarios = ScenarioRegistry.load(config.scenario);
+  const scenarios = ScenarioRegistry.load(config.scenario, scenarioFormatOf());
   const store = config.data ? await LowdbStore.open(config.data, { keep: config.maxTenants || undefined }) : new MemoryStore();
   const allowedKeys = config.keys ? readKeys(config.keys) : undefined;
   const { app, tenants } = createApp({ config, store, clock: systemClock, allowedKeys, scenarios });
@@ -88,7 +88,7 @@ async function main() {
     return;
   }
   if (cmd.name === 'validate') {
-    const { code, message } = validateScenarioFile(cmd.file);
+    const { code, message } = validateScenarioFile(cmd.file, scenarioFormatOf());
     (code === 0 ? console.log : console.error)(message);
     process.exitCode = code;
     return;

@@ -14,7 +14,7 @@ import {
   BalanceList,
   ClockState,
   EventList,
-  EventsQuery,
+  eventsQuery,
   Health,
   JournalList,
   JournalQuery,
@@ -24,7 +24,8 @@ import {
   SimulateResult,
   TopUpRequest,
 } from './admin.schema.js';
-import type { Simulators } from './simulators.js';
+import type { EventCatalog } from '../engine/events.js';
+import type { Simulator } from '../engine/resource.js';
 
 const tags = ['Sandbox control'];
 
@@ -68,9 +69,18 @@ function clockState(t: Tenant) {
   };
 }
 
-export function adminRoutes(opts: { simulators: Simulators; startedAt: number; storeKind: 'memory' | 'lowdb' }) {
+export interface AdminOptions {
+  /** The resources POST /_sandbox/simulate moves, by URL segment. */
+  simulators: ReadonlyMap<string, Simulator>;
+  /** The events of the app's resources: what the event log's `type` may name. */
+  events: EventCatalog;
+  startedAt: number;
+  storeKind: 'memory' | 'lowdb';
+}
+
+export function adminRoutes(opts: AdminOptions) {
   const { simulators } = opts;
-  const resources = Object.keys(simulators).sort();
+  const resources = [...simulators.keys()].sort();
 
   return newRouter()
     .openapi(
@@ -123,7 +133,7 @@ export function adminRoutes(opts: { simulators: Simulators; startedAt: number; s
     .openapi(
       createRoute({
         ...route('get', '/_sandbox/events', "The tenant's event log, oldest first"),
-        request: { query: EventsQuery },
+        request: { query: eventsQuery(opts.events) },
         responses: { 200: jsonResponse(EventList, 'Events'), ...errorResponses(400) },
       }),
       (c) => {
@@ -143,7 +153,7 @@ export function adminRoutes(opts: { simulators: Simulators; startedAt: number; s
       }),
       async (c) => {
         const { resource, id, event } = c.req.valid('param');
-        const sim = Object.hasOwn(simulators, resource) ? simulators[resource] : undefined;
+        const sim = simulators.get(resource);
         if (!sim) {
           throw new SandboxError('RESOURCE_NOT_FOUND', `No simulated resource type '${resource}'. Use one of: ${resources.join(', ')}.`, [
             { field: 'resource', issue: `must be one of: ${resources.join(', ')}` },

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { timestamp } from '../http/fields.js';
 import { dec, scaleOf } from '../kernel/money.js';
 import { BALANCE_KEYS } from '../domains/reference/balances.service.js';
-import { filterProblem } from '../domains/webhooks/webhooks.events.js';
+import type { EventCatalog } from '../engine/events.js';
 
 
 export const Health = z.object({ status: z.literal('ok'), uptimeSeconds: z.number(), store: z.enum(['memory', 'lowdb']) }).openapi('Health');
@@ -45,7 +45,7 @@ export const JournalEntry = z
 
 export const JournalList = z.object({ data: z.array(JournalEntry) }).openapi('JournalList');
 
-export const EventsQuery = z.object({
+export const eventsQuery = (catalog: EventCatalog) => z.object({
   after: z
     .string()
     .regex(/^(evt_\d{10})?$/, { message: 'must be the id of an event of this log, e.g. evt_0000000042' })
@@ -55,7 +55,7 @@ export const EventsQuery = z.object({
   type: z
     .string()
     .superRefine((type, ctx) => {
-      const problem = type === '' ? undefined : filterProblem(type);
+      const problem = type === '' ? undefined : catalog.problem(type);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .optional()

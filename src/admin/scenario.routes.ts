@@ -5,7 +5,6 @@ import { SandboxError } from '../kernel/errors.js';
 import { ScenarioError } from '../engine/scenario.load.js';
 import type { ScenarioRegistry } from '../engine/scenario.registry.js';
 import { checkScenario } from '../engine/scenario.load.js';
-import { scenarioJsonSchema } from '../engine/scenario.schema.js';
 import { chooseScenario, clearScenario, scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
 import type { Tenant } from '../engine/tenant.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
@@ -60,7 +59,7 @@ function invalid(err: ScenarioError): SandboxError {
 }
 
 export function scenarioRoutes(registry: ScenarioRegistry) {
-  const schema = scenarioJsonSchema();
+  const schema = registry.format.jsonSchema();
   const router = newRouter();
   return router
     .openapi(
@@ -136,7 +135,7 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
         } else {
           let doc;
           try {
-            doc = checkScenario(raw.scenario, 'scenario');
+            doc = checkScenario(raw.scenario, 'scenario', registry.format);
           } catch (err) {
             if (err instanceof ScenarioError) throw invalid(err);
             throw err;

@@ -1,19 +1,21 @@
-import { throughProcessing } from '../../admin/simulators.js';
+import { defineResource, throughProcessing } from '../../engine/resource.js';
 import type { DomainModule } from '../module.js';
-import { payoutMachine } from './payouts.machine.js';
+import { payout } from './payouts.machine.js';
 import { payoutRoutes } from './payouts.routes.js';
-import { getPayout, movePayout, payoutJobs, present } from './payouts.service.js';
+import { getPayout, movePayout, payoutJobs, present, type PayoutRecord } from './payouts.service.js';
 
-export const payoutsModule: DomainModule = {
-  routes: payoutRoutes,
-  jobs: payoutJobs,
-  simulators: {
-    payouts: {
-      events: payoutMachine.events,
-      apply: (t, id, event, body) => {
-        throughProcessing(getPayout(t, id).status, event, () => movePayout(t, id, 'process'));
-        return present(movePayout(t, id, event as never, body.reason as string | undefined));
-      },
+export const payoutResource = defineResource(payout, {
+  id: (r: PayoutRecord) => r.reference,
+  status: (r) => r.status,
+  view: (_t, r) => present(r),
+  simulate: {
+    events: payout.machine.events,
+    apply: (t, id, event, body) => {
+      throughProcessing(getPayout(t, id).status, event, () => movePayout(t, id, 'process'));
+      return present(movePayout(t, id, event, body.reason as string | undefined));
     },
   },
-};
+  jobs: payoutJobs,
+});
+
+export const payoutsDomain = { routes: payoutRoutes, resources: [payoutResource] } satisfies DomainModule;

@@ -1,5 +1,6 @@
 import { defineMachine } from '../../kernel/machine.js';
-import { PAYOUT_STATUSES } from './payouts.schema.js';
+import { defineLifecycle } from '../../engine/lifecycle.js';
+import { PAYOUT_STATUSES, type CreatePayoutRequest } from './payouts.schema.js';
 
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
@@ -11,3 +12,13 @@ export const payoutMachine = defineMachine('payout', PAYOUT_STATUSES, {
 });
 
 export type PayoutEvent = (typeof payoutMachine.events)[number];
+
+/** PENDING 30 s, PROCESSING 270 s, then the end the scenario picks; the rules match the create request. */
+export const payout = defineLifecycle({
+  name: 'payout',
+  machine: payoutMachine,
+  timed: ['PENDING', 'PROCESSING'],
+  outcomes: { states: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
+  durations: { PENDING: 30, PROCESSING: 270 },
+  match: (req: CreatePayoutRequest) => req,
+});

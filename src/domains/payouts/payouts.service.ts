@@ -9,7 +9,7 @@ import type { Tenant } from '../../engine/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
 import { bankName, checkBankCode } from '../reference/banks.service.js';
 import { payoutFee } from '../reference/fees.js';
-import { payoutMachine, type PayoutEvent, type PayoutStatus } from './payouts.machine.js';
+import { payout, payoutMachine, type PayoutEvent, type PayoutStatus } from './payouts.machine.js';
 import type { CreatePayoutRequest, Payout } from './payouts.schema.js';
 
 /** A payout as stored: the response fields plus how its lifecycle ends. */
@@ -19,7 +19,7 @@ export interface PayoutRecord extends Payout {
 }
 
 const ADVANCE = 'payout.advance';
-const payouts = (t: Tenant) => t.store.collection<PayoutRecord>('payouts');
+const payouts = (t: Tenant) => t.store.collection<PayoutRecord>(payout.collection);
 
 /** The response view, field by field: one object shape for every payout (an optional field left
  * undefined is not written to JSON). */
@@ -49,8 +49,8 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
   const behaviour = t.behaviour(scenario);
   const now = t.now();
   const nowIso = iso(now);
-  const pendingFor = behaviour.duration('payout', 'PENDING');
-  const processingFor = behaviour.duration('payout', 'PROCESSING');
+  const pendingFor = payout.duration(behaviour, 'PENDING');
+  const processingFor = payout.duration(behaviour, 'PROCESSING');
   const name = bankName(req.currency, req.destination.bankCode);
   // Built field by field: a spread of the validated object gave every record its own hidden class.
   const d = req.destination;
@@ -70,7 +70,7 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
     createdAt: nowIso,
     updatedAt: nowIso,
     estimatedCompletionAt: iso(now + (pendingFor + processingFor) * 1000),
-    outcome: behaviour.outcome('payout', req),
+    outcome: payout.outcome(behaviour, req),
     scenario,
   };
   // The debit is the first write: whatever could refuse the payout has run by now.
@@ -78,7 +78,7 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
   payouts(t).put(record.reference, record);
   t.scheduler.enqueue(ADVANCE, record.reference, now + pendingFor * 1000);
   const view = present(record);
-  t.emit('payout.pending', view);
+  payout.emit(t, 'PENDING', view);
   return { status: 201, body: { status: 'success' as const, message: 'Payout initiated successfully', data: view } };
 }
 
@@ -98,9 +98,9 @@ export function movePayout(t: Tenant, reference: string, event: PayoutEvent, rea
   payouts(t).put(reference, next);
   if (status === 'FAILED') credit(t, p.currency, dec(p.amount).plus(p.fee));
   if (status === 'PROCESSING') {
-    t.scheduler.enqueue(ADVANCE, reference, t.now() + t.behaviour(p.scenario).duration('payout', 'PROCESSING') * 1000);
+    t.scheduler.enqueue(ADVANCE, reference, t.now() + payout.duration(t.behaviour(p.scenario), 'PROCESSING') * 1000);
   }
-  t.emit(`payout.${status.toLowerCase()}`, present(next));
+  payout.emit(t, status, present(next));
   return next;
 }
 

@@ -1,5 +1,6 @@
 import { defineMachine } from '../../kernel/machine.js';
-import { QUOTE_STATUSES, type QuoteStatus } from './quotes.schema.js';
+import { defineLifecycle } from '../../engine/lifecycle.js';
+import { QUOTE_STATUSES, type CreateIntentRequest, type QuoteStatus } from './quotes.schema.js';
 
 /**
  * pending → awaiting_payment (completed with a destination) → completed (pay-in received);
@@ -19,6 +20,22 @@ export const quoteMachine = defineMachine<QuoteStatus, 'remove' | 'complete' | '
 );
 
 export type QuoteEvent = (typeof quoteMachine.events)[number];
+
+/**
+ * Pending for its ttl; once completed, its pay-in arrives after the scenario's awaiting_payment time
+ * (none by default: it is pushed through the control API) unless the ttl runs out first. The rules
+ * match the intent plus the chain and token of its pools and its order reference.
+ */
+export const quote = defineLifecycle({
+  name: 'quote',
+  machine: quoteMachine,
+  timed: ['awaiting_payment'],
+  outcomes: { states: ['completed', 'expired'], success: 'completed' },
+  ttl: 'Quote lifetime in seconds',
+  // A completed quote is also the order's success.
+  extraEvents: ['order.successful'],
+  match: (q: { req: CreateIntentRequest; chain: string; token: string; reference: string }) => ({ ...q.req, chain: q.chain, token: q.token, reference: q.reference }),
+});
 
 /** The moves the control API may push: the partner's own moves (remove, complete) go through the API. */
 export const SIMULATED_QUOTE_EVENTS = ['pay-in', 'cancel', 'expire'] as const satisfies readonly QuoteEvent[];

@@ -20,14 +20,12 @@ import {
   totalsOf,
   type QuoteRecord,
 } from './quotes.build.js';
-import { quoteMachine, type QuoteEvent } from './quotes.machine.js';
+import { quote, quoteMachine, type QuoteEvent } from './quotes.machine.js';
 import type { CreateIntentRequest, MarketplaceQuote } from './quotes.schema.js';
 
 const EXPIRE = 'quote.expire';
 const PAY_IN = 'quote.pay_in';
-/** The tenant store collection quotes live in (also listed by GET /_sandbox/resources). */
-export const QUOTES = 'quotes';
-export const quotes = (t: Tenant) => t.store.collection<QuoteRecord>(QUOTES);
+export const quotes = (t: Tenant) => t.store.collection<QuoteRecord>(quote.collection);
 
 function checkIntent(req: CreateIntentRequest): void {
   const { sourceCurrency: s, destinationCurrency: d } = req;
@@ -60,7 +58,7 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
     pools,
   });
   const behaviour = t.behaviour(scenario);
-  const ttl = behaviour.ttl('quote');
+  const ttl = quote.ttlOf(behaviour);
   const now = t.now();
   const createdAt = iso(now);
   const expiresAt = iso(now + ttl * 1000);
@@ -96,10 +94,9 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
     updatedAt: createdAt,
     completedAt: null,
     orderReference,
-    // A quote's chain and token come from its pools, its reference is the order's: the predicates
-    // chain, token and reference of a scenario match these.
-    outcome: behaviour.outcome('quote', {
-      ...req,
+    // A quote's chain and token come from its pools, its reference is the order's.
+    outcome: quote.outcome(behaviour, {
+      req,
       chain: best.metadata.chain,
       token: isToken(result.destination) ? result.destination : result.source,
       reference: orderReference,
@@ -110,7 +107,7 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
   };
   quotes(t).put(quoteId, record);
   t.scheduler.enqueue(EXPIRE, quoteId, now + ttl * 1000);
-  t.emit('quote.pending', eventData(t, record));
+  quote.emit(t, 'pending', eventData(t, record));
   return view;
 }
 
@@ -173,15 +170,15 @@ export function moveQuote(t: Tenant, id: string, event: QuoteEvent, patch: Parti
     const { allocations } = next.view.allocationResult;
     drawDown(t, allocations.map((a) => ({ poolId: a.poolId, allocatedAmount: dec(a.allocatedAmount) })));
   }
-  t.emit(`quote.${status}`, eventData(t, next));
-  if (status === 'completed') t.emit('order.successful', eventData(t, next));
+  quote.emit(t, status, eventData(t, next));
+  if (status === 'completed') quote.emitExtra(t, 'order.successful', eventData(t, next));
   return next;
 }
 
 /** After completion: the pay-in arrives after the scenario's awaiting_payment time, unless the ttl runs out first. */
 export function schedulePayIn(t: Tenant, q: QuoteRecord): void {
   if (!q.outcome.succeed) return;
-  const due = t.now() + t.behaviour(q.scenario).duration('quote', 'awaiting_payment') * 1000;
+  const due = t.now() + quote.duration(t.behaviour(q.scenario), 'awaiting_payment') * 1000;
   if (due < expiresAtMs(q)) t.scheduler.enqueue(PAY_IN, q.view.quoteId, due);
 }
 

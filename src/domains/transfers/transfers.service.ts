@@ -7,7 +7,7 @@ import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { checkBankCode } from '../reference/banks.service.js';
 import { payoutFee } from '../reference/fees.js';
-import { transferMachine, type TransferEvent, type TransferStatus } from './transfers.machine.js';
+import { transfer, transferMachine, type TransferEvent, type TransferStatus } from './transfers.machine.js';
 import type { BulkRow, CreateTransferRequest, Transfer } from './transfers.schema.js';
 
 /** A transfer as stored: the response fields plus how its lifecycle ends. */
@@ -24,7 +24,7 @@ const ADVANCE = 'transfer.advance';
 const versions = new WeakMap<Tenant, number>();
 export const versionOf = (t: Tenant) => versions.get(t) ?? 0;
 export const bumpVersion = (t: Tenant) => void versions.set(t, versionOf(t) + 1);
-export const transfers = (t: Tenant) => t.store.collection<TransferRecord>('transfers');
+export const transfers = (t: Tenant) => t.store.collection<TransferRecord>(transfer.collection);
 
 export function present(r: TransferRecord): Transfer {
   const { outcome: _o, scenario: _s, ownSchedule: _d, ...view } = r;
@@ -60,7 +60,7 @@ export function newTransfer(
     failureReason: null,
     createdAt: now,
     updatedAt: now,
-    outcome: t.behaviour(extra.scenario).outcome('transfer', { ...req }),
+    outcome: transfer.outcome(t.behaviour(extra.scenario), req),
     ...(extra.scenario ? { scenario: extra.scenario } : {}),
   };
 }
@@ -76,8 +76,8 @@ export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSou
   }
   const record = newTransfer(t, req, { serviceSource, bulkId: null, scenario });
   transfers(t).put(record.reference, record);
-  t.scheduler.enqueue(ADVANCE, record.reference, t.now() + t.behaviour(scenario).duration('transfer', 'PENDING') * 1000);
-  t.emit('transfer.pending', present(record));
+  t.scheduler.enqueue(ADVANCE, record.reference, t.now() + transfer.duration(t.behaviour(scenario), 'PENDING') * 1000);
+  transfer.emit(t, 'PENDING', present(record));
   return { status: 201, body: [present(record)] };
 }
 
@@ -94,7 +94,7 @@ export function applyMove(t: Tenant, r: TransferRecord, event: TransferEvent, re
   const next: TransferRecord = { ...r, status, failureReason, updatedAt: t.nowIso(), ...(ownSchedule ? { ownSchedule } : {}) };
   transfers(t).put(r.reference, next);
   bumpVersion(t);
-  t.emit(`transfer.${status.toLowerCase()}`, present(next));
+  transfer.emit(t, status, present(next));
   return next;
 }
 
@@ -105,7 +105,7 @@ export function moveTransfer(t: Tenant, reference: string, event: TransferEvent,
   t.scheduler.cancelFor(r.reference, ADVANCE);
   const next = applyMove(t, r, event, reason, true);
   if (next.status === 'PROCESSING') {
-    t.scheduler.enqueue(ADVANCE, r.reference, t.now() + t.behaviour(r.scenario).duration('transfer', 'PROCESSING') * 1000);
+    t.scheduler.enqueue(ADVANCE, r.reference, t.now() + transfer.duration(t.behaviour(r.scenario), 'PROCESSING') * 1000);
   }
   return next;
 }

@@ -7,7 +7,7 @@ import type { Outcome } from '../../engine/behaviour.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
-import { walletPayoutMachine, type WalletPayoutEvent, type WalletPayoutStatus } from './wallet-payouts.machine.js';
+import { walletPayout, walletPayoutMachine, type WalletPayoutEvent, type WalletPayoutStatus } from './wallet-payouts.machine.js';
 import type { CreateWalletPayoutRequest, WalletPayout } from './wallet-payouts.schema.js';
 import { balanceKey, gasFee, walletId } from './wallets.js';
 
@@ -23,7 +23,7 @@ export interface WalletPayoutRecord extends WalletPayout {
 }
 
 const ADVANCE = 'wallet_payout.advance';
-const payouts = (t: Tenant) => t.store.collection<WalletPayoutRecord>('wallet_payouts');
+const payouts = (t: Tenant) => t.store.collection<WalletPayoutRecord>(walletPayout.collection);
 
 export function present(p: WalletPayoutRecord): WalletPayout {
   const { memo: _m, failureReason: _f, updatedAt: _u, processingFor: _p, outcome: _o, scenario: _s, ...view } = p;
@@ -35,8 +35,8 @@ export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, sc
   debit(t, balanceKey(req.chain, req.asset), dec(req.amount).plus(fee));
   const behaviour = t.behaviour(scenario);
   const now = t.now();
-  const pendingFor = behaviour.duration('wallet_payout', 'PENDING');
-  const processingFor = behaviour.duration('wallet_payout', 'PROCESSING');
+  const pendingFor = walletPayout.duration(behaviour, 'PENDING');
+  const processingFor = walletPayout.duration(behaviour, 'PROCESSING');
   const record: WalletPayoutRecord = {
     reference: req.reference,
     withdrawalId: ids.uuid(t.random),
@@ -54,13 +54,12 @@ export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, sc
     failureReason: null,
     updatedAt: iso(now),
     processingFor,
-    // The request names the token `asset`; the scenario predicate is `token`.
-    outcome: behaviour.outcome('wallet_payout', { ...req, token: req.asset }),
+    outcome: walletPayout.outcome(behaviour, req),
     ...(scenario ? { scenario } : {}),
   };
   payouts(t).put(record.reference, record);
   t.scheduler.enqueue(ADVANCE, record.reference, now + pendingFor * 1000);
-  t.emit('wallet_payout.pending', eventData(record));
+  walletPayout.emit(t, 'PENDING', eventData(record));
   return { status: 201, body: present(record) };
 }
 
@@ -88,7 +87,7 @@ export function moveWalletPayout(t: Tenant, reference: string, event: WalletPayo
   if (status === 'FAILED' || status === 'CANCELLED') {
     credit(t, balanceKey(p.chain, p.token), dec(p.amount).plus(p.estimatedFee));
   }
-  t.emit(`wallet_payout.${status.toLowerCase()}`, eventData(next));
+  walletPayout.emit(t, status, eventData(next));
   return next;
 }
 

@@ -1,6 +1,6 @@
 // Webhooks: the module is built around the app's outbox, which its routes (redelivery) and its timed
 // moves (retries) hand deliveries to. createApp wires each recorded event to deliverEvent.
-import type { SandboxEvent } from '../../engine/events.js';
+import type { EventCatalog, SandboxEvent } from '../../engine/events.js';
 import type { Tenant } from '../../engine/tenant.js';
 import type { DomainModule } from '../module.js';
 import { deliverEvent, deliveryJobs } from './deliveries.service.js';
@@ -9,9 +9,12 @@ import { webhookRoutes } from './webhooks.routes.js';
 
 export { Outbox, type OutboxOptions } from './outbox.js';
 
-export function webhooksModule(outbox: Outbox): DomainModule & { onEvent(t: Tenant, e: SandboxEvent): void } {
+export { webhookScenarioSections } from './webhooks.scenario.js';
+
+/** `events`: the app's events, which webhook filters may name. */
+export function webhooksModule(outbox: Outbox, events: EventCatalog): DomainModule & { onEvent(t: Tenant, e: SandboxEvent): void } {
   return {
-    routes: webhookRoutes(outbox),
+    routes: webhookRoutes(outbox, events),
     jobs: deliveryJobs(outbox),
     onEvent: (t, e) => deliverEvent(t, e, outbox),
   };

@@ -3,15 +3,16 @@
 import { createRoute } from '@hono/zod-openapi';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
 import { listDeliveries, redeliver, stopAll, type Sender } from './deliveries.service.js';
+import type { EventCatalog } from '../../engine/events.js';
 import {
   DeliveriesQuery,
   Delivery,
   DeliveryList,
   DeliveryParam,
   WebhookSettings,
-  WebhookSettingsRequest,
   WebhookSettingsWithSecret,
   WebhookStopped,
+  settingsRequestOf,
 } from './webhooks.schema.js';
 import { getSettings, present, putSettings, removeSettings } from './webhooks.service.js';
 
@@ -19,13 +20,14 @@ const tags = ['Sandbox webhooks'];
 const route = <P extends string>(method: 'get' | 'post' | 'put' | 'delete', path: P, summary: string) =>
   ({ method, path, tags, security, summary }) as const;
 
-const put = createRoute({
-  ...route('put', '/_sandbox/webhooks', 'Set the webhook: where every event of this key is sent, and how it is signed'),
-  description:
-    'Replaces the settings. Without `secret`, a new whsec_ secret is generated. The response is the only place the secret is shown.',
-  request: { body: jsonBody(WebhookSettingsRequest) },
-  responses: { 200: jsonResponse(WebhookSettingsWithSecret, 'The settings, with the signing secret'), ...errorResponses(400, 413, 415) },
-});
+const put = (catalog: EventCatalog) =>
+  createRoute({
+    ...route('put', '/_sandbox/webhooks', 'Set the webhook: where every event of this key is sent, and how it is signed'),
+    description:
+      'Replaces the settings. Without `secret`, a new whsec_ secret is generated. The response is the only place the secret is shown.',
+    request: { body: jsonBody(settingsRequestOf(catalog)) },
+    responses: { 200: jsonResponse(WebhookSettingsWithSecret, 'The settings, with the signing secret'), ...errorResponses(400, 413, 415) },
+  });
 
 const get = createRoute({
   ...route('get', '/_sandbox/webhooks', 'Read the webhook settings (without the secret)'),
@@ -50,9 +52,9 @@ const resend = createRoute({
   responses: { 202: jsonResponse(Delivery, 'Redelivery queued'), ...errorResponses(404, 409) },
 });
 
-export function webhookRoutes(sender: Sender) {
+export function webhookRoutes(sender: Sender, catalog: EventCatalog) {
   return newRouter()
-    .openapi(put, (c) => {
+    .openapi(put(catalog), (c) => {
       const s = putSettings(c.get('tenant'), c.req.valid('json'));
       return c.json({ ...present(s), secret: s.secret }, 200);
     })

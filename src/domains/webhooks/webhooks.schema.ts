@@ -1,7 +1,7 @@
 // Webhook settings and the delivery log: request, stored shapes and responses of /_sandbox/webhooks*.
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../../http/fields.js';
-import { EVENT_FILTERS, RESOURCES, filterProblem } from './webhooks.events.js';
+import type { EventCatalog } from '../../engine/events.js';
 
 
 function isHttpUrl(value: string): boolean {
@@ -21,17 +21,19 @@ function isSecret(value: string): boolean {
   return bytes >= 24 && bytes <= 64;
 }
 
-const eventFilter = z
-  .string()
-  .superRefine((filter, ctx) => {
-    const problem = filterProblem(filter);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .openapi({
-    example: 'payout',
-    enum: EVENT_FILTERS,
-    description: `An event name (payout.failed), a resource prefix (payout or payout.*), or * for all. Resources: ${RESOURCES.join(', ')}; a filter that matches no event is refused`,
-  });
+/** An events filter: one of the catalog's filters (the events of the app's resources). */
+const eventFilter = (catalog: EventCatalog) =>
+  z
+    .string()
+    .superRefine((filter, ctx) => {
+      const problem = catalog.problem(filter);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .openapi({
+      example: 'payout',
+      enum: [...catalog.filters],
+      description: `An event name (payout.failed), a resource prefix (payout or payout.*), or * for all. Resources: ${catalog.resources.join(', ')}; a filter that matches no event is refused`,
+    });
 
 export const WebhookFaults = z
   .object({
@@ -59,12 +61,18 @@ export const WebhookSettingsRequest = z
       .refine(isSecret, { message: 'must be whsec_ followed by the base64 of 24 to 64 random bytes; leave it out to have one generated' })
       .optional()
       .openapi({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
-    events: z.array(eventFilter).min(1).max(50).optional().openapi({ description: 'Which events to deliver; all when left out' }),
+    // Checked against the app's events by settingsRequestOf, which the route uses.
+    events: z.array(z.string()).min(1).max(50).optional(),
     faults: WebhookFaults.optional(),
-  })
-  .openapi('WebhookSettingsRequest');
+  });
 
 export type WebhookSettingsRequest = z.infer<typeof WebhookSettingsRequest>;
+
+/** The request as the app's routes check it: `events` names only events of the app's resources. */
+export const settingsRequestOf = (catalog: EventCatalog) =>
+  WebhookSettingsRequest.extend({
+    events: z.array(eventFilter(catalog)).min(1).max(50).optional().openapi({ description: 'Which events to deliver; all when left out' }),
+  }).openapi('WebhookSettingsRequest');
 
 export const WebhookSettings = z
   .object({

@@ -2,13 +2,14 @@
 import { iso } from '../../kernel/clock.js';
 import { SandboxError, notFound } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
-import type { Outcome } from '../../engine/behaviour.js';
+import type { Behaviour, Outcome } from '../../engine/behaviour.js';
+import { regex } from '../../engine/scenario.behaviour.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
 import { checkBankCode } from '../reference/banks.service.js';
 import { accountCurrency } from '../reference/accounts.js';
-import { withdrawalMachine, type WithdrawalEvent, type WithdrawalStatus } from './withdrawals.machine.js';
+import { withdrawal, withdrawalMachine, type WithdrawalEvent, type WithdrawalStatus } from './withdrawals.machine.js';
 import type { CreateWithdrawalRequest, Withdrawal } from './withdrawals.schema.js';
 
 export interface WithdrawalRecord extends Withdrawal {
@@ -17,16 +18,29 @@ export interface WithdrawalRecord extends Withdrawal {
 }
 
 const ADVANCE = 'withdrawal.advance';
-const withdrawals = (t: Tenant) => t.store.collection<WithdrawalRecord>('withdrawals');
+const withdrawals = (t: Tenant) => t.store.collection<WithdrawalRecord>(withdrawal.collection);
 
 export function present(w: WithdrawalRecord): Withdrawal {
   const { outcome: _o, scenario: _s, ...view } = w;
   return view;
 }
 
+/** What a scenario makes of an authCode sent (or not) with a withdrawal. */
+export type AuthCodeCheck = 'ok' | 'missing' | 'invalid';
+
+/** Whether this authCode passes the scenario's rule: 'missing' when required and absent, 'invalid' when not accepted. */
+export function authCodeCheck(b: Behaviour, code: string | undefined): AuthCodeCheck {
+  const rule = withdrawal.section(b)?.authCode as { required: boolean; codes?: string[]; pattern?: string } | undefined;
+  if (!rule) return 'ok';
+  if (code === undefined || code === '') return rule.required ? 'missing' : 'ok';
+  if (rule.codes && !rule.codes.includes(code)) return 'invalid';
+  if (rule.pattern && !regex(rule.pattern).test(code)) return 'invalid';
+  return 'ok';
+}
+
 /** The scenario decides whether an authCode is needed and which codes pass (two-factor: only 123456). */
 function checkAuthCode(t: Tenant, authCode: string | undefined, scenario?: string): void {
-  const check = t.behaviour(scenario).checkAuthCode(authCode);
+  const check = authCodeCheck(t.behaviour(scenario), authCode);
   if (check === 'missing') {
     throw new SandboxError('AUTH_CODE_REQUIRED', 'This withdrawal needs a two-factor code under the scenario in force. Send authCode (the bundled two-factor scenario accepts 123456).', [
       { field: 'authCode', issue: 'is required by the current scenario' },
@@ -46,7 +60,7 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
   debit(t, currency, req.amount, false);
   const behaviour = t.behaviour(scenario);
   const now = t.now();
-  const processingFor = behaviour.duration('withdrawal', 'PROCESSING');
+  const processingFor = withdrawal.duration(behaviour, 'PROCESSING');
   const reference = ids.withdrawalReference(t.random);
   const record: WithdrawalRecord = {
     amount: req.amount,
@@ -61,13 +75,12 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
     createdAt: iso(now),
     updatedAt: iso(now),
     estimatedCompletionAt: iso(now + processingFor * 1000),
-    // The reference is the sandbox's own (TRF-…), drawn before the outcome so a scenario can match it.
-    outcome: behaviour.outcome('withdrawal', { ...req, currency, reference }),
+    outcome: withdrawal.outcome(behaviour, { req, currency, reference }),
     ...(scenario ? { scenario } : {}),
   };
   withdrawals(t).put(record.reference, record);
   t.scheduler.enqueue(ADVANCE, record.reference, now + processingFor * 1000);
-  t.emit('withdrawal.processing', present(record));
+  withdrawal.emit(t, 'PROCESSING', present(record));
   return { status: 201, body: present(record) };
 }
 
@@ -86,7 +99,7 @@ export function moveWithdrawal(t: Tenant, reference: string, event: WithdrawalEv
   const next: WithdrawalRecord = { ...w, status, providerStatus: status, failureReason, updatedAt: t.nowIso() };
   withdrawals(t).put(reference, next);
   if (status === 'FAILED') credit(t, w.currency, w.amount);
-  t.emit(`withdrawal.${status.toLowerCase()}`, present(next));
+  withdrawal.emit(t, status, present(next));
   return next;
 }
 

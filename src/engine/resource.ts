@@ -1,0 +1,68 @@
+// One description per resource, exported by its domain (principle 13): its names and lifecycle
+// (lifecycle.ts), how GET /_sandbox/resources shows a record, the moves POST /_sandbox/simulate may
+// push, and its timed jobs. The domain list gives every description; the scenario format, the event
+// names, the simulators, the resource listing and the job table are all derived from them.
+import type { Machine } from '../kernel/machine.js';
+import type { LifecycleInfo, ResourceNames } from './lifecycle.js';
+import type { JobHandler, Tenant } from './tenant.js';
+
+/** How the control API pushes a resource along its machine. */
+export interface Simulator {
+  /** The events this resource accepts through /_sandbox/simulate. */
+  readonly events: readonly string[];
+  /** Apply the event and return the resource as the API shows it. */
+  apply(tenant: Tenant, id: string, event: string, body: Record<string, unknown>): Record<string, unknown>;
+}
+
+export interface ResourceSpec<R, E extends string> {
+  /** The id a record is read by. */
+  id(r: R): string;
+  /** Its current state; null for a resource without states. */
+  status(r: R): string | null;
+  /** The record as the API shows it. */
+  view(t: Tenant, r: R): Record<string, unknown>;
+  /** The moves of its machine the control API may push. */
+  simulate?: {
+    events: readonly E[];
+    apply(t: Tenant, id: string, event: E, body: Record<string, unknown>): Record<string, unknown>;
+  };
+  /** Its timed moves, by job kind. */
+  jobs?: Record<string, JobHandler>;
+}
+
+export interface Resource<N extends string = string> extends ResourceNames<N> {
+  /** Absent for a resource without states (a bulk file). */
+  readonly lifecycle: LifecycleInfo | undefined;
+  id(r: unknown): string;
+  status(r: unknown): string | null;
+  view(t: Tenant, r: unknown): Record<string, unknown>;
+  readonly simulator: Simulator | undefined;
+  readonly jobs: Readonly<Record<string, JobHandler>>;
+}
+
+type Described<N extends string, E extends string> = ResourceNames<N> & { machine?: Machine<string, E> };
+
+/** A resource from its lifecycle (or, without states, its names) and how it is shown and moved. */
+export function defineResource<N extends string, R, E extends string = never>(of: Described<N, E>, spec: ResourceSpec<R, E>): Resource<N> {
+  const lifecycle = 'machine' in of ? (of as unknown as LifecycleInfo) : undefined;
+  return {
+    name: of.name,
+    collection: of.collection,
+    segment: of.segment,
+    lifecycle,
+    id: spec.id as (r: unknown) => string,
+    status: spec.status as (r: unknown) => string | null,
+    view: spec.view as (t: Tenant, r: unknown) => Record<string, unknown>,
+    simulator: spec.simulate as Simulator | undefined,
+    jobs: spec.jobs ?? {},
+  };
+}
+
+/**
+ * For the PENDING → PROCESSING → SUCCESSFUL | FAILED lifecycles (payouts, transfers): a simulated
+ * `complete` or `fail` on a PENDING resource first runs `process`, so the end stays one call and
+ * the events keep the lifecycle's order.
+ */
+export function throughProcessing(status: string, event: string, process: () => unknown): void {
+  if (status === 'PENDING' && (event === 'complete' || event === 'fail')) process();
+}
