@@ -100,6 +100,7 @@ describe('--max-tenants', () => {
     }
     expect(t.tenants.stats().loaded).toBeLessThanOrEqual(3);
     expect((t.store as LowdbStore).tenantIds().length).toBeLessThanOrEqual(4);
+    await t.store.close();
   });
 
   it('never unloads tenants of the memory store, whose data exist nowhere else', async () => {
@@ -117,5 +118,6 @@ describe('--max-tenants', () => {
     const store = await LowdbStore.open(dir, { keep: 2 });
     expect(store.tenantIds()).toHaveLength(2);
     expect((await store.tenant('t5')).collection('x').get('a')).toBe(5);
+    await store.close();
   });
 });
