@@ -10,9 +10,7 @@ import { scenarioFormat, type ScenarioFormat } from './engine/scenario.schema.js
 import type { Tenant } from './engine/tenant.js';
 import { Tenants } from './engine/tenants.js';
 import type { Store } from './store/store.js';
-import { adminRoutes } from './admin/admin.routes.js';
-import { scenarioRoutes } from './admin/scenario.routes.js';
-import { resourceRoutes } from './admin/resources.routes.js';
+import { controlRoutes, OPEN_PATHS } from './admin/index.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { domains, resourcesOf } from './domains/index.js';
 import type { DomainModule } from './domains/module.js';
@@ -21,7 +19,7 @@ import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, validationHook } from './http/errors.js';
 import { withScenarioHeader } from './http/openapi.js';
-import { faultsMiddleware, scenarioHeaderCheck, type Sleep } from './http/faults.js';
+import { faultsMiddleware, type Sleep } from './http/faults.js';
 import { journalMiddleware } from './http/journal.js';
 import { bodyLimit } from './http/limits.js';
 import { KeptStaticRouter } from './http/router.js';
@@ -69,7 +67,6 @@ export function createApp(deps: AppDeps) {
   const webhooks = webhooksModule(outbox, events);
   const modules = [...list, webhooks];
   const jobHandlers = Object.assign({}, ...resources.map((r) => r.jobs), ...modules.map((d) => d.jobs ?? {}));
-  const simulators = new Map(resources.flatMap((r) => (r.simulator ? [[r.segment, r.simulator] as const] : [])));
   const tenants = new Tenants(
     deps.store,
     {
@@ -92,7 +89,6 @@ export function createApp(deps: AppDeps) {
   app.onError(onError);
   app.notFound(onNotFound);
 
-  const limit = bodyLimit(config.bodyLimitBytes);
   const withTenant = tenantMiddleware(tenants, deps.allowedKeys);
   const faultSeeds = new WeakMap<Tenant, number>();
   const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;
@@ -101,17 +97,23 @@ export function createApp(deps: AppDeps) {
   app.use('/xsd/*', xmlErrors());
   app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), journalMiddleware(), withTenant);
   app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }));
-  // Bulk disbursement files carry up to 10,000 rows (about 3.5 MB as JSON): that route sets its own,
-  // larger limit; every other route keeps the 1 MiB one.
-  const sandboxLimit: typeof limit = (c, next) => (c.req.path === '/_sandbox/bulk-disbursements' ? next() : limit(c, next));
-  const open = new Set(['/_sandbox/health', '/_sandbox/scenario.schema.json']);
-  app.use('/_sandbox/*', sandboxLimit, async (c, next) => (open.has(c.req.path) ? next() : withTenant(c, next)));
-  app.use('/_sandbox/bulk-disbursements', scenarioHeaderCheck(scenarios));
+  // A control route may declare its own body limit (the bulk upload's is larger); the rest keep this one.
+  const sandboxLimit = bodyLimit(config.bodyLimitBytes, { yieldToRoute: true });
+  app.use('/_sandbox/*', sandboxLimit, async (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)));
 
-  app.route('/', scenarioRoutes(scenarios));
-  app.route('/', adminRoutes({ simulators, events, startedAt: Date.now(), storeKind: deps.store.kind }));
-  app.route('/', resourceRoutes(resources));
-  for (const d of modules) app.route('/', d.routes);
+  const ctx = { scenarios };
+  app.route(
+    '/',
+    controlRoutes({
+      scenarios,
+      resources,
+      events,
+      domainRoutes: modules.flatMap((d) => (d.sandbox ? [d.sandbox(ctx)] : [])),
+      startedAt: Date.now(),
+      storeKind: deps.store.kind,
+    }),
+  );
+  for (const d of modules) if (d.routes) app.route('/', d.routes);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

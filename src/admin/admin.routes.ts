@@ -3,15 +3,11 @@ import { createRoute } from '@hono/zod-openapi';
 import { iso } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
 import { validationError } from '../kernel/validation.js';
-import { dec } from '../kernel/money.js';
 import type { Tenant } from '../engine/tenant.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
-import { balanceOf, credit, formatBalance, listBalances } from '../domains/reference/balances.service.js';
 import {
   AdvanceRequest,
   AdvanceResult,
-  Balance,
-  BalanceList,
   ClockState,
   EventList,
   eventsQuery,
@@ -22,7 +18,6 @@ import {
   SimulateParams,
   SimulateRequest,
   SimulateResult,
-  TopUpRequest,
 } from './admin.schema.js';
 import type { EventCatalog } from '../engine/events.js';
 import type { Simulator } from '../engine/resource.js';
@@ -166,26 +161,6 @@ export function adminRoutes(opts: AdminOptions) {
         }
         const state = sim.apply(c.get('tenant'), id, event, await simulateBody(c.req.raw));
         return c.json({ resource, id, event, state }, 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        ...route('get', '/_sandbox/balances', "The tenant's wallet balances"),
-        responses: { 200: jsonResponse(BalanceList, 'Balances'), ...errorResponses() },
-      }),
-      (c) => c.json({ data: listBalances(c.get('tenant')) }, 200),
-    )
-    .openapi(
-      createRoute({
-        ...route('post', '/_sandbox/balances/top-up', 'Add funds to one of the tenant\'s balances'),
-        request: { body: jsonBody(TopUpRequest) },
-        responses: { 200: jsonResponse(Balance, 'The balance after the top-up'), ...errorResponses(400) },
-      }),
-      (c) => {
-        const t = c.get('tenant');
-        const { key, amount } = c.req.valid('json');
-        credit(t, key, dec(amount));
-        return c.json({ key, available: formatBalance(key, balanceOf(t, key)) }, 200);
       },
     );
 }

@@ -6,11 +6,20 @@ import type { DomainModule } from './module.js';
 import { fxDomain } from './fx/index.js';
 import { payoutsDomain } from './payouts/index.js';
 import { quotesDomain } from './quotes/index.js';
+import { referenceDomain } from './reference/index.js';
 import { transfersDomain } from './transfers/index.js';
 import { walletPayoutsDomain } from './wallet-payouts/index.js';
 import { withdrawalsDomain } from './withdrawals/index.js';
 
-export const domains = [payoutsDomain, walletPayoutsDomain, withdrawalsDomain, transfersDomain, quotesDomain, fxDomain] as const satisfies readonly DomainModule[];
+export const domains = [
+  referenceDomain,
+  payoutsDomain,
+  walletPayoutsDomain,
+  withdrawalsDomain,
+  transfersDomain,
+  quotesDomain,
+  fxDomain,
+] as const satisfies readonly DomainModule[];
 
 /** The name of a resource of the domain list: payout, wallet_payout, ... */
 export type ResourceName = (typeof domains)[number]['resources'][number]['name'];

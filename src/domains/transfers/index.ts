@@ -4,6 +4,7 @@ import type { DomainModule } from '../module.js';
 import { bulkJobs, ensureDemo, presentBulk, type BulkRecord } from './bulk.service.js';
 import { bulkDisbursement, transfer } from './transfers.machine.js';
 import { transferRoutes } from './transfers.routes.js';
+import { transferSandbox } from './transfers.sandbox.js';
 import { getTransfer, moveTransfer, present, transferJobs, transfers, type TransferRecord } from './transfers.service.js';
 
 export const transferResource = defineResource(transfer, {
@@ -39,4 +40,4 @@ export const bulkDisbursementResource = defineResource(bulkDisbursement, {
   jobs: bulkJobs,
 });
 
-export const transfersDomain = { routes: transferRoutes, resources: [transferResource, bulkDisbursementResource] } satisfies DomainModule;
+export const transfersDomain = { routes: transferRoutes, sandbox: transferSandbox, resources: [transferResource, bulkDisbursementResource] } satisfies DomainModule;

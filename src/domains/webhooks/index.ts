@@ -5,7 +5,7 @@ import type { Tenant } from '../../engine/tenant.js';
 import type { DomainModule } from '../module.js';
 import { deliverEvent, deliveryJobs } from './deliveries.service.js';
 import { Outbox } from './outbox.js';
-import { webhookRoutes } from './webhooks.routes.js';
+import { webhookSandbox } from './webhooks.sandbox.js';
 
 export { Outbox, type OutboxOptions } from './outbox.js';
 
@@ -14,7 +14,7 @@ export { webhookScenarioSections } from './webhooks.scenario.js';
 /** `events`: the app's events, which webhook filters may name. */
 export function webhooksModule(outbox: Outbox, events: EventCatalog): DomainModule & { onEvent(t: Tenant, e: SandboxEvent): void } {
   return {
-    routes: webhookRoutes(outbox, events),
+    sandbox: () => webhookSandbox(outbox, events),
     jobs: deliveryJobs(outbox),
     onEvent: (t, e) => deliverEvent(t, e, outbox),
   };

@@ -4,8 +4,7 @@ import { idempotent, type StoredResponse } from '../../engine/idempotency.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
 import { reply, requestScenario, respondIdempotent } from '../../http/respond.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { listAccounts } from '../reference/accounts.js';
-import { BalanceAccountList, CreateWithdrawalRequest, IdempotencyHeader, Withdrawal, WithdrawalReferenceParam } from './withdrawals.schema.js';
+import { CreateWithdrawalRequest, IdempotencyHeader, Withdrawal, WithdrawalReferenceParam } from './withdrawals.schema.js';
 import { createWithdrawal, getWithdrawal, present } from './withdrawals.service.js';
 
 const tags = ['Bank withdrawals'];
@@ -37,15 +36,6 @@ const read = createRoute({
   responses: { 200: jsonResponse(Withdrawal, 'The withdrawal in its current state'), ...errorResponses(404) },
 });
 
-const accounts = createRoute({
-  method: 'get',
-  path: '/_sandbox/accounts',
-  tags: ['Sandbox control'],
-  security,
-  summary: "The tenant's fiat balance accounts: the accountId to send on a bank withdrawal",
-  responses: { 200: jsonResponse(BalanceAccountList, 'Balance accounts'), ...errorResponses() },
-});
-
 /** Idempotency by header: the same key with the same body replays, with another body is 409. */
 function withKey(t: Tenant, key: string | undefined, body: unknown, create: () => StoredResponse) {
   if (key === undefined) return { ...create(), replayed: false };
@@ -71,5 +61,4 @@ export const withdrawalRoutes = newRouter()
     const key = c.req.valid('header')['idempotency-key'];
     return respondIdempotent(c, withKey(t, key, body, () => createWithdrawal(t, body, requestScenario(c))));
   })
-  .openapi(read, (c) => reply(c, present(getWithdrawal(c.get('tenant'), c.req.valid('param').reference)), 200))
-  .openapi(accounts, (c) => reply(c, { data: listAccounts(c.get('tenant')) }, 200));
+  .openapi(read, (c) => reply(c, present(getWithdrawal(c.get('tenant'), c.req.valid('param').reference)), 200));

@@ -58,9 +58,3 @@ export const IdempotencyHeader = z.object({
 export const WithdrawalReferenceParam = z.object({
   reference: z.string().min(1).max(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'TRF-5F3A9C0B1D2E4F60718293A4B5C6D7E8' }),
 });
-
-export const BalanceAccount = z
-  .object({ accountId: z.uuid(), currency: z.enum(ACCOUNT_CURRENCIES), available: z.string() })
-  .openapi('BalanceAccount');
-
-export const BalanceAccountList = z.object({ data: z.array(BalanceAccount) }).openapi('BalanceAccountList');

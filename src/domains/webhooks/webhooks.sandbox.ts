@@ -52,7 +52,7 @@ const resend = createRoute({
   responses: { 202: jsonResponse(Delivery, 'Redelivery queued'), ...errorResponses(404, 409) },
 });
 
-export function webhookRoutes(sender: Sender, catalog: EventCatalog) {
+export function webhookSandbox(sender: Sender, catalog: EventCatalog) {
   return newRouter()
     .openapi(put(catalog), (c) => {
       const s = putSettings(c.get('tenant'), c.req.valid('json'));
