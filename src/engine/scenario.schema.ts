@@ -28,7 +28,7 @@ const seconds = z.number().min(0).max(MAX_SECONDS);
 const posInt = z.number().int().min(1);
 
 /** How many items a list of a scenario may hold (outcome and fault rules, nth lists, names). */
-export const MAX_ITEMS = 50;
+const MAX_ITEMS = 50;
 
 // A regular expression, run on RE2 (see scenario.regex.ts).
 const pattern = z
@@ -53,13 +53,13 @@ export const PredicatesSchema = z
     currency: oneOrMany.optional().describe('Matches currency, sourceCurrency or destinationCurrency, any case'),
     chain: oneOrMany.optional().describe('Any case'),
     token: oneOrMany.optional().describe('Any case'),
-    reference: pattern.optional().describe('Regular expression on the reference'),
-    accountNumber: pattern.optional().describe('Regular expression on accountNumber or destination.accountNumber'),
+    reference: pattern.optional().describe('RE2 regular expression on the reference'),
+    accountNumber: pattern.optional().describe('RE2 regular expression on accountNumber or destination.accountNumber'),
     fields: z
       .record(z.string().min(1).max(100), pattern)
       .refine((f) => Object.keys(f).length <= 10, 'must name at most 10 fields')
       .optional()
-      .describe('Regular expressions on any field by dotted path'),
+      .describe('RE2 regular expressions on any field by dotted path, at most 10'),
   })
   .describe('Every predicate given must hold');
 
@@ -103,7 +103,7 @@ export const ScenarioSchema = z
           .strictObject({
             required: z.boolean(),
             codes: z.array(z.string().min(1).max(100)).min(1).max(100).optional().describe('The codes accepted; any other is refused'),
-            pattern: pattern.optional().describe('Accepted codes match this regular expression'),
+            pattern: pattern.optional().describe('Accepted codes match this RE2 regular expression'),
           })
           .optional(),
       })
