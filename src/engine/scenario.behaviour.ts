@@ -3,6 +3,7 @@
 // tenant's store, so they are per tenant, survive restarts and go away with a reset.
 import { dec } from '../kernel/money.js';
 import { defaultBehaviour, SUCCEEDS, type Behaviour, type LifecycleResource, type Outcome } from './behaviour.js';
+import { regexMatches } from './scenario.regex.js';
 import type { Tenant } from './tenant.js';
 import { LIFECYCLES, type OutcomeRule, type Predicates, type Scenario } from './scenario.schema.js';
 
@@ -29,21 +30,9 @@ function oneOf(want: string | string[], ...values: unknown[]): boolean {
   return values.some((v) => str(v) !== undefined && list.includes(str(v)!.toLowerCase()));
 }
 
-const compiled = new Map<string, RegExp>();
-
-/** Patterns are checked when a scenario is loaded; each is compiled once. */
-export function regex(p: string): RegExp {
-  let re = compiled.get(p);
-  if (!re) {
-    re = new RegExp(p);
-    if (compiled.size < 1000) compiled.set(p, re);
-  }
-  return re;
-}
-
 function matchesPattern(p: string, v: unknown): boolean {
   const s = str(v);
-  return s !== undefined && regex(p).test(s);
+  return s !== undefined && regexMatches(p, s);
 }
 
 export function matches(when: Predicates | undefined, fields: Record<string, unknown>): boolean {
@@ -110,7 +99,7 @@ export function behaviourOf(doc: Scenario, name: string, t: Tenant): Behaviour {
       if (!rule) return 'ok';
       if (code === undefined || code === '') return rule.required ? 'missing' : 'ok';
       if (rule.codes && !rule.codes.includes(code)) return 'invalid';
-      if (rule.pattern && !regex(rule.pattern).test(code)) return 'invalid';
+      if (rule.pattern && !regexMatches(rule.pattern, code)) return 'invalid';
       return 'ok';
     },
     webhookFaults() {

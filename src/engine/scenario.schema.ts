@@ -1,10 +1,10 @@
 // The one schema of a scenario document (YAML or JSON). Files, inline documents sent to
 // PUT /_sandbox/scenario and `payments-sandbox validate` are all checked by it, and it is published
 // as JSON Schema at /_sandbox/scenario.schema.json.
-import safeRegex from 'safe-regex2';
 import { z } from 'zod';
 import type { LifecycleResource } from './behaviour.js';
 import { FaultRuleSchema } from './faults.js';
+import { REGEX_LIMITS, regexProblem } from './scenario.regex.js';
 
 /**
  * Per resource: the states a timed move leaves, the terminal states an outcome may name, and which
@@ -27,24 +27,21 @@ const MAX_SECONDS = 10 * 365 * 24 * 3600;
 const seconds = z.number().min(0).max(MAX_SECONDS);
 const posInt = z.number().int().min(1);
 
-function isRegex(p: string): boolean {
-  try {
-    new RegExp(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** How many items a list of a scenario may hold (outcome and fault rules, nth lists, names). */
+const MAX_ITEMS = 50;
 
-// Inline scenarios come from any key, and one shared server runs their patterns: a pattern whose
-// nested repetition could take exponential time is refused.
+// A regular expression, run on RE2 (see scenario.regex.ts).
 const pattern = z
   .string()
   .min(1)
-  .max(200)
-  .refine(isRegex, 'must be a valid regular expression')
-  .refine((p) => !isRegex(p) || safeRegex(p), 'must not nest repetitions (such as (a+)+): it could take exponential time');
-const oneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+  .max(REGEX_LIMITS.length)
+  .superRefine((p, ctx) => {
+    const problem = p.length > REGEX_LIMITS.length ? undefined : regexProblem(p);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+const word = z.string().min(1).max(50);
+const oneOrMany = z.union([word, z.array(word).min(1).max(MAX_ITEMS)]);
+const nth = z.union([posInt, z.array(posInt).min(1).max(100)]);
 
 export const PredicatesSchema = z
   .strictObject({
@@ -56,9 +53,13 @@ export const PredicatesSchema = z
     currency: oneOrMany.optional().describe('Matches currency, sourceCurrency or destinationCurrency, any case'),
     chain: oneOrMany.optional().describe('Any case'),
     token: oneOrMany.optional().describe('Any case'),
-    reference: pattern.optional().describe('Regular expression on the reference'),
-    accountNumber: pattern.optional().describe('Regular expression on accountNumber or destination.accountNumber'),
-    fields: z.record(z.string().min(1), pattern).optional().describe('Regular expressions on any field by dotted path'),
+    reference: pattern.optional().describe('RE2 regular expression on the reference'),
+    accountNumber: pattern.optional().describe('RE2 regular expression on accountNumber or destination.accountNumber'),
+    fields: z
+      .record(z.string().min(1).max(100), pattern)
+      .refine((f) => Object.keys(f).length <= 10, 'must name at most 10 fields')
+      .optional()
+      .describe('RE2 regular expressions on any field by dotted path, at most 10'),
   })
   .describe('Every predicate given must hold');
 
@@ -70,7 +71,7 @@ function resourceSchema<R extends LifecycleResource>(resource: R) {
   const outcome = z
     .strictObject({
       when: PredicatesSchema.optional(),
-      nth: z.union([posInt, z.array(posInt).min(1)]).optional().describe('Only the n-th request(s) matching `when`, counted per tenant'),
+      nth: nth.optional().describe('Only the n-th request(s) matching `when`, counted per tenant'),
       every: posInt.optional().describe('Every n-th request matching `when`'),
       status: z.enum(terminal as unknown as [string, ...string[]]),
       reason: z.string().min(1).max(200).optional(),
@@ -78,7 +79,7 @@ function resourceSchema<R extends LifecycleResource>(resource: R) {
     .refine((o) => o.nth === undefined || o.every === undefined, { message: 'give at most one of nth and every', path: ['every'] });
   return z.strictObject({
     timing: timing.optional().describe(`Seconds each state lasts before its timed move; '*' covers any other state`),
-    outcomes: z.array(outcome).optional().describe('First rule that matches decides; none matching means success'),
+    outcomes: z.array(outcome).max(MAX_ITEMS).optional().describe('First rule that matches decides; none matching means success'),
   });
 }
 
@@ -101,8 +102,8 @@ export const ScenarioSchema = z
         authCode: z
           .strictObject({
             required: z.boolean(),
-            codes: z.array(z.string().min(1).max(100)).min(1).optional().describe('The codes accepted; any other is refused'),
-            pattern: pattern.optional().describe('Accepted codes match this regular expression'),
+            codes: z.array(z.string().min(1).max(100)).min(1).max(100).optional().describe('The codes accepted; any other is refused'),
+            pattern: pattern.optional().describe('Accepted codes match this RE2 regular expression'),
           })
           .optional(),
       })
@@ -121,11 +122,36 @@ export const ScenarioSchema = z
       })
       .optional()
       .describe('Webhook delivery faults; each one set here takes the place of the same option of PUT /_sandbox/webhooks'),
-    faults: z.array(FaultRuleSchema).optional().describe('HTTP faults on /api routes; the first rule that fires decides'),
+    faults: z.array(FaultRuleSchema).max(MAX_ITEMS).optional().describe('HTTP faults on /api routes; the first rule that fires decides'),
+  })
+  .superRefine((doc, ctx) => {
+    const found = patternPaths(doc as Scenario);
+    if (found.length <= REGEX_LIMITS.perScenario) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: found[REGEX_LIMITS.perScenario],
+      message: `is one regular expression too many: a scenario holds at most ${REGEX_LIMITS.perScenario} (this one has ${found.length})`,
+    });
   })
   .describe('A payments-sandbox scenario: timing, outcomes, TTLs, requirements and HTTP faults');
 
 export type Scenario = z.infer<typeof ScenarioSchema>;
+
+/** Where the regular expressions of a document are, in document order. */
+function patternPaths(doc: Scenario): (string | number)[][] {
+  const out: (string | number)[][] = [];
+  for (const resource of RESOURCES) {
+    const outcomes = (doc[resource] as { outcomes?: OutcomeRule[] } | undefined)?.outcomes ?? [];
+    outcomes.forEach(({ when }, i) => {
+      const at = [resource, 'outcomes', i, 'when'];
+      if (when?.reference !== undefined) out.push([...at, 'reference']);
+      if (when?.accountNumber !== undefined) out.push([...at, 'accountNumber']);
+      for (const f of Object.keys(when?.fields ?? {})) out.push([...at, 'fields', f]);
+    });
+  }
+  if (doc.withdrawal?.authCode?.pattern !== undefined) out.push(['withdrawal', 'authCode', 'pattern']);
+  return out;
+}
 export type OutcomeRule = NonNullable<NonNullable<Scenario['payout']>['outcomes']>[number];
 export type Predicates = z.infer<typeof PredicatesSchema>;
 
