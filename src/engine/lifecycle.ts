@@ -27,6 +27,14 @@ export function resourceNames<N extends string>(name: N): ResourceNames<N> {
   return { name, collection, segment: collection.replaceAll('_', '-') };
 }
 
+/** What a resource adds to its scenario section besides timing, outcomes and ttl. */
+export interface ScenarioPart {
+  readonly fields?: Readonly<Record<string, z.ZodType>>;
+  readonly description?: string;
+  /** Where its own fields hold regular expressions, as paths within its section (they count towards a scenario's limit). */
+  patterns?(section: Record<string, unknown>): (string | number)[][];
+}
+
 /** What the engine reads of a lifecycle (behaviour, scenario format, event names). */
 export interface LifecycleInfo extends ResourceNames {
   readonly states: readonly string[];
@@ -37,7 +45,7 @@ export interface LifecycleInfo extends ResourceNames {
   /** Set when the resource lives for a ttl a scenario may set: the ttl field's description. */
   readonly ttl: string | undefined;
   /** More fields of its scenario section, and the section's description. */
-  readonly scenario: { readonly fields?: Readonly<Record<string, z.ZodType>>; readonly description?: string };
+  readonly scenario: ScenarioPart;
   /** Every event it emits: <name>.<state in lower case> per state, then its extra events. */
   readonly events: readonly string[];
 }
@@ -53,7 +61,7 @@ export interface LifecycleSpec<N extends string, S extends string, E extends str
   durations?: Partial<Record<S, number>>;
   /** The description of `ttl` in its scenario section, for a resource that lives for a ttl (default 300 s). */
   ttl?: string;
-  scenario?: { fields?: Record<string, z.ZodType>; description?: string };
+  scenario?: ScenarioPart;
   /** Events it emits besides entering a state (a quote's order.successful). */
   extraEvents?: readonly X[];
   /** The fields scenario outcome rules match, from what the resource is created with. */

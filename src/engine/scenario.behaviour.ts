@@ -3,6 +3,7 @@
 // tenant's store, so they are per tenant, survive restarts and go away with a reset.
 import { dec } from '../kernel/money.js';
 import { defaultBehaviour, SUCCEEDS, type Behaviour, type BehaviourResource, type Outcome } from './behaviour.js';
+import { regexMatches } from './scenario.regex.js';
 import type { Tenant } from './tenant.js';
 import type { OutcomeRule, Predicates, Scenario, ScenarioSection } from './scenario.schema.js';
 
@@ -29,21 +30,9 @@ function oneOf(want: string | string[], ...values: unknown[]): boolean {
   return values.some((v) => str(v) !== undefined && list.includes(str(v)!.toLowerCase()));
 }
 
-const compiled = new Map<string, RegExp>();
-
-/** Patterns are checked when a scenario is loaded; each is compiled once. */
-export function regex(p: string): RegExp {
-  let re = compiled.get(p);
-  if (!re) {
-    re = new RegExp(p);
-    if (compiled.size < 1000) compiled.set(p, re);
-  }
-  return re;
-}
-
 function matchesPattern(p: string, v: unknown): boolean {
   const s = str(v);
-  return s !== undefined && regex(p).test(s);
+  return s !== undefined && regexMatches(p, s);
 }
 
 export function matches(when: Predicates | undefined, fields: Record<string, unknown>): boolean {

@@ -3,34 +3,31 @@
 // states, outcomes naming its end states, its ttl and own fields). Files, inline documents sent to
 // PUT /_sandbox/scenario and `payments-sandbox validate` are all checked by it, and it is published
 // as JSON Schema at /_sandbox/scenario.schema.json.
-import safeRegex from 'safe-regex2';
 import { z } from 'zod';
 import { FaultRuleSchema } from './faults.js';
 import type { LifecycleInfo } from './lifecycle.js';
+import { REGEX_LIMITS, regexProblem } from './scenario.regex.js';
 
 const MAX_SECONDS = 10 * 365 * 24 * 3600;
 const seconds = z.number().min(0).max(MAX_SECONDS);
 const posInt = z.number().int().min(1);
 const ttl = z.number().int().min(1).max(MAX_SECONDS);
 
-function isRegex(p: string): boolean {
-  try {
-    new RegExp(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** How many items a list of a scenario may hold (outcome and fault rules, nth lists, names). */
+const MAX_ITEMS = 50;
 
-// Inline scenarios come from any key, and one shared server runs their patterns: a pattern whose
-// nested repetition could take exponential time is refused.
+// A regular expression, run on RE2 (see scenario.regex.ts).
 export const pattern = z
   .string()
   .min(1)
-  .max(200)
-  .refine(isRegex, 'must be a valid regular expression')
-  .refine((p) => !isRegex(p) || safeRegex(p), 'must not nest repetitions (such as (a+)+): it could take exponential time');
-const oneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+  .max(REGEX_LIMITS.length)
+  .superRefine((p, ctx) => {
+    const problem = p.length > REGEX_LIMITS.length ? undefined : regexProblem(p);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+const word = z.string().min(1).max(50);
+const oneOrMany = z.union([word, z.array(word).min(1).max(MAX_ITEMS)]);
+const nth = z.union([posInt, z.array(posInt).min(1).max(100)]);
 
 export const PredicatesSchema = z
   .strictObject({
@@ -42,9 +39,13 @@ export const PredicatesSchema = z
     currency: oneOrMany.optional().describe('Matches currency, sourceCurrency or destinationCurrency, any case'),
     chain: oneOrMany.optional().describe('Any case'),
     token: oneOrMany.optional().describe('Any case'),
-    reference: pattern.optional().describe('Regular expression on the reference'),
-    accountNumber: pattern.optional().describe('Regular expression on accountNumber or destination.accountNumber'),
-    fields: z.record(z.string().min(1), pattern).optional().describe('Regular expressions on any field by dotted path'),
+    reference: pattern.optional().describe('RE2 regular expression on the reference'),
+    accountNumber: pattern.optional().describe('RE2 regular expression on accountNumber or destination.accountNumber'),
+    fields: z
+      .record(z.string().min(1).max(100), pattern)
+      .refine((f) => Object.keys(f).length <= 10, 'must name at most 10 fields')
+      .optional()
+      .describe('RE2 regular expressions on any field by dotted path, at most 10'),
   })
   .describe('Every predicate given must hold');
 
@@ -52,7 +53,7 @@ function outcomeSchema(terminal: readonly string[]) {
   return z
     .strictObject({
       when: PredicatesSchema.optional(),
-      nth: z.union([posInt, z.array(posInt).min(1)]).optional().describe('Only the n-th request(s) matching `when`, counted per tenant'),
+      nth: nth.optional().describe('Only the n-th request(s) matching `when`, counted per tenant'),
       every: posInt.optional().describe('Every n-th request matching `when`'),
       status: z.enum(terminal as [string, ...string[]]),
       reason: z.string().min(1).max(200).optional(),
@@ -68,7 +69,7 @@ function resourceSchema(r: LifecycleInfo): z.ZodType {
     const timing = z.strictObject(Object.fromEntries([...r.timed, '*'].map((s) => [s, seconds.optional()])));
     part = z.strictObject({
       timing: timing.optional().describe(`Seconds each state lasts before its timed move; '*' covers any other state`),
-      outcomes: z.array(outcomeSchema(r.outcomeStates)).optional().describe('First rule that matches decides; none matching means success'),
+      outcomes: z.array(outcomeSchema(r.outcomeStates)).max(MAX_ITEMS).optional().describe('First rule that matches decides; none matching means success'),
     });
     if (Object.keys(own).length > 0) part = part.extend(own);
   }
@@ -92,9 +93,37 @@ export function scenarioSchema(lifecycles: readonly LifecycleInfo[], sections: R
         .optional(),
       description: z.string().min(1).max(2000).optional(),
       ...parts,
-      faults: z.array(FaultRuleSchema).optional().describe('HTTP faults on /api routes; the first rule that fires decides'),
+      faults: z.array(FaultRuleSchema).max(MAX_ITEMS).optional().describe('HTTP faults on /api routes; the first rule that fires decides'),
+    })
+    .superRefine((doc, ctx) => {
+      const found = patternPaths(doc as Scenario, lifecycles);
+      if (found.length <= REGEX_LIMITS.perScenario) return;
+      ctx.addIssue({
+        code: 'custom',
+        path: found[REGEX_LIMITS.perScenario],
+        message: `is one regular expression too many: a scenario holds at most ${REGEX_LIMITS.perScenario} (this one has ${found.length})`,
+      });
     })
     .describe('A payments-sandbox scenario: timing, outcomes, TTLs, requirements and HTTP faults');
+}
+
+/** Where the regular expressions of a document are: every outcome rule's, then each resource's own fields'. */
+function patternPaths(doc: Scenario, lifecycles: readonly LifecycleInfo[]): (string | number)[][] {
+  const out: (string | number)[][] = [];
+  for (const { name } of lifecycles) {
+    const outcomes = (doc[name] as ScenarioSection | undefined)?.outcomes ?? [];
+    outcomes.forEach(({ when }, i) => {
+      const at = [name, 'outcomes', i, 'when'];
+      if (when?.reference !== undefined) out.push([...at, 'reference']);
+      if (when?.accountNumber !== undefined) out.push([...at, 'accountNumber']);
+      for (const f of Object.keys(when?.fields ?? {})) out.push([...at, 'fields', f]);
+    });
+  }
+  for (const { name, scenario } of lifecycles) {
+    const section = doc[name] as ScenarioSection | undefined;
+    if (section && scenario.patterns) out.push(...scenario.patterns(section).map((p) => [name, ...p]));
+  }
+  return out;
 }
 
 export type OutcomeRule = z.infer<ReturnType<typeof outcomeSchema>>;

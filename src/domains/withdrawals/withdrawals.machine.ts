@@ -31,10 +31,11 @@ export const withdrawal = defineLifecycle({
       authCode: z
         .strictObject({
           required: z.boolean(),
-          codes: z.array(z.string().min(1).max(100)).min(1).optional().describe('The codes accepted; any other is refused'),
-          pattern: pattern.optional().describe('Accepted codes match this regular expression'),
+          codes: z.array(z.string().min(1).max(100)).min(1).max(100).optional().describe('The codes accepted; any other is refused'),
+          pattern: pattern.optional().describe('Accepted codes match this RE2 regular expression'),
         })
         .optional(),
     },
+    patterns: (s) => ((s.authCode as { pattern?: string } | undefined)?.pattern !== undefined ? [['authCode', 'pattern']] : []),
   },
 });

@@ -3,7 +3,7 @@ import { iso } from '../../kernel/clock.js';
 import { SandboxError, notFound } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
 import type { Behaviour, Outcome } from '../../engine/behaviour.js';
-import { regex } from '../../engine/scenario.behaviour.js';
+import { regexMatches } from '../../engine/scenario.regex.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
@@ -34,7 +34,7 @@ export function authCodeCheck(b: Behaviour, code: string | undefined): AuthCodeC
   if (!rule) return 'ok';
   if (code === undefined || code === '') return rule.required ? 'missing' : 'ok';
   if (rule.codes && !rule.codes.includes(code)) return 'invalid';
-  if (rule.pattern && !regex(rule.pattern).test(code)) return 'invalid';
+  if (rule.pattern && !regexMatches(rule.pattern, code)) return 'invalid';
   return 'ok';
 }
 
