@@ -29,37 +29,36 @@ const ResourceList = z
   })
   .openapi('SandboxResourceList');
 
+const list = (kinds: readonly string[]) =>
+  createRoute({
+    method: 'get',
+    path: '/_sandbox/resources',
+    tags: ['Sandbox control'],
+    security,
+    summary: "Every resource of this key's tenant, of every kind, newest first",
+    description: `Kinds: ${kinds.join(', ')}. Each resource's history is in GET /_sandbox/events (events named <eventPrefix>.<state>).`,
+    request: { query: Query },
+    responses: { 200: jsonResponse(ResourceList, 'Resources and counts per kind'), ...errorResponses(400) },
+  });
+
 export function resourceRoutes(kinds: readonly Resource[]) {
-  const names = kinds.map((k) => k.segment);
-  return newRouter().openapi(
-    createRoute({
-      method: 'get',
-      path: '/_sandbox/resources',
-      tags: ['Sandbox control'],
-      security,
-      summary: "Every resource of this key's tenant, of every kind, newest first",
-      description: `Kinds: ${names.join(', ')}. Each resource's history is in GET /_sandbox/events (events named <eventPrefix>.<state>).`,
-      request: { query: Query },
-      responses: { 200: jsonResponse(ResourceList, 'Resources and counts per kind'), ...errorResponses(400) },
-    }),
-    (c) => {
-      const t = c.get('tenant');
-      const { kind, limit } = c.req.valid('query');
-      const data: z.infer<typeof ResourceItem>[] = [];
-      const counts: Record<string, number> = {};
-      for (const k of kinds) {
-        if (kind !== undefined && k.segment !== kind) continue;
-        const records = [...t.store.collection<Record<string, unknown>>(k.collection).values()];
-        counts[k.segment] = records.length;
-        const newest = records
-          .map((r) => ({ r, createdAt: String(r.createdAt ?? ''), id: k.id(r) }))
-          .sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt)))
-          .slice(0, limit);
-        for (const { r, createdAt, id } of newest) {
-          data.push({ kind: k.segment, id, status: k.status(r), createdAt, eventPrefix: k.name, resource: k.view(t, r) });
-        }
+  return newRouter().openapi(list(kinds.map((k) => k.segment)), (c) => {
+    const t = c.get('tenant');
+    const { kind, limit } = c.req.valid('query');
+    const data: z.infer<typeof ResourceItem>[] = [];
+    const counts: Record<string, number> = {};
+    for (const k of kinds) {
+      if (kind !== undefined && k.segment !== kind) continue;
+      const records = [...t.store.collection<Record<string, unknown>>(k.collection).values()];
+      counts[k.segment] = records.length;
+      const newest = records
+        .map((r) => ({ r, createdAt: String(r.createdAt ?? ''), id: k.id(r) }))
+        .sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt)))
+        .slice(0, limit);
+      for (const { r, createdAt, id } of newest) {
+        data.push({ kind: k.segment, id, status: k.status(r), createdAt, eventPrefix: k.name, resource: k.view(t, r) });
       }
-      return c.json({ data, counts }, 200);
-    },
-  );
+    }
+    return c.json({ data, counts }, 200);
+  });
 }

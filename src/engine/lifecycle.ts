@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import type { Machine } from '../kernel/machine.js';
 import type { Behaviour, Outcome } from './behaviour.js';
-import type { Tenant } from './tenant.js';
+import type { JobHandler, Tenant } from './tenant.js';
 
 /** Every spelling of a resource, from its one name by one rule. */
 export interface ResourceNames<N extends string = string> {
@@ -59,6 +59,11 @@ export interface LifecycleSpec<N extends string, S extends string, E extends str
   outcomes?: { states: readonly S[]; success: S };
   /** Default seconds per timed state; a state not listed lasts 60. */
   durations?: Partial<Record<S, number>>;
+  /**
+   * The move each timed state makes when its time is up: an event, or the planned outcome's
+   * (`succeed` or `fail`). Its timers run as jobs of kind <name>.advance.
+   */
+  timedMoves?: Partial<Record<S, E | { succeed: E; fail: E }>>;
   /** The description of `ttl` in its scenario section, for a resource that lives for a ttl (default 300 s). */
   ttl?: string;
   scenario?: ScenarioPart;
@@ -85,6 +90,18 @@ export interface Lifecycle<N extends string, S extends string, E extends string,
   emit(t: Tenant, state: S, data: object): void;
   /** Record one of its extra events. */
   emitExtra(t: Tenant, event: X, data: object): void;
+  /** The job kind of its timed moves: <name>.advance. */
+  readonly timer: string;
+  /** The event `state`'s timer fires for a resource that will end as `outcome`; undefined when `state` has no timed move. */
+  timedEvent(state: S, outcome: Outcome): E | undefined;
+  /**
+   * After a move into `state`: forget the timer of the state left, and start `state`'s when it has a
+   * timed move, `after` from `now` (the tenant's time by default): so many seconds, or as long as
+   * the behaviour says the state lasts.
+   */
+  retime(t: Tenant, id: string, state: S, after: Behaviour | number, now?: number): void;
+  /** The handler of its timers: reads the resource and moves it by its timed event. */
+  timerJobs(read: (t: Tenant, id: string) => { status: S; outcome: Outcome } | undefined, move: (t: Tenant, id: string, event: E) => unknown): Record<string, JobHandler>;
 }
 
 export function defineLifecycle<N extends string, S extends string, E extends string, X extends string = never, M = Record<string, unknown>>(
@@ -93,6 +110,13 @@ export function defineLifecycle<N extends string, S extends string, E extends st
   const names = resourceNames(spec.name);
   const eventOf = new Map<string, string>(spec.machine.states.map((s) => [s, `${spec.name}.${s.toLowerCase()}`]));
   const match = spec.match ?? ((input: M) => input as Record<string, unknown>);
+  const timer = `${spec.name}.advance`;
+  const moves: Partial<Record<S, E | { succeed: E; fail: E }>> = spec.timedMoves ?? {};
+  const timedEvent = (state: S, outcome: Outcome): E | undefined => {
+    const move: E | { succeed: E; fail: E } | undefined = moves[state];
+    if (move === undefined || typeof move === 'string') return move;
+    return outcome.succeed ? move.succeed : move.fail;
+  };
   return {
     ...names,
     machine: spec.machine,
@@ -121,6 +145,23 @@ export function defineLifecycle<N extends string, S extends string, E extends st
     },
     emitExtra(t, event, data) {
       t.emit(event, data);
+    },
+    timer,
+    timedEvent,
+    retime(t, id, state, after, now = t.now()) {
+      t.scheduler.cancelFor(id, timer);
+      if (moves[state] === undefined) return;
+      const seconds = typeof after === 'number' ? after : this.duration(after, state);
+      t.scheduler.enqueue(timer, id, now + seconds * 1000);
+    },
+    timerJobs(read, move) {
+      return {
+        [timer]: (t, job) => {
+          const r = read(t, job.ref);
+          const event = r && timedEvent(r.status, r.outcome);
+          if (event) move(t, job.ref, event);
+        },
+      };
     },
   };
 }

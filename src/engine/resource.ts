@@ -42,6 +42,32 @@ export interface Resource<N extends string = string> extends ResourceNames<N> {
 
 type Described<N extends string, E extends string> = ResourceNames<N> & { machine?: Machine<string, E> };
 
+/** A resource whose records carry their `reference` and `status`. */
+export interface RecordSpec<E extends string, R> {
+  /** The record as the API shows it. */
+  present(r: R): Record<string, unknown>;
+  /** One move of its machine, with its side effects; a simulated move passes the body's reason. */
+  move(t: Tenant, reference: string, event: E, reason?: string): R;
+  jobs?: Record<string, JobHandler>;
+}
+
+/** The description of a resource read by reference, shown by `present`, and moved through every event of its machine by simulate. */
+export function recordResource<N extends string, E extends string, R extends { reference: string; status: string }>(
+  lifecycle: ResourceNames<N> & { machine: Machine<string, E> },
+  spec: RecordSpec<E, R>,
+): Resource<N> {
+  return defineResource(lifecycle, {
+    id: (r: R) => r.reference,
+    status: (r) => r.status,
+    view: (_t, r) => spec.present(r),
+    simulate: {
+      events: lifecycle.machine.events,
+      apply: (t, id, event, body) => spec.present(spec.move(t, id, event, body.reason as string | undefined)),
+    },
+    jobs: spec.jobs,
+  });
+}
+
 /** A resource from its lifecycle (or, without states, its names) and how it is shown and moved. */
 export function defineResource<N extends string, R, E extends string = never>(of: Described<N, E>, spec: ResourceSpec<R, E>): Resource<N> {
   const lifecycle = 'machine' in of ? (of as unknown as LifecycleInfo) : undefined;
@@ -56,13 +82,4 @@ export function defineResource<N extends string, R, E extends string = never>(of
     simulator: spec.simulate as Simulator | undefined,
     jobs: spec.jobs ?? {},
   };
-}
-
-/**
- * For the PENDING → PROCESSING → SUCCESSFUL | FAILED lifecycles (payouts, transfers): a simulated
- * `complete` or `fail` on a PENDING resource first runs `process`, so the end stays one call and
- * the events keep the lifecycle's order.
- */
-export function throughProcessing(status: string, event: string, process: () => unknown): void {
-  if (status === 'PENDING' && (event === 'complete' || event === 'fail')) process();
 }

@@ -1,5 +1,5 @@
 // Records each API request of a tenant in its journal. The response body is the object the route
-// answered with, handed over by reply(), respondIdempotent() or renderError() through
+// answered with, handed over by reply(), created() or renderError() through
 // c.set('responseBody'); nothing is cloned or serialised on the hot path. The request's headers are
 // kept as the server parsed them and narrowed to the ones worth showing when the journal is read.
 import type { Context, MiddlewareHandler } from 'hono';

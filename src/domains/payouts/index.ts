@@ -1,19 +1,15 @@
-import { defineResource, throughProcessing } from '../../engine/resource.js';
+import { recordResource } from '../../engine/resource.js';
 import type { DomainModule } from '../module.js';
+import { throughProcessing } from '../settlement/settlement.js';
 import { payout } from './payouts.machine.js';
 import { payoutRoutes } from './payouts.routes.js';
-import { getPayout, movePayout, payoutJobs, present, type PayoutRecord } from './payouts.service.js';
+import { getPayout, movePayout, payoutJobs, present } from './payouts.service.js';
 
-export const payoutResource = defineResource(payout, {
-  id: (r: PayoutRecord) => r.reference,
-  status: (r) => r.status,
-  view: (_t, r) => present(r),
-  simulate: {
-    events: payout.machine.events,
-    apply: (t, id, event, body) => {
-      throughProcessing(getPayout(t, id).status, event, () => movePayout(t, id, 'process'));
-      return present(movePayout(t, id, event, body.reason as string | undefined));
-    },
+export const payoutResource = recordResource(payout, {
+  present,
+  move: (t, id, event, reason) => {
+    throughProcessing(getPayout(t, id).status, event, () => movePayout(t, id, 'process'));
+    return movePayout(t, id, event, reason);
   },
   jobs: payoutJobs,
 });

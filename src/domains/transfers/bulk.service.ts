@@ -6,7 +6,7 @@ import { notFound, type ErrorDetail } from '../../kernel/errors.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { invalidFile, type ParsedFile } from './bulk.file.js';
-import { applyMove, bumpVersion, checkLiveBank, newTransfer, present, timedEvent, transfers, type TransferRecord } from './transfers.service.js';
+import { applyMove, bumpVersion, checkLiveBank, newTransfer, present, transfers, type TransferRecord } from './transfers.service.js';
 import type { BulkFile, BulkRow } from './transfers.schema.js';
 import { bulkDisbursement, transfer } from './transfers.machine.js';
 
@@ -86,7 +86,7 @@ function advanceBulk(t: Tenant, job: Job): void {
   for (const ref of bulk.references) {
     const r = store.get(ref);
     if (!r || r.ownSchedule || r.status !== from) continue;
-    applyMove(t, r, timedEvent(r)!);
+    applyMove(t, r, transfer.timedEvent(r.status, r.outcome)!);
   }
   if (from === 'PENDING') {
     t.scheduler.enqueue(BULK_ADVANCE, bulk.id, t.now() + transfer.duration(t.behaviour(bulk.scenario), 'PROCESSING') * 1000, { from: 'PROCESSING' });

@@ -1,23 +1,19 @@
 import type { Tenant } from '../../engine/tenant.js';
-import { defineResource, throughProcessing } from '../../engine/resource.js';
+import { defineResource, recordResource } from '../../engine/resource.js';
+import { throughProcessing } from '../settlement/settlement.js';
 import type { DomainModule } from '../module.js';
 import { bulkJobs, ensureDemo, presentBulk, type BulkRecord } from './bulk.service.js';
 import { bulkDisbursement, transfer } from './transfers.machine.js';
 import { transferRoutes } from './transfers.routes.js';
 import { transferSandbox } from './transfers.sandbox.js';
-import { getTransfer, moveTransfer, present, transferJobs, transfers, type TransferRecord } from './transfers.service.js';
+import { getTransfer, moveTransfer, present, transferJobs, transfers } from './transfers.service.js';
 
-export const transferResource = defineResource(transfer, {
-  id: (r: TransferRecord) => r.reference,
-  status: (r) => r.status,
-  view: (_t, r) => present(r),
-  simulate: {
-    events: transfer.machine.events,
-    apply: (t, id, event, body) => {
-      ensureDemo(t);
-      throughProcessing(getTransfer(t, id).status, event, () => moveTransfer(t, id, 'process'));
-      return present(moveTransfer(t, id, event, body.reason as string | undefined));
-    },
+export const transferResource = recordResource(transfer, {
+  present,
+  move: (t, id, event, reason) => {
+    ensureDemo(t);
+    throughProcessing(getTransfer(t, id).status, event, () => moveTransfer(t, id, 'process'));
+    return moveTransfer(t, id, event, reason);
   },
   jobs: transferJobs,
 });

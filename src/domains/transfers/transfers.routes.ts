@@ -1,13 +1,13 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { SandboxError } from '../../kernel/errors.js';
-import { idempotent } from '../../engine/idempotency.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { reply, requestScenario, respondIdempotent } from '../../http/respond.js';
+import { created, reply, requestScenario } from '../../http/respond.js';
 import type { AppEnv } from '../../http/types.js';
 import { bulkPage } from './bulk.page.js';
 import { ensureDemo } from './bulk.service.js';
 import { BulkIdParam, BulkPageQuery, CreateTransferRequest, ReferenceParam, ServiceSourceHeader, Transfer, TransferList, TransferPage } from './transfers.schema.js';
+import { transfer } from './transfers.machine.js';
 import { createTransfer, getTransfer, present } from './transfers.service.js';
 
 const tags = ['Disbursement transfers'];
@@ -74,10 +74,15 @@ export const transferRoutes = newRouter()
   .openapi(create, (c) => {
     const t = c.get('tenant');
     const body = c.req.valid('json');
-    return respondIdempotent(c, idempotent(t, 'transfer', body.reference, body, () => createTransfer(t, body, serviceSource(c), requestScenario(c)), {
-      id: () => body.reference,
-      body: (ref) => [present(getTransfer(t, ref))],
-    }));
+    return created(c, {
+      resource: transfer.name,
+      key: body.reference,
+      body,
+      create: () => createTransfer(t, body, serviceSource(c), requestScenario(c)),
+      read: (ref) => getTransfer(t, ref),
+      // The API answers a created transfer inside an array.
+      present: (r) => [present(r)],
+    });
   })
   .openapi(read, (c) => reply(c, present(getTransfer(c.get('tenant'), c.req.valid('param').reference)), 200))
   .openapi(page, (c) => reply(c, bulkPage(c.get('tenant'), c.req.valid('param').id, c.req.valid('query')), 200));

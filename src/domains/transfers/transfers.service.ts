@@ -3,7 +3,6 @@
 import { notFound, SandboxError } from '../../kernel/errors.js';
 import { toNumber } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
-import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { checkBankCode } from '../reference/banks.service.js';
 import { payoutFee } from '../reference/fees.js';
@@ -17,8 +16,6 @@ export interface TransferRecord extends Transfer {
   /** Bulk rows move with their file's shared schedule until a simulated move detaches them. */
   ownSchedule?: boolean;
 }
-
-const ADVANCE = 'transfer.advance';
 
 /** Counts changes to a tenant's transfers, so a cached filtered page knows when it is stale. */
 const versions = new WeakMap<Tenant, number>();
@@ -65,7 +62,7 @@ export function newTransfer(
   };
 }
 
-export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSource: string, scenario?: string) {
+export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSource: string, scenario?: string): TransferRecord {
   checkLiveBank(t, req, 'destination.bankCode');
   if (transfers(t).has(req.reference)) {
     throw new SandboxError(
@@ -76,9 +73,9 @@ export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSou
   }
   const record = newTransfer(t, req, { serviceSource, bulkId: null, scenario });
   transfers(t).put(record.reference, record);
-  t.scheduler.enqueue(ADVANCE, record.reference, t.now() + transfer.duration(t.behaviour(scenario), 'PENDING') * 1000);
+  transfer.retime(t, record.reference, 'PENDING', t.behaviour(scenario));
   transfer.emit(t, 'PENDING', present(record));
-  return { status: 201, body: [present(record)] };
+  return record;
 }
 
 export function getTransfer(t: Tenant, reference: string): TransferRecord {
@@ -101,26 +98,10 @@ export function applyMove(t: Tenant, r: TransferRecord, event: TransferEvent, re
 /** A move of one transfer (simulated, or its own timed move), with its next timed move. */
 export function moveTransfer(t: Tenant, reference: string, event: TransferEvent, reason?: string): TransferRecord {
   const r = getTransfer(t, reference);
-  transferMachine.next(r.status, event, r.reference);
-  t.scheduler.cancelFor(r.reference, ADVANCE);
   const next = applyMove(t, r, event, reason, true);
-  if (next.status === 'PROCESSING') {
-    t.scheduler.enqueue(ADVANCE, r.reference, t.now() + transfer.duration(t.behaviour(r.scenario), 'PROCESSING') * 1000);
-  }
+  transfer.retime(t, r.reference, next.status, t.behaviour(r.scenario));
   return next;
 }
 
-/** The next timed move of a transfer in `status`, if any. */
-export function timedEvent(r: TransferRecord): TransferEvent | undefined {
-  if (r.status === 'PENDING') return 'process';
-  if (r.status === 'PROCESSING') return r.outcome.succeed ? 'complete' : 'fail';
-  return undefined;
-}
-
-function advance(t: Tenant, job: Job): void {
-  const r = transfers(t).get(job.ref);
-  const event = r && timedEvent(r);
-  if (event) moveTransfer(t, job.ref, event);
-}
-
-export const transferJobs = { [ADVANCE]: advance };
+/** A transfer's own timed moves (single transfers, and bulk rows a simulated move took off their file's schedule). */
+export const transferJobs = transfer.timerJobs((t, ref) => transfers(t).get(ref), moveTransfer);

@@ -21,6 +21,7 @@ export const walletPayout = defineLifecycle({
   timed: ['PENDING', 'PROCESSING'],
   outcomes: { states: ['COMPLETED', 'FAILED'], success: 'COMPLETED' },
   durations: { PENDING: 30, PROCESSING: 150 },
+  timedMoves: { PENDING: 'broadcast', PROCESSING: { succeed: 'complete', fail: 'fail' } },
   // The request names the token `asset`; the scenario predicate is `token`.
   match: (req: CreateWalletPayoutRequest) => ({ ...req, token: req.asset }),
 });

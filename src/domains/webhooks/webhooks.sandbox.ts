@@ -17,12 +17,14 @@ import {
 import { getSettings, present, putSettings, removeSettings } from './webhooks.service.js';
 
 const tags = ['Sandbox webhooks'];
-const route = <P extends string>(method: 'get' | 'post' | 'put' | 'delete', path: P, summary: string) =>
-  ({ method, path, tags, security, summary }) as const;
 
 const put = (catalog: EventCatalog) =>
   createRoute({
-    ...route('put', '/_sandbox/webhooks', 'Set the webhook: where every event of this key is sent, and how it is signed'),
+    method: 'put',
+    path: '/_sandbox/webhooks',
+    tags,
+    security,
+    summary: 'Set the webhook: where every event of this key is sent, and how it is signed',
     description:
       'Replaces the settings. Without `secret`, a new whsec_ secret is generated. The response is the only place the secret is shown.',
     request: { body: jsonBody(settingsRequestOf(catalog)) },
@@ -30,23 +32,39 @@ const put = (catalog: EventCatalog) =>
   });
 
 const get = createRoute({
-  ...route('get', '/_sandbox/webhooks', 'Read the webhook settings (without the secret)'),
+  method: 'get',
+  path: '/_sandbox/webhooks',
+  tags,
+  security,
+  summary: 'Read the webhook settings (without the secret)',
   responses: { 200: jsonResponse(WebhookSettings, 'The settings'), ...errorResponses(404) },
 });
 
 const del = createRoute({
-  ...route('delete', '/_sandbox/webhooks', 'Remove the webhook: no more deliveries; waiting ones are given up'),
+  method: 'delete',
+  path: '/_sandbox/webhooks',
+  tags,
+  security,
+  summary: 'Remove the webhook: no more deliveries; waiting ones are given up',
   responses: { 200: jsonResponse(WebhookStopped, 'Deliveries stopped'), ...errorResponses() },
 });
 
 const list = createRoute({
-  ...route('get', '/_sandbox/webhooks/deliveries', 'The delivery log, newest first, with every attempt'),
+  method: 'get',
+  path: '/_sandbox/webhooks/deliveries',
+  tags,
+  security,
+  summary: 'The delivery log, newest first, with every attempt',
   request: { query: DeliveriesQuery },
   responses: { 200: jsonResponse(DeliveryList, 'Deliveries'), ...errorResponses(400) },
 });
 
 const resend = createRoute({
-  ...route('post', '/_sandbox/webhooks/deliveries/{id}/redeliver', 'Send a delivery once more, with the same webhook-id'),
+  method: 'post',
+  path: '/_sandbox/webhooks/deliveries/{id}/redeliver',
+  tags,
+  security,
+  summary: 'Send a delivery once more, with the same webhook-id',
   description: 'The attempt is made in the background and added to the delivery\'s attempts; it is not retried.',
   request: { params: DeliveryParam },
   responses: { 202: jsonResponse(Delivery, 'Redelivery queued'), ...errorResponses(404, 409) },

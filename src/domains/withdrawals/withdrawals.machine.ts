@@ -25,6 +25,7 @@ export const withdrawal = defineLifecycle({
   timed: ['PROCESSING'],
   outcomes: { states: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
   durations: { PROCESSING: 300 },
+  timedMoves: { PROCESSING: { succeed: 'complete', fail: 'fail' } },
   match: (w: { req: CreateWithdrawalRequest; currency: string; reference: string }) => ({ ...w.req, currency: w.currency, reference: w.reference }),
   scenario: {
     fields: {

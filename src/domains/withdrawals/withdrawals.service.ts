@@ -4,7 +4,6 @@ import { SandboxError, notFound } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
 import type { Behaviour, Outcome } from '../../engine/behaviour.js';
 import { regexMatches } from '../../engine/scenario.regex.js';
-import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
 import { checkBankCode } from '../reference/banks.service.js';
@@ -17,7 +16,6 @@ export interface WithdrawalRecord extends Withdrawal {
   scenario?: string;
 }
 
-const ADVANCE = 'withdrawal.advance';
 const withdrawals = (t: Tenant) => t.store.collection<WithdrawalRecord>(withdrawal.collection);
 
 export function present(w: WithdrawalRecord): Withdrawal {
@@ -53,7 +51,7 @@ function checkAuthCode(t: Tenant, authCode: string | undefined, scenario?: strin
   }
 }
 
-export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenario?: string) {
+export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenario?: string): WithdrawalRecord {
   checkAuthCode(t, req.authCode, scenario);
   const currency = accountCurrency(t, req.accountId);
   checkBankCode(t.mode, currency, req.bankCode, 'bankCode');
@@ -79,9 +77,9 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
     ...(scenario ? { scenario } : {}),
   };
   withdrawals(t).put(record.reference, record);
-  t.scheduler.enqueue(ADVANCE, record.reference, now + processingFor * 1000);
+  withdrawal.retime(t, record.reference, 'PROCESSING', processingFor, now);
   withdrawal.emit(t, 'PROCESSING', present(record));
-  return { status: 201, body: present(record) };
+  return record;
 }
 
 export function getWithdrawal(t: Tenant, reference: string): WithdrawalRecord {
@@ -94,18 +92,14 @@ export function getWithdrawal(t: Tenant, reference: string): WithdrawalRecord {
 export function moveWithdrawal(t: Tenant, reference: string, event: WithdrawalEvent, reason?: string): WithdrawalRecord {
   const w = getWithdrawal(t, reference);
   const status: WithdrawalStatus = withdrawalMachine.next(w.status, event, reference);
-  t.scheduler.cancelFor(reference, ADVANCE);
   const failureReason = status === 'FAILED' ? (reason ?? w.outcome.reason ?? 'The beneficiary bank rejected the transfer') : null;
   const next: WithdrawalRecord = { ...w, status, providerStatus: status, failureReason, updatedAt: t.nowIso() };
   withdrawals(t).put(reference, next);
   if (status === 'FAILED') credit(t, w.currency, w.amount);
+  withdrawal.retime(t, reference, status, t.behaviour(w.scenario));
   withdrawal.emit(t, status, present(next));
   return next;
 }
 
-function advance(t: Tenant, job: Job): void {
-  const w = withdrawals(t).get(job.ref);
-  if (w?.status === 'PROCESSING') moveWithdrawal(t, w.reference, w.outcome.succeed ? 'complete' : 'fail');
-}
-
-export const withdrawalJobs = { [ADVANCE]: advance };
+/** The timed move: PROCESSING → the planned outcome. */
+export const withdrawalJobs = withdrawal.timerJobs((t, ref) => withdrawals(t).get(ref), moveWithdrawal);
