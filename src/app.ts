@@ -46,7 +46,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps) {
   const { config } = deps;
   const scenarios = deps.scenarios ?? ScenarioRegistry.load(config.scenario);
-  const outbox = deps.outbox ?? new Outbox();
+  const outbox = deps.outbox ?? new Outbox({ targets: config.webhookTargets });
   const webhooks = webhooksModule(outbox);
   const modules = [...domains, webhooks];
   const jobHandlers = Object.assign({}, ...modules.map((d) => d.jobs ?? {}));

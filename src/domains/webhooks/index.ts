@@ -8,10 +8,11 @@ import { Outbox } from './outbox.js';
 import { webhookRoutes } from './webhooks.routes.js';
 
 export { Outbox, type OutboxOptions } from './outbox.js';
+export type { TargetPolicy } from './targets.js';
 
 export function webhooksModule(outbox: Outbox): DomainModule & { onEvent(t: Tenant, e: SandboxEvent): void } {
   return {
-    routes: webhookRoutes(outbox),
+    routes: webhookRoutes(outbox, outbox.options.targets),
     jobs: deliveryJobs(outbox),
     onEvent: (t, e) => deliverEvent(t, e, outbox),
   };

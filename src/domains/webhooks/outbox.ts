@@ -1,12 +1,11 @@
 // The outbox: sends webhook attempts outside the request path. Each tenant's deliveries go one at a
-// time, in the order they were handed over, and a few tenants are served at once. Each POST is
-// signed per Standard Webhooks with the standardwebhooks package; the signature timestamp is real
-// time, since receivers compare it with their own clock, while the log records the tenant's time.
-import { performance } from 'node:perf_hooks';
-import { Webhook } from 'standardwebhooks';
+// time, in the order they were handed over, and a few tenants are served at once. Each attempt is
+// one signed POST (post.ts).
 import { systemClock, type Clock } from '../../kernel/clock.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { planAttempt, recordAttempt, type Sender } from './deliveries.service.js';
+import { postWebhook } from './post.js';
+import { targetsFor, type TargetPolicy, type Targets } from './targets.js';
 import type { Trigger } from './webhooks.schema.js';
 
 export interface OutboxOptions {
@@ -16,6 +15,8 @@ export interface OutboxOptions {
   timeoutMs: number;
   /** Real time, for the signature timestamp. */
   wallClock: Clock;
+  /** Which addresses webhooks may reach. */
+  targets: TargetPolicy;
 }
 
 interface Item {
@@ -31,6 +32,7 @@ interface TenantQueue {
 
 export class Outbox implements Sender {
   readonly options: OutboxOptions;
+  private readonly targets: Targets;
   private readonly queues = new Map<Tenant, TenantQueue>();
   private readonly ready: TenantQueue[] = [];
   private active = 0;
@@ -38,7 +40,8 @@ export class Outbox implements Sender {
   private waiters: (() => void)[] = [];
 
   constructor(options: Partial<OutboxOptions> = {}) {
-    this.options = { concurrency: 8, timeoutMs: 5000, wallClock: systemClock, ...options };
+    this.options = { concurrency: 8, timeoutMs: 5000, wallClock: systemClock, targets: 'any', ...options };
+    this.targets = targetsFor(this.options.targets);
   }
 
   /** Queue an attempt. A delivery already waiting in the queue is not queued twice. */
@@ -116,41 +119,9 @@ export class Outbox implements Sender {
   private async attempt(t: Tenant, item: Item): Promise<void> {
     const plan = planAttempt(t, item.id, item.trigger);
     if (!plan) return;
-    const sentAt = new Date(this.options.wallClock.now());
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': 'payments-sandbox-webhooks/1',
-      'webhook-id': plan.id,
-      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-      'webhook-signature': new Webhook(plan.secret).sign(plan.id, sentAt, plan.body),
-    };
-    const started = performance.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    try {
-      const res = await fetch(plan.url, {
-        method: 'POST',
-        headers,
-        body: plan.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      statusCode = res.status;
-      await res.body?.cancel().catch(() => undefined);
-    } catch (err) {
-      error = describe(err, this.options.timeoutMs);
-    }
-    const durationMs = Math.round(performance.now() - started);
+    const { timeoutMs, wallClock } = this.options;
+    const { statusCode, durationMs, error } = await postWebhook(plan, { timeoutMs, wallClock, targets: this.targets });
     recordAttempt(t, item.id, { at: plan.at, trigger: item.trigger, url: plan.url, statusCode, durationMs, error }, this);
     await t.store.flush().catch((e: Error) => console.error('[sandbox] could not persist a webhook attempt:', e));
   }
-}
-
-function describe(err: unknown, timeoutMs: number): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `Timed out: no answer within ${timeoutMs / 1000} s`;
-  const code = e.cause?.code;
-  if (code === 'ECONNREFUSED') return 'Connection refused (ECONNREFUSED)';
-  if (code) return `Could not connect (${code})`;
-  return e.cause?.message ?? e.message ?? String(err);
 }

@@ -3,6 +3,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
 import { listDeliveries, redeliver, stopAll, type Sender } from './deliveries.service.js';
+import type { TargetPolicy } from './targets.js';
 import {
   DeliveriesQuery,
   Delivery,
@@ -22,7 +23,8 @@ const route = <P extends string>(method: 'get' | 'post' | 'put' | 'delete', path
 const put = createRoute({
   ...route('put', '/_sandbox/webhooks', 'Set the webhook: where every event of this key is sent, and how it is signed'),
   description:
-    'Replaces the settings. Without `secret`, a new whsec_ secret is generated. The response is the only place the secret is shown.',
+    'Replaces the settings. Without `secret`, a new whsec_ secret is generated. The response is the only place the secret is shown. ' +
+    'A URL on a port HTTP clients refuse (the Fetch standard\'s bad ports) is a 400; so is a private, loopback or link-local address when the sandbox runs with --webhook-targets public.',
   request: { body: jsonBody(WebhookSettingsRequest) },
   responses: { 200: jsonResponse(WebhookSettingsWithSecret, 'The settings, with the signing secret'), ...errorResponses(400, 413, 415) },
 });
@@ -50,10 +52,10 @@ const resend = createRoute({
   responses: { 202: jsonResponse(Delivery, 'Redelivery queued'), ...errorResponses(404, 409) },
 });
 
-export function webhookRoutes(sender: Sender) {
+export function webhookRoutes(sender: Sender, targets: TargetPolicy) {
   return newRouter()
     .openapi(put, (c) => {
-      const s = putSettings(c.get('tenant'), c.req.valid('json'));
+      const s = putSettings(c.get('tenant'), c.req.valid('json'), targets);
       return c.json({ ...present(s), secret: s.secret }, 200);
     })
     .openapi(get, (c) => c.json(present(getSettings(c.get('tenant'))), 200))
