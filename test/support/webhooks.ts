@@ -4,7 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, expect } from 'vitest';
-import { Outbox } from '../../src/domains/webhooks/index.js';
+import { Outbox, type OutboxOptions } from '../../src/domains/webhooks/index.js';
 import { createTestApp, KEY } from './app.js';
 
 export interface Received {
@@ -79,7 +79,7 @@ export const payout = (reference: string) => ({
   destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
 });
 
-export async function setup(opts: { timeoutMs?: number } = {}) {
+export async function setup(opts: Partial<OutboxOptions> = {}) {
   const outbox = new Outbox(opts);
   const t = await createTestApp({ outbox });
   const r = await receiver();
