@@ -101,21 +101,4 @@ describe('target addresses', () => {
       { at: '2026-01-15T09:00:00.000Z', trigger: 'initial', url: r.url, statusCode: null, durationMs: 0, error: `Refused: 127.0.0.1 is a loopback address; ${PUBLIC_ONLY}` },
     ]);
   });
-
-  it('is set by --webhook-targets on the real server', async () => {
-    const { startServer } = await import('./support/server.js');
-    const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-    const s = await startServer(['--webhook-targets', 'public']);
-    const put = (url: string) => fetch(`${s.url}/_sandbox/webhooks`, { method: 'PUT', headers, body: JSON.stringify({ url }) });
-    try {
-      const res = await put('http://169.254.169.254/latest/meta-data');
-      expect(res.status).toBe(400);
-      expect(((await res.json()) as { error: { details: unknown } }).error.details).toEqual([
-        { field: 'url', issue: `points at 169.254.169.254, a link-local address; ${PUBLIC_ONLY}: use a public host name or address` },
-      ]);
-      expect((await put('https://example.com/hooks')).status).toBe(200);
-    } finally {
-      await s.stop('SIGKILL');
-    }
-  });
 });
