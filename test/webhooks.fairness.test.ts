@@ -36,7 +36,7 @@ describe('fair sending across keys', () => {
     await r.waitFor(20);
     const took = performance.now() - started;
     // one sender pool shared first come first served took about 40 s here (68 s with 5 s timeouts)
-    expect(took).toBeLessThan(2500);
+    expect(took).toBeLessThan(5000);
     expect(verifyAll(r, secret).map((m) => m.data.reference)).toEqual(Array.from({ length: 20 }, (_, n) => `fair-${n}`));
     await until(async () => (await deliveries()).counts.succeeded === 20);
     expect((await deliveries()).counts).toEqual({ pending: 0, succeeded: 20, failed: 0 });
