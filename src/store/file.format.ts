@@ -36,13 +36,17 @@ export class StoreLoadError extends Error {
 
 export const hex = (n: number) => n.toString(16).padStart(8, '0');
 
+/** The CRC-32 of "G ": the checksum of the snapshot and of every log record of generation G
+ * continues it, so the generation is checked too. */
+export const seedOf = (gen: number) => crc32(`${gen} `);
+
 export type Collections = Map<string, Map<string, unknown>>;
 
 export function encodeSnapshot(gen: number, data: Collections): { text: string; checksum: string } {
   const out: Record<string, [string, unknown][]> = {};
   for (const [name, map] of data) if (map.size) out[name] = [...map];
   const body = JSON.stringify(out);
-  const checksum = hex(crc32(body, crc32(`${gen} `)));
+  const checksum = hex(crc32(body, seedOf(gen)));
   return { text: `{"version":2,"walGen":${gen},"checksum":"${checksum}","collections":${body}}\n`, checksum };
 }
 
@@ -63,7 +67,7 @@ export function readSnapshot(buf: Buffer, file: string): ReadSnapshot {
     throw new StoreLoadError(file, 'it ends before its last brace: it was cut short');
   }
   const body = buf.subarray(head[0].length, buf.length - 2);
-  if (hex(crc32(body, crc32(`${gen} `))) !== head[2]) {
+  if (hex(crc32(body, seedOf(gen))) !== head[2]) {
     throw new StoreLoadError(file, `its content does not match its checksum ${head[2]}: it was changed or damaged`);
   }
   return { legacy: false, gen, checksum: head[2], data: collectionsOf(parseJson(body.toString('utf8')), file) };
@@ -105,14 +109,15 @@ export interface LogHeader {
   length: number;
 }
 
-export function encodeRecord(gen: number, seq: number, json: string): string {
+/** A record of the generation whose seed is `seed`. */
+export function encodeRecord(seed: number, seq: number, json: string): string {
   const rest = `${seq} ${json}`;
-  return `${hex(crc32(rest, crc32(`${gen} `)))} ${rest}\n`;
+  return `${hex(crc32(rest, seed))} ${rest}\n`;
 }
 
 export function encodeHeader(h: LogHeader): string {
   const json = `{"gen":${h.gen},"snapshot":"${h.snapshot}","closed":${h.closed},"length":"${String(h.length).padStart(15, '0')}"}`;
-  return encodeRecord(h.gen, 0, json);
+  return encodeRecord(seedOf(h.gen), 0, json);
 }
 
 /** The bytes of a header line: the same whatever its length and state, so it is rewritten in place. */
@@ -133,7 +138,7 @@ export interface ReadLog {
 /** Check and decode a log named generation `gen`; throws naming the file on any damage but a torn
  * last record in a log a writer still had open. */
 export function readLog(buf: Buffer, file: string, gen: number): ReadLog {
-  const seed = crc32(`${gen} `);
+  const seed = seedOf(gen);
   const ops: StoreOp[] = [];
   let header: LogHeader | undefined;
   let at = 0;

@@ -5,7 +5,7 @@
 // most `cap` log handles whatever the number of keys. Opening a log marks its header open (with the
 // length it has then); closing records its exact length, so a cut is seen at the next load.
 import { open, type FileHandle } from 'node:fs/promises';
-import { encodeHeader } from './file.format.js';
+import { encodeHeader, seedOf } from './file.format.js';
 
 export class LogPool {
   /** Logs holding (or about to hold) a handle, least recently written first. */
@@ -21,12 +21,16 @@ export class LogPool {
     return this.open.size;
   }
 
+  /** Mark `log` most recently used if it holds a slot; false when it must enter. */
+  touch(log: LogFile): boolean {
+    if (!this.open.delete(log)) return false;
+    this.open.add(log);
+    return true;
+  }
+
   /** Make room for `log` and mark it most recently used; a full pool closes its oldest idle log. */
   async enter(log: LogFile): Promise<void> {
-    if (this.open.delete(log)) {
-      this.open.add(log);
-      return;
-    }
+    if (this.touch(log)) return;
     while (this.open.size >= this.cap) {
       const idle = [...this.open].find((l) => l.idle);
       if (idle) {
@@ -55,6 +59,8 @@ export class LogFile {
   private fh: FileHandle | null = null;
   private closing: Promise<void> = Promise.resolve();
   private busy = 0;
+  /** What the checksum of each of its records continues. */
+  readonly seed: number;
 
   constructor(
     readonly file: string,
@@ -66,7 +72,9 @@ export class LogFile {
     /** Bytes past `size` to cut before the next append (a torn record, or a failed write's part). */
     private torn: boolean,
     private readonly pool: LogPool,
-  ) {}
+  ) {
+    this.seed = seedOf(gen);
+  }
 
   get idle(): boolean {
     return this.busy === 0;
@@ -75,8 +83,7 @@ export class LogFile {
   async append(text: string): Promise<void> {
     this.busy++;
     try {
-      await this.pool.enter(this);
-      const fh = this.fh ?? (await this.reopen());
+      const fh = this.fh && this.pool.touch(this) ? this.fh : await this.reopen();
       const buf = Buffer.from(text);
       try {
         await writeAt(fh, buf, this.size);
@@ -94,6 +101,7 @@ export class LogFile {
   }
 
   private async reopen(): Promise<FileHandle> {
+    await this.pool.enter(this);
     await this.closing.catch(() => {});
     let fh: FileHandle | undefined;
     try {

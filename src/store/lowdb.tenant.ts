@@ -79,7 +79,7 @@ export class LowdbTenantStore extends MemoryTenantStore {
       try {
         wal = this.wal ??= await this.create();
         let text = '';
-        for (const json of batch) text += encodeRecord(wal.gen, ++seq, json);
+        for (const json of batch) text += encodeRecord(wal.seed, ++seq, json);
         await wal.append(text);
       } catch (err) {
         // Nothing of this batch counts as written: it goes back first in line for the next flush.
