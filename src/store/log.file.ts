@@ -69,7 +69,7 @@ export class LogFile {
     readonly snapshot: string,
     /** Bytes of whole records: where the next append goes. */
     public size: number,
-    /** Bytes past `size` to cut before the next append (a torn record, or a failed write's part). */
+    /** Whether bytes past `size` are to be cut before the next append (a torn record, a failed write's part). */
     private torn: boolean,
     private readonly pool: LogPool,
   ) {
@@ -84,13 +84,16 @@ export class LogFile {
     this.busy++;
     try {
       const fh = this.fh && this.pool.touch(this) ? this.fh : await this.reopen();
+      if (this.torn) {
+        await fh.truncate(this.size);
+        this.torn = false;
+      }
       const buf = Buffer.from(text);
       try {
         await writeAt(fh, buf, this.size);
       } catch (err) {
-        // Nothing of this batch counts: cut what part of it reached the file.
+        // Nothing of this batch counts: what part of it reached the file is cut before the next append.
         this.torn = true;
-        await fh.truncate(this.size).then(() => (this.torn = false), () => {});
         throw err;
       }
       this.size += buf.length;
@@ -106,8 +109,6 @@ export class LogFile {
     let fh: FileHandle | undefined;
     try {
       fh = await open(this.file, 'r+');
-      if (this.torn) await fh.truncate(this.size);
-      this.torn = false;
       await writeAt(fh, this.header(0), 0);
     } catch (err) {
       await fh?.close();
@@ -123,7 +124,7 @@ export class LogFile {
     if (!fh) return this.closing;
     this.fh = null;
     this.pool.leave(this);
-    // A failed write whose part could not be cut leaves the header open, so the next load cuts it.
+    // With bytes of a failed write past the end, the header stays open, so the next load cuts them.
     this.closing = writeAt(fh, this.header(this.torn ? 0 : 1), 0).finally(() => fh.close());
     return this.closing;
   }
