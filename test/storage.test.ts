@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tenantIdOf } from '../src/engine/tenants.js';
 import { LowdbStore } from '../src/store/lowdb.store.js';
 import { KEY, KEY_B, createTestApp } from './support/app.js';
+import { fx, rejection } from './support/fx.js';
 
 const payout = (reference: string, amount = 1000) => ({
   reference,
@@ -100,6 +101,9 @@ describe('a key whose stored data are damaged', () => {
       error: { type: 'api_error', code: 'TENANT_DATA_DAMAGED', details: [] },
     });
     expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout('lost?') })).status).toBe(503);
+    const xml = rejection(await fx(t, 'GET', '/listings'));
+    expect(xml).toMatchObject({ status: 503, code: 'TENANT_DATA_DAMAGED' });
+    expect(xml.text).toContain(`tenants/${id}/wal-0.jsonl: it is ${good.length + 5} bytes`);
     expect((await t.call('GET', '/api/v1/partners/payouts/kept', { key: KEY_B })).body.data.reference).toBe('kept');
 
     await writeFile(wal, good);
