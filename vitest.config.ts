@@ -18,7 +18,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    setupFiles: ['test/support/fast-check.ts'],
+    setupFiles: ['test/support/setup.ts'],
     // dist/main.js, which the tests that start a real process run.
     globalSetup: ['test/support/build.ts'],
     projects: [

@@ -63,7 +63,7 @@ export function createApp(deps: AppDeps) {
   const resources = resourcesOf(list);
   const scenarios = deps.scenarios ?? ScenarioRegistry.load(config.scenario, scenarioFormatOf(list));
   const events = new EventCatalog(resources.flatMap((r) => r.lifecycle?.events ?? []));
-  const outbox = deps.outbox ?? new Outbox();
+  const outbox = deps.outbox ?? new Outbox({ targets: config.webhookTargets });
   const webhooks = webhooksModule(outbox, events);
   const modules = [...list, webhooks];
   const jobHandlers = Object.assign({}, ...resources.map((r) => r.jobs), ...modules.map((d) => d.jobs ?? {}));

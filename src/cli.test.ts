@@ -24,6 +24,13 @@ describe('command line and environment', () => {
     expect(c).toMatchObject({ port: 6000, host: '::1', seed: 7, scenario: 'instant' });
   });
 
+  it('takes the webhook target policy from --webhook-targets or SANDBOX_WEBHOOK_TARGETS, any by default', () => {
+    expect(serve([]).webhookTargets).toBe('any');
+    expect(serve([], { SANDBOX_WEBHOOK_TARGETS: 'public' }).webhookTargets).toBe('public');
+    expect(serve(['--webhook-targets', 'any'], { SANDBOX_WEBHOOK_TARGETS: 'public' }).webhookTargets).toBe('any');
+    expect(() => serve(['--webhook-targets', 'private'])).toThrow(/--webhook-targets: .*"any"\|"public"/);
+  });
+
   it('refuses a bad value, an unknown flag and an unknown command with the usage', () => {
     expect(() => serve(['--port', 'abc'])).toThrow(/--port/);
     expect(() => serve(['--nope'])).toThrow();

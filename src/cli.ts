@@ -21,6 +21,9 @@ Options (environment variable in brackets):
   --keys FILE       accept only the keys listed in FILE, one per line [SANDBOX_KEYS]
   --max-tenants N   with --data, keep at most N tenants in memory; idle ones reload
                     from disk when next used. 0 (default) keeps all [SANDBOX_MAX_TENANTS]
+  --webhook-targets any|public
+                    public refuses webhook URLs on private, loopback and link-local
+                    addresses (set it on a hosted sandbox); default any [SANDBOX_WEBHOOK_TARGETS]
   -h, --help        show this help`;
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
@@ -36,6 +39,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
       seed: { type: 'string' },
       keys: { type: 'string' },
       'max-tenants': { type: 'string' },
+      'webhook-targets': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -52,7 +56,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
   for (const [k, v] of Object.entries(values)) if (k !== 'help' && v !== undefined) raw[k.replace(/-(\w)/g, (_m, ch: string) => ch.toUpperCase())] = v;
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const msg = parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n');
+    const msg = parsed.error.issues.map((i) => `--${i.path.join('.').replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`)}: ${i.message}`).join('\n');
     throw new Error(`Invalid options:\n${msg}\n\n${USAGE}`);
   }
   const name = positionals[0] ?? 'serve';

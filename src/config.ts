@@ -20,6 +20,9 @@ export const ConfigSchema = z.object({
   /** Most tenants kept in memory with --data; the least recently used idle ones reload from disk on
    * their next request. 0 keeps every tenant. Without --data it has no effect (nothing to reload). */
   maxTenants: z.coerce.number().int().min(0).default(0),
+  /** Which addresses webhooks may reach: any, or public only (no private, loopback or link-local
+   * address, literal or resolved), which a hosted sandbox needs. */
+  webhookTargets: z.enum(['any', 'public']).default('any'),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -34,6 +37,7 @@ export const ENV_NAMES: Record<string, keyof Config> = {
   SANDBOX_KEYS: 'keys',
   SANDBOX_TICK_MS: 'tickMs',
   SANDBOX_MAX_TENANTS: 'maxTenants',
+  SANDBOX_WEBHOOK_TARGETS: 'webhookTargets',
 };
 
 export const defaultConfig = (): Config => ConfigSchema.parse({});

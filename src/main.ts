@@ -23,7 +23,8 @@ function readKeys(file: string): Set<string> {
 
 async function start(config: Config) {
   const scenarios = ScenarioRegistry.load(config.scenario, scenarioFormatOf());
-  const store = config.data ? await LowdbStore.open(config.data, { keep: config.maxTenants || undefined }) : new MemoryStore();
+  // With --data, no tenant is read here: each loads on its first request, so the port opens at once.
+  const store = config.data ? await LowdbStore.open(config.data) : new MemoryStore();
   const allowedKeys = config.keys ? readKeys(config.keys) : undefined;
   const { app, tenants } = createApp({ config, store, clock: systemClock, allowedKeys, scenarios });
 
@@ -36,7 +37,7 @@ async function start(config: Config) {
         `  scenario: ${scenarios.startDefault.name}${scenarios.startDefault.file && scenarios.startDefault.origin === 'file' ? ` (${scenarios.startDefault.file})` : ''}`,
         `  seed:     ${config.seed ?? 'random'}`,
         `  keys:     ${allowedKeys ? `${allowedKeys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}`,
-        `  tenants:  ${config.data && config.maxTenants ? `at most ${config.maxTenants} in memory, idle ones reload from disk` : 'all kept in memory'}`,
+        `  tenants:  ${!config.data ? 'all kept in memory' : `loaded on first use${config.maxTenants ? `, at most ${config.maxTenants} in memory, idle ones reload from disk` : ''}`}`,
         `  docs:     ${url}/docs   OpenAPI: ${url}/openapi.json`,
       ].join('\n'),
     );

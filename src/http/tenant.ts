@@ -1,8 +1,10 @@
 // API key → tenant and mode. sk_test_ keys are sandbox mode, sk_live_ keys live simulation, anything
 // else is refused. Before the handler, the tenant's due jobs are applied (catch-up); after it, the
-// tenant's writes are made durable before the response leaves.
+// tenant's writes are made durable before the response leaves. A key whose stored data fail their
+// checks is answered 503 TENANT_DATA_DAMAGED, naming the file, until they are repaired.
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
+import { StoreLoadError } from '../store/file.format.js';
 import { renderError } from './errors.js';
 import type { Tenants } from '../engine/tenants.js';
 import type { Mode, Tenant } from '../engine/tenant.js';
@@ -65,7 +67,12 @@ export function tenantMiddleware(tenants: Tenants, allowedKeys?: ReadonlySet<str
 /** The request with its tenant held throughout (so an idle-tenant limit never unloads it midway)
  * and its writes made durable before the response leaves. */
 async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: Tenant | Promise<Tenant>): Promise<void> {
-  const tenant = await holding;
+  let tenant: Tenant;
+  try {
+    tenant = await holding;
+  } catch (err) {
+    throw err instanceof StoreLoadError ? damaged(err) : err;
+  }
   try {
     c.set('tenant', tenant);
     tenant.catchUp();
@@ -88,3 +95,12 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
     tenants.release(tenant);
   }
 }
+
+/** The key's stored data fail their checks: this key is refused until they are repaired, others go on. */
+const damaged = (err: StoreLoadError) =>
+  new SandboxError(
+    'TENANT_DATA_DAMAGED',
+    `The data the sandbox keeps for this API key are damaged, so it will not load them: ${err.shown}: ${err.reason}. ` +
+      `Requests with this key fail until the sandbox's operator restores that file from a backup, or moves the folder ` +
+      `${err.shownFolder} out of the data directory to start this key empty. Other keys are not affected.`,
+  );

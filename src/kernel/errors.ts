@@ -38,6 +38,7 @@ const CODES = {
   INTERNAL_ERROR: [500, 'api_error'],
   BAD_GATEWAY: [502, 'api_error'],
   SERVICE_UNAVAILABLE: [503, 'api_error'],
+  TENANT_DATA_DAMAGED: [503, 'api_error'],
   GATEWAY_TIMEOUT: [504, 'api_error'],
 } as const satisfies Record<string, readonly [number, ErrorType]>;
 

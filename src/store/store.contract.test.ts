@@ -1,5 +1,5 @@
 // One contract, both stores: what a service may rely on from any Store.
-import { mkdtemp, readdir, readFile, writeFile, appendFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -109,7 +109,7 @@ describe('lowdb store durability', () => {
     expect(walFiles).toHaveLength(1);
     expect(walFiles[0]).not.toBe('wal-0.jsonl');
     const snap = JSON.parse(await readFile(path.join(dir, 'tenants', 't', 'snapshot.json'), 'utf8'));
-    expect(snap.version).toBe(1);
+    expect(snap.version).toBe(2);
     const s2 = await openLowdb(dir);
     const x = (await s2.tenant('t')).collection<{ i: number }>('x');
     expect(x.size).toBe(200);
@@ -122,7 +122,7 @@ describe('lowdb store durability', () => {
     const t = await s1.tenant('t');
     t.collection('x').put('a', 1);
     await t.flush();
-    await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), '{"c":"x","op":"put","id":"b","v":');
+    await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), '6c0b8a02 2 {"c":"x","op":"put","id":"b","v":');
     const s2 = await openLowdb(dir);
     const t2 = await s2.tenant('t');
     const x = t2.collection('x');
@@ -142,7 +142,10 @@ describe('lowdb store durability', () => {
     const t = await s1.tenant('t');
     t.collection('x').put('a', 1);
     await t.flush();
-    await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), '{"c":"x","op":"put","id":"b","v":2}');
+    t.collection('x').put('b', 2);
+    await t.flush();
+    const wal = path.join(dir, 'tenants', 't', 'wal-0.jsonl');
+    await truncate(wal, (await stat(wal)).size - 1);
     const t2 = await (await openLowdb(dir)).tenant('t');
     expect(t2.collection('x').has('b')).toBe(false);
     t2.collection('x').put('c', 3);
@@ -151,14 +154,18 @@ describe('lowdb store durability', () => {
     expect([...x3.keys()]).toEqual(['a', 'c']);
   });
 
-  it('refuses to start over a damaged snapshot, naming the file and the way out', async () => {
+  it('refuses a tenant whose snapshot is damaged, naming the file and the way out', async () => {
     const dir = await tmp();
-    const s1 = await openLowdb(dir);
-    (await s1.tenant('t')).collection('x').put('a', 1);
+    const s1 = await openLowdb(dir, { compactBytes: 100 });
+    const t = await s1.tenant('t');
+    for (let i = 0; i < 3; i++) {
+      t.collection('x').put(`k${i}`, i);
+      await t.flush();
+    }
     await s1.close();
     const file = path.join(dir, 'tenants', 't', 'snapshot.json');
-    await writeFile(file, '{"version": 1, "walGen": 0, "collec');
-    const err = await openLowdb(dir).catch((e: unknown) => e);
+    await writeFile(file, '{"version": 2, "walGen": 0, "collec');
+    const err = await (await openLowdb(dir)).tenant('t').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreLoadError);
     expect((err as Error).message).toContain(file);
     expect((err as Error).message).toContain('Restore the file from a backup');
@@ -170,7 +177,12 @@ describe('lowdb store durability', () => {
     const t = await s1.tenant('t');
     t.collection('x').put('a', 1);
     await t.flush();
-    await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), 'garbage\n{"c":"x","op":"put","id":"b","v":2}\n');
-    await expect(LowdbStore.open(dir)).rejects.toThrow(/line 2 is not valid JSON/);
+    t.collection('x').put('b', 2);
+    await t.flush();
+    const wal = path.join(dir, 'tenants', 't', 'wal-0.jsonl');
+    const lines = (await readFile(wal, 'utf8')).split('\n');
+    lines[1] = 'garbage';
+    await writeFile(wal, lines.join('\n'));
+    await expect((await openLowdb(dir)).tenant('t')).rejects.toThrow(/record 1 \(line 2\) does not match its checksum/);
   });
 });

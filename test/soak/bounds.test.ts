@@ -110,14 +110,15 @@ describe('--max-tenants', () => {
     expect((await t.call('GET', '/api/v1/partners/payouts/mem-0', { key: keyOf(0) })).status).toBe(200);
   });
 
-  it('keeps only the limit in memory when a data directory with more tenants is opened', async () => {
+  it('opens a data directory with more tenants than the limit without loading any; each loads on first use', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'sandbox-evict-'));
     const first = await LowdbStore.open(dir);
     for (let i = 0; i < 6; i++) (await first.tenant(`t${i}`)).collection('x').put('a', i);
     await first.close();
-    const store = await LowdbStore.open(dir, { keep: 2 });
-    expect(store.tenantIds()).toHaveLength(2);
+    const store = await LowdbStore.open(dir);
+    expect(store.tenantIds()).toHaveLength(0);
     expect((await store.tenant('t5')).collection('x').get('a')).toBe(5);
+    expect(store.tenantIds()).toEqual(['t5']);
     await store.close();
   });
 });

@@ -8,13 +8,14 @@ import { Outbox } from './outbox.js';
 import { webhookSandbox } from './webhooks.sandbox.js';
 
 export { Outbox, type OutboxOptions } from './outbox.js';
+export type { TargetPolicy } from './targets.js';
 
 export { webhookScenarioSections } from './webhooks.scenario.js';
 
 /** `events`: the app's events, which webhook filters may name. */
 export function webhooksModule(outbox: Outbox, events: EventCatalog): DomainModule & { onEvent(t: Tenant, e: SandboxEvent): void } {
   return {
-    sandbox: () => webhookSandbox(outbox, events),
+    sandbox: () => webhookSandbox(outbox, events, outbox.options.targets),
     jobs: deliveryJobs(outbox),
     onEvent: (t, e) => deliverEvent(t, e, outbox),
   };

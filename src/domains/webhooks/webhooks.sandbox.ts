@@ -4,6 +4,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
 import { listDeliveries, redeliver, stopAll, type Sender } from './deliveries.service.js';
 import type { EventCatalog } from '../../engine/events.js';
+import type { TargetPolicy } from './targets.js';
 import {
   DeliveriesQuery,
   Delivery,
@@ -26,7 +27,8 @@ const put = (catalog: EventCatalog) =>
     security,
     summary: 'Set the webhook: where every event of this key is sent, and how it is signed',
     description:
-      'Replaces the settings. Without `secret`, a new whsec_ secret is generated. The response is the only place the secret is shown.',
+      'Replaces the settings. Without `secret`, a new whsec_ secret is generated. The response is the only place the secret is shown. ' +
+      'A URL on a port HTTP clients refuse (the Fetch standard\'s bad ports) is a 400; so is a private, loopback or link-local address when the sandbox runs with --webhook-targets public.',
     request: { body: jsonBody(settingsRequestOf(catalog)) },
     responses: { 200: jsonResponse(WebhookSettingsWithSecret, 'The settings, with the signing secret'), ...errorResponses(400, 413, 415) },
   });
@@ -70,10 +72,10 @@ const resend = createRoute({
   responses: { 202: jsonResponse(Delivery, 'Redelivery queued'), ...errorResponses(404, 409) },
 });
 
-export function webhookSandbox(sender: Sender, catalog: EventCatalog) {
+export function webhookSandbox(sender: Sender, catalog: EventCatalog, targets: TargetPolicy) {
   return newRouter()
     .openapi(put(catalog), (c) => {
-      const s = putSettings(c.get('tenant'), c.req.valid('json'));
+      const s = putSettings(c.get('tenant'), c.req.valid('json'), targets);
       return c.json({ ...present(s), secret: s.secret }, 200);
     })
     .openapi(get, (c) => c.json(present(getSettings(c.get('tenant'))), 200))

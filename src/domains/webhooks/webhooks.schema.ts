@@ -2,15 +2,22 @@
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../../http/fields.js';
 import type { EventCatalog } from '../../engine/events.js';
+import { portProblem } from './targets.js';
 
-
-function isHttpUrl(value: string): boolean {
+function httpUrl(value: string): URL | undefined {
   try {
     const u = new URL(value);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '' ? u : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Why a webhook URL can never be delivered to, whatever the target policy; undefined when it can. */
+function urlProblem(value: string): string | undefined {
+  const url = httpUrl(value);
+  if (!url) return 'must be an absolute http:// or https:// URL, e.g. https://example.com/webhooks';
+  return portProblem(url);
 }
 
 /** whsec_ plus base64 of 24 to 64 bytes: what Standard Webhooks libraries accept as a secret. */
@@ -54,7 +61,10 @@ export const WebhookSettingsRequest = z
     url: z
       .string()
       .max(2048)
-      .refine(isHttpUrl, { message: 'must be an absolute http:// or https:// URL, e.g. https://example.com/webhooks' })
+      .superRefine((url, ctx) => {
+        const problem = urlProblem(url);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
       .openapi({ example: 'https://example.com/webhooks' }),
     secret: z
       .string()
