@@ -22,7 +22,7 @@ import { withScenarioHeader } from './http/openapi.js';
 import { faultsMiddleware, type Sleep } from './http/faults.js';
 import { journalMiddleware } from './http/journal.js';
 import { bodyLimit } from './http/limits.js';
-import { KeptStaticRouter } from './http/router.js';
+import { KeptStaticRouter } from './http/framework.js';
 import { tenantSeed } from './kernel/random.js';
 import { tenantMiddleware } from './http/tenant.js';
 import type { AppEnv } from './http/types.js';

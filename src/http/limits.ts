@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as streamingLimit } from 'hono/body-limit';
 import type { SandboxError } from '../kernel/errors.js';
 import { payloadTooLarge, renderError } from './errors.js';
-import { asOwnBodyLimit, routeHasOwnBodyLimit } from './framework.js';
+import { asOwnBodyLimit, routeHasOwnBodyLimit, setBodyText } from './framework.js';
 import type { AppEnv } from './types.js';
 
 export interface BodyLimitOptions {
@@ -56,5 +56,5 @@ function strictJsonText(c: Context<AppEnv>, declaredLength: number): void {
   });
   // A route that never reads the body must not leave the refusal unhandled.
   text.catch(() => undefined);
-  (c.req.bodyCache as { text?: Promise<string> }).text = text;
+  setBodyText(c, text);
 }

@@ -6,6 +6,7 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
 import { StoreLoadError } from '../store/file.format.js';
 import { renderError } from './errors.js';
+import { replaceResponse } from './framework.js';
 import type { Tenants } from '../engine/tenants.js';
 import type { Mode, Tenant } from '../engine/tenant.js';
 import type { AppEnv } from './types.js';
@@ -55,7 +56,8 @@ export function tenantMiddleware(tenants: Tenants, allowedKeys?: ReadonlySet<str
     }
     const loaded = tenants.holdLoaded(key);
     if (loaded && tenants.passive) {
-      // Memory store, nothing ever unloaded: no hold to release and nothing to flush afterwards.
+      // Memory store, nothing ever unloaded: no hold to release and nothing to flush afterwards, so
+      // no async frame either (see framework.ts, plain middleware).
       c.set('tenant', loaded);
       loaded.catchUp();
       return next();
@@ -82,14 +84,9 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
       await tenant.store.flush();
     } catch (err) {
       console.error('[sandbox] could not persist a write:', err);
-      c.res = undefined;
-      c.res = renderError(
-        c,
-        new SandboxError(
-          'INTERNAL_ERROR',
-          'The sandbox could not write this request to its data directory, so it may not survive a restart. Retry it: a retry with the same reference answers from what is kept.',
-        ),
-      );
+      const message =
+        'The sandbox could not write this request to its data directory, so it may not survive a restart. Retry it: a retry with the same reference answers from what is kept.';
+      replaceResponse(c, renderError(c, new SandboxError('INTERNAL_ERROR', message)));
     }
   } finally {
     tenants.release(tenant);
