@@ -234,4 +234,20 @@ export class LowdbStore implements Store {
     await Promise.all([...this.closing.values()]);
     await Promise.all([...this.tenants.values()].map((t) => t.close()));
   }
+
+  /** Close the tenant's files and delete its directory; a `tenant()` meanwhile waits, then starts empty. */
+  async drop(tenantId: string): Promise<void> {
+    await this.opening.get(tenantId)?.catch(() => undefined);
+    const t = this.tenants.get(tenantId);
+    this.tenants.delete(tenantId);
+    const before = this.closing.get(tenantId);
+    const done = (async () => {
+      await before;
+      // Whatever the close could not write is about to be deleted anyway.
+      await t?.close().catch(() => undefined);
+      await rm(path.join(this.dir, 'tenants', tenantId), { recursive: true, force: true });
+    })().finally(() => this.closing.get(tenantId) === done && this.closing.delete(tenantId));
+    this.closing.set(tenantId, done);
+    await done;
+  }
 }

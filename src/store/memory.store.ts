@@ -15,5 +15,9 @@ export class MemoryStore implements Store {
     return [...this.tenants.keys()];
   }
 
+  async drop(tenantId: string): Promise<void> {
+    this.tenants.delete(tenantId);
+  }
+
   async close(): Promise<void> {}
 }

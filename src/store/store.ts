@@ -38,6 +38,9 @@ export interface Store {
   /** Drop a tenant from memory after making it durable; the next `tenant()` reloads it. Only stores
    * that can reload (files) have it: dropping a memory-only tenant would lose its data. */
   evict?(tenantId: string): Promise<void>;
+  /** Forget a tenant entirely: its records, and with files its directory. The next `tenant()` starts
+   * it empty. */
+  drop(tenantId: string): Promise<void>;
 }
 
 /** A write to a collection, as the lowdb store logs it. */
