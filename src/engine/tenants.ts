@@ -5,9 +5,13 @@
 // closed, their runtime objects forgotten. The next request with that key loads them again from
 // disk. Idle means no request holds the tenant and the webhook sender has nothing queued for it.
 // A memory-only store is never evicted from: its tenants' data exist nowhere else.
+//
+// Retention (retention.ts) runs here in the background: tenants idle past `idleMs` are dropped
+// entirely, and every loaded tenant is swept of old resources, in slices that yield to requests.
 import { createHash } from 'node:crypto';
 import { TenantRandom, tenantSeed } from '../kernel/random.js';
 import type { Store } from '../store/store.js';
+import { slices, sweepTenant } from './retention.js';
 import { Tenant, type Mode, type TenantEnv } from './tenant.js';
 
 export function tenantIdOf(key: string): string {
@@ -19,7 +23,12 @@ export interface TenantsOptions {
   maxLoaded?: number;
   /** Work outside requests that holds a tenant in memory (queued webhook attempts). */
   busy?: (t: Tenant) => boolean;
+  /** Base-clock ms without a request after which a tenant is dropped entirely; 0 keeps every tenant. */
+  idleMs?: number;
 }
+
+/** How often a retention pass starts (base-clock ms), and the work it does before yielding. */
+export const RETENTION = { everyMs: 60_000, slice: 500 };
 
 export class Tenants {
   /** Loaded tenants, least recently used first. */
@@ -28,6 +37,11 @@ export class Tenants {
   private readonly holds = new Map<Tenant, number>();
   private readonly evicting = new Map<string, Promise<void>>();
   private evictions = 0;
+  private dropped = 0;
+  private retaining: Promise<void> | undefined;
+  private retainedAt = Number.NEGATIVE_INFINITY;
+  /** When a stored tenant with no last use written down was first looked at (see retainPass). */
+  private readonly firstLooked = new Map<string, number>();
   /** Whether idle tenants are ever unloaded; without it, holds and recency need no bookkeeping. */
   private readonly evicts: boolean;
   /** True when a request needs neither a hold nor a flush: memory store, no tenant ever unloaded. */
@@ -48,6 +62,7 @@ export class Tenants {
     if (t) {
       this.byKey.delete(key);
       this.byKey.set(key, t);
+      t.lastUsedAt = this.env.clock.now();
       return Promise.resolve(t);
     }
     let p = this.opening.get(key);
@@ -69,6 +84,7 @@ export class Tenants {
   /** Hold a tenant that is already loaded, without waiting; undefined when it must be loaded. */
   holdLoaded(key: string): Tenant | undefined {
     const t = this.byKey.get(key);
+    if (t) t.lastUsedAt = this.env.clock.now();
     if (!t || !this.evicts) return t;
     this.byKey.delete(key);
     this.byKey.set(key, t);
@@ -105,25 +121,99 @@ export class Tenants {
   }
 
   stats() {
-    return { loaded: this.byKey.size, evictions: this.evictions };
+    return { loaded: this.byKey.size, evictions: this.evictions, dropped: this.dropped };
   }
 
   /** Background tick: apply due jobs of every loaded tenant, then persist. One tenant's failure is
    * logged and does not stop the others; a tenant unloaded meanwhile is skipped. */
   async tick(): Promise<void> {
+    if (this.env.clock.now() - this.retainedAt >= RETENTION.everyMs) void this.retain();
     for (const [key, t] of [...this.byKey]) {
       if (this.byKey.get(key) !== t) continue;
-      this.holds.set(t, (this.holds.get(t) ?? 0) + 1);
+      this.hold(t);
       try {
         if (t.catchUp() > 0) await t.store.flush();
       } catch (err) {
         console.error(`[sandbox] background moves of tenant ${t.id} failed:`, err);
       } finally {
-        const n = (this.holds.get(t) ?? 1) - 1;
-        if (n > 0) this.holds.set(t, n);
-        else this.holds.delete(t);
+        this.unhold(t);
       }
     }
+  }
+
+  /** Run a retention pass (or join the one running); the background tick starts one every minute. */
+  retain(): Promise<void> {
+    this.retainedAt = this.env.clock.now();
+    this.retaining ??= this.retainPass()
+      .catch((err: unknown) => console.error('[sandbox] retention pass failed:', err))
+      .finally(() => (this.retaining = undefined));
+    return this.retaining;
+  }
+
+  private async retainPass(): Promise<void> {
+    const step = slices(RETENTION.slice);
+    const idleMs = this.options.idleMs ?? 0;
+    if (idleMs > 0) {
+      const now = this.env.clock.now();
+      for (const [key, t] of [...this.byKey]) {
+        if (this.byKey.get(key) === t && now - t.lastUsedAt > idleMs && !this.holds.has(t) && !this.options.busy?.(t)) this.drop(key, t);
+      }
+      // Stored tenants no key has used since the start: their last use is the one written down.
+      const loaded = new Set([...this.byKey.values()].map((t) => t.id));
+      for (const id of this.store.tenantIds()) {
+        if (loaded.has(id) || this.inUse(id)) continue;
+        const seen = (await this.store.tenant(id)).collection<{ at: number }>('meta').get('seen')?.at;
+        const since = seen ?? this.firstLooked.get(id) ?? this.firstLooked.set(id, now).get(id)!;
+        if (now - since > idleMs && !this.inUse(id, true)) this.drop(undefined, id);
+        await step(1);
+      }
+      await Promise.all(this.evicting.values());
+    }
+    if (this.env.retentionMs <= 0) return;
+    for (const [key, t] of [...this.byKey]) {
+      if (this.byKey.get(key) !== t) continue;
+      this.hold(t);
+      try {
+        for (const n of sweepTenant(t, this.env.clock.now() - this.env.retentionMs)) await step(n);
+        if (!t.store.flushed) await t.store.flush();
+      } catch (err) {
+        console.error(`[sandbox] retention of tenant ${t.id} failed:`, err);
+      } finally {
+        this.unhold(t);
+      }
+    }
+  }
+
+  /** Whether a key is loading this tenant or it is being unloaded or dropped (a tenant a key has
+   * loaded since is checked again right before a drop). */
+  private inUse(id: string, loadedToo = false): boolean {
+    if (this.evicting.has(id)) return true;
+    for (const key of this.opening.keys()) if (tenantIdOf(key) === id) return true;
+    if (loadedToo) for (const t of this.byKey.values()) if (t.id === id) return true;
+    return false;
+  }
+
+  /** Forget a tenant entirely; a request with its key meanwhile waits, then starts it empty. */
+  private drop(key: string | undefined, t: Tenant | string): void {
+    const id = typeof t === 'string' ? t : t.id;
+    if (key !== undefined) this.byKey.delete(key);
+    this.firstLooked.delete(id);
+    this.dropped++;
+    const done = this.store
+      .drop(id)
+      .catch((err: Error) => console.error('[sandbox] could not drop an idle tenant:', err))
+      .finally(() => this.evicting.delete(id));
+    this.evicting.set(id, done);
+  }
+
+  private hold(t: Tenant): void {
+    this.holds.set(t, (this.holds.get(t) ?? 0) + 1);
+  }
+
+  private unhold(t: Tenant): void {
+    const n = (this.holds.get(t) ?? 1) - 1;
+    if (n > 0) this.holds.set(t, n);
+    else this.holds.delete(t);
   }
 
   /** Drop least recently used idle tenants until the limit holds (or only busy ones are left). */
