@@ -106,6 +106,28 @@ describe('resource retention (default 7 days of real time)', () => {
     expect((await t.call('GET', `/api/v1/transfers/${row(1).reference}`, { headers: BULK_HEADERS })).status).toBe(404);
   });
 
+  it('works in slices, giving the event loop its turn between them', async () => {
+    const t = await createTestApp({ config: { resourceRetention: 3600 } });
+    for (let i = 0; i < 1200; i++) await t.call('POST', '/api/v1/partners/payouts', { body: payout(`many-${i}`) });
+    t.clock.advance(2 * 3600);
+    const payouts = async () => (await t.call('GET', '/_sandbox/resources?kind=payouts&limit=1')).body.counts.payouts;
+    expect(await payouts()).toBe(1200);
+    // Turns of the event loop (where other requests' I/O runs) taken while the pass runs.
+    let turns = 0;
+    let finished = false;
+    const turn = () => {
+      if (finished) return;
+      turns++;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    await t.tenants.retain();
+    finished = true;
+    expect(await payouts()).toBe(0);
+    // 1,000 events, 1,200 payouts and 1,200 idempotency records in slices of 500.
+    expect(turns).toBeGreaterThanOrEqual(6);
+  });
+
   it('keeps everything with 0', async () => {
     const t = await createTestApp({ config: { resourceRetention: 0, tenantRetention: 0 } });
     await t.call('POST', '/api/v1/partners/payouts', { body: payout('kept-1') });

@@ -27,7 +27,8 @@ export interface TenantsOptions {
   idleMs?: number;
 }
 
-/** How often a retention pass starts (base-clock ms), and the work it does before yielding. */
+/** How often a retention pass starts at most (base-clock ms; a quarter of the retention age when
+ * that is shorter), and the work it does before yielding. */
 export const RETENTION = { everyMs: 60_000, slice: 500 };
 
 export class Tenants {
@@ -40,6 +41,7 @@ export class Tenants {
   private dropped = 0;
   private retaining: Promise<void> | undefined;
   private retainedAt = Number.NEGATIVE_INFINITY;
+  private stopped = false;
   /** When a stored tenant with no last use written down was first looked at (see retainPass). */
   private readonly firstLooked = new Map<string, number>();
   /** Whether idle tenants are ever unloaded; without it, holds and recency need no bookkeeping. */
@@ -127,7 +129,8 @@ export class Tenants {
   /** Background tick: apply due jobs of every loaded tenant, then persist. One tenant's failure is
    * logged and does not stop the others; a tenant unloaded meanwhile is skipped. */
   async tick(): Promise<void> {
-    if (this.env.clock.now() - this.retainedAt >= RETENTION.everyMs) void this.retain();
+    const every = Math.min(RETENTION.everyMs, (this.env.retentionMs || Infinity) / 4);
+    if (this.env.clock.now() - this.retainedAt >= every) void this.retain();
     for (const [key, t] of [...this.byKey]) {
       if (this.byKey.get(key) !== t) continue;
       this.hold(t);
@@ -143,6 +146,7 @@ export class Tenants {
 
   /** Run a retention pass (or join the one running); the background tick starts one every minute. */
   retain(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     this.retainedAt = this.env.clock.now();
     this.retaining ??= this.retainPass()
       .catch((err: unknown) => console.error('[sandbox] retention pass failed:', err))
@@ -150,8 +154,19 @@ export class Tenants {
     return this.retaining;
   }
 
+  /** End a running retention pass at its next slice, and start no other: before the store closes. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.retaining;
+  }
+
   private async retainPass(): Promise<void> {
-    const step = slices(RETENTION.slice);
+    const slice = slices(RETENTION.slice);
+    // Between slices the server may begin to stop: the pass ends there (what it dropped is written).
+    const step = async (work: number) => {
+      await slice(work);
+      return !this.stopped;
+    };
     const idleMs = this.options.idleMs ?? 0;
     if (idleMs > 0) {
       const now = this.env.clock.now();
@@ -165,16 +180,17 @@ export class Tenants {
         const seen = (await this.store.tenant(id)).collection<{ at: number }>('meta').get('seen')?.at;
         const since = seen ?? this.firstLooked.get(id) ?? this.firstLooked.set(id, now).get(id)!;
         if (now - since > idleMs && !this.inUse(id, true)) this.drop(undefined, id);
-        await step(1);
+        if (!(await step(1))) break;
       }
       await Promise.all(this.evicting.values());
     }
     if (this.env.retentionMs <= 0) return;
     for (const [key, t] of [...this.byKey]) {
+      if (this.stopped) return;
       if (this.byKey.get(key) !== t) continue;
       this.hold(t);
       try {
-        for (const n of sweepTenant(t, this.env.clock.now() - this.env.retentionMs)) await step(n);
+        for (const n of sweepTenant(t, this.env.clock.now() - this.env.retentionMs)) if (!(await step(n))) break;
         if (!t.store.flushed) await t.store.flush();
       } catch (err) {
         console.error(`[sandbox] retention of tenant ${t.id} failed:`, err);
