@@ -66,6 +66,22 @@ describe('resource retention (default 7 days of real time)', () => {
     expect((await t.call('GET', '/_sandbox/events')).body.data).toHaveLength(3);
   });
 
+  it('counts real time however often the clock moved meanwhile', async () => {
+    const t = await createTestApp({ config: { resourceRetention: DAY } });
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('often-1') });
+    await advance(t, 3600);
+    // 20 hours of real time, the clock moved a day every hour: settled 20 real hours ago.
+    for (let i = 0; i < 20; i++) {
+      t.clock.advance(3600);
+      await advance(t, DAY);
+    }
+    await t.tenants.retain();
+    expect(await status(t, 'often-1')).toBe('SUCCESSFUL');
+    t.clock.advance(5 * 3600);
+    await t.tenants.retain();
+    expect(await status(t, 'often-1')).toBe('RESOURCE_NOT_FOUND');
+  });
+
   it('keeps a resource whose next move is still waiting, however long it has been unchanged', async () => {
     const t = await createTestApp({ config: { resourceRetention: 3600 } });
     // slow-settlement: PENDING 30 minutes, then PROCESSING 3 hours.

@@ -40,7 +40,7 @@ const BY_SCOPE = new Map(RETAINED.filter((k) => k.scope).map((k) => [k.scope!, k
 type Rec = { createdAt?: string; updatedAt?: string } & Record<string, unknown>;
 
 /** How many resources the tenant holds (bulk files and their rows each count). */
-export function resourceCount(t: Tenant): number {
+function resourceCount(t: Tenant): number {
   let n = 0;
   for (const k of RETAINED) n += t.store.collection(k.collection).size;
   return n;
@@ -61,7 +61,7 @@ export function checkRoom(t: Tenant, limits: { maxResources: number; retentionMs
 }
 
 /** 7 days, 12 hours, 90 minutes, 45 seconds: the largest whole unit. */
-export function span(ms: number): string {
+function span(ms: number): string {
   const s = Math.round(ms / 1000);
   for (const [unit, size] of [['day', 86_400], ['hour', 3600], ['minute', 60]] as const) {
     if (s % size === 0) return `${s / size} ${unit}${s === size ? '' : 's'}`;
@@ -87,11 +87,10 @@ export function slices(size: number): (work: number) => Promise<void> {
  * done since the last yield (records looked at), so the caller can give the event loop its turn
  * between slices. Nothing is held across a yield but the position in a collection.
  */
-export function* sweepTenant(t: Tenant, before: number): Generator<number, number> {
+export function* sweepTenant(t: Tenant, before: number): Generator<number> {
   // Moves that fell due first, so what has settled meanwhile is judged settled.
   t.catchUp();
   const cutoff = iso(t.timeAt(before));
-  let dropped = 0;
   // Events are kept in the order they happened; the newest stays, so event ids go on from it.
   const events = t.store.collection<SandboxEvent>('events');
   for (const id of events.keys()) {
@@ -112,7 +111,6 @@ export function* sweepTenant(t: Tenant, before: number): Generator<number, numbe
       if (drop) {
         for (const c of children) rows!.remove(c);
         records.remove(id);
-        dropped += 1 + children.length;
       }
       yield 1 + children.length;
     }
@@ -129,5 +127,4 @@ export function* sweepTenant(t: Tenant, before: number): Generator<number, numbe
     }
     yield 1;
   }
-  return dropped;
 }

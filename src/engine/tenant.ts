@@ -136,12 +136,11 @@ export class Tenant {
   /** Move the tenant's clock forward and apply everything that fell due, in order. */
   advance(seconds: number): number {
     const at = this.env.clock.now();
-    if (this.env.retentionMs > 0) {
-      const kept = this.advances.filter(([t]) => t > at - this.env.retentionMs);
-      kept.push([at, this.offsetMs]);
-      if (kept.length > ADVANCES_KEPT) kept.splice(0, 2, [kept[1][0], kept[0][1]]);
-      this.advances = kept;
-    }
+    // Advances older than the retention age no longer matter to timeAt().
+    const kept = this.env.retentionMs > 0 ? this.advances.filter(([t]) => t > at - this.env.retentionMs) : [...this.advances];
+    kept.push([at, this.offsetMs]);
+    if (kept.length > ADVANCES_KEPT) kept.splice(0, 2, [kept[1][0], kept[0][1]]);
+    this.advances = kept;
     this.offsetMs += Math.round(seconds * 1000);
     this.store.collection<ClockState>('meta').put('clock', { offsetMs: this.offsetMs, advances: this.advances });
     return this.catchUp();
