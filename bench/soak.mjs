@@ -17,7 +17,9 @@ const KEYS = Number(process.env.SOAK_KEYS ?? 500);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 32);
 const serverFlags = process.argv.includes('--') ? process.argv.slice(process.argv.indexOf('--') + 1) : [];
 const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-soak-'));
-const args = ['dist/main.js', '--port', '0', '--data', dir, ...serverFlags];
+/** Node's own flags for the server, e.g. SOAK_NODE_FLAGS=--max-old-space-size=200. */
+const nodeFlags = process.env.SOAK_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+const args = [...nodeFlags, 'dist/main.js', '--port', '0', '--data', dir, ...serverFlags];
 
 const children = new Set();
 process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
@@ -113,7 +115,7 @@ async function stored(url) {
 }
 
 const first = await start();
-console.log(`soak: ${KEYS} keys, ${CONNECTIONS} connections, ${SECONDS} s, server flags: ${serverFlags.join(' ') || '(defaults)'}`);
+console.log(`soak: ${KEYS} keys, ${CONNECTIONS} connections, ${SECONDS} s, server flags: ${serverFlags.join(' ') || '(defaults)'}${nodeFlags.length ? `, node flags: ${nodeFlags.join(' ')}` : ''}`);
 const { peak, requests } = await soak(first.url, first.proc);
 const rssEnd = rssMb(first.proc);
 const resources = await stored(first.url);
