@@ -40,6 +40,7 @@ function checkAuthCode(t: Tenant, authCode: string | undefined, scenario?: strin
 }
 
 export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenario?: string) {
+  t.checkRoom();
   checkAuthCode(t, req.authCode, scenario);
   const currency = accountCurrency(t, req.accountId);
   checkBankCode(t.mode, currency, req.bankCode, 'bankCode');
