@@ -79,10 +79,12 @@ export function createApp(deps: AppDeps) {
       },
       journalSize: config.journalSize,
       eventLogSize: config.eventLogSize,
+      retentionMs: config.resourceRetention * 1000,
+      maxResources: config.maxResources,
       seed: config.seed,
     },
     config.seed,
-    { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t) },
+    { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t), idleMs: config.tenantRetention * 1000 },
   );
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never, router: new KeptStaticRouter() });

@@ -24,6 +24,13 @@ Options (environment variable in brackets):
   --webhook-targets any|public
                     public refuses webhook URLs on private, loopback and link-local
                     addresses (set it on a hosted sandbox); default any [SANDBOX_WEBHOOK_TARGETS]
+  --resource-retention AGE  drop resources unchanged for AGE (real time) with no timed move
+                    waiting, and events older than AGE: 90s, 45m, 12h, 7d; 0 keeps them
+                    forever. Default 7d [SANDBOX_RESOURCE_RETENTION]
+  --tenant-retention AGE  drop a key's whole tenant (memory and files) after AGE without a
+                    request; 0 keeps every tenant. Default 30d [SANDBOX_TENANT_RETENTION]
+  --max-resources N most resources one key may hold; a create past it is refused with
+                    409 TENANT_FULL. 0: no cap. Default 100000 [SANDBOX_MAX_RESOURCES]
   -h, --help        show this help`;
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
@@ -40,6 +47,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
       keys: { type: 'string' },
       'max-tenants': { type: 'string' },
       'webhook-targets': { type: 'string' },
+      'resource-retention': { type: 'string' },
+      'tenant-retention': { type: 'string' },
+      'max-resources': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

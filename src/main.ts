@@ -62,6 +62,7 @@ async function start(config: Config) {
     clearInterval(tick);
     server.close(async () => {
       try {
+        await tenants.stop();
         await store.close();
         console.log('payments-sandbox: store flushed, bye');
         process.exit(0);

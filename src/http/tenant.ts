@@ -80,6 +80,7 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
     tenant.catchUp();
     await next();
     if (tenant.store.flushed) return;
+    tenant.markSeen();
     try {
       await tenant.store.flush();
     } catch (err) {

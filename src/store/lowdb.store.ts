@@ -6,7 +6,7 @@
 // Tenants load on first use, so opening the store reads no tenant. A tenant whose files are damaged
 // is refused (StoreLoadError, naming the file) each time it is asked for, and loads as soon as its
 // files are repaired; the other tenants are not affected. File formats: file.format.ts.
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { StoreLoadError } from './file.format.js';
 import { LogPool } from './log.file.js';
@@ -101,8 +101,29 @@ export class LowdbStore implements Store {
     return [...this.tenants.keys()];
   }
 
+  async storedTenantIds(): Promise<string[]> {
+    const dirs = (await readdir(this.root, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+    return [...new Set([...dirs, ...this.tenants.keys()])];
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.closing.values()]);
     await Promise.all([...this.tenants.values()].map((t) => t.close()));
+  }
+
+  /** Close the tenant's files and delete its directory; a `tenant()` meanwhile waits, then starts empty. */
+  async drop(tenantId: string): Promise<void> {
+    await this.opening.get(tenantId)?.catch(() => undefined);
+    const t = this.tenants.get(tenantId);
+    this.tenants.delete(tenantId);
+    const before = this.closing.get(tenantId);
+    const done = (async () => {
+      await before;
+      // Whatever the close could not write is about to be deleted anyway.
+      await t?.close().catch(() => undefined);
+      await rm(path.join(this.dir, 'tenants', tenantId), { recursive: true, force: true });
+    })().finally(() => this.closing.get(tenantId) === done && this.closing.delete(tenantId));
+    this.closing.set(tenantId, done);
+    await done;
   }
 }

@@ -59,6 +59,19 @@ describe.each(stores)('%s store contract', (_name, make) => {
     await store.close();
   });
 
+  it('drops a tenant entirely: the next use starts it empty, the others keep theirs', async () => {
+    const store = await make();
+    const a = await store.tenant('a');
+    a.collection('x').put('1', 'from a');
+    await a.flush();
+    (await store.tenant('b')).collection('x').put('1', 'from b');
+    await store.drop('a');
+    expect(store.tenantIds()).toEqual(['b']);
+    expect((await store.tenant('a')).collection('x').size).toBe(0);
+    expect((await store.tenant('b')).collection('x').get('1')).toBe('from b');
+    await store.close();
+  });
+
   it('clears one collection or a whole tenant', async () => {
     const store = await make();
     const t = await store.tenant('t');

@@ -79,6 +79,7 @@ function allocateTrade(t: Tenant, req: TradeInstruction): AllocationResult {
 }
 
 export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string): TradeRecord {
+  t.checkRoom();
   const result = allocateTrade(t, req);
   const sell = req.direction === 'SELL';
   const now = t.now();

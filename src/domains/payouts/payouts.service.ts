@@ -41,6 +41,7 @@ export function present(p: PayoutRecord): Payout {
 export const envelope = (message: string, p: PayoutRecord) => ({ status: 'success' as const, message, data: present(p) });
 
 export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: string): PayoutRecord {
+  t.checkRoom();
   checkBankCode(t.mode, req.currency, req.destination.bankCode, 'destination.bankCode');
   const amount = dec(req.amount);
   const fee = payoutFee(req.currency, amount);

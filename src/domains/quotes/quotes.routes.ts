@@ -17,7 +17,7 @@ const intent = createRoute({
     'Fills the amount from the best-rated pools first (a proposed rate leaves out worse pools). The quote is pending ' +
     'for ttl seconds: complete it with a destination before then, or it expires. Not enough liquidity is 400 INSUFFICIENT_LIQUIDITY.',
   request: { body: jsonBody(CreateIntentRequest) },
-  responses: { 201: jsonResponse(MarketplaceQuote, 'Quote created'), ...errorResponses(400, 413, 415) },
+  responses: { 201: jsonResponse(MarketplaceQuote, 'Quote created'), ...errorResponses(400, 409, 413, 415) },
 });
 
 const remove = createRoute({

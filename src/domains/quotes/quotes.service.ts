@@ -47,6 +47,7 @@ function checkIntent(req: CreateIntentRequest): void {
 }
 
 export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: string): MarketplaceQuote {
+  t.checkRoom();
   checkIntent(req);
   const pools = tenantPools(t);
   const result = allocate({

@@ -61,6 +61,8 @@ function checkFile(t: Tenant, file: ParsedFile): BulkRow[] {
 export function createBulk(t: Tenant, file: ParsedFile, serviceSource: string, scenario?: string): BulkFile {
   ensureDemo(t);
   const rows = checkFile(t, file);
+  // The file counts as a resource, as each of its rows does.
+  t.checkRoom(rows.length + 1);
   const id = `bulk_${t.random.hex(24)}`;
   const store = transfers(t);
   const references: string[] = [];

@@ -63,6 +63,7 @@ export function newTransfer(
 }
 
 export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSource: string, scenario?: string): TransferRecord {
+  t.checkRoom();
   checkLiveBank(t, req, 'destination.bankCode');
   if (transfers(t).has(req.reference)) {
     throw new SandboxError(

@@ -29,6 +29,7 @@ export function present(p: WalletPayoutRecord): WalletPayout {
 }
 
 export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, scenario?: string): WalletPayoutRecord {
+  t.checkRoom();
   const fee = gasFee(req.chain, req.asset);
   debit(t, balanceKey(req.chain, req.asset), dec(req.amount).plus(fee));
   const behaviour = t.behaviour(scenario);

@@ -52,6 +52,7 @@ function checkAuthCode(t: Tenant, authCode: string | undefined, scenario?: strin
 }
 
 export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenario?: string): WithdrawalRecord {
+  t.checkRoom();
   checkAuthCode(t, req.authCode, scenario);
   const currency = accountCurrency(t, req.accountId);
   checkBankCode(t.mode, currency, req.bankCode, 'bankCode');
