@@ -81,6 +81,8 @@ export function createApp(deps: AppDeps) {
       eventLogSize: config.eventLogSize,
       retentionMs: config.resourceRetention * 1000,
       maxResources: config.maxResources,
+      retained: resources,
+      settings: modules.flatMap((d) => d.settings ?? []),
       seed: config.seed,
     },
     config.seed,

@@ -22,6 +22,8 @@ export interface DomainModule {
   resources?: readonly Resource[];
   /** Timed moves that belong to no resource. */
   jobs?: Record<string, JobHandler>;
+  /** Collections it keeps a tenant's settings in: a reset keeps them. */
+  settings?: readonly string[];
   /** Scenario sections it reads besides its resources' own (webhook faults). */
   scenario?: Readonly<Record<string, z.ZodType>>;
 }

@@ -28,6 +28,16 @@ export interface ResourceSpec<R, E extends string> {
   };
   /** Its timed moves, by job kind. */
   jobs?: Record<string, JobHandler>;
+  /** Its records belong to a record of another resource (a bulk file's rows), named in `field`. */
+  ownedBy?: { field: keyof R & string; owner: ResourceNames };
+  /** Its records own records of another resource, listed in `field`. */
+  owns?: { field: keyof R & string; owned: ResourceNames };
+}
+
+/** A link between records of two resources, as retention follows it. */
+export interface Ownership {
+  field: string;
+  collection: string;
 }
 
 export interface Resource<N extends string = string> extends ResourceNames<N> {
@@ -38,6 +48,8 @@ export interface Resource<N extends string = string> extends ResourceNames<N> {
   view(t: Tenant, r: unknown): Record<string, unknown>;
   readonly simulator: Simulator | undefined;
   readonly jobs: Readonly<Record<string, JobHandler>>;
+  readonly ownedBy: Ownership | undefined;
+  readonly owns: Ownership | undefined;
 }
 
 type Described<N extends string, E extends string> = ResourceNames<N> & { machine?: Machine<string, E> };
@@ -49,6 +61,7 @@ export interface RecordSpec<E extends string, R> {
   /** One move of its machine, with its side effects; a simulated move passes the body's reason. */
   move(t: Tenant, reference: string, event: E, reason?: string): R;
   jobs?: Record<string, JobHandler>;
+  ownedBy?: ResourceSpec<R, E>['ownedBy'];
 }
 
 /** The description of a resource read by reference, shown by `present`, and moved through every event of its machine by simulate. */
@@ -65,6 +78,7 @@ export function recordResource<N extends string, E extends string, R extends { r
       apply: (t, id, event, body) => spec.present(spec.move(t, id, event, body.reason as string | undefined)),
     },
     jobs: spec.jobs,
+    ownedBy: spec.ownedBy,
   });
 }
 
@@ -81,5 +95,7 @@ export function defineResource<N extends string, R, E extends string = never>(of
     view: spec.view as (t: Tenant, r: unknown) => Record<string, unknown>,
     simulator: spec.simulate as Simulator | undefined,
     jobs: spec.jobs ?? {},
+    ownedBy: spec.ownedBy && { field: spec.ownedBy.field, collection: spec.ownedBy.owner.collection },
+    owns: spec.owns && { field: spec.owns.field, collection: spec.owns.owned.collection },
   };
 }

@@ -10,46 +10,26 @@ import { iso } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
 import type { SandboxEvent } from './events.js';
 import { idempotencyRecords, storedResponses } from './idempotency.js';
+import type { Resource } from './resource.js';
 import type { Tenant } from './tenant.js';
 
-/** One kind of stored resource as retention and the cap see it; records are keyed by the id their
- * timed moves name. */
-interface RetainedKind {
-  collection: string;
-  /** Its idempotency scope: records `<scope>:<key>` whose `id` names a resource of this kind. */
-  scope?: string;
-  /** Records owned by a record of another kind (bulk file rows) go with their owner, never alone. */
-  ownedBy?: { field: string; collection: string };
-  /** The field listing the keys of the records it owns, and their collection. */
-  owns?: { field: string; collection: string };
-}
-
-/** Every kind of stored resource: a new one is one more row. */
-const RETAINED: readonly RetainedKind[] = [
-  { collection: 'payouts', scope: 'payout' },
-  { collection: 'wallet_payouts', scope: 'wallet_payout' },
-  { collection: 'withdrawals', scope: 'withdrawal' },
-  { collection: 'transfers', scope: 'transfer', ownedBy: { field: 'bulkId', collection: 'bulk_disbursements' } },
-  { collection: 'bulk_disbursements', owns: { field: 'references', collection: 'transfers' } },
-  { collection: 'quotes' },
-  { collection: 'fx_trades' },
-];
-
-const BY_SCOPE = new Map(RETAINED.filter((k) => k.scope).map((k) => [k.scope!, k.collection]));
+/** The resources retention and the cap see, from the app's resource descriptions; records are keyed
+ * by the id their timed moves name, and a resource's idempotency scope is its name. */
+export type Retained = readonly Pick<Resource, 'name' | 'collection' | 'ownedBy' | 'owns'>[];
 
 type Rec = { createdAt?: string; updatedAt?: string } & Record<string, unknown>;
 
 /** How many resources the tenant holds (bulk files and their rows each count). */
-function resourceCount(t: Tenant): number {
+function resourceCount(t: Tenant, retained: Retained): number {
   let n = 0;
-  for (const k of RETAINED) n += t.store.collection(k.collection).size;
+  for (const k of retained) n += t.store.collection(k.collection).size;
   return n;
 }
 
-export function checkRoom(t: Tenant, limits: { maxResources: number; retentionMs: number }, adding: number): void {
+export function checkRoom(t: Tenant, limits: { maxResources: number; retentionMs: number; retained: Retained }, adding: number): void {
   const max = limits.maxResources;
   if (max === 0) return;
-  const held = resourceCount(t);
+  const held = resourceCount(t, limits.retained);
   if (held + adding <= max) return;
   const wait = limits.retentionMs > 0 ? `, or wait: resources unchanged for ${span(limits.retentionMs)} are dropped` : '';
   throw new SandboxError(
@@ -87,7 +67,7 @@ export function slices(size: number): (work: number) => Promise<void> {
  * done since the last yield (records looked at), so the caller can give the event loop its turn
  * between slices. Nothing is held across a yield but the position in a collection.
  */
-export function* sweepTenant(t: Tenant, before: number): Generator<number> {
+export function* sweepTenant(t: Tenant, before: number, retained: Retained): Generator<number> {
   // Moves that fell due first, so what has settled meanwhile is judged settled.
   t.catchUp();
   const cutoff = iso(t.timeAt(before));
@@ -99,7 +79,7 @@ export function* sweepTenant(t: Tenant, before: number): Generator<number> {
     yield 1;
   }
   const old = (r: Rec | undefined, id: string) => r !== undefined && (changedAt(r) ?? cutoff) < cutoff && !t.scheduler.has(id);
-  for (const kind of RETAINED) {
+  for (const kind of retained) {
     const records = t.store.collection<Rec>(kind.collection);
     for (const id of records.keys()) {
       const r = records.get(id)!;
@@ -120,7 +100,8 @@ export function* sweepTenant(t: Tenant, before: number): Generator<number> {
   const responses = storedResponses(t);
   for (const key of records.keys()) {
     const rec = records.get(key)!;
-    const collection = BY_SCOPE.get(key.slice(0, key.indexOf(':')));
+    const scope = key.slice(0, key.indexOf(':'));
+    const collection = retained.find((k) => k.name === scope)?.collection;
     if (collection && rec.id !== undefined && !t.store.collection(collection).has(rec.id)) {
       records.remove(key);
       responses.remove(key);

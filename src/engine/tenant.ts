@@ -6,7 +6,7 @@ import type { TenantStore } from '../store/store.js';
 import type { Behaviour } from './behaviour.js';
 import { EventLog, type SandboxEvent } from './events.js';
 import { Journal } from './journal.js';
-import { checkRoom } from './retention.js';
+import { checkRoom, type Retained } from './retention.js';
 import { Scheduler, type Job } from './scheduler.js';
 
 export type Mode = 'sandbox' | 'live';
@@ -25,12 +25,16 @@ export interface TenantEnv {
   retentionMs: number;
   /** Most resources one tenant may hold; 0 for no cap. */
   maxResources: number;
+  /** The app's resources, which the cap counts and retention drops. */
+  retained: Retained;
+  /** Collections the app's modules keep settings in (webhook settings): a reset keeps them. */
+  settings: readonly string[];
   /** The server's --seed, if any: what every key shares (the market's rates) derives from it. */
   seed?: number;
 }
 
-/** Collections that hold a tenant's settings rather than its data: a reset keeps them. */
-export const SETTINGS_COLLECTIONS = ['scenario', 'webhook_settings'] as const;
+/** The engine's own settings collection (the scenario a tenant chose): a reset keeps it. */
+const SCENARIO_COLLECTION = 'scenario';
 
 interface ClockState {
   offsetMs: number;
@@ -167,7 +171,7 @@ export class Tenant {
 
   /** Forget resources, jobs, events, journal and clock offset; keep settings (scenario, webhooks). */
   reset(): void {
-    this.store.clear(SETTINGS_COLLECTIONS);
+    this.store.clear([SCENARIO_COLLECTION, ...this.env.settings]);
     this.scheduler.clear();
     this.events.reset();
     this.journal.clear();

@@ -198,7 +198,7 @@ export class Tenants {
       if (this.byKey.get(key) !== t) continue;
       this.hold(t);
       try {
-        for (const n of sweepTenant(t, this.env.clock.now() - this.env.retentionMs)) if (!(await step(n))) break;
+        for (const n of sweepTenant(t, this.env.clock.now() - this.env.retentionMs, this.env.retained)) if (!(await step(n))) break;
         if (!t.store.flushed) await t.store.flush();
       } catch (err) {
         console.error(`[sandbox] retention of tenant ${t.id} failed:`, err);

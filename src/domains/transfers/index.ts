@@ -16,6 +16,7 @@ export const transferResource = recordResource(transfer, {
     return moveTransfer(t, id, event, reason);
   },
   jobs: transferJobs,
+  ownedBy: { field: 'bulkId', owner: bulkDisbursement },
 });
 
 /** A bulk file as uploaded, with how many of its rows are in each state. */
@@ -34,6 +35,7 @@ export const bulkDisbursementResource = defineResource(bulkDisbursement, {
   status: () => null,
   view: bulkView,
   jobs: bulkJobs,
+  owns: { field: 'references', owned: transfer },
 });
 
 export const transfersDomain = { routes: transferRoutes, sandbox: transferSandbox, resources: [transferResource, bulkDisbursementResource] } satisfies DomainModule;

@@ -6,6 +6,7 @@ import type { DomainModule } from '../module.js';
 import { deliverEvent, deliveryJobs } from './deliveries.service.js';
 import { Outbox } from './outbox.js';
 import { webhookSandbox } from './webhooks.sandbox.js';
+import { SETTINGS_COLLECTION } from './webhooks.service.js';
 
 export { Outbox, type OutboxOptions } from './outbox.js';
 export type { TargetPolicy } from './targets.js';
@@ -17,6 +18,7 @@ export function webhooksModule(outbox: Outbox, events: EventCatalog): DomainModu
   return {
     sandbox: () => webhookSandbox(outbox, events, outbox.options.targets),
     jobs: deliveryJobs(outbox),
+    settings: [SETTINGS_COLLECTION],
     onEvent: (t, e) => deliverEvent(t, e, outbox),
   };
 }

@@ -9,7 +9,9 @@ export interface SettingsRecord extends WebhookSettings {
   secret: string;
 }
 
-const settings = (t: Tenant) => t.store.collection<SettingsRecord>('webhook_settings');
+/** The collection the settings live in; a reset keeps it. */
+export const SETTINGS_COLLECTION = 'webhook_settings';
+const settings = (t: Tenant) => t.store.collection<SettingsRecord>(SETTINGS_COLLECTION);
 const KEY = 'settings';
 
 export const settingsOf = (t: Tenant): SettingsRecord | undefined => settings(t).get(KEY);
