@@ -1,12 +1,18 @@
-# The image builds the way CI does: npm ci, then npm run build (see .ci/run).
-FROM node:20-bookworm-slim AS build
+# The image builds the way CI does (.ci/run): npm ci, then npm run build. The runtime stage runs the
+# built bundle directly: no build step, no build tools.
+FROM node:26-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY . .
+COPY tsconfig.json ./
+COPY scripts ./scripts
+COPY src ./src
+COPY fixtures ./fixtures
+COPY scenarios ./scenarios
+COPY xsd ./xsd
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:26-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4010
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
@@ -19,7 +25,8 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 4010
+# Follows PORT, so `docker run -e PORT=8080` stays healthy.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:4010/_sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||4010)+'/_sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Memory store by default; add `--data /data` to keep tenants on the volume.
 CMD ["node", "--max-semi-space-size=32", "dist/main.js"]

@@ -1,12 +1,30 @@
 import { defineConfig } from 'vitest/config';
 
+// Three projects, by what a test needs:
+// - unit: pure code beside it in src/;
+// - http: the app over app.request(), in one process (no server, no browser);
+// - e2e: real sandbox processes on port 0, the CLI, Chromium, and the soak.
+// unit and http share their modules across files in a worker (isolate: false): every test builds
+// its own app, clock and store, so no state is shared, and modules load once per worker instead
+// of once per file. `npm test` runs all three; `npm run test:fast` only unit and http.
+const E2E = [
+  'test/e2e/**/*.test.ts',
+  'test/soak/soak.test.ts',
+  'test/fuzz/headers.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    setupFiles: ['test/support/setup.ts'],
+    // dist/main.js, which the tests that start a real process run.
     globalSetup: ['test/support/build.ts'],
-    setupFiles: ['test/support/fast-check.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'http', include: ['test/**/*.test.ts'], exclude: E2E, isolate: false } },
+      { extends: true, test: { name: 'e2e', include: E2E } },
+    ],
   },
 });

@@ -5,7 +5,7 @@
 // what other processes do to the machine weighs far less than on requests per second.
 // BENCH_SRC=/path/to/src measures another checkout's sources (to compare commits; its packages are
 // taken from its own node_modules when it has one); BENCH_ONLY=build,parse,writers runs only those.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,7 +25,7 @@ await build({
       .map((f) => `export * from ${JSON.stringify(path.join(src, 'iso20022', `${f}.ts`))};`)
       .concat(
         `export { SandboxError } from ${JSON.stringify(path.join(src, 'kernel/errors.ts'))};`,
-        `export { POOLS } from ${JSON.stringify(path.join(src, 'domains/marketplace/pools.ts'))};`,
+        `export { POOLS } from ${JSON.stringify(path.join(src, ['domains/liquidity/pools.ts', 'domains/marketplace/pools.ts'].find((f) => existsSync(path.join(src, f)))))};`,
       )
       .join('\n'),
     resolveDir: root,

@@ -5,25 +5,24 @@ import type { Clock } from './kernel/clock.js';
 import type { Behaviour } from './engine/behaviour.js';
 import { ScenarioRegistry } from './engine/scenario.registry.js';
 import { scenarioBehaviourFor } from './engine/scenario.select.js';
-import type { SandboxEvent } from './engine/events.js';
+import { EventCatalog, type SandboxEvent } from './engine/events.js';
+import { scenarioFormat, type ScenarioFormat } from './engine/scenario.schema.js';
 import type { Tenant } from './engine/tenant.js';
 import { Tenants } from './engine/tenants.js';
 import type { Store } from './store/store.js';
-import { adminRoutes } from './admin/admin.routes.js';
-import { scenarioRoutes } from './admin/scenario.routes.js';
-import { resourceRoutes } from './admin/resources.routes.js';
+import { controlRoutes, OPEN_PATHS } from './admin/index.js';
 import { consoleRoutes } from './console/console.routes.js';
-import type { Simulators } from './admin/simulators.js';
-import { domains } from './domains/index.js';
-import { Outbox, webhooksModule } from './domains/webhooks/index.js';
+import { domains, resourcesOf } from './domains/index.js';
+import type { DomainModule } from './domains/module.js';
+import { Outbox, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
 import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, validationHook } from './http/errors.js';
 import { withScenarioHeader } from './http/openapi.js';
-import { faultsMiddleware, scenarioHeaderCheck, type Sleep } from './http/faults.js';
+import { faultsMiddleware, type Sleep } from './http/faults.js';
 import { journalMiddleware } from './http/journal.js';
 import { bodyLimit } from './http/limits.js';
-import { KeptStaticRouter } from './http/router.js';
+import { KeptStaticRouter } from './http/framework.js';
 import { tenantSeed } from './kernel/random.js';
 import { tenantMiddleware } from './http/tenant.js';
 import type { AppEnv } from './http/types.js';
@@ -41,16 +40,33 @@ export interface AppDeps {
   onEvent?: (tenant: Tenant, event: SandboxEvent) => void;
   /** Sends webhooks; pass one to await `outbox.idle()` in tests. */
   outbox?: Outbox;
+  /** The domains of the API; the real list (domains/index.ts) unless a test adds one. */
+  domains?: readonly DomainModule[];
+}
+
+const formats = new WeakMap<readonly DomainModule[], ScenarioFormat>();
+
+/** The scenario format of a domain list (its resources' sections and the webhooks one), built once per list. */
+export function scenarioFormatOf(list: readonly DomainModule[] = domains): ScenarioFormat {
+  let format = formats.get(list);
+  if (!format) {
+    const lifecycles = resourcesOf(list).flatMap((r) => (r.lifecycle ? [r.lifecycle] : []));
+    const sections = Object.assign({}, ...list.map((d) => d.scenario ?? {}), webhookScenarioSections);
+    formats.set(list, (format = scenarioFormat(lifecycles, sections)));
+  }
+  return format;
 }
 
 export function createApp(deps: AppDeps) {
   const { config } = deps;
-  const scenarios = deps.scenarios ?? ScenarioRegistry.load(config.scenario);
-  const outbox = deps.outbox ?? new Outbox();
-  const webhooks = webhooksModule(outbox);
-  const modules = [...domains, webhooks];
-  const jobHandlers = Object.assign({}, ...modules.map((d) => d.jobs ?? {}));
-  const simulators: Simulators = Object.assign({}, ...modules.map((d) => d.simulators ?? {}));
+  const list: readonly DomainModule[] = deps.domains ?? domains;
+  const resources = resourcesOf(list);
+  const scenarios = deps.scenarios ?? ScenarioRegistry.load(config.scenario, scenarioFormatOf(list));
+  const events = new EventCatalog(resources.flatMap((r) => r.lifecycle?.events ?? []));
+  const outbox = deps.outbox ?? new Outbox({ targets: config.webhookTargets });
+  const webhooks = webhooksModule(outbox, events);
+  const modules = [...list, webhooks];
+  const jobHandlers = Object.assign({}, ...resources.map((r) => r.jobs), ...modules.map((d) => d.jobs ?? {}));
   const tenants = new Tenants(
     deps.store,
     {
@@ -63,17 +79,20 @@ export function createApp(deps: AppDeps) {
       },
       journalSize: config.journalSize,
       eventLogSize: config.eventLogSize,
+      retentionMs: config.resourceRetention * 1000,
+      maxResources: config.maxResources,
+      retained: resources,
+      settings: modules.flatMap((d) => d.settings ?? []),
       seed: config.seed,
     },
     config.seed,
-    { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t) },
+    { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t), idleMs: config.tenantRetention * 1000 },
   );
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never, router: new KeptStaticRouter() });
   app.onError(onError);
   app.notFound(onNotFound);
 
-  const limit = bodyLimit(config.bodyLimitBytes);
   const withTenant = tenantMiddleware(tenants, deps.allowedKeys);
   const faultSeeds = new WeakMap<Tenant, number>();
   const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;
@@ -82,17 +101,23 @@ export function createApp(deps: AppDeps) {
   app.use('/xsd/*', xmlErrors());
   app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), journalMiddleware(), withTenant);
   app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }));
-  // Bulk disbursement files carry up to 10,000 rows (about 3.5 MB as JSON): that route sets its own,
-  // larger limit; every other route keeps the 1 MiB one.
-  const sandboxLimit: typeof limit = (c, next) => (c.req.path === '/_sandbox/bulk-disbursements' ? next() : limit(c, next));
-  const open = new Set(['/_sandbox/health', '/_sandbox/scenario.schema.json']);
-  app.use('/_sandbox/*', sandboxLimit, async (c, next) => (open.has(c.req.path) ? next() : withTenant(c, next)));
-  app.use('/_sandbox/bulk-disbursements', scenarioHeaderCheck(scenarios));
+  // A control route may declare its own body limit (the bulk upload's is larger); the rest keep this one.
+  const sandboxLimit = bodyLimit(config.bodyLimitBytes, { yieldToRoute: true });
+  app.use('/_sandbox/*', sandboxLimit, async (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)));
 
-  app.route('/', scenarioRoutes(scenarios));
-  app.route('/', adminRoutes({ simulators, startedAt: Date.now(), storeKind: deps.store.kind }));
-  app.route('/', resourceRoutes());
-  for (const d of modules) app.route('/', d.routes);
+  const ctx = { scenarios };
+  app.route(
+    '/',
+    controlRoutes({
+      scenarios,
+      resources,
+      events,
+      domainRoutes: modules.flatMap((d) => (d.sandbox ? [d.sandbox(ctx)] : [])),
+      startedAt: Date.now(),
+      storeKind: deps.store.kind,
+    }),
+  );
+  for (const d of modules) if (d.routes) app.route('/', d.routes);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

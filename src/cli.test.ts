@@ -24,6 +24,21 @@ describe('command line and environment', () => {
     expect(c).toMatchObject({ port: 6000, host: '::1', seed: 7, scenario: 'instant' });
   });
 
+  it('takes the webhook target policy from --webhook-targets or SANDBOX_WEBHOOK_TARGETS, any by default', () => {
+    expect(serve([]).webhookTargets).toBe('any');
+    expect(serve([], { SANDBOX_WEBHOOK_TARGETS: 'public' }).webhookTargets).toBe('public');
+    expect(serve(['--webhook-targets', 'any'], { SANDBOX_WEBHOOK_TARGETS: 'public' }).webhookTargets).toBe('any');
+    expect(() => serve(['--webhook-targets', 'private'])).toThrow(/--webhook-targets: .*"any"\|"public"/);
+  });
+
+  it('takes retention ages as seconds or with a unit, and caps as counts', () => {
+    expect(serve([])).toMatchObject({ resourceRetention: 7 * 86_400, tenantRetention: 30 * 86_400, maxResources: 100_000 });
+    const c = serve(['--resource-retention', '90m', '--max-resources', '500'], { SANDBOX_TENANT_RETENTION: '0', SANDBOX_RESOURCE_RETENTION: '7d' });
+    expect(c).toMatchObject({ resourceRetention: 5400, tenantRetention: 0, maxResources: 500 });
+    expect(serve([], { SANDBOX_RESOURCE_RETENTION: '3600' }).resourceRetention).toBe(3600);
+    expect(() => serve(['--tenant-retention', '2w'])).toThrow(/--tenant-retention: expected seconds, or a number with a unit: 90s, 45m, 12h, 7d/);
+  });
+
   it('refuses a bad value, an unknown flag and an unknown command with the usage', () => {
     expect(() => serve(['--port', 'abc'])).toThrow(/--port/);
     expect(() => serve(['--nope'])).toThrow();

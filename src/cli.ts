@@ -21,6 +21,16 @@ Options (environment variable in brackets):
   --keys FILE       accept only the keys listed in FILE, one per line [SANDBOX_KEYS]
   --max-tenants N   with --data, keep at most N tenants in memory; idle ones reload
                     from disk when next used. 0 (default) keeps all [SANDBOX_MAX_TENANTS]
+  --webhook-targets any|public
+                    public refuses webhook URLs on private, loopback and link-local
+                    addresses (set it on a hosted sandbox); default any [SANDBOX_WEBHOOK_TARGETS]
+  --resource-retention AGE  drop resources unchanged for AGE (real time) with no timed move
+                    waiting, and events older than AGE: 90s, 45m, 12h, 7d; 0 keeps them
+                    forever. Default 7d [SANDBOX_RESOURCE_RETENTION]
+  --tenant-retention AGE  drop a key's whole tenant (memory and files) after AGE without a
+                    request; 0 keeps every tenant. Default 30d [SANDBOX_TENANT_RETENTION]
+  --max-resources N most resources one key may hold; a create past it is refused with
+                    409 TENANT_FULL. 0: no cap. Default 100000 [SANDBOX_MAX_RESOURCES]
   -h, --help        show this help`;
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
@@ -36,6 +46,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
       seed: { type: 'string' },
       keys: { type: 'string' },
       'max-tenants': { type: 'string' },
+      'webhook-targets': { type: 'string' },
+      'resource-retention': { type: 'string' },
+      'tenant-retention': { type: 'string' },
+      'max-resources': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -52,7 +66,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
   for (const [k, v] of Object.entries(values)) if (k !== 'help' && v !== undefined) raw[k.replace(/-(\w)/g, (_m, ch: string) => ch.toUpperCase())] = v;
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const msg = parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n');
+    const msg = parsed.error.issues.map((i) => `--${i.path.join('.').replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`)}: ${i.message}`).join('\n');
     throw new Error(`Invalid options:\n${msg}\n\n${USAGE}`);
   }
   const name = positionals[0] ?? 'serve';

@@ -1,6 +1,20 @@
 // Every setting of the sandbox and its default, in one schema for flags and environment.
 import { z } from 'zod';
 
+const UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
+const DURATION = /^(\d+)([smhd]?)$/;
+
+/** A length of time in whole seconds, given as a number of seconds or as text with a unit: 90s, 45m,
+ * 12h, 7d. 0 means never. */
+const duration = z
+  .union([z.number(), z.string().regex(DURATION, 'expected seconds, or a number with a unit: 90s, 45m, 12h, 7d (0 = never)')])
+  .transform((v) => {
+    if (typeof v === 'number') return v;
+    const [, n, unit] = DURATION.exec(v)!;
+    return Number(n) * UNIT_SECONDS[unit];
+  })
+  .pipe(z.number().int().min(0).max(10 * 365 * 86_400));
+
 export const ConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(4010),
   host: z.string().min(1).default('127.0.0.1'),
@@ -20,6 +34,17 @@ export const ConfigSchema = z.object({
   /** Most tenants kept in memory with --data; the least recently used idle ones reload from disk on
    * their next request. 0 keeps every tenant. Without --data it has no effect (nothing to reload). */
   maxTenants: z.coerce.number().int().min(0).default(0),
+  /** Which addresses webhooks may reach: any, or public only (no private, loopback or link-local
+   * address, literal or resolved), which a hosted sandbox needs. */
+  webhookTargets: z.enum(['any', 'public']).default('any'),
+  /** Seconds (real time) a resource may go unchanged, with no timed move waiting, before it is
+   * dropped with its idempotency record; events older than this go too. 0 keeps them forever. */
+  resourceRetention: duration.default(7 * 86_400),
+  /** Seconds (real time) a key may send no request before its tenant is dropped entirely, files
+   * included. 0 keeps every tenant. */
+  tenantRetention: duration.default(30 * 86_400),
+  /** Most resources one key may hold; a create past it is refused with 409 TENANT_FULL. 0: no cap. */
+  maxResources: z.coerce.number().int().min(0).default(100_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -34,6 +59,10 @@ export const ENV_NAMES: Record<string, keyof Config> = {
   SANDBOX_KEYS: 'keys',
   SANDBOX_TICK_MS: 'tickMs',
   SANDBOX_MAX_TENANTS: 'maxTenants',
+  SANDBOX_WEBHOOK_TARGETS: 'webhookTargets',
+  SANDBOX_RESOURCE_RETENTION: 'resourceRetention',
+  SANDBOX_TENANT_RETENTION: 'tenantRetention',
+  SANDBOX_MAX_RESOURCES: 'maxResources',
 };
 
 export const defaultConfig = (): Config => ConfigSchema.parse({});

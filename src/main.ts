@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.js';
+import { createApp, scenarioFormatOf } from './app.js';
 import { parseCli, USAGE } from './cli.js';
 import { validateScenarioFile } from './engine/scenario.load.js';
 import { ScenarioRegistry } from './engine/scenario.registry.js';
@@ -22,8 +22,9 @@ function readKeys(file: string): Set<string> {
 }
 
 async function start(config: Config) {
-  const scenarios = ScenarioRegistry.load(config.scenario);
-  const store = config.data ? await LowdbStore.open(config.data, { keep: config.maxTenants || undefined }) : new MemoryStore();
+  const scenarios = ScenarioRegistry.load(config.scenario, scenarioFormatOf());
+  // With --data, no tenant is read here: each loads on its first request, so the port opens at once.
+  const store = config.data ? await LowdbStore.open(config.data) : new MemoryStore();
   const allowedKeys = config.keys ? readKeys(config.keys) : undefined;
   const { app, tenants } = createApp({ config, store, clock: systemClock, allowedKeys, scenarios });
 
@@ -36,7 +37,7 @@ async function start(config: Config) {
         `  scenario: ${scenarios.startDefault.name}${scenarios.startDefault.file && scenarios.startDefault.origin === 'file' ? ` (${scenarios.startDefault.file})` : ''}`,
         `  seed:     ${config.seed ?? 'random'}`,
         `  keys:     ${allowedKeys ? `${allowedKeys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}`,
-        `  tenants:  ${config.data && config.maxTenants ? `at most ${config.maxTenants} in memory, idle ones reload from disk` : 'all kept in memory'}`,
+        `  tenants:  ${!config.data ? 'all kept in memory' : `loaded on first use${config.maxTenants ? `, at most ${config.maxTenants} in memory, idle ones reload from disk` : ''}`}`,
         `  docs:     ${url}/docs   OpenAPI: ${url}/openapi.json`,
       ].join('\n'),
     );
@@ -61,6 +62,7 @@ async function start(config: Config) {
     clearInterval(tick);
     server.close(async () => {
       try {
+        await tenants.stop();
         await store.close();
         console.log('payments-sandbox: store flushed, bye');
         process.exit(0);
@@ -88,7 +90,7 @@ async function main() {
     return;
   }
   if (cmd.name === 'validate') {
-    const { code, message } = validateScenarioFile(cmd.file);
+    const { code, message } = validateScenarioFile(cmd.file, scenarioFormatOf());
     (code === 0 ? console.log : console.error)(message);
     process.exitCode = code;
     return;

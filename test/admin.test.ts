@@ -210,12 +210,12 @@ describe('published descriptions', () => {
 describe('reset keeps settings', () => {
   it('keeps the webhook settings and the chosen scenario, forgets the data', async () => {
     const t = await createTestApp();
-    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'http://127.0.0.1:9/hooks' } })).status).toBe(200);
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'http://127.0.0.1:2/hooks' } })).status).toBe(200);
     expect((await t.call('PUT', '/_sandbox/scenario', { body: { name: 'failures' } })).status).toBe(200);
     await t.call('POST', '/api/v1/partners/payouts', { body: payout('k-1') });
     await t.call('POST', '/_sandbox/reset');
     expect((await t.call('GET', '/api/v1/partners/payouts/k-1')).status).toBe(404);
-    expect((await t.call('GET', '/_sandbox/webhooks')).body.url).toBe('http://127.0.0.1:9/hooks');
+    expect((await t.call('GET', '/_sandbox/webhooks')).body.url).toBe('http://127.0.0.1:2/hooks');
     expect((await t.call('GET', '/_sandbox/scenario')).body.name).toBe('failures');
   });
 });

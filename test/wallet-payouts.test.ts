@@ -237,8 +237,8 @@ describe('lifecycle', () => {
     const slowFailing: Behaviour = {
       ...defaultBehaviour,
       name: 'slow-chain',
-      duration: (r, s) => (r === 'wallet_payout' ? (s === 'PENDING' ? 600 : 1800) : defaultBehaviour.duration(r, s)),
-      outcome: (r, f) => (r === 'wallet_payout' ? { succeed: false, reason: `Reverted sending ${f.amount} ${f.asset}` } : { succeed: true }),
+      duration: (r, s) => (r.name === 'wallet_payout' ? (s === 'PENDING' ? 600 : 1800) : defaultBehaviour.duration(r, s)),
+      outcome: (r, f) => (r.name === 'wallet_payout' ? { succeed: false, reason: `Reverted sending ${f.amount} ${f.asset}` } : { succeed: true }),
     };
     t = await createTestApp({ behaviourFor: () => slowFailing });
     const res = await t.call('POST', PATH, { body: payout() });

@@ -214,8 +214,8 @@ describe('lifecycle', () => {
     const failing: Behaviour = {
       ...defaultBehaviour,
       name: 'bank-down',
-      duration: (r, s) => (r === 'withdrawal' ? 60 : defaultBehaviour.duration(r, s)),
-      outcome: (r, f) => (r === 'withdrawal' ? { succeed: false, reason: `Bank ${f.bankCode} unavailable` } : { succeed: true }),
+      duration: (r, s) => (r.name === 'withdrawal' ? 60 : defaultBehaviour.duration(r, s)),
+      outcome: (r, f) => (r.name === 'withdrawal' ? { succeed: false, reason: `Bank ${f.bankCode} unavailable` } : { succeed: true }),
     };
     t = await createTestApp({ behaviourFor: () => failing });
     const res = await create({ accountId: GHS_ACCOUNT, amount: 500 });

@@ -1,20 +1,17 @@
-// The /_sandbox control API: one route table. Every route but health acts on the caller's tenant.
+// The generic routes of the /_sandbox control API: health, reset, the clock, the request journal, the
+// event log and simulate. Every route but health acts on the caller's tenant.
 import { createRoute } from '@hono/zod-openapi';
 import { iso } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
 import { validationError } from '../kernel/validation.js';
-import { dec } from '../kernel/money.js';
 import type { Tenant } from '../engine/tenant.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
-import { balanceOf, credit, formatBalance, listBalances } from '../domains/balances/balances.service.js';
 import {
   AdvanceRequest,
   AdvanceResult,
-  Balance,
-  BalanceList,
   ClockState,
   EventList,
-  EventsQuery,
+  eventsQuery,
   Health,
   JournalList,
   JournalQuery,
@@ -22,9 +19,9 @@ import {
   SimulateParams,
   SimulateRequest,
   SimulateResult,
-  TopUpRequest,
 } from './admin.schema.js';
-import type { Simulators } from './simulators.js';
+import type { EventCatalog } from '../engine/events.js';
+import type { Simulator } from '../engine/resource.js';
 
 const tags = ['Sandbox control'];
 
@@ -55,9 +52,6 @@ async function simulateBody(req: Request): Promise<Record<string, unknown>> {
   return parsed.data;
 }
 
-const route = <P extends string>(method: 'get' | 'post' | 'put' | 'delete', path: P, summary: string) =>
-  ({ method, path, tags, security, summary }) as const;
-
 function clockState(t: Tenant) {
   const next = t.scheduler.nextDueAt();
   return {
@@ -68,114 +62,124 @@ function clockState(t: Tenant) {
   };
 }
 
-export function adminRoutes(opts: { simulators: Simulators; startedAt: number; storeKind: 'memory' | 'lowdb' }) {
+export interface AdminOptions {
+  /** The resources POST /_sandbox/simulate moves, by URL segment. */
+  simulators: ReadonlyMap<string, Simulator>;
+  /** The events of the app's resources: what the event log's `type` may name. */
+  events: EventCatalog;
+  startedAt: number;
+  storeKind: 'memory' | 'lowdb';
+}
+
+const health = createRoute({
+  method: 'get',
+  path: '/_sandbox/health',
+  tags,
+  summary: 'Health (no key needed)',
+  responses: { 200: jsonResponse(Health, 'The sandbox is up') },
+});
+
+const reset = createRoute({
+  method: 'post',
+  path: '/_sandbox/reset',
+  tags,
+  security,
+  summary: 'Forget this tenant: resources, balances, jobs, events, journal and clock offset',
+  responses: { 200: jsonResponse(ResetResult, 'The tenant is as new'), ...errorResponses() },
+});
+
+const clock = createRoute({
+  method: 'get',
+  path: '/_sandbox/clock',
+  tags,
+  security,
+  summary: "Read the tenant's clock",
+  responses: { 200: jsonResponse(ClockState, 'The tenant clock'), ...errorResponses() },
+});
+
+const advance = createRoute({
+  method: 'post',
+  path: '/_sandbox/clock/advance',
+  tags,
+  security,
+  summary: "Advance the tenant's clock; every due move happens at once, in order",
+  request: { body: jsonBody(AdvanceRequest) },
+  responses: { 200: jsonResponse(AdvanceResult, 'The clock after the advance'), ...errorResponses(400) },
+});
+
+const journal = createRoute({
+  method: 'get',
+  path: '/_sandbox/requests',
+  tags,
+  security,
+  summary: "The tenant's request journal, newest first, secrets redacted",
+  request: { query: JournalQuery },
+  responses: { 200: jsonResponse(JournalList, 'Journal entries'), ...errorResponses(400) },
+});
+
+const eventLog = (events: EventCatalog) =>
+  createRoute({
+    method: 'get',
+    path: '/_sandbox/events',
+    tags,
+    security,
+    summary: "The tenant's event log, oldest first",
+    request: { query: eventsQuery(events) },
+    responses: { 200: jsonResponse(EventList, 'Events'), ...errorResponses(400) },
+  });
+
+const simulate = (resources: readonly string[]) =>
+  createRoute({
+    method: 'post',
+    path: '/_sandbox/simulate/{resource}/{id}/{event}',
+    tags,
+    security,
+    summary: 'Push a resource along its state machine',
+    description: `Resources: ${resources.join(', ')}. A move the machine forbids is 409.`,
+    // The body is optional and often sent empty with a JSON content type, so it is read by hand.
+    request: { params: SimulateParams, body: { required: false, content: { 'application/json': { schema: SIMULATE_BODY_DOC } } } },
+    responses: { 200: jsonResponse(SimulateResult, 'The resource after the move'), ...errorResponses(400, 404, 409) },
+  });
+
+export function adminRoutes(opts: AdminOptions) {
   const { simulators } = opts;
-  const resources = Object.keys(simulators).sort();
+  const resources = [...simulators.keys()].sort();
 
   return newRouter()
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/_sandbox/health',
-        tags,
-        summary: 'Health (no key needed)',
-        responses: { 200: jsonResponse(Health, 'The sandbox is up') },
-      }),
-      (c) => c.json({ status: 'ok' as const, uptimeSeconds: Math.round((Date.now() - opts.startedAt) / 1000), store: opts.storeKind }, 200),
+    .openapi(health, (c) =>
+      c.json({ status: 'ok' as const, uptimeSeconds: Math.round((Date.now() - opts.startedAt) / 1000), store: opts.storeKind }, 200),
     )
-    .openapi(
-      createRoute({
-        ...route('post', '/_sandbox/reset', 'Forget this tenant: resources, balances, jobs, events, journal and clock offset'),
-        responses: { 200: jsonResponse(ResetResult, 'The tenant is as new'), ...errorResponses() },
-      }),
-      (c) => {
-        c.get('tenant').reset();
-        return c.json({ status: 'success' as const, message: 'This API key\'s sandbox data was reset.' }, 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        ...route('get', '/_sandbox/clock', "Read the tenant's clock"),
-        responses: { 200: jsonResponse(ClockState, 'The tenant clock'), ...errorResponses() },
-      }),
-      (c) => c.json(clockState(c.get('tenant')), 200),
-    )
-    .openapi(
-      createRoute({
-        ...route('post', '/_sandbox/clock/advance', "Advance the tenant's clock; every due move happens at once, in order"),
-        request: { body: jsonBody(AdvanceRequest) },
-        responses: { 200: jsonResponse(AdvanceResult, 'The clock after the advance'), ...errorResponses(400) },
-      }),
-      (c) => {
-        const t = c.get('tenant');
-        const applied = t.advance(c.req.valid('json').seconds);
-        return c.json({ ...clockState(t), applied }, 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        ...route('get', '/_sandbox/requests', "The tenant's request journal, newest first, secrets redacted"),
-        request: { query: JournalQuery },
-        responses: { 200: jsonResponse(JournalList, 'Journal entries'), ...errorResponses(400) },
-      }),
-      (c) => c.json({ data: c.get('tenant').journal.list(c.req.valid('query').limit) }, 200),
-    )
-    .openapi(
-      createRoute({
-        ...route('get', '/_sandbox/events', "The tenant's event log, oldest first"),
-        request: { query: EventsQuery },
-        responses: { 200: jsonResponse(EventList, 'Events'), ...errorResponses(400) },
-      }),
-      (c) => {
-        const q = c.req.valid('query');
-        // An empty value is no filter, as if left out.
-        const page = c.get('tenant').events.list({ after: q.after || undefined, type: q.type || undefined, limit: q.limit + 1 });
-        return c.json({ data: page.slice(0, q.limit), hasMore: page.length > q.limit }, 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        ...route('post', '/_sandbox/simulate/{resource}/{id}/{event}', 'Push a resource along its state machine'),
-        description: `Resources: ${resources.join(', ')}. A move the machine forbids is 409.`,
-        // The body is optional and often sent empty with a JSON content type, so it is read by hand.
-        request: { params: SimulateParams, body: { required: false, content: { 'application/json': { schema: SIMULATE_BODY_DOC } } } },
-        responses: { 200: jsonResponse(SimulateResult, 'The resource after the move'), ...errorResponses(400, 404, 409) },
-      }),
-      async (c) => {
-        const { resource, id, event } = c.req.valid('param');
-        const sim = Object.hasOwn(simulators, resource) ? simulators[resource] : undefined;
-        if (!sim) {
-          throw new SandboxError('RESOURCE_NOT_FOUND', `No simulated resource type '${resource}'. Use one of: ${resources.join(', ')}.`, [
-            { field: 'resource', issue: `must be one of: ${resources.join(', ')}` },
-          ]);
-        }
-        if (!sim.events.includes(event)) {
-          throw new SandboxError('VALIDATION_ERROR', `'${event}' is not an event of ${resource}. Use one of: ${sim.events.join(', ')}.`, [
-            { field: 'event', issue: `must be one of: ${sim.events.join(', ')}` },
-          ]);
-        }
-        const state = sim.apply(c.get('tenant'), id, event, await simulateBody(c.req.raw));
-        return c.json({ resource, id, event, state }, 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        ...route('get', '/_sandbox/balances', "The tenant's wallet balances"),
-        responses: { 200: jsonResponse(BalanceList, 'Balances'), ...errorResponses() },
-      }),
-      (c) => c.json({ data: listBalances(c.get('tenant')) }, 200),
-    )
-    .openapi(
-      createRoute({
-        ...route('post', '/_sandbox/balances/top-up', 'Add funds to one of the tenant\'s balances'),
-        request: { body: jsonBody(TopUpRequest) },
-        responses: { 200: jsonResponse(Balance, 'The balance after the top-up'), ...errorResponses(400) },
-      }),
-      (c) => {
-        const t = c.get('tenant');
-        const { key, amount } = c.req.valid('json');
-        credit(t, key, dec(amount));
-        return c.json({ key, available: formatBalance(key, balanceOf(t, key)) }, 200);
-      },
-    );
+    .openapi(reset, (c) => {
+      c.get('tenant').reset();
+      return c.json({ status: 'success' as const, message: "This API key's sandbox data was reset." }, 200);
+    })
+    .openapi(clock, (c) => c.json(clockState(c.get('tenant')), 200))
+    .openapi(advance, (c) => {
+      const t = c.get('tenant');
+      const applied = t.advance(c.req.valid('json').seconds);
+      return c.json({ ...clockState(t), applied }, 200);
+    })
+    .openapi(journal, (c) => c.json({ data: c.get('tenant').journal.list(c.req.valid('query').limit) }, 200))
+    .openapi(eventLog(opts.events), (c) => {
+      const q = c.req.valid('query');
+      // An empty value is no filter, as if left out.
+      const page = c.get('tenant').events.list({ after: q.after || undefined, type: q.type || undefined, limit: q.limit + 1 });
+      return c.json({ data: page.slice(0, q.limit), hasMore: page.length > q.limit }, 200);
+    })
+    .openapi(simulate(resources), async (c) => {
+      const { resource, id, event } = c.req.valid('param');
+      const sim = simulators.get(resource);
+      if (!sim) {
+        throw new SandboxError('RESOURCE_NOT_FOUND', `No simulated resource type '${resource}'. Use one of: ${resources.join(', ')}.`, [
+          { field: 'resource', issue: `must be one of: ${resources.join(', ')}` },
+        ]);
+      }
+      if (!sim.events.includes(event)) {
+        throw new SandboxError('VALIDATION_ERROR', `'${event}' is not an event of ${resource}. Use one of: ${sim.events.join(', ')}.`, [
+          { field: 'event', issue: `must be one of: ${sim.events.join(', ')}` },
+        ]);
+      }
+      const state = sim.apply(c.get('tenant'), id, event, await simulateBody(c.req.raw));
+      return c.json({ resource, id, event, state }, 200);
+    });
 }

@@ -1,8 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../http/fields.js';
-import { dec, scaleOf } from '../kernel/money.js';
-import { BALANCE_KEYS } from '../domains/balances/balances.service.js';
-import { filterProblem } from '../domains/webhooks/webhooks.events.js';
+import type { EventCatalog } from '../engine/events.js';
 
 
 export const Health = z.object({ status: z.literal('ok'), uptimeSeconds: z.number(), store: z.enum(['memory', 'lowdb']) }).openapi('Health');
@@ -45,7 +43,7 @@ export const JournalEntry = z
 
 export const JournalList = z.object({ data: z.array(JournalEntry) }).openapi('JournalList');
 
-export const EventsQuery = z.object({
+export const eventsQuery = (catalog: EventCatalog) => z.object({
   after: z
     .string()
     .regex(/^(evt_\d{10})?$/, { message: 'must be the id of an event of this log, e.g. evt_0000000042' })
@@ -55,7 +53,7 @@ export const EventsQuery = z.object({
   type: z
     .string()
     .superRefine((type, ctx) => {
-      const problem = type === '' ? undefined : filterProblem(type);
+      const problem = type === '' ? undefined : catalog.problem(type);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .optional()
@@ -86,19 +84,3 @@ export const SimulateRequest = z
 export const SimulateResult = z
   .object({ resource: z.string(), id: z.string(), event: z.string(), state: z.record(z.string(), z.unknown()) })
   .openapi('SimulateResult');
-
-export const Balance = z.object({ key: z.string(), available: z.string() }).openapi('Balance');
-export const BalanceList = z.object({ data: z.array(Balance) }).openapi('BalanceList');
-
-export const TopUpRequest = z
-  .object({
-    key: z.enum(BALANCE_KEYS).openapi({ example: 'NGN', description: 'A fiat currency (NGN, GHS, USD), or token:chain (usdc:ethereum)' }),
-    amount: z.number().positive().max(1e15).openapi({ example: 1000000, description: 'At most 2 decimal places for fiat, 6 for tokens' }),
-  })
-  .superRefine((v, ctx) => {
-    const places = scaleOf(v.key.split(':')[0]);
-    if (dec(v.amount).decimalPlaces() > places) {
-      ctx.addIssue({ code: 'custom', path: ['amount'], message: `must have at most ${places} decimal places for ${v.key}` });
-    }
-  })
-  .openapi('TopUpRequest');

@@ -5,7 +5,6 @@ import { SandboxError } from '../kernel/errors.js';
 import { ScenarioError } from '../engine/scenario.load.js';
 import type { ScenarioRegistry } from '../engine/scenario.registry.js';
 import { checkScenario } from '../engine/scenario.load.js';
-import { scenarioJsonSchema } from '../engine/scenario.schema.js';
 import { chooseScenario, clearScenario, scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
 import type { Tenant } from '../engine/tenant.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
@@ -59,106 +58,100 @@ function invalid(err: ScenarioError): SandboxError {
   return new SandboxError('INVALID_SCENARIO', `The scenario is not valid: ${first.field} ${first.issue}. See /_sandbox/scenario.schema.json for the format.`, details);
 }
 
+const schemaRoute = createRoute({
+  method: 'get',
+  path: '/_sandbox/scenario.schema.json',
+  tags,
+  summary: 'The scenario format as JSON Schema (no key needed)',
+  responses: { 200: jsonResponse(z.record(z.string(), z.unknown()).openapi('ScenarioJsonSchema'), 'JSON Schema, draft 2020-12') },
+});
+
+const list = createRoute({
+  method: 'get',
+  path: '/_sandbox/scenarios',
+  tags,
+  security,
+  summary: 'The scenarios this server knows, with their descriptions',
+  responses: { 200: jsonResponse(ScenarioList, 'Scenarios'), ...errorResponses() },
+});
+
+const current = createRoute({
+  method: 'get',
+  path: '/_sandbox/scenario',
+  tags,
+  security,
+  summary: 'The scenario in force for this key, and where it comes from',
+  responses: { 200: jsonResponse(ScenarioState, 'The scenario in force'), ...errorResponses() },
+});
+
+const choose = createRoute({
+  method: 'put',
+  path: '/_sandbox/scenario',
+  tags,
+  security,
+  summary: 'Bind a scenario to this key, by name or inline; it applies from the next request',
+  request: { body: jsonBody(ChooseScenario) },
+  responses: { 200: jsonResponse(ScenarioState, 'The scenario now in force'), ...errorResponses(400) },
+});
+
+const clear = createRoute({
+  method: 'delete',
+  path: '/_sandbox/scenario',
+  tags,
+  security,
+  summary: 'Go back to the start default scenario',
+  responses: { 200: jsonResponse(ScenarioState, 'The scenario now in force'), ...errorResponses() },
+});
+
 export function scenarioRoutes(registry: ScenarioRegistry) {
-  const schema = scenarioJsonSchema();
-  const router = newRouter();
-  return router
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/_sandbox/scenario.schema.json',
-        tags,
-        summary: 'The scenario format as JSON Schema (no key needed)',
-        responses: { 200: jsonResponse(z.record(z.string(), z.unknown()).openapi('ScenarioJsonSchema'), 'JSON Schema, draft 2020-12') },
-      }),
-      (c) => c.json(schema, 200),
-    )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/_sandbox/scenarios',
-        tags,
-        security,
-        summary: 'The scenarios this server knows, with their descriptions',
-        responses: { 200: jsonResponse(ScenarioList, 'Scenarios'), ...errorResponses() },
-      }),
-      (c) => {
-        const data = registry.names().map((name) => {
-          const s = registry.get(name)!;
-          return { name, description: s.description, origin: s.origin, startDefault: s === registry.startDefault };
-        });
-        return c.json({ data }, 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/_sandbox/scenario',
-        tags,
-        security,
-        summary: 'The scenario in force for this key, and where it comes from',
-        responses: { 200: jsonResponse(ScenarioState, 'The scenario in force'), ...errorResponses() },
-      }),
-      (c) => c.json(state(c.get('tenant'), registry), 200),
-    )
-    .openapi(
-      createRoute({
-        method: 'put',
-        path: '/_sandbox/scenario',
-        tags,
-        security,
-        summary: 'Bind a scenario to this key, by name or inline; it applies from the next request',
-        request: { body: jsonBody(ChooseScenario) },
-        responses: { 200: jsonResponse(ScenarioState, 'The scenario now in force'), ...errorResponses(400) },
-      }),
-      async (c) => {
-        const t = c.get('tenant');
-        const body = c.req.valid('json');
-        // The body as sent: the checked copy leaves out unknown fields and `__proto__` keys.
-        const raw = (await c.req.json()) as Record<string, unknown>;
-        const extra = Object.keys(raw).filter((k) => k !== 'name' && k !== 'scenario');
-        if (extra.length > 0) {
-          const list = extra.map((k) => `'${k}'`).join(', ');
-          throw new SandboxError(
-            'INVALID_SCENARIO',
-            `Unknown field${extra.length > 1 ? 's' : ''} ${list}. Send exactly one of name (a bundled scenario) or scenario (an inline document).`,
-            extra.map((k) => ({ field: k, issue: 'is not a field of this request; send name or scenario' })),
-          );
+  const schema = registry.format.jsonSchema();
+  return newRouter()
+    .openapi(schemaRoute, (c) => c.json(schema, 200))
+    .openapi(list, (c) => {
+      const data = registry.names().map((name) => {
+        const s = registry.get(name)!;
+        return { name, description: s.description, origin: s.origin, startDefault: s === registry.startDefault };
+      });
+      return c.json({ data }, 200);
+    })
+    .openapi(current, (c) => c.json(state(c.get('tenant'), registry), 200))
+    .openapi(choose, async (c) => {
+      const t = c.get('tenant');
+      const body = c.req.valid('json');
+      // The body as sent: the checked copy leaves out unknown fields and `__proto__` keys.
+      const raw = (await c.req.json()) as Record<string, unknown>;
+      const extra = Object.keys(raw).filter((k) => k !== 'name' && k !== 'scenario');
+      if (extra.length > 0) {
+        const list = extra.map((k) => `'${k}'`).join(', ');
+        throw new SandboxError(
+          'INVALID_SCENARIO',
+          `Unknown field${extra.length > 1 ? 's' : ''} ${list}. Send exactly one of name (a bundled scenario) or scenario (an inline document).`,
+          extra.map((k) => ({ field: k, issue: 'is not a field of this request; send name or scenario' })),
+        );
+      }
+      if ((body.name === undefined) === (body.scenario === undefined)) {
+        throw new SandboxError('INVALID_SCENARIO', 'Send exactly one of name (a bundled scenario) or scenario (an inline document).', [
+          { field: 'body', issue: 'must have exactly one of name or scenario' },
+        ]);
+      }
+      if (body.name !== undefined) {
+        if (!registry.get(body.name)) throw unknownScenario(body.name, registry, 'name');
+        chooseScenario(t, { name: body.name });
+      } else {
+        let doc;
+        try {
+          doc = checkScenario(raw.scenario, 'scenario', registry.format);
+        } catch (err) {
+          if (err instanceof ScenarioError) throw invalid(err);
+          throw err;
         }
-        if ((body.name === undefined) === (body.scenario === undefined)) {
-          throw new SandboxError('INVALID_SCENARIO', 'Send exactly one of name (a bundled scenario) or scenario (an inline document).', [
-            { field: 'body', issue: 'must have exactly one of name or scenario' },
-          ]);
-        }
-        if (body.name !== undefined) {
-          if (!registry.get(body.name)) throw unknownScenario(body.name, registry, 'name');
-          chooseScenario(t, { name: body.name });
-        } else {
-          let doc;
-          try {
-            doc = checkScenario(raw.scenario, 'scenario');
-          } catch (err) {
-            if (err instanceof ScenarioError) throw invalid(err);
-            throw err;
-          }
-          chooseScenario(t, { name: doc.name ?? 'inline', inline: doc });
-        }
-        return c.json(state(t, registry), 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        method: 'delete',
-        path: '/_sandbox/scenario',
-        tags,
-        security,
-        summary: 'Go back to the start default scenario',
-        responses: { 200: jsonResponse(ScenarioState, 'The scenario now in force'), ...errorResponses() },
-      }),
-      (c) => {
-        const t = c.get('tenant');
-        clearScenario(t);
-        return c.json(state(t, registry), 200);
-      },
-    );
+        chooseScenario(t, { name: doc.name ?? 'inline', inline: doc });
+      }
+      return c.json(state(t, registry), 200);
+    })
+    .openapi(clear, (c) => {
+      const t = c.get('tenant');
+      clearScenario(t);
+      return c.json(state(t, registry), 200);
+    });
 }

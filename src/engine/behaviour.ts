@@ -1,60 +1,41 @@
 // How resources behave over time: how long each state lasts, how a lifecycle ends, how long quotes
-// and trades live, and which optional fields are required. Scenarios supply these; the defaults
-// follow the API document with realistic timings.
+// and trades live, and what a domain's own scenario settings say. Scenarios supply these; without
+// one, each resource's own defaults apply (its lifecycle's durations, a 300-second ttl).
+import type { LifecycleInfo } from './lifecycle.js';
 
-export type LifecycleResource = 'payout' | 'wallet_payout' | 'withdrawal' | 'quote' | 'fx_trade' | 'transfer';
-
-export interface Outcome {
+export interface Outcome<S extends string = string> {
   succeed: boolean;
   reason?: string;
   /** The terminal state a scenario named, when it named one (e.g. 'expired' for a quote). */
-  status?: string;
+  status?: S;
 }
 
-/** What a scenario makes of an authCode sent (or not) with a withdrawal. */
-export type AuthCodeCheck = 'ok' | 'missing' | 'invalid';
-
-/** Webhook delivery faults a scenario sets; an option left out is the webhook settings' own. */
-export interface WebhookFaultOverrides {
-  duplicate?: boolean;
-  outOfOrder?: boolean;
-  delaySeconds?: number;
-}
+/** The part of a lifecycle a behaviour reads. */
+export type BehaviourResource = Pick<LifecycleInfo, 'name' | 'durations' | 'success'>;
 
 export interface Behaviour {
   readonly name: string;
-  /** Seconds a resource stays in `state` before its next timed move. */
-  duration(resource: LifecycleResource, state: string): number;
+  /** Seconds a resource stays in `state` before its next timed move. Domains read it through their lifecycle. */
+  duration(resource: BehaviourResource, state: string): number;
   /** How the lifecycle of a new resource with these fields ends. */
-  outcome(resource: LifecycleResource, fields: Record<string, unknown>): Outcome;
-  /** Lifetime in seconds of quotes and FX trades. */
-  ttl(resource: 'quote' | 'fx_trade'): number;
-  /** Whether a field the API document makes optional is required. */
-  requires(flag: 'withdrawal.authCode'): boolean;
-  /** Whether this authCode passes: 'missing' when required and absent, 'invalid' when not accepted. */
-  checkAuthCode(code: string | undefined): AuthCodeCheck;
-  /** The webhook delivery faults this scenario sets (none by default). */
-  webhookFaults(): WebhookFaultOverrides;
+  outcome(resource: BehaviourResource, fields: Record<string, unknown>): Outcome;
+  /** Lifetime in seconds of a resource that lives for a ttl (quotes, FX trades). */
+  ttl(resource: BehaviourResource): number;
+  /** A scenario section as written (a domain's own settings: a withdrawal's authCode, webhook faults). */
+  section(key: string): unknown;
 }
 
 /** The outcome of a lifecycle that succeeds, shared by every such record (records are never changed). */
 export const SUCCEEDS: Outcome = Object.freeze({ succeed: true });
 
-export const DEFAULT_DURATIONS: Record<LifecycleResource, Record<string, number>> = {
-  payout: { PENDING: 30, PROCESSING: 270 },
-  wallet_payout: { PENDING: 30, PROCESSING: 150 },
-  withdrawal: { PROCESSING: 300 },
-  transfer: { PENDING: 30, PROCESSING: 270 },
-  quote: {},
-  fx_trade: {},
-};
+/** How long a timed state lasts when neither the scenario nor the resource says. */
+export const DEFAULT_SECONDS = 60;
+export const DEFAULT_TTL = 300;
 
 export const defaultBehaviour: Behaviour = {
   name: 'default',
-  duration: (resource, state) => DEFAULT_DURATIONS[resource][state] ?? 60,
+  duration: (resource, state) => resource.durations[state] ?? DEFAULT_SECONDS,
   outcome: () => SUCCEEDS,
-  ttl: () => 300,
-  requires: () => false,
-  checkAuthCode: () => 'ok',
-  webhookFaults: () => ({}),
+  ttl: () => DEFAULT_TTL,
+  section: () => undefined,
 };

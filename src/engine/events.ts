@@ -27,6 +27,44 @@ export function eventMatches(filters: readonly string[], event: string): boolean
   });
 }
 
+/**
+ * The events of a domain list, by resource (the part before the dot), in the list's order, and the
+ * filters webhook settings and the event log's `type` accept: *, each resource, resource.*, and each
+ * event name. Built once, when the app is composed, from every resource's lifecycle.
+ */
+export class EventCatalog {
+  readonly names: ReadonlyMap<string, readonly string[]>;
+  readonly resources: readonly string[];
+  readonly filters: readonly string[];
+  private readonly known: ReadonlySet<string>;
+  /** An end state's event of the first resource (payout.failed), as the example of an event name. */
+  private readonly example: string;
+
+  constructor(events: readonly string[]) {
+    const names = new Map<string, string[]>();
+    for (const e of events) {
+      const resource = e.slice(0, e.indexOf('.'));
+      names.set(resource, [...(names.get(resource) ?? []), e]);
+    }
+    this.names = names;
+    this.resources = [...names.keys()];
+    this.filters = ['*', ...this.resources.flatMap((r) => [r, `${r}.*`, ...names.get(r)!])];
+    this.known = new Set(this.filters);
+    this.example = names.get(this.resources[0])?.at(-1) ?? '';
+  }
+
+  /** Why a filter can never match an event, saying what to send instead; undefined when it can. */
+  problem(filter: string): string | undefined {
+    if (this.known.has(filter)) return undefined;
+    const resource = filter.split('.')[0];
+    const names = this.names.get(resource);
+    if (!names) {
+      return `matches no event: send *, a resource (${this.resources.join(', ')}), a resource followed by .*, or an event name such as ${this.example}`;
+    }
+    return `matches no ${resource} event: send ${resource}, ${resource}.* or one of: ${names.join(', ')}`;
+  }
+}
+
 export type EventListener = (event: SandboxEvent) => void;
 
 export class EventLog {

@@ -7,6 +7,7 @@
 // meet the same faults.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { compileGlob, GLOB_LIMITS, globProblem } from './scenario.glob.js';
 import type { Tenant } from './tenant.js';
 
 export const FAULT_KINDS = ['error', 'latency', 'timeout', 'drop', 'malformed'] as const;
@@ -49,15 +50,24 @@ export const FaultRuleSchema = z
         method: z.union([z.enum(METHODS), z.array(z.enum(METHODS)).min(1)]).optional(),
         path: z
           .string()
-          .refine((p) => p.startsWith('/api/'), 'must begin with /api/, since faults apply to /api requests only (for example /api/v1/partners/payouts or /api/**)')
-          .describe('Begins with /api/; * matches within one segment, ** across segments, {name} one segment; a trailing / is optional'),
+          .max(GLOB_LIMITS.length)
+          .superRefine((p, ctx) => {
+            if (p.length > GLOB_LIMITS.length) return;
+            const problem = p.startsWith('/api/')
+              ? globProblem(p)
+              : 'must begin with /api/, since faults apply to /api requests only (for example /api/v1/partners/payouts or /api/**)';
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          })
+          .describe(
+            `Begins with /api/; * matches within one segment, a ** segment any number of segments, {name} one segment; a trailing / is optional. At most ${GLOB_LIMITS.length} characters, ${GLOB_LIMITS.segments} segments and ${GLOB_LIMITS.wildcards} wildcards`,
+          ),
       })
       .optional(),
     fault: FaultSchema.optional(),
-    sequence: z.array(z.union([z.literal('pass'), FaultSchema])).min(1).optional(),
+    sequence: z.array(z.union([z.literal('pass'), FaultSchema])).min(1).max(100).optional(),
     repeat: z.boolean().optional().describe('Start the sequence again after its last step'),
     probability: z.number().min(0).max(1).optional(),
-    nth: z.union([posInt, z.array(posInt).min(1)]).optional(),
+    nth: z.union([posInt, z.array(posInt).min(1).max(100)]).optional(),
     every: posInt.optional(),
     rate: z.strictObject({ limit: posInt, perSeconds: posInt }).optional(),
   })
@@ -80,40 +90,18 @@ export type ChosenFault =
   | { kind: 'drop'; processed: boolean }
   | { kind: 'malformed' };
 
-/** A route pattern as a regular expression; a trailing / is optional on both sides. */
-export function pathPattern(pattern: string): RegExp {
-  const path = pattern.length > 1 ? pattern.replace(/\/+$/, '') : pattern;
-  let re = '';
-  for (let i = 0; i < path.length; i++) {
-    const ch = path[i];
-    if (ch === '*' && path[i + 1] === '*') {
-      re += '.*';
-      i++;
-    } else if (ch === '*') re += '[^/]*';
-    else if (ch === '{') {
-      const end = path.indexOf('}', i);
-      if (end < 0) re += '\\{';
-      else {
-        re += '[^/]+';
-        i = end;
-      }
-    } else re += ch.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}/?$`);
-}
-
-const patterns = new Map<string, RegExp>();
+const routes = new Map<string, (path: string) => boolean>();
 
 function routeMatches(rule: FaultRule, method: string, path: string): boolean {
   if (!rule.route) return true;
   const m = rule.route.method;
   if (m !== undefined && !(Array.isArray(m) ? m : [m]).includes(method.toUpperCase() as never)) return false;
-  let re = patterns.get(rule.route.path);
-  if (!re) {
-    if (patterns.size >= 500) patterns.clear();
-    patterns.set(rule.route.path, (re = pathPattern(rule.route.path)));
+  let test = routes.get(rule.route.path);
+  if (!test) {
+    if (routes.size >= 500) routes.clear();
+    routes.set(rule.route.path, (test = compileGlob(rule.route.path)));
   }
-  return re.test(path);
+  return test(path);
 }
 
 /** A number in [0, 1) fixed by the seed, the key and the call number. */

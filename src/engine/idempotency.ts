@@ -48,6 +48,8 @@ export function idempotent(
   request: unknown,
   create: () => StoredResponse,
   reread?: Reread,
+  /** What the partner sent the reference as: a body field, or the Idempotency-Key header. */
+  keyField: 'reference' | 'Idempotency-Key' = 'reference',
 ): StoredResponse & { replayed: boolean } {
   const records = idempotencyRecords(tenant);
   const key = `${scope}:${reference}`;
@@ -55,11 +57,12 @@ export function idempotent(
   const seen = records.get(key);
   if (seen) {
     if (seen.fp !== fp) {
+      const [what, fresh] = keyField === 'reference' ? ['reference', 'reference'] : [keyField, 'key'];
       throw new SandboxError(
         'IDEMPOTENCY_CONFLICT',
-        `The reference '${reference}' was already used with a different request body. ` +
-          'Send the original body to get the original response again, or use a new reference.',
-        [{ field: 'reference', issue: 'already used with a different body' }],
+        `The ${what} '${reference}' was already used with a different request body. ` +
+          `Send the original body to get the original response again, or use a new ${fresh}.`,
+        [{ field: keyField, issue: 'already used with a different body' }],
       );
     }
     return { status: seen.status, body: replayBody(tenant, key, seen, reread), replayed: true };

@@ -2,9 +2,10 @@
 // the defaults (defaultBehaviour); outcome counters for "the n-th matching request" live in the
 // tenant's store, so they are per tenant, survive restarts and go away with a reset.
 import { dec } from '../kernel/money.js';
-import { defaultBehaviour, SUCCEEDS, type Behaviour, type LifecycleResource, type Outcome } from './behaviour.js';
+import { defaultBehaviour, SUCCEEDS, type Behaviour, type BehaviourResource, type Outcome } from './behaviour.js';
+import { regexMatches } from './scenario.regex.js';
 import type { Tenant } from './tenant.js';
-import { LIFECYCLES, type OutcomeRule, type Predicates, type Scenario } from './scenario.schema.js';
+import type { OutcomeRule, Predicates, Scenario, ScenarioSection } from './scenario.schema.js';
 
 const counters = (t: Tenant) => t.store.collection<number>('scenario_counters');
 
@@ -29,21 +30,9 @@ function oneOf(want: string | string[], ...values: unknown[]): boolean {
   return values.some((v) => str(v) !== undefined && list.includes(str(v)!.toLowerCase()));
 }
 
-const compiled = new Map<string, RegExp>();
-
-/** Patterns are checked when a scenario is loaded; each is compiled once. */
-export function regex(p: string): RegExp {
-  let re = compiled.get(p);
-  if (!re) {
-    re = new RegExp(p);
-    if (compiled.size < 1000) compiled.set(p, re);
-  }
-  return re;
-}
-
 function matchesPattern(p: string, v: unknown): boolean {
   const s = str(v);
-  return s !== undefined && regex(p).test(s);
+  return s !== undefined && regexMatches(p, s);
 }
 
 export function matches(when: Predicates | undefined, fields: Record<string, unknown>): boolean {
@@ -64,13 +53,13 @@ export function matches(when: Predicates | undefined, fields: Record<string, unk
   return true;
 }
 
-function pickOutcome(t: Tenant, scope: string, resource: LifecycleResource, rules: readonly OutcomeRule[], fields: Record<string, unknown>): Outcome {
+function pickOutcome(t: Tenant, scope: string, resource: BehaviourResource, rules: readonly OutcomeRule[], fields: Record<string, unknown>): Outcome {
   let picked: OutcomeRule | undefined;
   rules.forEach((rule, i) => {
     if (!matches(rule.when, fields)) return;
     let n = 0;
     if (rule.nth !== undefined || rule.every !== undefined) {
-      const key = `${scope}:outcome:${resource}:${i}`;
+      const key = `${scope}:outcome:${resource.name}:${i}`;
       n = (counters(t).get(key) ?? 0) + 1;
       counters(t).put(key, n);
     }
@@ -81,7 +70,7 @@ function pickOutcome(t: Tenant, scope: string, resource: LifecycleResource, rule
   });
   if (!picked) return SUCCEEDS;
   return {
-    succeed: picked.status === LIFECYCLES[resource].success,
+    succeed: picked.status === resource.success,
     status: picked.status,
     ...(picked.reason !== undefined ? { reason: picked.reason } : {}),
   };
@@ -89,32 +78,22 @@ function pickOutcome(t: Tenant, scope: string, resource: LifecycleResource, rule
 
 /** The Behaviour a tenant gets from a scenario; `scope` keys its counters (the scenario's name). */
 export function behaviourOf(doc: Scenario, name: string, t: Tenant): Behaviour {
+  const section = (key: string) => doc[key] as ScenarioSection | undefined;
   return {
     name,
     duration(resource, state) {
-      const timing = (doc[resource] as { timing?: unknown } | undefined)?.timing as Record<string, number | undefined> | undefined;
+      const timing = section(resource.name)?.timing;
       return timing?.[state] ?? timing?.['*'] ?? defaultBehaviour.duration(resource, state);
     },
     outcome(resource, fields) {
-      const rules = (doc[resource] as { outcomes?: readonly OutcomeRule[] } | undefined)?.outcomes;
+      const rules = section(resource.name)?.outcomes;
       return rules?.length ? pickOutcome(t, name, resource, rules, fields) : SUCCEEDS;
     },
     ttl(resource) {
-      return doc[resource]?.ttl ?? defaultBehaviour.ttl(resource);
+      return section(resource.name)?.ttl ?? defaultBehaviour.ttl(resource);
     },
-    requires(flag) {
-      return flag === 'withdrawal.authCode' ? (doc.withdrawal?.authCode?.required ?? false) : false;
-    },
-    checkAuthCode(code) {
-      const rule = doc.withdrawal?.authCode;
-      if (!rule) return 'ok';
-      if (code === undefined || code === '') return rule.required ? 'missing' : 'ok';
-      if (rule.codes && !rule.codes.includes(code)) return 'invalid';
-      if (rule.pattern && !regex(rule.pattern).test(code)) return 'invalid';
-      return 'ok';
-    },
-    webhookFaults() {
-      return { ...doc.webhooks };
+    section(key) {
+      return doc[key];
     },
   };
 }

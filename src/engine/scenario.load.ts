@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { NAME_RULE, ScenarioSchema, type Scenario } from './scenario.schema.js';
+import { NAME_RULE, type Scenario, type ScenarioFormat } from './scenario.schema.js';
 
 export interface ScenarioIssue {
   /** Where in the document, e.g. payout.outcomes[0].status; '' for the whole document. */
@@ -100,17 +100,17 @@ function protoKeys(value: unknown, at: PropertyKey[] = []): ScenarioIssue[] {
   );
 }
 
-/** Check a parsed document; `source` names it in errors (a file name, or 'scenario'). */
-export function checkScenario(input: unknown, source: string): Scenario {
+/** Check a parsed document against a format; `source` names it in errors (a file name, or 'scenario'). */
+export function checkScenario(input: unknown, source: string, format: ScenarioFormat): Scenario {
   const proto = protoKeys(input);
   if (proto.length > 0) throw new ScenarioError(source, proto);
-  const res = ScenarioSchema.safeParse(input);
+  const res = format.schema.safeParse(input);
   if (res.success) return res.data;
   throw new ScenarioError(source, res.error.issues.flatMap((i) => explain(i)));
 }
 
 /** Parse YAML or JSON text (JSON for .json files, YAML otherwise) and check it. */
-export function parseScenario(text: string, source: string): Scenario {
+export function parseScenario(text: string, source: string, format: ScenarioFormat): Scenario {
   let data: unknown;
   try {
     data = source.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
@@ -118,18 +118,18 @@ export function parseScenario(text: string, source: string): Scenario {
     throw new ScenarioError(source, [{ path: '', message: `not valid ${source.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0].replace(/:$/, '')}` }]);
   }
   if (data === null || data === undefined) data = {};
-  return checkScenario(data, source);
+  return checkScenario(data, source, format);
 }
 
 /** Load one file; its name is the document's `name`, else the file's base name, which must then follow the name rule. */
-export function loadScenarioFile(file: string, origin: ScenarioOrigin = 'file'): LoadedScenario {
+export function loadScenarioFile(file: string, format: ScenarioFormat, origin: ScenarioOrigin = 'file'): LoadedScenario {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new ScenarioError(file, [{ path: '', message: `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` }]);
   }
-  const doc = parseScenario(text, file);
+  const doc = parseScenario(text, file, format);
   const base = path.basename(file).replace(/\.(ya?ml|json)$/i, '');
   if (doc.name === undefined && !NAME_RULE.test(base)) {
     throw new ScenarioError(file, [
@@ -143,20 +143,20 @@ export function loadScenarioFile(file: string, origin: ScenarioOrigin = 'file'):
 }
 
 /** Every .yaml, .yml and .json file of a directory, by name. */
-export function loadScenarioDir(dir: string, origin: ScenarioOrigin = 'bundled'): Map<string, LoadedScenario> {
+export function loadScenarioDir(dir: string, format: ScenarioFormat, origin: ScenarioOrigin = 'bundled'): Map<string, LoadedScenario> {
   const out = new Map<string, LoadedScenario>();
   for (const f of readdirSync(dir).sort()) {
     if (!/\.(ya?ml|json)$/i.test(f)) continue;
-    const s = loadScenarioFile(path.join(dir, f), origin);
+    const s = loadScenarioFile(path.join(dir, f), format, origin);
     out.set(s.name, s);
   }
   return out;
 }
 
 /** `payments-sandbox validate FILE`: a one-line OK, or the problems; and the exit code. */
-export function validateScenarioFile(file: string): { code: number; message: string } {
+export function validateScenarioFile(file: string, format: ScenarioFormat): { code: number; message: string } {
   try {
-    const s = loadScenarioFile(file);
+    const s = loadScenarioFile(file, format);
     return { code: 0, message: `OK ${file}: scenario '${s.name}'` };
   } catch (err) {
     if (!(err instanceof ScenarioError)) throw err;

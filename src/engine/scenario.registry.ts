@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadScenarioDir, loadScenarioFile, ScenarioError, type LoadedScenario } from './scenario.load.js';
+import type { ScenarioFormat } from './scenario.schema.js';
 
 /** scenarios/ of the repository, found from src/engine/ (tests) or dist/ (the built server). */
 export function bundledDir(): string {
@@ -13,18 +14,22 @@ export function bundledDir(): string {
   throw new Error('The bundled scenarios/ directory was not found next to the server; reinstall the package.');
 }
 
-let bundledCache: Map<string, LoadedScenario> | undefined;
+/** The bundled scenarios as each format read them (one format per domain list, nearly always one). */
+const bundledCache = new WeakMap<ScenarioFormat, Map<string, LoadedScenario>>();
 
-export function loadBundled(dir?: string): Map<string, LoadedScenario> {
-  if (dir) return loadScenarioDir(dir, 'bundled');
-  bundledCache ??= loadScenarioDir(bundledDir(), 'bundled');
-  return bundledCache;
+export function loadBundled(format: ScenarioFormat, dir?: string): Map<string, LoadedScenario> {
+  if (dir) return loadScenarioDir(dir, format, 'bundled');
+  let bundled = bundledCache.get(format);
+  if (!bundled) bundledCache.set(format, (bundled = loadScenarioDir(bundledDir(), format, 'bundled')));
+  return bundled;
 }
 
 export class ScenarioRegistry {
   private readonly byName: Map<string, LoadedScenario>;
 
   constructor(
+    /** The format every scenario of this registry was checked against; inline ones are checked by it too. */
+    readonly format: ScenarioFormat,
     readonly bundled: ReadonlyMap<string, LoadedScenario>,
     /** The scenario every tenant uses until it chooses another. */
     readonly startDefault: LoadedScenario,
@@ -34,10 +39,10 @@ export class ScenarioRegistry {
   }
 
   /** `spec` is a bundled name or a path to a YAML or JSON file. */
-  static load(spec: string, bundled = loadBundled()): ScenarioRegistry {
+  static load(spec: string, format: ScenarioFormat, bundled = loadBundled(format)): ScenarioRegistry {
     const named = bundled.get(spec);
-    if (named) return new ScenarioRegistry(bundled, named);
-    if (/[/\\]|\.(ya?ml|json)$/i.test(spec) || existsSync(spec)) return new ScenarioRegistry(bundled, loadScenarioFile(spec));
+    if (named) return new ScenarioRegistry(format, bundled, named);
+    if (/[/\\]|\.(ya?ml|json)$/i.test(spec) || existsSync(spec)) return new ScenarioRegistry(format, bundled, loadScenarioFile(spec, format));
     throw new ScenarioError(spec, [
       { path: '', message: `no bundled scenario has this name (${[...bundled.keys()].join(', ')}) and no such file exists` },
     ]);

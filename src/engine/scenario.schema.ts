@@ -1,50 +1,33 @@
-// The one schema of a scenario document (YAML or JSON). Files, inline documents sent to
+// The one schema of a scenario document (YAML or JSON), built from the resources of the domain list
+// when the app is composed: each resource with a lifecycle has its section (timing of its timed
+// states, outcomes naming its end states, its ttl and own fields). Files, inline documents sent to
 // PUT /_sandbox/scenario and `payments-sandbox validate` are all checked by it, and it is published
 // as JSON Schema at /_sandbox/scenario.schema.json.
-import safeRegex from 'safe-regex2';
 import { z } from 'zod';
-import type { LifecycleResource } from './behaviour.js';
 import { FaultRuleSchema } from './faults.js';
-
-/**
- * Per resource: the states a timed move leaves, the terminal states an outcome may name, and which
- * of those is success. A quote's only timed move a scenario sets is its pay-in (awaiting_payment →
- * completed); expiry follows its ttl. An FX trade has no timed move at all: it moves on the
- * partner's accept, confirmation and cancellation, so a scenario sets only its ttl.
- */
-export const LIFECYCLES = {
-  payout: { timed: ['PENDING', 'PROCESSING'], terminal: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
-  wallet_payout: { timed: ['PENDING', 'PROCESSING'], terminal: ['COMPLETED', 'FAILED'], success: 'COMPLETED' },
-  withdrawal: { timed: ['PROCESSING'], terminal: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
-  transfer: { timed: ['PENDING', 'PROCESSING'], terminal: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
-  quote: { timed: ['awaiting_payment'], terminal: ['completed', 'expired'], success: 'completed' },
-  fx_trade: { timed: [], terminal: ['COMP', 'CANC'], success: 'COMP' },
-} as const satisfies Record<LifecycleResource, { timed: readonly string[]; terminal: readonly string[]; success: string }>;
-
-export const RESOURCES = Object.keys(LIFECYCLES) as LifecycleResource[];
+import type { LifecycleInfo } from './lifecycle.js';
+import { REGEX_LIMITS, regexProblem } from './scenario.regex.js';
 
 const MAX_SECONDS = 10 * 365 * 24 * 3600;
 const seconds = z.number().min(0).max(MAX_SECONDS);
 const posInt = z.number().int().min(1);
+const ttl = z.number().int().min(1).max(MAX_SECONDS);
 
-function isRegex(p: string): boolean {
-  try {
-    new RegExp(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** How many items a list of a scenario may hold (outcome and fault rules, nth lists, names). */
+const MAX_ITEMS = 50;
 
-// Inline scenarios come from any key, and one shared server runs their patterns: a pattern whose
-// nested repetition could take exponential time is refused.
-const pattern = z
+// A regular expression, run on RE2 (see scenario.regex.ts).
+export const pattern = z
   .string()
   .min(1)
-  .max(200)
-  .refine(isRegex, 'must be a valid regular expression')
-  .refine((p) => !isRegex(p) || safeRegex(p), 'must not nest repetitions (such as (a+)+): it could take exponential time');
-const oneOrMany = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+  .max(REGEX_LIMITS.length)
+  .superRefine((p, ctx) => {
+    const problem = p.length > REGEX_LIMITS.length ? undefined : regexProblem(p);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+const word = z.string().min(1).max(50);
+const oneOrMany = z.union([word, z.array(word).min(1).max(MAX_ITEMS)]);
+const nth = z.union([posInt, z.array(posInt).min(1).max(100)]);
 
 export const PredicatesSchema = z
   .strictObject({
@@ -56,84 +39,129 @@ export const PredicatesSchema = z
     currency: oneOrMany.optional().describe('Matches currency, sourceCurrency or destinationCurrency, any case'),
     chain: oneOrMany.optional().describe('Any case'),
     token: oneOrMany.optional().describe('Any case'),
-    reference: pattern.optional().describe('Regular expression on the reference'),
-    accountNumber: pattern.optional().describe('Regular expression on accountNumber or destination.accountNumber'),
-    fields: z.record(z.string().min(1), pattern).optional().describe('Regular expressions on any field by dotted path'),
+    reference: pattern.optional().describe('RE2 regular expression on the reference'),
+    accountNumber: pattern.optional().describe('RE2 regular expression on accountNumber or destination.accountNumber'),
+    fields: z
+      .record(z.string().min(1).max(100), pattern)
+      .refine((f) => Object.keys(f).length <= 10, 'must name at most 10 fields')
+      .optional()
+      .describe('RE2 regular expressions on any field by dotted path, at most 10'),
   })
   .describe('Every predicate given must hold');
 
-function resourceSchema<R extends LifecycleResource>(resource: R) {
-  const { timed, terminal } = LIFECYCLES[resource];
-  const timing = z.strictObject(
-    Object.fromEntries([...timed, '*'].map((s) => [s, seconds.optional()])) as Record<string, z.ZodOptional<typeof seconds>>,
-  );
-  const outcome = z
+function outcomeSchema(terminal: readonly string[]) {
+  return z
     .strictObject({
       when: PredicatesSchema.optional(),
-      nth: z.union([posInt, z.array(posInt).min(1)]).optional().describe('Only the n-th request(s) matching `when`, counted per tenant'),
+      nth: nth.optional().describe('Only the n-th request(s) matching `when`, counted per tenant'),
       every: posInt.optional().describe('Every n-th request matching `when`'),
-      status: z.enum(terminal as unknown as [string, ...string[]]),
+      status: z.enum(terminal as [string, ...string[]]),
       reason: z.string().min(1).max(200).optional(),
     })
     .refine((o) => o.nth === undefined || o.every === undefined, { message: 'give at most one of nth and every', path: ['every'] });
-  return z.strictObject({
-    timing: timing.optional().describe(`Seconds each state lasts before its timed move; '*' covers any other state`),
-    outcomes: z.array(outcome).optional().describe('First rule that matches decides; none matching means success'),
-  });
 }
 
-const ttl = z.number().int().min(1).max(MAX_SECONDS);
+/** A resource with timed states gets timing and outcomes; one that lives for a ttl, its ttl; then its own fields. */
+function resourceSchema(r: LifecycleInfo): z.ZodType {
+  const own: Record<string, z.ZodType> = { ...(r.ttl ? { ttl: ttl.optional().describe(r.ttl) } : {}), ...r.scenario.fields };
+  let part: z.ZodObject = z.strictObject(own);
+  if (r.timed.length > 0) {
+    const timing = z.strictObject(Object.fromEntries([...r.timed, '*'].map((s) => [s, seconds.optional()])));
+    part = z.strictObject({
+      timing: timing.optional().describe(`Seconds each state lasts before its timed move; '*' covers any other state`),
+      outcomes: z.array(outcomeSchema(r.outcomeStates)).max(MAX_ITEMS).optional().describe('First rule that matches decides; none matching means success'),
+    });
+    if (Object.keys(own).length > 0) part = part.extend(own);
+  }
+  const optional = part.optional();
+  return r.scenario.description ? optional.describe(r.scenario.description) : optional;
+}
 
 /** What a scenario name may be: lower case letters, digits and dashes, at most 60. */
 export const NAME_RULE = /^[a-z0-9][a-z0-9-]{0,59}$/;
 
-export const ScenarioSchema = z
-  .strictObject({
-    name: z
-      .string()
-      .regex(NAME_RULE, 'must be lower case letters, digits and dashes, at most 60')
-      .optional(),
-    description: z.string().min(1).max(2000).optional(),
-    payout: resourceSchema('payout').optional(),
-    wallet_payout: resourceSchema('wallet_payout').optional(),
-    withdrawal: resourceSchema('withdrawal')
-      .extend({
-        authCode: z
-          .strictObject({
-            required: z.boolean(),
-            codes: z.array(z.string().min(1).max(100)).min(1).optional().describe('The codes accepted; any other is refused'),
-            pattern: pattern.optional().describe('Accepted codes match this regular expression'),
-          })
-          .optional(),
-      })
-      .optional(),
-    transfer: resourceSchema('transfer').optional(),
-    quote: resourceSchema('quote').extend({ ttl: ttl.optional().describe('Quote lifetime in seconds') }).optional(),
-    fx_trade: z
-      .strictObject({ ttl: ttl.optional().describe('Trade TTL in seconds') })
-      .optional()
-      .describe('FX trades move only on the partner\'s accept, confirmation and cancellation: a scenario sets their TTL, nothing else'),
-    webhooks: z
-      .strictObject({
-        duplicate: z.boolean().optional().describe('Send every accepted delivery a second time, with the same webhook-id'),
-        outOfOrder: z.boolean().optional().describe('Swap deliveries in pairs: each one is held until the next has been sent'),
-        delaySeconds: z.number().int().min(0).max(86_400).optional().describe("Hold each first attempt this long on the key's clock"),
-      })
-      .optional()
-      .describe('Webhook delivery faults; each one set here takes the place of the same option of PUT /_sandbox/webhooks'),
-    faults: z.array(FaultRuleSchema).optional().describe('HTTP faults on /api routes; the first rule that fires decides'),
-  })
-  .describe('A payments-sandbox scenario: timing, outcomes, TTLs, requirements and HTTP faults');
+/** The document's schema: a section per resource lifecycle, then the (optional) sections other modules read, such as webhooks. */
+export function scenarioSchema(lifecycles: readonly LifecycleInfo[], sections: Readonly<Record<string, z.ZodType>> = {}) {
+  const parts: Record<string, z.ZodType> = {};
+  for (const r of lifecycles) parts[r.name] = resourceSchema(r);
+  for (const [key, section] of Object.entries(sections)) parts[key] = section;
+  return z
+    .strictObject({
+      name: z
+        .string()
+        .regex(NAME_RULE, 'must be lower case letters, digits and dashes, at most 60')
+        .optional(),
+      description: z.string().min(1).max(2000).optional(),
+      ...parts,
+      faults: z.array(FaultRuleSchema).max(MAX_ITEMS).optional().describe('HTTP faults on /api routes; the first rule that fires decides'),
+    })
+    .superRefine((doc, ctx) => {
+      const found = patternPaths(doc as Scenario, lifecycles);
+      if (found.length <= REGEX_LIMITS.perScenario) return;
+      ctx.addIssue({
+        code: 'custom',
+        path: found[REGEX_LIMITS.perScenario],
+        message: `is one regular expression too many: a scenario holds at most ${REGEX_LIMITS.perScenario} (this one has ${found.length})`,
+      });
+    })
+    .describe('A payments-sandbox scenario: timing, outcomes, TTLs, requirements and HTTP faults');
+}
 
-export type Scenario = z.infer<typeof ScenarioSchema>;
-export type OutcomeRule = NonNullable<NonNullable<Scenario['payout']>['outcomes']>[number];
+/** Where the regular expressions of a document are: every outcome rule's, then each resource's own fields'. */
+function patternPaths(doc: Scenario, lifecycles: readonly LifecycleInfo[]): (string | number)[][] {
+  const out: (string | number)[][] = [];
+  for (const { name } of lifecycles) {
+    const outcomes = (doc[name] as ScenarioSection | undefined)?.outcomes ?? [];
+    outcomes.forEach(({ when }, i) => {
+      const at = [name, 'outcomes', i, 'when'];
+      if (when?.reference !== undefined) out.push([...at, 'reference']);
+      if (when?.accountNumber !== undefined) out.push([...at, 'accountNumber']);
+      for (const f of Object.keys(when?.fields ?? {})) out.push([...at, 'fields', f]);
+    });
+  }
+  for (const { name, scenario } of lifecycles) {
+    const section = doc[name] as ScenarioSection | undefined;
+    if (section && scenario.patterns) out.push(...scenario.patterns(section).map((p) => [name, ...p]));
+  }
+  return out;
+}
+
+export type OutcomeRule = z.infer<ReturnType<typeof outcomeSchema>>;
 export type Predicates = z.infer<typeof PredicatesSchema>;
 
-/** The schema as JSON Schema (draft 2020-12), as published by the server. */
-export function scenarioJsonSchema(): Record<string, unknown> {
+/** A resource's section of a scenario. */
+export interface ScenarioSection {
+  timing?: Record<string, number | undefined>;
+  outcomes?: OutcomeRule[];
+  ttl?: number;
+  [field: string]: unknown;
+}
+
+/** A checked scenario document: name, description, faults, and one section per resource or module. */
+export interface Scenario {
+  name?: string;
+  description?: string;
+  faults?: z.infer<typeof FaultRuleSchema>[];
+  [section: string]: unknown;
+}
+
+/** The scenario format of one domain list: its schema, and the schema as published. */
+export interface ScenarioFormat {
+  readonly schema: z.ZodType<Scenario>;
+  /** The schema as JSON Schema (draft 2020-12), as published by the server. */
+  jsonSchema(): Record<string, unknown>;
+}
+
+export function scenarioFormat(lifecycles: readonly LifecycleInfo[], sections: Readonly<Record<string, z.ZodType>> = {}): ScenarioFormat {
+  const schema = scenarioSchema(lifecycles, sections) as unknown as z.ZodType<Scenario>;
+  let json: Record<string, unknown> | undefined;
   return {
-    $id: '/_sandbox/scenario.schema.json',
-    title: 'payments-sandbox scenario',
-    ...z.toJSONSchema(ScenarioSchema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }),
+    schema,
+    jsonSchema: () =>
+      (json ??= {
+        $id: '/_sandbox/scenario.schema.json',
+        title: 'payments-sandbox scenario',
+        ...z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }),
+      }),
   };
 }

@@ -1,7 +1,7 @@
 // Which scenario is in force: the X-Sandbox-Scenario header of the request, else the tenant's own
 // choice (PUT /_sandbox/scenario), else the start default (--scenario). The tenant's choice lives in
 // its store, so it is per tenant and survives a restart with --data; it is a setting, so a reset
-// keeps it (see keepAcrossReset in admin/scenario.routes.ts).
+// keeps it (see Tenant.reset).
 import { SandboxError } from '../kernel/errors.js';
 import type { Behaviour } from './behaviour.js';
 import { resetFaultState } from './faults.js';

@@ -68,6 +68,11 @@ export class Scheduler {
     }
   }
 
+  /** Whether a job is waiting for this resource. */
+  has(ref: string): boolean {
+    return this.byRef.has(ref);
+  }
+
   pending(ref: string): Job[] {
     const ids = this.byRef.get(ref);
     if (ids === undefined) return [];

@@ -6,6 +6,7 @@ import type { TenantStore } from '../store/store.js';
 import type { Behaviour } from './behaviour.js';
 import { EventLog, type SandboxEvent } from './events.js';
 import { Journal } from './journal.js';
+import { checkRoom, type Retained } from './retention.js';
 import { Scheduler, type Job } from './scheduler.js';
 
 export type Mode = 'sandbox' | 'live';
@@ -20,24 +21,43 @@ export interface TenantEnv {
   onEvent?(tenant: Tenant, event: SandboxEvent): void;
   journalSize: number;
   eventLogSize: number;
+  /** Real time (ms) a resource may go unchanged before retention drops it; 0 keeps everything. */
+  retentionMs: number;
+  /** Most resources one tenant may hold; 0 for no cap. */
+  maxResources: number;
+  /** The app's resources, which the cap counts and retention drops. */
+  retained: Retained;
+  /** Collections the app's modules keep settings in (webhook settings): a reset keeps them. */
+  settings: readonly string[];
   /** The server's --seed, if any: what every key shares (the market's rates) derives from it. */
   seed?: number;
 }
 
-/** Collections that hold a tenant's settings rather than its data: a reset keeps them. */
-export const SETTINGS_COLLECTIONS = ['scenario', 'webhook_settings'] as const;
+/** The engine's own settings collection (the scenario a tenant chose): a reset keeps it. */
+const SCENARIO_COLLECTION = 'scenario';
 
 interface ClockState {
   offsetMs: number;
+  /** Recent advances, oldest first: [base-clock ms of the advance, offset before it]. */
+  advances?: [number, number][];
 }
+
+/** Advances remembered for timeAt(); past this, the oldest two are merged (keeping the older offset,
+ * so timeAt() can only answer earlier than the truth, never later). */
+const ADVANCES_KEPT = 16;
+/** The last use is written down at most this often (it matters in days). */
+const SEEN_EVERY_MS = 3600_000;
 
 export class Tenant {
   readonly scheduler: Scheduler;
   readonly events: EventLog;
   readonly journal: Journal;
   private offsetMs: number;
+  private advances: [number, number][];
   private pinnedAt: number | undefined;
   private running = false;
+  /** Base-clock ms of the tenant's last request (set by Tenants). */
+  lastUsedAt: number;
 
   constructor(
     readonly id: string,
@@ -51,7 +71,11 @@ export class Tenant {
       env.onEvent?.(this, e),
     );
     this.journal = new Journal(env.journalSize);
-    this.offsetMs = store.collection<ClockState>('meta').get('clock')?.offsetMs ?? 0;
+    const clock = store.collection<ClockState>('meta').get('clock');
+    this.offsetMs = clock?.offsetMs ?? 0;
+    this.lastUsedAt = env.clock.now();
+    // A clock advanced before advances were remembered: take it as advanced now, the safe side.
+    this.advances = clock?.advances ?? (this.offsetMs > 0 ? [[this.lastUsedAt, 0]] : []);
   }
 
   /** The tenant's time in ms. While a due job runs, the time it fell due. */
@@ -61,6 +85,12 @@ export class Tenant {
 
   nowIso(): string {
     return iso(this.now());
+  }
+
+  /** What now() answered at an earlier base-clock instant (never later than it did). */
+  timeAt(baseMs: number): number {
+    for (const [at, offsetBefore] of this.advances) if (at > baseMs) return baseMs + offsetBefore;
+    return baseMs + this.offsetMs;
   }
 
   /** The server's --seed, shared by every key; undefined when none was set. */
@@ -109,17 +139,43 @@ export class Tenant {
 
   /** Move the tenant's clock forward and apply everything that fell due, in order. */
   advance(seconds: number): number {
+    const at = this.env.clock.now();
+    // Advances older than the retention age no longer matter to timeAt().
+    const kept = this.env.retentionMs > 0 ? this.advances.filter(([t]) => t > at - this.env.retentionMs) : [...this.advances];
+    kept.push([at, this.offsetMs]);
+    if (kept.length > ADVANCES_KEPT) kept.splice(0, 2, [kept[1][0], kept[0][1]]);
+    this.advances = kept;
     this.offsetMs += Math.round(seconds * 1000);
-    this.store.collection<ClockState>('meta').put('clock', { offsetMs: this.offsetMs });
+    this.store.collection<ClockState>('meta').put('clock', { offsetMs: this.offsetMs, advances: this.advances });
     return this.catchUp();
+  }
+
+  /** Base-clock ms of the last use written down (see markSeen), if any. */
+  get seenAt(): number | undefined {
+    return this.store.collection<{ at: number }>('meta').get('seen')?.at;
+  }
+
+  /** Write down the last use, so a restart knows it; at most hourly, and only by a request that
+   * writes anyway (a tenant only read from writes nothing). */
+  markSeen(): void {
+    const seen = this.seenAt;
+    if (seen === undefined || this.lastUsedAt - seen >= SEEN_EVERY_MS) {
+      this.store.collection<{ at: number }>('meta').put('seen', { at: this.lastUsedAt });
+    }
+  }
+
+  /** Refuse a create that would take the tenant past its cap, before anything is written. */
+  checkRoom(adding = 1): void {
+    checkRoom(this, this.env, adding);
   }
 
   /** Forget resources, jobs, events, journal and clock offset; keep settings (scenario, webhooks). */
   reset(): void {
-    this.store.clear(SETTINGS_COLLECTIONS);
+    this.store.clear([SCENARIO_COLLECTION, ...this.env.settings]);
     this.scheduler.clear();
     this.events.reset();
     this.journal.clear();
     this.offsetMs = 0;
+    this.advances = [];
   }
 }

@@ -5,9 +5,13 @@
 // closed, their runtime objects forgotten. The next request with that key loads them again from
 // disk. Idle means no request holds the tenant and the webhook sender has nothing queued for it.
 // A memory-only store is never evicted from: its tenants' data exist nowhere else.
+//
+// Retention (retention.ts) runs here in the background: tenants idle past `idleMs` are dropped
+// entirely, and every loaded tenant is swept of old resources, in slices that yield to requests.
 import { createHash } from 'node:crypto';
 import { TenantRandom, tenantSeed } from '../kernel/random.js';
 import type { Store } from '../store/store.js';
+import { slices, sweepTenant } from './retention.js';
 import { Tenant, type Mode, type TenantEnv } from './tenant.js';
 
 export function tenantIdOf(key: string): string {
@@ -19,7 +23,13 @@ export interface TenantsOptions {
   maxLoaded?: number;
   /** Work outside requests that holds a tenant in memory (queued webhook attempts). */
   busy?: (t: Tenant) => boolean;
+  /** Base-clock ms without a request after which a tenant is dropped entirely; 0 keeps every tenant. */
+  idleMs?: number;
 }
+
+/** How often a retention pass starts at most (base-clock ms; a quarter of the retention age when
+ * that is shorter), and the work it does before yielding. */
+export const RETENTION = { everyMs: 60_000, slice: 500 };
 
 export class Tenants {
   /** Loaded tenants, least recently used first. */
@@ -28,6 +38,13 @@ export class Tenants {
   private readonly holds = new Map<Tenant, number>();
   private readonly evicting = new Map<string, Promise<void>>();
   private evictions = 0;
+  private dropped = 0;
+  private retaining: Promise<void> | undefined;
+  private retainedAt = Number.NEGATIVE_INFINITY;
+  private stopped = false;
+  /** The last use of a stored tenant no key has used since the start: the one written down, or when it
+   * was first looked at when none was (see retainPass). */
+  private readonly storedLastUse = new Map<string, number>();
   /** Whether idle tenants are ever unloaded; without it, holds and recency need no bookkeeping. */
   private readonly evicts: boolean;
   /** True when a request needs neither a hold nor a flush: memory store, no tenant ever unloaded. */
@@ -48,6 +65,7 @@ export class Tenants {
     if (t) {
       this.byKey.delete(key);
       this.byKey.set(key, t);
+      t.lastUsedAt = this.env.clock.now();
       return Promise.resolve(t);
     }
     let p = this.opening.get(key);
@@ -58,6 +76,7 @@ export class Tenants {
         .then((ts) => {
           const tenant = new Tenant(id, mode, ts, new TenantRandom(tenantSeed(this.seed, id)), this.env);
           this.byKey.set(key, tenant);
+          this.storedLastUse.delete(id);
           return tenant;
         })
         .finally(() => this.opening.delete(key));
@@ -69,6 +88,7 @@ export class Tenants {
   /** Hold a tenant that is already loaded, without waiting; undefined when it must be loaded. */
   holdLoaded(key: string): Tenant | undefined {
     const t = this.byKey.get(key);
+    if (t) t.lastUsedAt = this.env.clock.now();
     if (!t || !this.evicts) return t;
     this.byKey.delete(key);
     this.byKey.set(key, t);
@@ -105,25 +125,119 @@ export class Tenants {
   }
 
   stats() {
-    return { loaded: this.byKey.size, evictions: this.evictions };
+    return { loaded: this.byKey.size, evictions: this.evictions, dropped: this.dropped };
   }
 
   /** Background tick: apply due jobs of every loaded tenant, then persist. One tenant's failure is
    * logged and does not stop the others; a tenant unloaded meanwhile is skipped. */
   async tick(): Promise<void> {
+    const every = Math.min(RETENTION.everyMs, (this.env.retentionMs || Infinity) / 4);
+    if (this.env.clock.now() - this.retainedAt >= every) void this.retain();
     for (const [key, t] of [...this.byKey]) {
       if (this.byKey.get(key) !== t) continue;
-      this.holds.set(t, (this.holds.get(t) ?? 0) + 1);
+      this.hold(t);
       try {
         if (t.catchUp() > 0) await t.store.flush();
       } catch (err) {
         console.error(`[sandbox] background moves of tenant ${t.id} failed:`, err);
       } finally {
-        const n = (this.holds.get(t) ?? 1) - 1;
-        if (n > 0) this.holds.set(t, n);
-        else this.holds.delete(t);
+        this.unhold(t);
       }
     }
+  }
+
+  /** Run a retention pass (or join the one running); the background tick starts one every minute. */
+  retain(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.retainedAt = this.env.clock.now();
+    this.retaining ??= this.retainPass()
+      .catch((err: unknown) => console.error('[sandbox] retention pass failed:', err))
+      .finally(() => (this.retaining = undefined));
+    return this.retaining;
+  }
+
+  /** End a running retention pass at its next slice, and start no other: before the store closes. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.retaining;
+  }
+
+  private async retainPass(): Promise<void> {
+    const slice = slices(RETENTION.slice);
+    // Between slices the server may begin to stop: the pass ends there (what it dropped is written).
+    const step = async (work: number) => {
+      await slice(work);
+      return !this.stopped;
+    };
+    const idleMs = this.options.idleMs ?? 0;
+    if (idleMs > 0) {
+      const now = this.env.clock.now();
+      for (const [key, t] of [...this.byKey]) {
+        if (this.byKey.get(key) === t && now - t.lastUsedAt > idleMs && !this.holds.has(t) && !this.options.busy?.(t)) this.drop(key, t);
+      }
+      // Stored tenants no key has used since the start: their last use is the one written down,
+      // read once per process (a tenant loaded only to read it is unloaded again at once).
+      const loaded = new Set([...this.byKey.values()].map((t) => t.id));
+      for (const id of await this.store.storedTenantIds()) {
+        if (loaded.has(id) || this.inUse(id)) continue;
+        let since = this.storedLastUse.get(id);
+        if (since === undefined) {
+          const wasLoaded = this.store.tenantIds().includes(id);
+          const seen = (await this.store.tenant(id).catch(() => undefined))?.collection<{ at: number }>('meta').get('seen')?.at;
+          this.storedLastUse.set(id, (since = seen ?? now));
+          if (!wasLoaded && !this.inUse(id, true)) await this.store.evict?.(id);
+        }
+        if (now - since > idleMs && !this.inUse(id, true)) this.drop(undefined, id);
+        if (!(await step(1))) break;
+      }
+      await Promise.all(this.evicting.values());
+    }
+    if (this.env.retentionMs <= 0) return;
+    for (const [key, t] of [...this.byKey]) {
+      if (this.stopped) return;
+      if (this.byKey.get(key) !== t) continue;
+      this.hold(t);
+      try {
+        for (const n of sweepTenant(t, this.env.clock.now() - this.env.retentionMs, this.env.retained)) if (!(await step(n))) break;
+        if (!t.store.flushed) await t.store.flush();
+      } catch (err) {
+        console.error(`[sandbox] retention of tenant ${t.id} failed:`, err);
+      } finally {
+        this.unhold(t);
+      }
+    }
+  }
+
+  /** Whether a key is loading this tenant or it is being unloaded or dropped (a tenant a key has
+   * loaded since is checked again right before a drop). */
+  private inUse(id: string, loadedToo = false): boolean {
+    if (this.evicting.has(id)) return true;
+    for (const key of this.opening.keys()) if (tenantIdOf(key) === id) return true;
+    if (loadedToo) for (const t of this.byKey.values()) if (t.id === id) return true;
+    return false;
+  }
+
+  /** Forget a tenant entirely; a request with its key meanwhile waits, then starts it empty. */
+  private drop(key: string | undefined, t: Tenant | string): void {
+    const id = typeof t === 'string' ? t : t.id;
+    if (key !== undefined) this.byKey.delete(key);
+    this.storedLastUse.delete(id);
+    this.dropped++;
+    const done = this.store
+      .drop(id)
+      .catch((err: Error) => console.error('[sandbox] could not drop an idle tenant:', err))
+      .finally(() => this.evicting.delete(id));
+    this.evicting.set(id, done);
+  }
+
+  private hold(t: Tenant): void {
+    this.holds.set(t, (this.holds.get(t) ?? 0) + 1);
+  }
+
+  private unhold(t: Tenant): void {
+    const n = (this.holds.get(t) ?? 1) - 1;
+    if (n > 0) this.holds.set(t, n);
+    else this.holds.delete(t);
   }
 
   /** Drop least recently used idle tenants until the limit holds (or only busy ones are left). */
@@ -135,6 +249,8 @@ export class Tenants {
       if (over <= 0) break;
       if (this.holds.has(t) || this.options.busy?.(t)) continue;
       this.byKey.delete(key);
+      // Unloaded, it is judged idle from its last use, as a stored tenant no key has used.
+      this.storedLastUse.set(t.id, t.lastUsedAt);
       over--;
       this.evictions++;
       const done = t.store

@@ -2,9 +2,9 @@
 // X-Sandbox-Scenario header before any handler runs (an unknown name is 400). Faults are the closed
 // list of engine/faults.ts; this file is the only place that knows how each one reaches the wire.
 import type { Context, MiddlewareHandler, Next } from 'hono';
-import type { IncomingMessage } from 'node:http';
 import { SandboxError, type ErrorCode } from '../kernel/errors.js';
 import { renderError } from './errors.js';
+import { nodeRequest, replaceResponse as replace } from './framework.js';
 import { chooseFault, type ChosenFault } from '../engine/faults.js';
 import type { ScenarioRegistry } from '../engine/scenario.registry.js';
 import { scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
@@ -37,7 +37,7 @@ function faultError(f: Extract<ChosenFault, { kind: 'error' }>): SandboxError {
 
 /** Close the client's connection without an answer. In-process requests get a body that fails. */
 function dropConnection(c: Context<AppEnv>): Response {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = nodeRequest(c);
   if (incoming?.socket) {
     incoming.socket.destroy();
     return new Response(null, { status: 200 });
@@ -52,13 +52,6 @@ function dropConnection(c: Context<AppEnv>): Response {
   );
 }
 
-/** Swap the response wholesale (no header merging with the one the handler built). */
-function replace(c: Context<AppEnv>, res: Response): Response {
-  c.res = undefined;
-  c.res = res;
-  return res;
-}
-
 export interface FaultsOptions {
   registry: ScenarioRegistry;
   /** The tenant's fault seed (from the global seed). */
@@ -68,7 +61,7 @@ export interface FaultsOptions {
 
 export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv> {
   const sleep = opts.sleep ?? realSleep;
-  // Not async: a request under a scenario without faults (nearly every one) goes straight on.
+  // Not async (see framework.ts, plain middleware): a request under a scenario without faults (nearly every one) goes straight on.
   return (c, next) => {
     const t = c.get('tenant');
     const { scenario } = scenarioInForce(t, opts.registry, requestScenario(c));

@@ -1,10 +1,10 @@
 // Records each API request of a tenant in its journal. The response body is the object the route
-// answered with, handed over by reply(), respondIdempotent() or renderError() through
+// answered with, handed over by reply(), created() or renderError() through
 // c.set('responseBody'); nothing is cloned or serialised on the hot path. The request's headers are
 // kept as the server parsed them and narrowed to the ones worth showing when the journal is read.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { IncomingMessage } from 'node:http';
 import type { JournalEntry, RequestHeaders } from '../engine/journal.js';
+import { bodyTextRead, nodeRequest } from './framework.js';
 import type { AppEnv } from './types.js';
 
 export function journalMiddleware(): MiddlewareHandler<AppEnv> {
@@ -30,9 +30,9 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
     tenant.journal.record(entry);
     // The body text, when the route read one, is kept as is and parsed only when the journal is read.
     // It has arrived by now; taking it without awaiting keeps the response from waiting a turn.
-    const text = c.req.bodyCache.text;
+    const text = bodyTextRead(c);
     if (text) {
-      Promise.resolve(text).then(
+      text.then(
         (t) => (entry.requestBody = t),
         () => undefined,
       );
@@ -42,5 +42,5 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
 
 /** Over HTTP, the header object Node already parsed; in process (app.request), the Request's. */
 function headersOf(c: Context<AppEnv>): RequestHeaders {
-  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers ?? c.req.raw.headers;
+  return nodeRequest(c)?.headers ?? c.req.raw.headers;
 }

@@ -3,28 +3,39 @@
 // chunked body is counted as it streams, by Hono's own middleware.
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as streamingLimit } from 'hono/body-limit';
+import type { SandboxError } from '../kernel/errors.js';
 import { payloadTooLarge, renderError } from './errors.js';
+import { asOwnBodyLimit, routeHasOwnBodyLimit, setBodyText } from './framework.js';
 import type { AppEnv } from './types.js';
 
 export interface BodyLimitOptions {
   /** Decode a JSON body strictly as UTF-8 (see strictJsonText); the JSON API routes ask for it. */
   strictJson?: boolean;
+  /** Leave a route that declares its own limit (ownBodyLimit) to that limit. */
+  yieldToRoute?: boolean;
+  /** The error of a body over the limit; the 1 MiB one by default. */
+  tooLarge?: () => SandboxError;
 }
 
 export function bodyLimit(maxSize: number, options: BodyLimitOptions = {}): MiddlewareHandler<AppEnv> {
-  const streaming = streamingLimit({ maxSize, onError: (c) => renderError(c as never, payloadTooLarge()) });
+  const tooLarge = options.tooLarge ?? payloadTooLarge;
+  const streaming = streamingLimit({ maxSize, onError: (c) => renderError(c as never, tooLarge()) });
   return (c, next) => {
+    if (options.yieldToRoute && routeHasOwnBodyLimit(c)) return next();
     const length = c.req.header('content-length');
     if (length === undefined || c.req.header('transfer-encoding')) {
       // Over HTTP/1.1 a body always comes with one of the two headers; without either (an in-process
       // Request), count what arrives.
       return c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : streaming(c, next);
     }
-    if (Number(length) > maxSize) return Promise.resolve(renderError(c, payloadTooLarge()));
+    if (Number(length) > maxSize) return Promise.resolve(renderError(c, tooLarge()));
     if (options.strictJson && length !== '0') strictJsonText(c, Number(length));
     return next();
   };
 }
+
+/** A route's own limit, declared among its middleware in place of the app's default. */
+export const ownBodyLimit = (maxSize: number, tooLarge: () => SandboxError) => asOwnBodyLimit(bodyLimit(maxSize, { tooLarge }));
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
@@ -45,5 +56,5 @@ function strictJsonText(c: Context<AppEnv>, declaredLength: number): void {
   });
   // A route that never reads the body must not leave the refusal unhandled.
   text.catch(() => undefined);
-  (c.req.bodyCache as { text?: Promise<string> }).text = text;
+  setBodyText(c, text);
 }

@@ -29,7 +29,7 @@ const DESCRIPTIONS: Record<number, string> = {
   401: 'Missing or invalid API key',
   403: 'The key may not do this',
   404: 'Unknown resource',
-  409: 'Reference reused with a different body, or a move the state does not allow',
+  409: 'Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL)',
   413: 'Body over 1 MiB',
   415: 'Body is not JSON',
   429: 'Rate limited (only when a scenario asks for it)',

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { StoredResponse } from '../engine/idempotency.js';
+import { idempotent } from '../engine/idempotency.js';
 import type { AppEnv } from './types.js';
 
 /**
@@ -12,10 +12,46 @@ export function reply<T, U extends ContentfulStatusCode>(c: Context<AppEnv>, bod
   return c.json(body, status);
 }
 
-/** Send a created (or replayed) resource, marking replays as the idempotency contract says. */
-export function respondIdempotent(c: Context<AppEnv>, res: StoredResponse & { replayed: boolean }) {
+export interface Creation<R extends { reference: string }, B> {
+  /** The resource's name: a key is unique per tenant and resource. */
+  resource: string;
+  /** The idempotency key: the body's reference, or the Idempotency-Key header; none makes every request create. */
+  key: string | undefined;
+  /** Where the partner sent the key (named in the 409). */
+  keyField?: 'reference' | 'Idempotency-Key';
+  /** The request body, whose fingerprint a replay must match. */
+  body: unknown;
+  /** The service's create: the new record. */
+  create(): R;
+  /** Read the resource by its reference (a replay whose first answer is no longer kept is built from it). */
+  read(reference: string): R;
+  /** The created answer, from the record. */
+  present(r: R): B;
+}
+
+/**
+ * The one way a resource is created over the API: 201 with the presented record; the same key with
+ * the same body replays the first answer with Idempotent-Replayed: true and creates nothing; the same
+ * key with another body is 409 IDEMPOTENCY_CONFLICT.
+ */
+export function created<R extends { reference: string }, B>(c: Context<AppEnv>, spec: Creation<R, B>) {
+  if (spec.key === undefined) return reply(c, spec.present(spec.create()), 201);
+  let reference = '';
+  const res = idempotent(
+    c.get('tenant'),
+    spec.resource,
+    spec.key,
+    spec.body,
+    () => {
+      const r = spec.create();
+      reference = r.reference;
+      return { status: 201, body: spec.present(r) };
+    },
+    { id: () => reference, body: (ref) => spec.present(spec.read(ref)) },
+    spec.keyField,
+  );
   if (res.replayed) c.header('Idempotent-Replayed', 'true');
-  return reply(c, res.body as never, res.status as 201);
+  return reply(c, res.body as B, res.status as 201);
 }
 
 /** The scenario named for this one request, if any. */

@@ -1,9 +1,12 @@
 // API key → tenant and mode. sk_test_ keys are sandbox mode, sk_live_ keys live simulation, anything
 // else is refused. Before the handler, the tenant's due jobs are applied (catch-up); after it, the
-// tenant's writes are made durable before the response leaves.
+// tenant's writes are made durable before the response leaves. A key whose stored data fail their
+// checks is answered 503 TENANT_DATA_DAMAGED, naming the file, until they are repaired.
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
+import { StoreLoadError } from '../store/file.format.js';
 import { renderError } from './errors.js';
+import { replaceResponse } from './framework.js';
 import type { Tenants } from '../engine/tenants.js';
 import type { Mode, Tenant } from '../engine/tenant.js';
 import type { AppEnv } from './types.js';
@@ -53,7 +56,8 @@ export function tenantMiddleware(tenants: Tenants, allowedKeys?: ReadonlySet<str
     }
     const loaded = tenants.holdLoaded(key);
     if (loaded && tenants.passive) {
-      // Memory store, nothing ever unloaded: no hold to release and nothing to flush afterwards.
+      // Memory store, nothing ever unloaded: no hold to release and nothing to flush afterwards, so
+      // no async frame either (see framework.ts, plain middleware).
       c.set('tenant', loaded);
       loaded.catchUp();
       return next();
@@ -65,26 +69,36 @@ export function tenantMiddleware(tenants: Tenants, allowedKeys?: ReadonlySet<str
 /** The request with its tenant held throughout (so an idle-tenant limit never unloads it midway)
  * and its writes made durable before the response leaves. */
 async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: Tenant | Promise<Tenant>): Promise<void> {
-  const tenant = await holding;
+  let tenant: Tenant;
+  try {
+    tenant = await holding;
+  } catch (err) {
+    throw err instanceof StoreLoadError ? damaged(err) : err;
+  }
   try {
     c.set('tenant', tenant);
     tenant.catchUp();
     await next();
     if (tenant.store.flushed) return;
+    tenant.markSeen();
     try {
       await tenant.store.flush();
     } catch (err) {
       console.error('[sandbox] could not persist a write:', err);
-      c.res = undefined;
-      c.res = renderError(
-        c,
-        new SandboxError(
-          'INTERNAL_ERROR',
-          'The sandbox could not write this request to its data directory, so it may not survive a restart. Retry it: a retry with the same reference answers from what is kept.',
-        ),
-      );
+      const message =
+        'The sandbox could not write this request to its data directory, so it may not survive a restart. Retry it: a retry with the same reference answers from what is kept.';
+      replaceResponse(c, renderError(c, new SandboxError('INTERNAL_ERROR', message)));
     }
   } finally {
     tenants.release(tenant);
   }
 }
+
+/** The key's stored data fail their checks: this key is refused until they are repaired, others go on. */
+const damaged = (err: StoreLoadError) =>
+  new SandboxError(
+    'TENANT_DATA_DAMAGED',
+    `The data the sandbox keeps for this API key are damaged, so it will not load them: ${err.shown}: ${err.reason}. ` +
+      `Requests with this key fail until the sandbox's operator restores that file from a backup, or moves the folder ` +
+      `${err.shownFolder} out of the data directory to start this key empty. Other keys are not affected.`,
+  );

@@ -32,12 +32,14 @@ const CODES = {
   METHOD_NOT_ALLOWED: [405, 'invalid_request_error'],
   IDEMPOTENCY_CONFLICT: [409, 'conflict_error'],
   INVALID_STATE_TRANSITION: [409, 'conflict_error'],
+  TENANT_FULL: [409, 'conflict_error'],
   PAYLOAD_TOO_LARGE: [413, 'invalid_request_error'],
   UNSUPPORTED_MEDIA_TYPE: [415, 'invalid_request_error'],
   RATE_LIMITED: [429, 'rate_limit_error'],
   INTERNAL_ERROR: [500, 'api_error'],
   BAD_GATEWAY: [502, 'api_error'],
   SERVICE_UNAVAILABLE: [503, 'api_error'],
+  TENANT_DATA_DAMAGED: [503, 'api_error'],
   GATEWAY_TIMEOUT: [504, 'api_error'],
 } as const satisfies Record<string, readonly [number, ErrorType]>;
 

@@ -15,5 +15,13 @@ export class MemoryStore implements Store {
     return [...this.tenants.keys()];
   }
 
+  async storedTenantIds(): Promise<string[]> {
+    return this.tenantIds();
+  }
+
+  async drop(tenantId: string): Promise<void> {
+    this.tenants.delete(tenantId);
+  }
+
   async close(): Promise<void> {}
 }

@@ -1,5 +1,5 @@
 // One contract, both stores: what a service may rely on from any Store.
-import { mkdtemp, readdir, readFile, writeFile, appendFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -59,6 +59,19 @@ describe.each(stores)('%s store contract', (_name, make) => {
     await store.close();
   });
 
+  it('drops a tenant entirely: the next use starts it empty, the others keep theirs', async () => {
+    const store = await make();
+    const a = await store.tenant('a');
+    a.collection('x').put('1', 'from a');
+    await a.flush();
+    (await store.tenant('b')).collection('x').put('1', 'from b');
+    await store.drop('a');
+    expect(store.tenantIds()).toEqual(['b']);
+    expect((await store.tenant('a')).collection('x').size).toBe(0);
+    expect((await store.tenant('b')).collection('x').get('1')).toBe('from b');
+    await store.close();
+  });
+
   it('clears one collection or a whole tenant', async () => {
     const store = await make();
     const t = await store.tenant('t');
@@ -109,7 +122,7 @@ describe('lowdb store durability', () => {
     expect(walFiles).toHaveLength(1);
     expect(walFiles[0]).not.toBe('wal-0.jsonl');
     const snap = JSON.parse(await readFile(path.join(dir, 'tenants', 't', 'snapshot.json'), 'utf8'));
-    expect(snap.version).toBe(1);
+    expect(snap.version).toBe(2);
     const s2 = await openLowdb(dir);
     const x = (await s2.tenant('t')).collection<{ i: number }>('x');
     expect(x.size).toBe(200);
@@ -122,7 +135,7 @@ describe('lowdb store durability', () => {
     const t = await s1.tenant('t');
     t.collection('x').put('a', 1);
     await t.flush();
-    await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), '{"c":"x","op":"put","id":"b","v":');
+    await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), '6c0b8a02 2 {"c":"x","op":"put","id":"b","v":');
     const s2 = await openLowdb(dir);
     const t2 = await s2.tenant('t');
     const x = t2.collection('x');
@@ -142,7 +155,10 @@ describe('lowdb store durability', () => {
     const t = await s1.tenant('t');
     t.collection('x').put('a', 1);
     await t.flush();
-    await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), '{"c":"x","op":"put","id":"b","v":2}');
+    t.collection('x').put('b', 2);
+    await t.flush();
+    const wal = path.join(dir, 'tenants', 't', 'wal-0.jsonl');
+    await truncate(wal, (await stat(wal)).size - 1);
     const t2 = await (await openLowdb(dir)).tenant('t');
     expect(t2.collection('x').has('b')).toBe(false);
     t2.collection('x').put('c', 3);
@@ -151,14 +167,18 @@ describe('lowdb store durability', () => {
     expect([...x3.keys()]).toEqual(['a', 'c']);
   });
 
-  it('refuses to start over a damaged snapshot, naming the file and the way out', async () => {
+  it('refuses a tenant whose snapshot is damaged, naming the file and the way out', async () => {
     const dir = await tmp();
-    const s1 = await openLowdb(dir);
-    (await s1.tenant('t')).collection('x').put('a', 1);
+    const s1 = await openLowdb(dir, { compactBytes: 100 });
+    const t = await s1.tenant('t');
+    for (let i = 0; i < 3; i++) {
+      t.collection('x').put(`k${i}`, i);
+      await t.flush();
+    }
     await s1.close();
     const file = path.join(dir, 'tenants', 't', 'snapshot.json');
-    await writeFile(file, '{"version": 1, "walGen": 0, "collec');
-    const err = await openLowdb(dir).catch((e: unknown) => e);
+    await writeFile(file, '{"version": 2, "walGen": 0, "collec');
+    const err = await (await openLowdb(dir)).tenant('t').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreLoadError);
     expect((err as Error).message).toContain(file);
     expect((err as Error).message).toContain('Restore the file from a backup');
@@ -170,7 +190,12 @@ describe('lowdb store durability', () => {
     const t = await s1.tenant('t');
     t.collection('x').put('a', 1);
     await t.flush();
-    await appendFile(path.join(dir, 'tenants', 't', 'wal-0.jsonl'), 'garbage\n{"c":"x","op":"put","id":"b","v":2}\n');
-    await expect(LowdbStore.open(dir)).rejects.toThrow(/line 2 is not valid JSON/);
+    t.collection('x').put('b', 2);
+    await t.flush();
+    const wal = path.join(dir, 'tenants', 't', 'wal-0.jsonl');
+    const lines = (await readFile(wal, 'utf8')).split('\n');
+    lines[1] = 'garbage';
+    await writeFile(wal, lines.join('\n'));
+    await expect((await openLowdb(dir)).tenant('t')).rejects.toThrow(/record 1 \(line 2\) does not match its checksum/);
   });
 });

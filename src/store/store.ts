@@ -31,13 +31,19 @@ export interface Store {
   readonly kind: 'memory' | 'lowdb';
   /** The tenant's store, loaded (or created) on first use. */
   tenant(tenantId: string): Promise<TenantStore>;
-  /** Ids of tenants that have data. */
+  /** Ids of the tenants loaded in memory. */
   tenantIds(): string[];
+  /** Ids of every tenant with stored data, loaded or not (a store that loads on first use has more
+   * than it holds in memory). */
+  storedTenantIds(): Promise<string[]>;
   /** Make everything durable and release files. */
   close(): Promise<void>;
   /** Drop a tenant from memory after making it durable; the next `tenant()` reloads it. Only stores
    * that can reload (files) have it: dropping a memory-only tenant would lose its data. */
   evict?(tenantId: string): Promise<void>;
+  /** Forget a tenant entirely: its records, and with files its directory. The next `tenant()` starts
+   * it empty. */
+  drop(tenantId: string): Promise<void>;
 }
 
 /** A write to a collection, as the lowdb store logs it. */

@@ -1,10 +1,12 @@
 // Crash safety under sustained mixed load with --data: SIGKILL mid-load loses nothing a 2xx
-// acknowledged; SIGTERM mid-load finishes what is in flight, flushes and exits 0; damaged files stop
-// the start with a message naming the file and the way out.
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+// acknowledged; SIGTERM mid-load finishes what is in flight, flushes and exits 0; a damaged file
+// refuses only its key, naming the file and the way out; the number of keys is not bounded by the
+// number of files the process may open.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tenantIdOf } from '../../src/engine/tenants.js';
 import { startServer, waitExit, type RunningServer } from '../support/server.js';
 
 const KEYS = Array.from({ length: 6 }, (_, i) => `sk_test_crash${String(i).padStart(27, '0')}`);
@@ -128,39 +130,86 @@ describe('crash safety under load', () => {
 });
 
 describe('damaged data files', () => {
+  /** Three payouts of KEYS[0] and one of KEYS[1], written by a server stopped cleanly. */
   async function tenantDir() {
     const dir = await dataDir();
     const a = await start(['--data', dir]);
-    for (let i = 0; i < 3; i++) {
-      await fetch(`${a.url}/api/v1/partners/payouts`, {
+    for (const [key, ref] of [[KEYS[0], 'dmg-0'], [KEYS[0], 'dmg-1'], [KEYS[0], 'dmg-2'], [KEYS[1], 'other']]) {
+      const res = await fetch(`${a.url}/api/v1/partners/payouts`, {
         method: 'POST',
-        headers: auth(KEYS[0]),
-        body: JSON.stringify({ reference: `dmg-${i}`, amount: 100, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } }),
+        headers: auth(key),
+        body: JSON.stringify({ reference: ref, amount: 100, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } }),
       });
+      expect(res.status).toBe(201);
     }
     expect(await a.stop('SIGTERM')).toBe(0);
-    const [tenant] = await readdir(path.join(dir, 'tenants'));
-    return { dir, tenant: path.join(dir, 'tenants', tenant) };
+    const id = tenantIdOf(KEYS[0]);
+    return { dir, id, tenant: path.join(dir, 'tenants', id) };
   }
+  const read = async (url: string, key: string, ref: string) => {
+    const res = await fetch(`${url}/api/v1/partners/payouts/${ref}`, { headers: auth(key) });
+    return { status: res.status, body: (await res.json()) as any };
+  };
 
-  it('refuses a truncated log line in the middle, naming the file and the way out', async () => {
-    const { dir, tenant } = await tenantDir();
-    const wal = path.join(tenant, (await readdir(tenant)).find((f) => f.startsWith('wal-'))!);
-    const lines = (await readFile(wal, 'utf8')).split('\n');
-    lines[1] = lines[1].slice(0, 10);
-    await writeFile(wal, lines.join('\n'));
-    const err = await start(['--data', dir]).catch((e: Error) => e);
-    expect(String(err)).toContain(`${wal}: line 2 is not valid JSON`);
-    expect(String(err)).toContain('Restore the file from a backup');
-    expect(String(err)).toContain(tenant);
+  it('starts over a log cut in half; that key answers 503 naming the file, others work, and it loads once restored', async () => {
+    const { dir, id, tenant } = await tenantDir();
+    const wal = path.join(tenant, 'wal-0.jsonl');
+    const good = await readFile(wal);
+    await writeFile(wal, good.subarray(0, good.length >> 1));
+    const b = await start(['--data', dir]);
+    const refused = await read(b.url, KEYS[0], 'dmg-0');
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe('TENANT_DATA_DAMAGED');
+    expect(refused.body.message).toContain(`tenants/${id}/wal-0.jsonl: it is ${good.length >> 1} bytes, but was ${good.length} when last closed: it was cut`);
+    expect((await read(b.url, KEYS[1], 'other')).status).toBe(200);
+    expect(b.output()).toContain(`${wal}: it is ${good.length >> 1} bytes`);
+    expect(b.output()).toContain(`Restore the file from a backup, or move the tenant's folder (${tenant}) aside`);
+    await writeFile(wal, good);
+    expect((await read(b.url, KEYS[0], 'dmg-2')).status).toBe(200);
   });
 
-  it('refuses a snapshot cut short, and one that is JSON but not a snapshot', async () => {
-    const { dir, tenant } = await tenantDir();
+  it('refuses a snapshot cut short for its key only', async () => {
+    const { dir, id, tenant } = await tenantDir();
     const snap = path.join(tenant, 'snapshot.json');
-    await writeFile(snap, '{"version":1,"walGen":0,"collections":{"payouts":[["dmg-0",{"ref');
-    expect(String(await start(['--data', dir]).catch((e: Error) => e))).toContain(`${snap}: it is not valid JSON`);
-    await writeFile(snap, '[1,2,3]');
-    expect(String(await start(['--data', dir]).catch((e: Error) => e))).toContain(`${snap}: it is not a sandbox snapshot`);
+    await writeFile(snap, (await readFile(snap, 'utf8')).slice(0, 30));
+    const b = await start(['--data', dir]);
+    const refused = await read(b.url, KEYS[0], 'dmg-0');
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toContain(`tenants/${id}/snapshot.json: it is not valid JSON`);
+    expect((await read(b.url, KEYS[1], 'other')).status).toBe(200);
   });
+
+  it('starts over files it did not write in the data directory, warning about each', async () => {
+    const { dir } = await tenantDir();
+    await writeFile(path.join(dir, 'tenants', 'README'), 'one folder per key\n');
+    const b = await start(['--data', dir]);
+    expect(b.output()).toContain(`ignoring ${path.join(dir, 'tenants', 'README')}: not part of the sandbox's data`);
+    expect((await read(b.url, KEYS[0], 'dmg-1')).status).toBe(200);
+  });
+});
+
+describe('open files', () => {
+  it('serves more keys than the process may open files, each with its own data', async () => {
+    const dir = await dataDir();
+    const limited = await startServer(['--data', dir], {}, { maxOpenFiles: 256 });
+    servers.push(limited);
+    const keys = Array.from({ length: 400 }, (_, i) => `sk_test_files${String(i).padStart(5, '0')}`);
+    for (let i = 0; i < keys.length; i += 20) {
+      const statuses = await Promise.all(
+        keys.slice(i, i + 20).map(async (key, j) => {
+          const res = await fetch(`${limited.url}/api/v1/partners/payouts`, {
+            method: 'POST',
+            headers: auth(key),
+            body: JSON.stringify({ reference: `f-${i + j}`, amount: 100 + i + j, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } }),
+          });
+          return res.status;
+        }),
+      );
+      expect(statuses).toEqual(Array(statuses.length).fill(201));
+    }
+    for (const [i, key] of keys.entries()) {
+      const res = await fetch(`${limited.url}/api/v1/partners/payouts/f-${i}`, { headers: auth(key) });
+      expect(((await res.json()) as any).data.amount).toBe(100 + i);
+    }
+  }, 60_000);
 });

@@ -74,8 +74,9 @@ export function sample(doc: Schema, schema: Schema | undefined, depth = 0): unkn
   }
 }
 
-/** Example URLs would send webhooks to the internet: point them at a closed local port instead. */
-const safe = (v: unknown) => (typeof v === 'string' && /^https?:\/\//.test(v) ? 'http://127.0.0.1:9/hook' : v);
+/** Example URLs would send webhooks to the internet: point them at a closed local port instead
+ * (port 2: nothing listens there, and unlike 9 it is not a port HTTP clients refuse). */
+const safe = (v: unknown) => (typeof v === 'string' && /^https?:\/\//.test(v) ? 'http://127.0.0.1:2/hook' : v);
 
 function resolve(doc: Schema, ref: string): Schema {
   return ref.replace(/^#\//, '').split('/').reduce((o: Schema, k) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);

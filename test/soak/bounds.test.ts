@@ -100,22 +100,25 @@ describe('--max-tenants', () => {
     }
     expect(t.tenants.stats().loaded).toBeLessThanOrEqual(3);
     expect((t.store as LowdbStore).tenantIds().length).toBeLessThanOrEqual(4);
+    await t.store.close();
   });
 
   it('never unloads tenants of the memory store, whose data exist nowhere else', async () => {
     const t = await createTestApp({ config: { maxTenants: 2 } });
     for (let i = 0; i < 5; i++) await t.call('POST', '/api/v1/partners/payouts', { key: keyOf(i), body: payout(`mem-${i}`) });
-    expect(t.tenants.stats()).toEqual({ loaded: 5, evictions: 0 });
+    expect(t.tenants.stats()).toEqual({ loaded: 5, evictions: 0, dropped: 0 });
     expect((await t.call('GET', '/api/v1/partners/payouts/mem-0', { key: keyOf(0) })).status).toBe(200);
   });
 
-  it('keeps only the limit in memory when a data directory with more tenants is opened', async () => {
+  it('opens a data directory with more tenants than the limit without loading any; each loads on first use', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'sandbox-evict-'));
     const first = await LowdbStore.open(dir);
     for (let i = 0; i < 6; i++) (await first.tenant(`t${i}`)).collection('x').put('a', i);
     await first.close();
-    const store = await LowdbStore.open(dir, { keep: 2 });
-    expect(store.tenantIds()).toHaveLength(2);
+    const store = await LowdbStore.open(dir);
+    expect(store.tenantIds()).toHaveLength(0);
     expect((await store.tenant('t5')).collection('x').get('a')).toBe(5);
+    expect(store.tenantIds()).toEqual(['t5']);
+    await store.close();
   });
 });

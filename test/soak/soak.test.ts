@@ -42,7 +42,8 @@ async function client(t: TestApp, n: number, until: number, stats: { requests: n
     if (res.status >= 500) stats.errors.push(`${method} ${path} ${res.status} ${res.text.slice(0, 200)}`);
     return res;
   };
-  if (n % 5 === 0) await call('PUT', '/_sandbox/webhooks', { url: 'http://127.0.0.1:9/hook' });
+  // nothing listens on port 2 (port 9 would be refused at PUT: HTTP clients never connect to it)
+  if (n % 5 === 0) await call('PUT', '/_sandbox/webhooks', { url: 'http://127.0.0.1:2/hook' });
   for (let i = 0; i < MIN_ROUNDS || Date.now() < until; i++) {
     // In-process requests never leave the microtask queue: yield, as socket I/O would, so timers
     // (the heap sampler) and the webhook sender get their turn.

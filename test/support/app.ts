@@ -1,6 +1,6 @@
 // createTestApp: the whole sandbox over app.request() with a manual clock and a memory store.
 // Every JSON response that passes through `call` is checked against /openapi.json.
-import { createApp, type AppDeps } from '../../src/app.js';
+import { createApp, type App, type AppDeps } from '../../src/app.js';
 import { ConfigSchema, type Config } from '../../src/config.js';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { MemoryStore } from '../../src/store/memory.store.js';
@@ -27,13 +27,25 @@ export interface CallResult<T = any> {
   text: string;
 }
 
+/** Validators by the routes their document describes: most test apps have the same routes, so the
+ * document is built and compiled once per process instead of once per app. */
+const validators = new Map<string, Promise<OpenApiValidator>>();
+
+function validatorFor(app: App): Promise<OpenApiValidator> {
+  const routes = app.openAPIRegistry.definitions
+    .flatMap((d) => (d.type === 'route' ? [`${d.route.method} ${d.route.path}`] : []))
+    .join('\n');
+  let v = validators.get(routes);
+  if (!v) validators.set(routes, (v = (async () => new OpenApiValidator(await (await app.request('/openapi.json')).json()))()));
+  return v;
+}
+
 export async function createTestApp(opts: { config?: Partial<Config> } & Partial<Omit<AppDeps, 'config'>> = {}) {
   const clock = opts.clock instanceof ManualClock ? opts.clock : new ManualClock();
   const config = ConfigSchema.parse({ seed: 7, ...opts.config });
   const store = opts.store ?? new MemoryStore();
   const { app, tenants } = createApp({ ...opts, config, store, clock });
-  const doc = await (await app.request('/openapi.json')).json();
-  const validator = new OpenApiValidator(doc);
+  const validator = await validatorFor(app);
 
   async function call<T = any>(method: string, path: string, o: CallOptions = {}): Promise<CallResult<T>> {
     const headers: Record<string, string> = { ...o.headers };

@@ -8,8 +8,15 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startServer(args: string[] = [], env: Record<string, string> = {}): Promise<RunningServer> {
-  const proc = spawn(process.execPath, ['dist/main.js', '--port', '0', ...args], {
+export async function startServer(
+  args: string[] = [],
+  env: Record<string, string> = {},
+  opts: { maxOpenFiles?: number } = {},
+): Promise<RunningServer> {
+  const command = [process.execPath, 'dist/main.js', '--port', '0', ...args];
+  // With a limit, the process runs under a shell's `ulimit -n`, as on a host with few files allowed.
+  const [file, ...argv] = opts.maxOpenFiles ? ['sh', '-c', `ulimit -n ${opts.maxOpenFiles} && exec "$@"`, 'sh', ...command] : command;
+  const proc = spawn(file, argv, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

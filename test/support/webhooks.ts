@@ -1,11 +1,12 @@
 // A real webhook receiver on port 0 (node:http) and a test app wired to an explicit outbox, for the
 // webhook tests. Every signature is checked with the standardwebhooks package, never our own code.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterEach, expect } from 'vitest';
-import { Outbox } from '../../src/domains/webhooks/index.js';
+import { expect } from 'vitest';
+import { Outbox, type OutboxOptions } from '../../src/domains/webhooks/index.js';
 import { createTestApp, KEY } from './app.js';
+import { afterThisTest } from './cleanup.js';
 
 export interface Received {
   headers: Record<string, string>;
@@ -23,13 +24,6 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
 
 export async function receiver(): Promise<Receiver> {
   const got: Received[] = [];
@@ -45,7 +39,10 @@ export async function receiver(): Promise<Receiver> {
       if (status !== 0) res.writeHead(status, { 'content-type': 'text/plain' }).end('thanks');
     });
   });
-  servers.push(server);
+  afterThisTest(() => {
+    server.closeAllConnections();
+    return new Promise((r) => server.close(r));
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
@@ -79,7 +76,7 @@ export const payout = (reference: string) => ({
   destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
 });
 
-export async function setup(opts: { timeoutMs?: number } = {}) {
+export async function setup(opts: Partial<OutboxOptions> = {}) {
   const outbox = new Outbox(opts);
   const t = await createTestApp({ outbox });
   const r = await receiver();

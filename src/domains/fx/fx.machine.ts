@@ -1,4 +1,5 @@
 import { defineMachine } from '../../kernel/machine.js';
+import { defineLifecycle } from '../../engine/lifecycle.js';
 import type { TradeStatus } from '../../iso20022/parts.js';
 
 export const TRADE_STATUSES: readonly TradeStatus[] = ['NEWT', 'SETT', 'COMP', 'CANC'];
@@ -14,3 +15,11 @@ export const tradeMachine = defineMachine('FX trade', TRADE_STATUSES, {
 });
 
 export type TradeEvent = (typeof tradeMachine.events)[number];
+
+/** No timed move: a trade moves on the partner's accept, confirmation and cancellation; a scenario sets its ttl. */
+export const fxTrade = defineLifecycle({
+  name: 'fx_trade',
+  machine: tradeMachine,
+  ttl: 'Trade TTL in seconds',
+  scenario: { description: "FX trades move only on the partner's accept, confirmation and cancellation: a scenario sets their TTL, nothing else" },
+});

@@ -14,70 +14,105 @@ import { FX_BASE, xml, xmlBody } from './fx.http.js';
 import { ListingsQuery, RatesQuery, TradeParams, XsdParams, xmlRejects, xmlRequest, xmlResponse } from './fx.schema.js';
 import { acceptTrade, cancelTrade, confirmTrade, createTrade, getTrade, ttlLeft, type TradeRecord } from './fx.service.js';
 import { listListings } from './listings.js';
-import { makerQuote } from './rates.js';
+import { makerQuote } from '../liquidity/maker-rates.js';
 import { xsdText } from './xsd.files.js';
 
 const tags = ['FX (XML)'];
-const base = { tags, security };
 const trade = `${FX_BASE}/trades/{transactionId}`;
 
-const routes = {
-  create: createRoute({
-    ...base, method: 'post', path: `${FX_BASE}/trades`, summary: 'Create an FX trade (fxtr.014.001.05)',
-    description: 'Allocates the trade over the liquidity pools and answers NEWT with a TTL. AmtDrctn SELL: TradgCcyAmt is BaseCcy sold; BUY: TradgCcyAmt is QtdCcy bought.',
-    request: { body: xmlRequest('FXTradInstr') },
-    responses: { 201: xmlResponse('FXTradInstrRspn', 'The new trade, NEWT'), ...xmlRejects(400, 413, 415) },
-  }),
-  read: createRoute({
-    ...base, method: 'get', path: trade, summary: 'Read an FX trade (fxtr.017.001.05)',
-    request: { params: TradeParams },
-    responses: { 200: xmlResponse('FXTradStsAndDtlsNtfctn', 'The trade now; TTL is the seconds left to accept it'), ...xmlRejects(404) },
-  }),
-  accept: createRoute({
-    ...base, method: 'post', path: `${trade}/accept`, summary: 'Accept an FX trade (fxtr.014.001.05)',
-    description: 'Exactly one settlement form: SttlmDstn/BkDstn, AcctId or SttlmDstn/BlkChnDstn/Adr. Only a NEWT trade within its TTL.',
-    request: { params: TradeParams, body: xmlRequest('FXTradAccptReq') },
-    responses: { 200: xmlResponse('FXTradInstrRspn', 'The trade, SETT, with the pay-in details'), ...xmlRejects(400, 404, 409, 413, 415) },
-  }),
-  confirm: createRoute({
-    ...base, method: 'post', path: `${trade}/confirmation`, summary: 'Confirm an FX trade (fxtr.037.001.02)',
-    description: 'Only a SETT trade. Draws the allocated pools down.',
-    request: { params: TradeParams, body: xmlRequest('FXTradConfReq', false) },
-    responses: { 200: xmlResponse('FXTradConfStsAdvc', 'The trade, COMP'), ...xmlRejects(400, 404, 409, 413, 415) },
-  }),
-  cancel: createRoute({
-    ...base, method: 'put', path: `${trade}/cancellation`, summary: 'Cancel an FX trade (fxtr.016.001.05)',
-    description: 'Only a NEWT or SETT trade.',
-    request: { params: TradeParams, body: xmlRequest('FXTradCxlReq', false) },
-    responses: { 200: xmlResponse('FXTradCxlRspn', 'The trade, CANC, TTL 0'), ...xmlRejects(400, 404, 409, 413, 415) },
-  }),
-  listings: createRoute({
-    ...base, method: 'get', path: `${FX_BASE}/listings`, summary: 'List liquidity pools (reda.041.001.01)',
-    request: { query: ListingsQuery },
-    responses: { 200: xmlResponse('FndPrcgPsptRpt', 'One page of listings'), ...xmlRejects(400) },
-  }),
-  rates: createRoute({
-    ...base, method: 'get', path: `${FX_BASE}/rates/makers`, summary: 'Read the market-maker rate of a pair',
-    description: 'Rates are fiat units per one token, whichever way the pair goes.',
-    request: { query: RatesQuery },
-    responses: { 200: xmlResponse('FxTradStsAndDtls', 'The rate'), ...xmlRejects(400, 404) },
-  }),
-  xsd: createRoute({
-    tags, method: 'get', path: '/xsd/{file}', summary: 'The XSD of an FX message',
-    description: 'e.g. /xsd/FXTradInstr.xsd. No key needed.',
-    request: { params: XsdParams },
-    responses: {
-      200: { description: 'The XML schema', content: { 'application/xml': { schema: { type: 'string' as const } } } },
-      404: xmlResponse('MsgRjct', 'No message has that root'),
-    },
-  }),
-};
+const create = createRoute({
+  method: 'post',
+  path: `${FX_BASE}/trades`,
+  tags,
+  security,
+  summary: 'Create an FX trade (fxtr.014.001.05)',
+  description: 'Allocates the trade over the liquidity pools and answers NEWT with a TTL. AmtDrctn SELL: TradgCcyAmt is BaseCcy sold; BUY: TradgCcyAmt is QtdCcy bought.',
+  request: { body: xmlRequest('FXTradInstr') },
+  responses: { 201: xmlResponse('FXTradInstrRspn', 'The new trade, NEWT'), ...xmlRejects(400, 413, 415) },
+});
+
+const read = createRoute({
+  method: 'get',
+  path: trade,
+  tags,
+  security,
+  summary: 'Read an FX trade (fxtr.017.001.05)',
+  request: { params: TradeParams },
+  responses: { 200: xmlResponse('FXTradStsAndDtlsNtfctn', 'The trade now; TTL is the seconds left to accept it'), ...xmlRejects(404) },
+});
+
+const accept = createRoute({
+  method: 'post',
+  path: `${trade}/accept`,
+  tags,
+  security,
+  summary: 'Accept an FX trade (fxtr.014.001.05)',
+  description: 'Exactly one settlement form: SttlmDstn/BkDstn, AcctId or SttlmDstn/BlkChnDstn/Adr. Only a NEWT trade within its TTL.',
+  request: { params: TradeParams, body: xmlRequest('FXTradAccptReq') },
+  responses: { 200: xmlResponse('FXTradInstrRspn', 'The trade, SETT, with the pay-in details'), ...xmlRejects(400, 404, 409, 413, 415) },
+});
+
+const confirm = createRoute({
+  method: 'post',
+  path: `${trade}/confirmation`,
+  tags,
+  security,
+  summary: 'Confirm an FX trade (fxtr.037.001.02)',
+  description: 'Only a SETT trade. Draws the allocated pools down.',
+  request: { params: TradeParams, body: xmlRequest('FXTradConfReq', false) },
+  responses: { 200: xmlResponse('FXTradConfStsAdvc', 'The trade, COMP'), ...xmlRejects(400, 404, 409, 413, 415) },
+});
+
+const cancel = createRoute({
+  method: 'put',
+  path: `${trade}/cancellation`,
+  tags,
+  security,
+  summary: 'Cancel an FX trade (fxtr.016.001.05)',
+  description: 'Only a NEWT or SETT trade.',
+  request: { params: TradeParams, body: xmlRequest('FXTradCxlReq', false) },
+  responses: { 200: xmlResponse('FXTradCxlRspn', 'The trade, CANC, TTL 0'), ...xmlRejects(400, 404, 409, 413, 415) },
+});
+
+const listings = createRoute({
+  method: 'get',
+  path: `${FX_BASE}/listings`,
+  tags,
+  security,
+  summary: 'List liquidity pools (reda.041.001.01)',
+  request: { query: ListingsQuery },
+  responses: { 200: xmlResponse('FndPrcgPsptRpt', 'One page of listings'), ...xmlRejects(400) },
+});
+
+const rates = createRoute({
+  method: 'get',
+  path: `${FX_BASE}/rates/makers`,
+  tags,
+  security,
+  summary: 'Read the market-maker rate of a pair',
+  description: 'Rates are fiat units per one token, whichever way the pair goes.',
+  request: { query: RatesQuery },
+  responses: { 200: xmlResponse('FxTradStsAndDtls', 'The rate'), ...xmlRejects(400, 404) },
+});
+
+const xsd = createRoute({
+  method: 'get',
+  path: '/xsd/{file}',
+  tags,
+  summary: 'The XSD of an FX message',
+  description: 'e.g. /xsd/FXTradInstr.xsd. No key needed.',
+  request: { params: XsdParams },
+  responses: {
+    200: { description: 'The XML schema', content: { 'application/xml': { schema: { type: 'string' as const } } } },
+    404: xmlResponse('MsgRjct', 'No message has that root'),
+  },
+});
 
 const pair = (r: TradeRecord) => ({ baseCcy: r.baseCcy, quotedCcy: r.quotedCcy });
 const tradeAmounts = (r: TradeRecord) => ({ trading: r.tradingAmount, settlement: r.settlementAmount, counterValue: r.counterValueAmount });
 
 export const fxRoutes = newRouter()
-  .openapi(routes.create, async (c) => {
+  .openapi(create, async (c) => {
     const t = c.get('tenant');
     const r = createTrade(t, parseTradeInstruction(await xmlBody(c)), requestScenario(c));
     const body = buildTradeInstructionResponse({
@@ -86,7 +121,7 @@ export const fxRoutes = newRouter()
     });
     return xml(c, body, 201);
   })
-  .openapi(routes.read, (c) => {
+  .openapi(read, (c) => {
     const t = c.get('tenant');
     const r = getTrade(t, c.req.valid('param').transactionId);
     const body = buildTradeStatus({
@@ -95,14 +130,14 @@ export const fxRoutes = newRouter()
     });
     return xml(c, body);
   })
-  .openapi(routes.accept, async (c) => {
+  .openapi(accept, async (c) => {
     const t = c.get('tenant');
     const id = c.req.valid('param').transactionId;
     getTrade(t, id); // an unknown trade is 404 before its body is looked at
     const r = acceptTrade(t, id, parseTradeAccept(await xmlBody(c)));
     return xml(c, buildTradeAcceptResponse({ txId: r.txId, pair: pair(r), amounts: tradeAmounts(r), payIn: r.payIn!, mode: t.mode }));
   })
-  .openapi(routes.confirm, async (c) => {
+  .openapi(confirm, async (c) => {
     const t = c.get('tenant');
     const id = c.req.valid('param').transactionId;
     getTrade(t, id);
@@ -110,7 +145,7 @@ export const fxRoutes = newRouter()
     const r = confirmTrade(t, id);
     return xml(c, buildTradeConfirmationResponse({ txId: r.txId, payIn: r.payIn!, mode: t.mode }));
   })
-  .openapi(routes.cancel, async (c) => {
+  .openapi(cancel, async (c) => {
     const t = c.get('tenant');
     const id = c.req.valid('param').transactionId;
     getTrade(t, id);
@@ -118,11 +153,11 @@ export const fxRoutes = newRouter()
     const r = cancelTrade(t, id);
     return xml(c, buildTradeCancellationResponse({ txId: r.txId, mode: t.mode }));
   })
-  .openapi(routes.listings, (c) => {
+  .openapi(listings, (c) => {
     const t = c.get('tenant');
     return xml(c, buildListingsReport({ ...listListings(t, c.req.valid('query')), mode: t.mode }));
   })
-  .openapi(routes.rates, (c) => {
+  .openapi(rates, (c) => {
     const t = c.get('tenant');
     const { from, to } = c.req.valid('query');
     const q = makerQuote(t.globalSeed ?? 0, from, to, t.now());
@@ -131,7 +166,7 @@ export const fxRoutes = newRouter()
       ageSeconds: q.ageSeconds, change24hPct: q.change24hPct, mode: t.mode,
     }));
   })
-  .openapi(routes.xsd, (c) => {
+  .openapi(xsd, (c) => {
     const file = c.req.valid('param').file;
     const text = xsdText(file);
     if (text === undefined) {

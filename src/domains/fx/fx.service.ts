@@ -7,10 +7,10 @@ import type { Tenant } from '../../engine/tenant.js';
 import type { PayInDetails, TradeStatus } from '../../iso20022/parts.js';
 import type { SettlementDestination } from '../../iso20022/trade-accept.js';
 import type { AmountDirection, TradeInstruction } from '../../iso20022/trade-instruction.js';
-import { allocate, isFiat, isToken, type AllocationResult } from '../marketplace/allocation.js';
-import { drawDown, tenantPools } from '../marketplace/pools.service.js';
-import { checkBankCode } from '../payouts/banks.service.js';
-import { tradeMachine, type TradeEvent } from './fx.machine.js';
+import { allocate, isFiat, isToken, type AllocationResult } from '../liquidity/allocation.js';
+import { drawDown, tenantPools } from '../liquidity/pools.service.js';
+import { checkBankCode } from '../reference/banks.service.js';
+import { fxTrade, tradeMachine, type TradeEvent } from './fx.machine.js';
 
 export interface TradeAllocation {
   poolId: string;
@@ -48,9 +48,7 @@ export interface TradeRecord {
 /** The company account trades are paid into (the same for every key). */
 export const PAY_IN_ACCOUNT = { accountName: 'Sandbox Settlement Ltd', accountNumber: '0690000031', bankName: 'Access Bank' };
 
-/** The tenant store collection trades live in (also listed by GET /_sandbox/resources). */
-export const FX_TRADES = 'fx_trades';
-const trades = (t: Tenant) => t.store.collection<TradeRecord>(FX_TRADES);
+const trades = (t: Tenant) => t.store.collection<TradeRecord>(fxTrade.collection);
 
 // Allocation errors name the JSON-ish fields of the engine; FX answers name the XML elements.
 const ELEMENT: Record<string, string> = {
@@ -81,11 +79,12 @@ function allocateTrade(t: Tenant, req: TradeInstruction): AllocationResult {
 }
 
 export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string): TradeRecord {
+  t.checkRoom();
   const result = allocateTrade(t, req);
   const sell = req.direction === 'SELL';
   const now = t.now();
   const at = iso(now);
-  const ttlSeconds = t.behaviour(scenario).ttl('fx_trade');
+  const ttlSeconds = fxTrade.ttlOf(t.behaviour(scenario));
   const record: TradeRecord = {
     txId: t.random.uuid(),
     status: 'NEWT',
@@ -111,7 +110,7 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
     updatedAt: at,
   };
   trades(t).put(record.txId, record);
-  t.emit('fx_trade.newt', eventData(t, record));
+  fxTrade.emit(t, 'NEWT', eventData(t, record));
   return record;
 }
 
@@ -156,7 +155,7 @@ function move(t: Tenant, trade: TradeRecord, event: TradeEvent, extra: Partial<T
   const status = tradeMachine.next(trade.status, event, trade.txId);
   const next: TradeRecord = { ...trade, ...extra, status, updatedAt: t.nowIso() };
   trades(t).put(next.txId, next);
-  t.emit(`fx_trade.${status.toLowerCase()}`, eventData(t, next));
+  fxTrade.emit(t, status, eventData(t, next));
   return next;
 }
 

@@ -1,5 +1,34 @@
+import { defineResource } from '../../engine/resource.js';
+import type { Tenant } from '../../engine/tenant.js';
 import type { DomainModule } from '../module.js';
+import { fxTrade, type TradeEvent } from './fx.machine.js';
 import { fxRoutes } from './fx.routes.js';
-import { fxSimulators } from './fx.simulators.js';
+import { acceptTrade, cancelTrade, confirmTrade, tradeView, type TradeRecord } from './fx.service.js';
 
-export const fxModule: DomainModule = { routes: fxRoutes, simulators: fxSimulators };
+/**
+ * /_sandbox/simulate/fx-trades/{txId}/{accept|confirm|cancel}: the same moves as the XML routes,
+ * for tests that want to push a trade along without writing XML. accept takes {"accountId": uuid}
+ * (an internal balance settlement); without it the trade settles to a generated account id.
+ */
+function simulate(t: Tenant, id: string, event: TradeEvent, body: Record<string, unknown>): TradeRecord {
+  switch (event) {
+    case 'accept': {
+      const accountId = typeof body.accountId === 'string' ? body.accountId : t.random.uuid();
+      return acceptTrade(t, id, { kind: 'account', accountId });
+    }
+    case 'confirm':
+      return confirmTrade(t, id);
+    case 'cancel':
+      return cancelTrade(t, id);
+  }
+}
+
+/** The FX interface speaks XML; here a trade is the JSON the simulate route answers with (live TTL). */
+export const fxTradeResource = defineResource(fxTrade, {
+  id: (r: TradeRecord) => r.txId,
+  status: (r) => r.status,
+  view: tradeView,
+  simulate: { events: fxTrade.machine.events, apply: (t, id, event, body) => tradeView(t, simulate(t, id, event, body)) },
+});
+
+export const fxDomain = { routes: fxRoutes, resources: [fxTradeResource] } satisfies DomainModule;

@@ -1,7 +1,7 @@
 // GET /listings: the tenant's pools as FX listings, filtered by currency and paged.
 import type { Tenant } from '../../engine/tenant.js';
 import type { Listing } from '../../iso20022/listings.js';
-import { tenantPools } from '../marketplace/pools.service.js';
+import { tenantPools } from '../liquidity/pools.service.js';
 
 export const PAGE_DEFAULT = 0;
 export const PAGE_SIZE_DEFAULT = 10;

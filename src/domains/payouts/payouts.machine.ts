@@ -1,13 +1,9 @@
-import { defineMachine } from '../../kernel/machine.js';
-import { PAYOUT_STATUSES } from './payouts.schema.js';
+import { settlementLifecycle, type SettlementEvent, type SettlementStatus } from '../settlement/settlement.js';
+import type { CreatePayoutRequest } from './payouts.schema.js';
 
-export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+export type PayoutStatus = SettlementStatus;
+export type PayoutEvent = SettlementEvent;
 
-/** PENDING → PROCESSING → SUCCESSFUL | FAILED. */
-export const payoutMachine = defineMachine('payout', PAYOUT_STATUSES, {
-  process: { from: ['PENDING'], to: 'PROCESSING' },
-  complete: { from: ['PROCESSING'], to: 'SUCCESSFUL' },
-  fail: { from: ['PROCESSING'], to: 'FAILED' },
-});
-
-export type PayoutEvent = (typeof payoutMachine.events)[number];
+/** PENDING → PROCESSING → SUCCESSFUL | FAILED; the scenario rules match the create request. */
+export const payout = settlementLifecycle('payout', (req: CreatePayoutRequest) => req);
+export const payoutMachine = payout.machine;

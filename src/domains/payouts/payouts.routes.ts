@@ -1,9 +1,9 @@
 import { createRoute } from '@hono/zod-openapi';
-import { idempotent } from '../../engine/idempotency.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { reply, requestScenario, respondIdempotent } from '../../http/respond.js';
-import { listBanks, resolveAccount } from './banks.service.js';
+import { created, reply, requestScenario } from '../../http/respond.js';
+import { listBanks, resolveAccount } from '../reference/banks.service.js';
 import { BanksEnvelope, BanksQuery, CreatePayoutRequest, PayoutEnvelope, ReferenceParam, ResolveEnvelope, ResolveQuery } from './payouts.schema.js';
+import { payout } from './payouts.machine.js';
 import { createPayout, envelope, getPayout } from './payouts.service.js';
 
 const tags = ['Fiat payouts'];
@@ -57,10 +57,14 @@ export const payoutRoutes = newRouter()
   .openapi(create, (c) => {
     const t = c.get('tenant');
     const body = c.req.valid('json');
-    return respondIdempotent(c, idempotent(t, 'payout', body.reference, body, () => createPayout(t, body, requestScenario(c)), {
-      id: () => body.reference,
-      body: (ref) => envelope('Payout initiated successfully', getPayout(t, ref)),
-    }));
+    return created(c, {
+      resource: payout.name,
+      key: body.reference,
+      body,
+      create: () => createPayout(t, body, requestScenario(c)),
+      read: (ref) => getPayout(t, ref),
+      present: (p) => envelope('Payout initiated successfully', p),
+    });
   })
   .openapi(read, (c) => {
     const p = getPayout(c.get('tenant'), c.req.valid('param').reference);

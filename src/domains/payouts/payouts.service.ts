@@ -4,12 +4,11 @@ import { notFound } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
 import { dec } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
-import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { credit, debit } from '../balances/balances.service.js';
-import { bankName, checkBankCode } from './banks.service.js';
-import { payoutFee } from './fees.js';
-import { payoutMachine, type PayoutEvent, type PayoutStatus } from './payouts.machine.js';
+import { credit, debit } from '../reference/balances.service.js';
+import { bankName, checkBankCode } from '../reference/banks.service.js';
+import { payoutFee } from '../reference/fees.js';
+import { payout, payoutMachine, type PayoutEvent, type PayoutStatus } from './payouts.machine.js';
 import type { CreatePayoutRequest, Payout } from './payouts.schema.js';
 
 /** A payout as stored: the response fields plus how its lifecycle ends. */
@@ -18,8 +17,7 @@ export interface PayoutRecord extends Payout {
   scenario?: string;
 }
 
-const ADVANCE = 'payout.advance';
-const payouts = (t: Tenant) => t.store.collection<PayoutRecord>('payouts');
+const payouts = (t: Tenant) => t.store.collection<PayoutRecord>(payout.collection);
 
 /** The response view, field by field: one object shape for every payout (an optional field left
  * undefined is not written to JSON). */
@@ -42,15 +40,16 @@ export function present(p: PayoutRecord): Payout {
 
 export const envelope = (message: string, p: PayoutRecord) => ({ status: 'success' as const, message, data: present(p) });
 
-export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: string) {
+export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: string): PayoutRecord {
+  t.checkRoom();
   checkBankCode(t.mode, req.currency, req.destination.bankCode, 'destination.bankCode');
   const amount = dec(req.amount);
   const fee = payoutFee(req.currency, amount);
   const behaviour = t.behaviour(scenario);
   const now = t.now();
   const nowIso = iso(now);
-  const pendingFor = behaviour.duration('payout', 'PENDING');
-  const processingFor = behaviour.duration('payout', 'PROCESSING');
+  const pendingFor = payout.duration(behaviour, 'PENDING');
+  const processingFor = payout.duration(behaviour, 'PROCESSING');
   const name = bankName(req.currency, req.destination.bankCode);
   // Built field by field: a spread of the validated object gave every record its own hidden class.
   const d = req.destination;
@@ -70,16 +69,15 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
     createdAt: nowIso,
     updatedAt: nowIso,
     estimatedCompletionAt: iso(now + (pendingFor + processingFor) * 1000),
-    outcome: behaviour.outcome('payout', req),
+    outcome: payout.outcome(behaviour, req),
     scenario,
   };
   // The debit is the first write: whatever could refuse the payout has run by now.
   debit(t, req.currency, amount.plus(fee));
   payouts(t).put(record.reference, record);
-  t.scheduler.enqueue(ADVANCE, record.reference, now + pendingFor * 1000);
-  const view = present(record);
-  t.emit('payout.pending', view);
-  return { status: 201, body: { status: 'success' as const, message: 'Payout initiated successfully', data: view } };
+  payout.retime(t, record.reference, 'PENDING', pendingFor, now);
+  payout.emit(t, 'PENDING', present(record));
+  return record;
 }
 
 export function getPayout(t: Tenant, reference: string): PayoutRecord {
@@ -92,24 +90,14 @@ export function getPayout(t: Tenant, reference: string): PayoutRecord {
 export function movePayout(t: Tenant, reference: string, event: PayoutEvent, reason?: string): PayoutRecord {
   const p = getPayout(t, reference);
   const status: PayoutStatus = payoutMachine.next(p.status, event, reference);
-  t.scheduler.cancelFor(reference, ADVANCE);
   const failureReason = status === 'FAILED' ? (reason ?? p.outcome.reason ?? 'Payout failed at the beneficiary bank') : null;
   const next: PayoutRecord = { ...p, status, failureReason, updatedAt: t.nowIso() };
   payouts(t).put(reference, next);
   if (status === 'FAILED') credit(t, p.currency, dec(p.amount).plus(p.fee));
-  if (status === 'PROCESSING') {
-    t.scheduler.enqueue(ADVANCE, reference, t.now() + t.behaviour(p.scenario).duration('payout', 'PROCESSING') * 1000);
-  }
-  t.emit(`payout.${status.toLowerCase()}`, present(next));
+  payout.retime(t, reference, status, t.behaviour(p.scenario));
+  payout.emit(t, status, present(next));
   return next;
 }
 
-/** The timed move: PENDING → PROCESSING, then PROCESSING → the planned outcome. */
-function advance(t: Tenant, job: Job): void {
-  const p = payouts(t).get(job.ref);
-  if (!p) return;
-  if (p.status === 'PENDING') movePayout(t, p.reference, 'process');
-  else if (p.status === 'PROCESSING') movePayout(t, p.reference, p.outcome.succeed ? 'complete' : 'fail');
-}
-
-export const payoutJobs = { [ADVANCE]: advance };
+/** The timed moves: PENDING → PROCESSING, then PROCESSING → the planned outcome. */
+export const payoutJobs = payout.timerJobs((t, ref) => payouts(t).get(ref), movePayout);

@@ -6,8 +6,9 @@ import { notFound, type ErrorDetail } from '../../kernel/errors.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { invalidFile, type ParsedFile } from './bulk.file.js';
-import { applyMove, bumpVersion, checkLiveBank, newTransfer, present, timedEvent, transfers, type TransferRecord } from './transfers.service.js';
+import { applyMove, bumpVersion, checkLiveBank, newTransfer, present, transfers, type TransferRecord } from './transfers.service.js';
 import type { BulkFile, BulkRow } from './transfers.schema.js';
+import { bulkDisbursement, transfer } from './transfers.machine.js';
 
 export const DEMO_BULK_ID = 'bulk_demo_salaries';
 const BULK_ADVANCE = 'transfer.bulk-advance';
@@ -18,7 +19,7 @@ export interface BulkRecord extends BulkFile {
   scenario?: string;
 }
 
-export const bulks = (t: Tenant) => t.store.collection<BulkRecord>('bulk_disbursements');
+export const bulks = (t: Tenant) => t.store.collection<BulkRecord>(bulkDisbursement.collection);
 
 export const presentBulk = ({ references: _r, scenario: _s, ...view }: BulkRecord): BulkFile => view;
 
@@ -60,6 +61,8 @@ function checkFile(t: Tenant, file: ParsedFile): BulkRow[] {
 export function createBulk(t: Tenant, file: ParsedFile, serviceSource: string, scenario?: string): BulkFile {
   ensureDemo(t);
   const rows = checkFile(t, file);
+  // The file counts as a resource, as each of its rows does.
+  t.checkRoom(rows.length + 1);
   const id = `bulk_${t.random.hex(24)}`;
   const store = transfers(t);
   const references: string[] = [];
@@ -67,12 +70,12 @@ export function createBulk(t: Tenant, file: ParsedFile, serviceSource: string, s
     const record = newTransfer(t, row, { serviceSource, bulkId: id, scenario });
     store.put(record.reference, record);
     references.push(record.reference);
-    t.emit('transfer.pending', present(record));
+    transfer.emit(t, 'PENDING', present(record));
   }
   const bulk: BulkRecord = { id, name: file.name ?? null, count: rows.length, serviceSource, createdAt: t.nowIso(), references, ...(scenario ? { scenario } : {}) };
   bulks(t).put(id, bulk);
   bumpVersion(t);
-  t.scheduler.enqueue(BULK_ADVANCE, id, t.now() + t.behaviour(scenario).duration('transfer', 'PENDING') * 1000, { from: 'PENDING' });
+  t.scheduler.enqueue(BULK_ADVANCE, id, t.now() + transfer.duration(t.behaviour(scenario), 'PENDING') * 1000, { from: 'PENDING' });
   return presentBulk(bulk);
 }
 
@@ -85,10 +88,10 @@ function advanceBulk(t: Tenant, job: Job): void {
   for (const ref of bulk.references) {
     const r = store.get(ref);
     if (!r || r.ownSchedule || r.status !== from) continue;
-    applyMove(t, r, timedEvent(r)!);
+    applyMove(t, r, transfer.timedEvent(r.status, r.outcome)!);
   }
   if (from === 'PENDING') {
-    t.scheduler.enqueue(BULK_ADVANCE, bulk.id, t.now() + t.behaviour(bulk.scenario).duration('transfer', 'PROCESSING') * 1000, { from: 'PROCESSING' });
+    t.scheduler.enqueue(BULK_ADVANCE, bulk.id, t.now() + transfer.duration(t.behaviour(bulk.scenario), 'PROCESSING') * 1000, { from: 'PROCESSING' });
   }
 }
 

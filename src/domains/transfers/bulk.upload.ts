@@ -39,7 +39,7 @@ export const uploadRoute = createRoute({
       },
     },
   },
-  responses: { 201: jsonResponse(BulkFile, 'The file was accepted; each row is now a PENDING transfer'), ...errorResponses(400, 413, 415) },
+  responses: { 201: jsonResponse(BulkFile, 'The file was accepted; each row is now a PENDING transfer'), ...errorResponses(400, 409, 413, 415) },
 });
 
 export async function bulkUpload(c: Context<AppEnv>) {

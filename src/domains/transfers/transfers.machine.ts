@@ -1,13 +1,13 @@
-import { defineMachine } from '../../kernel/machine.js';
-import { TRANSFER_STATUSES } from './transfers.schema.js';
+import { resourceNames } from '../../engine/lifecycle.js';
+import { settlementLifecycle, type SettlementEvent, type SettlementStatus } from '../settlement/settlement.js';
+import type { BulkRow, CreateTransferRequest } from './transfers.schema.js';
 
-export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+export type TransferStatus = SettlementStatus;
+export type TransferEvent = SettlementEvent;
 
-/** PENDING → PROCESSING → SUCCESSFUL | FAILED, as fiat payouts. */
-export const transferMachine = defineMachine('transfer', TRANSFER_STATUSES, {
-  process: { from: ['PENDING'], to: 'PROCESSING' },
-  complete: { from: ['PROCESSING'], to: 'SUCCESSFUL' },
-  fail: { from: ['PROCESSING'], to: 'FAILED' },
-});
+/** As fiat payouts: PENDING → PROCESSING → SUCCESSFUL | FAILED; the scenario rules match the request (or bulk row). */
+export const transfer = settlementLifecycle('transfer', (req: CreateTransferRequest | BulkRow) => ({ ...req }));
+export const transferMachine = transfer.machine;
 
-export type TransferEvent = (typeof transferMachine.events)[number];
+/** Bulk files have no states of their own: each row is a transfer. */
+export const bulkDisbursement = resourceNames('bulk_disbursement');

@@ -1,16 +1,13 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { SandboxError } from '../../kernel/errors.js';
-import { idempotent } from '../../engine/idempotency.js';
-import { renderError } from '../../http/errors.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { reply, requestScenario, respondIdempotent } from '../../http/respond.js';
+import { created, reply, requestScenario } from '../../http/respond.js';
 import type { AppEnv } from '../../http/types.js';
 import { bulkPage } from './bulk.page.js';
-import { BULK_BODY_LIMIT, BULK_UPLOAD_PATH, bulkUpload, uploadRoute } from './bulk.upload.js';
 import { ensureDemo } from './bulk.service.js';
 import { BulkIdParam, BulkPageQuery, CreateTransferRequest, ReferenceParam, ServiceSourceHeader, Transfer, TransferList, TransferPage } from './transfers.schema.js';
+import { transfer } from './transfers.machine.js';
 import { createTransfer, getTransfer, present } from './transfers.service.js';
 
 const tags = ['Disbursement transfers'];
@@ -73,26 +70,19 @@ const page = createRoute({
   responses: { 200: jsonResponse(TransferPage, 'One page'), ...errorResponses(400, 404) },
 });
 
-const uploadLimit = bodyLimit({
-  maxSize: BULK_BODY_LIMIT,
-  onError: (c) =>
-    renderError(c as never, new SandboxError('PAYLOAD_TOO_LARGE', 'The bulk file is larger than 8 MiB. Split it into several files.')),
-});
-
-const router = newRouter();
-router.openAPIRegistry.registerPath(uploadRoute);
-
-export const transferRoutes = router
+export const transferRoutes = newRouter()
   .openapi(create, (c) => {
     const t = c.get('tenant');
     const body = c.req.valid('json');
-    return respondIdempotent(c, idempotent(t, 'transfer', body.reference, body, () => createTransfer(t, body, serviceSource(c), requestScenario(c)), {
-      id: () => body.reference,
-      body: (ref) => [present(getTransfer(t, ref))],
-    }));
+    return created(c, {
+      resource: transfer.name,
+      key: body.reference,
+      body,
+      create: () => createTransfer(t, body, serviceSource(c), requestScenario(c)),
+      read: (ref) => getTransfer(t, ref),
+      // The API answers a created transfer inside an array.
+      present: (r) => [present(r)],
+    });
   })
   .openapi(read, (c) => reply(c, present(getTransfer(c.get('tenant'), c.req.valid('param').reference)), 200))
   .openapi(page, (c) => reply(c, bulkPage(c.get('tenant'), c.req.valid('param').id, c.req.valid('query')), 200));
-
-// Registered apart from its handler (above, in the registry) so bulk.file.ts reports every bad row.
-transferRoutes.post(BULK_UPLOAD_PATH, uploadLimit, bulkUpload);

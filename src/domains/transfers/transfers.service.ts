@@ -3,11 +3,10 @@
 import { notFound, SandboxError } from '../../kernel/errors.js';
 import { toNumber } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
-import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { checkBankCode } from '../payouts/banks.service.js';
-import { payoutFee } from '../payouts/fees.js';
-import { transferMachine, type TransferEvent, type TransferStatus } from './transfers.machine.js';
+import { checkBankCode } from '../reference/banks.service.js';
+import { payoutFee } from '../reference/fees.js';
+import { transfer, transferMachine, type TransferEvent, type TransferStatus } from './transfers.machine.js';
 import type { BulkRow, CreateTransferRequest, Transfer } from './transfers.schema.js';
 
 /** A transfer as stored: the response fields plus how its lifecycle ends. */
@@ -18,13 +17,11 @@ export interface TransferRecord extends Transfer {
   ownSchedule?: boolean;
 }
 
-const ADVANCE = 'transfer.advance';
-
 /** Counts changes to a tenant's transfers, so a cached filtered page knows when it is stale. */
 const versions = new WeakMap<Tenant, number>();
 export const versionOf = (t: Tenant) => versions.get(t) ?? 0;
 export const bumpVersion = (t: Tenant) => void versions.set(t, versionOf(t) + 1);
-export const transfers = (t: Tenant) => t.store.collection<TransferRecord>('transfers');
+export const transfers = (t: Tenant) => t.store.collection<TransferRecord>(transfer.collection);
 
 export function present(r: TransferRecord): Transfer {
   const { outcome: _o, scenario: _s, ownSchedule: _d, ...view } = r;
@@ -60,12 +57,13 @@ export function newTransfer(
     failureReason: null,
     createdAt: now,
     updatedAt: now,
-    outcome: t.behaviour(extra.scenario).outcome('transfer', { ...req }),
+    outcome: transfer.outcome(t.behaviour(extra.scenario), req),
     ...(extra.scenario ? { scenario: extra.scenario } : {}),
   };
 }
 
-export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSource: string, scenario?: string) {
+export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSource: string, scenario?: string): TransferRecord {
+  t.checkRoom();
   checkLiveBank(t, req, 'destination.bankCode');
   if (transfers(t).has(req.reference)) {
     throw new SandboxError(
@@ -76,9 +74,9 @@ export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSou
   }
   const record = newTransfer(t, req, { serviceSource, bulkId: null, scenario });
   transfers(t).put(record.reference, record);
-  t.scheduler.enqueue(ADVANCE, record.reference, t.now() + t.behaviour(scenario).duration('transfer', 'PENDING') * 1000);
-  t.emit('transfer.pending', present(record));
-  return { status: 201, body: [present(record)] };
+  transfer.retime(t, record.reference, 'PENDING', t.behaviour(scenario));
+  transfer.emit(t, 'PENDING', present(record));
+  return record;
 }
 
 export function getTransfer(t: Tenant, reference: string): TransferRecord {
@@ -94,33 +92,17 @@ export function applyMove(t: Tenant, r: TransferRecord, event: TransferEvent, re
   const next: TransferRecord = { ...r, status, failureReason, updatedAt: t.nowIso(), ...(ownSchedule ? { ownSchedule } : {}) };
   transfers(t).put(r.reference, next);
   bumpVersion(t);
-  t.emit(`transfer.${status.toLowerCase()}`, present(next));
+  transfer.emit(t, status, present(next));
   return next;
 }
 
 /** A move of one transfer (simulated, or its own timed move), with its next timed move. */
 export function moveTransfer(t: Tenant, reference: string, event: TransferEvent, reason?: string): TransferRecord {
   const r = getTransfer(t, reference);
-  transferMachine.next(r.status, event, r.reference);
-  t.scheduler.cancelFor(r.reference, ADVANCE);
   const next = applyMove(t, r, event, reason, true);
-  if (next.status === 'PROCESSING') {
-    t.scheduler.enqueue(ADVANCE, r.reference, t.now() + t.behaviour(r.scenario).duration('transfer', 'PROCESSING') * 1000);
-  }
+  transfer.retime(t, r.reference, next.status, t.behaviour(r.scenario));
   return next;
 }
 
-/** The next timed move of a transfer in `status`, if any. */
-export function timedEvent(r: TransferRecord): TransferEvent | undefined {
-  if (r.status === 'PENDING') return 'process';
-  if (r.status === 'PROCESSING') return r.outcome.succeed ? 'complete' : 'fail';
-  return undefined;
-}
-
-function advance(t: Tenant, job: Job): void {
-  const r = transfers(t).get(job.ref);
-  const event = r && timedEvent(r);
-  if (event) moveTransfer(t, job.ref, event);
-}
-
-export const transferJobs = { [ADVANCE]: advance };
+/** A transfer's own timed moves (single transfers, and bulk rows a simulated move took off their file's schedule). */
+export const transferJobs = transfer.timerJobs((t, ref) => transfers(t).get(ref), moveTransfer);

@@ -1,5 +1,6 @@
 import { defineMachine } from '../../kernel/machine.js';
-import { WALLET_PAYOUT_STATUSES } from './wallet-payouts.schema.js';
+import { defineLifecycle } from '../../engine/lifecycle.js';
+import { WALLET_PAYOUT_STATUSES, type CreateWalletPayoutRequest } from './wallet-payouts.schema.js';
 
 export type WalletPayoutStatus = (typeof WALLET_PAYOUT_STATUSES)[number];
 
@@ -12,3 +13,15 @@ export const walletPayoutMachine = defineMachine('wallet payout', WALLET_PAYOUT_
 });
 
 export type WalletPayoutEvent = (typeof walletPayoutMachine.events)[number];
+
+/** PENDING 30 s until broadcast, PROCESSING 150 s, then the end the scenario picks. */
+export const walletPayout = defineLifecycle({
+  name: 'wallet_payout',
+  machine: walletPayoutMachine,
+  timed: ['PENDING', 'PROCESSING'],
+  outcomes: { states: ['COMPLETED', 'FAILED'], success: 'COMPLETED' },
+  durations: { PENDING: 30, PROCESSING: 150 },
+  timedMoves: { PENDING: 'broadcast', PROCESSING: { succeed: 'complete', fail: 'fail' } },
+  // The request names the token `asset`; the scenario predicate is `token`.
+  match: (req: CreateWalletPayoutRequest) => ({ ...req, token: req.asset }),
+});

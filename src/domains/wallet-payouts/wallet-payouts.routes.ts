@@ -1,8 +1,8 @@
 import { createRoute } from '@hono/zod-openapi';
-import { idempotent } from '../../engine/idempotency.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { reply, requestScenario, respondIdempotent } from '../../http/respond.js';
+import { created, reply, requestScenario } from '../../http/respond.js';
 import { CreateWalletPayoutRequest, WalletPayout, WalletPayoutReferenceParam } from './wallet-payouts.schema.js';
+import { walletPayout } from './wallet-payouts.machine.js';
 import { createWalletPayout, getWalletPayout, present } from './wallet-payouts.service.js';
 
 const tags = ['Crypto wallet payouts'];
@@ -37,9 +37,13 @@ export const walletPayoutRoutes = newRouter()
   .openapi(create, (c) => {
     const t = c.get('tenant');
     const body = c.req.valid('json');
-    return respondIdempotent(c, idempotent(t, 'wallet_payout', body.reference, body, () => createWalletPayout(t, body, requestScenario(c)), {
-      id: () => body.reference,
-      body: (ref) => present(getWalletPayout(t, ref)),
-    }));
+    return created(c, {
+      resource: walletPayout.name,
+      key: body.reference,
+      body,
+      create: () => createWalletPayout(t, body, requestScenario(c)),
+      read: (ref) => getWalletPayout(t, ref),
+      present,
+    });
   })
   .openapi(read, (c) => reply(c, present(getWalletPayout(c.get('tenant'), c.req.valid('param').reference)), 200));

@@ -4,10 +4,9 @@ import { notFound } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
 import { dec, toNumber } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
-import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { credit, debit } from '../balances/balances.service.js';
-import { walletPayoutMachine, type WalletPayoutEvent, type WalletPayoutStatus } from './wallet-payouts.machine.js';
+import { credit, debit } from '../reference/balances.service.js';
+import { walletPayout, walletPayoutMachine, type WalletPayoutEvent, type WalletPayoutStatus } from './wallet-payouts.machine.js';
 import type { CreateWalletPayoutRequest, WalletPayout } from './wallet-payouts.schema.js';
 import { balanceKey, gasFee, walletId } from './wallets.js';
 
@@ -22,21 +21,21 @@ export interface WalletPayoutRecord extends WalletPayout {
   scenario?: string;
 }
 
-const ADVANCE = 'wallet_payout.advance';
-const payouts = (t: Tenant) => t.store.collection<WalletPayoutRecord>('wallet_payouts');
+const payouts = (t: Tenant) => t.store.collection<WalletPayoutRecord>(walletPayout.collection);
 
 export function present(p: WalletPayoutRecord): WalletPayout {
   const { memo: _m, failureReason: _f, updatedAt: _u, processingFor: _p, outcome: _o, scenario: _s, ...view } = p;
   return view;
 }
 
-export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, scenario?: string) {
+export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, scenario?: string): WalletPayoutRecord {
+  t.checkRoom();
   const fee = gasFee(req.chain, req.asset);
   debit(t, balanceKey(req.chain, req.asset), dec(req.amount).plus(fee));
   const behaviour = t.behaviour(scenario);
   const now = t.now();
-  const pendingFor = behaviour.duration('wallet_payout', 'PENDING');
-  const processingFor = behaviour.duration('wallet_payout', 'PROCESSING');
+  const pendingFor = walletPayout.duration(behaviour, 'PENDING');
+  const processingFor = walletPayout.duration(behaviour, 'PROCESSING');
   const record: WalletPayoutRecord = {
     reference: req.reference,
     withdrawalId: ids.uuid(t.random),
@@ -54,14 +53,13 @@ export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, sc
     failureReason: null,
     updatedAt: iso(now),
     processingFor,
-    // The request names the token `asset`; the scenario predicate is `token`.
-    outcome: behaviour.outcome('wallet_payout', { ...req, token: req.asset }),
+    outcome: walletPayout.outcome(behaviour, req),
     ...(scenario ? { scenario } : {}),
   };
   payouts(t).put(record.reference, record);
-  t.scheduler.enqueue(ADVANCE, record.reference, now + pendingFor * 1000);
-  t.emit('wallet_payout.pending', eventData(record));
-  return { status: 201, body: present(record) };
+  walletPayout.retime(t, record.reference, 'PENDING', pendingFor, now);
+  walletPayout.emit(t, 'PENDING', eventData(record));
+  return record;
 }
 
 export function getWalletPayout(t: Tenant, reference: string): WalletPayoutRecord {
@@ -74,13 +72,11 @@ export function getWalletPayout(t: Tenant, reference: string): WalletPayoutRecor
 export function moveWalletPayout(t: Tenant, reference: string, event: WalletPayoutEvent, reason?: string): WalletPayoutRecord {
   const p = getWalletPayout(t, reference);
   const status: WalletPayoutStatus = walletPayoutMachine.next(p.status, event, reference);
-  t.scheduler.cancelFor(reference, ADVANCE);
   const now = t.now();
   let next: WalletPayoutRecord = { ...p, status, updatedAt: iso(now) };
   if (status === 'PROCESSING') {
     const completesAt = now + p.processingFor * 1000;
     next = { ...next, transactionHash: ids.transactionHash(t.random), estimatedCompletionAt: iso(completesAt) };
-    t.scheduler.enqueue(ADVANCE, reference, completesAt);
   }
   if (status === 'FAILED') next = { ...next, failureReason: reason ?? p.outcome.reason ?? 'The transaction reverted on chain' };
   if (status === 'CANCELLED') next = { ...next, failureReason: reason ?? 'Cancelled before broadcast' };
@@ -88,19 +84,14 @@ export function moveWalletPayout(t: Tenant, reference: string, event: WalletPayo
   if (status === 'FAILED' || status === 'CANCELLED') {
     credit(t, balanceKey(p.chain, p.token), dec(p.amount).plus(p.estimatedFee));
   }
-  t.emit(`wallet_payout.${status.toLowerCase()}`, eventData(next));
+  // Once broadcast, it stays PROCESSING as long as was fixed at creation.
+  walletPayout.retime(t, reference, status, p.processingFor, now);
+  walletPayout.emit(t, status, eventData(next));
   return next;
 }
 
-/** The timed move: PENDING → PROCESSING (broadcast), then PROCESSING → the planned outcome. */
-function advance(t: Tenant, job: Job): void {
-  const p = payouts(t).get(job.ref);
-  if (!p) return;
-  if (p.status === 'PENDING') moveWalletPayout(t, p.reference, 'broadcast');
-  else if (p.status === 'PROCESSING') moveWalletPayout(t, p.reference, p.outcome.succeed ? 'complete' : 'fail');
-}
-
-export const walletPayoutJobs = { [ADVANCE]: advance };
+/** The timed moves: PENDING → PROCESSING (broadcast), then PROCESSING → the planned outcome. */
+export const walletPayoutJobs = walletPayout.timerJobs((t, ref) => payouts(t).get(ref), moveWalletPayout);
 
 function eventData(p: WalletPayoutRecord): Record<string, unknown> {
   const extra = { ...(p.memo !== undefined ? { memo: p.memo } : {}), failureReason: p.failureReason, updatedAt: p.updatedAt };

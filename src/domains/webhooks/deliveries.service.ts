@@ -7,6 +7,7 @@ import { eventMatches, payloadOf, type SandboxEvent } from '../../engine/events.
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
 import type { Delivery, DeliveryAttempt, Trigger } from './webhooks.schema.js';
+import { webhookFaults } from './webhooks.scenario.js';
 import { settingsOf, type SettingsRecord } from './webhooks.service.js';
 
 export const LIMITS = {
@@ -55,7 +56,7 @@ function messageId(t: Tenant, e: SandboxEvent, s: SettingsRecord): string {
  * key's scenario, not a request's X-Sandbox-Scenario header: they outlive the request.
  */
 export function faultsOf(t: Tenant, s: SettingsRecord): SettingsRecord['faults'] {
-  return { ...s.faults, ...t.behaviour().webhookFaults() };
+  return { ...s.faults, ...webhookFaults(t.behaviour()) };
 }
 
 /** An event was recorded: make it a delivery if a webhook is set and its filter lets it through. */

@@ -1,18 +1,24 @@
 // Webhooks: the module is built around the app's outbox, which its routes (redelivery) and its timed
 // moves (retries) hand deliveries to. createApp wires each recorded event to deliverEvent.
-import type { SandboxEvent } from '../../engine/events.js';
+import type { EventCatalog, SandboxEvent } from '../../engine/events.js';
 import type { Tenant } from '../../engine/tenant.js';
 import type { DomainModule } from '../module.js';
 import { deliverEvent, deliveryJobs } from './deliveries.service.js';
 import { Outbox } from './outbox.js';
-import { webhookRoutes } from './webhooks.routes.js';
+import { webhookSandbox } from './webhooks.sandbox.js';
+import { SETTINGS_COLLECTION } from './webhooks.service.js';
 
 export { Outbox, type OutboxOptions } from './outbox.js';
+export type { TargetPolicy } from './targets.js';
 
-export function webhooksModule(outbox: Outbox): DomainModule & { onEvent(t: Tenant, e: SandboxEvent): void } {
+export { webhookScenarioSections } from './webhooks.scenario.js';
+
+/** `events`: the app's events, which webhook filters may name. */
+export function webhooksModule(outbox: Outbox, events: EventCatalog): DomainModule & { onEvent(t: Tenant, e: SandboxEvent): void } {
   return {
-    routes: webhookRoutes(outbox),
+    sandbox: () => webhookSandbox(outbox, events, outbox.options.targets),
     jobs: deliveryJobs(outbox),
+    settings: [SETTINGS_COLLECTION],
     onEvent: (t, e) => deliverEvent(t, e, outbox),
   };
 }

@@ -1,21 +1,31 @@
-// The outbox: sends webhook attempts outside the request path. Each tenant's deliveries go one at a
-// time, in the order they were handed over, and a few tenants are served at once. Each POST is
-// signed per Standard Webhooks with the standardwebhooks package; the signature timestamp is real
-// time, since receivers compare it with their own clock, while the log records the tenant's time.
-import { performance } from 'node:perf_hooks';
-import { Webhook } from 'standardwebhooks';
+// The outbox: sends webhook attempts outside the request path, fairly across tenants. Each tenant
+// has its own queue, sent one attempt at a time in the order handed over, and the tenants with
+// something to send are served in turn. The slots are shared in two parts: keys whose receivers
+// answer promptly use the larger one; keys whose last attempt was slow (or is taking long: it
+// moves over after slowMs) only get the smaller one. So receivers that hang cost their own keys
+// time, never another key's. Each attempt is one signed POST (post.ts).
 import { systemClock, type Clock } from '../../kernel/clock.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { planAttempt, recordAttempt, type Sender } from './deliveries.service.js';
+import { LIMITS, planAttempt, recordAttempt, type Sender } from './deliveries.service.js';
+import { postWebhook } from './post.js';
+import { targetsFor, type TargetPolicy, type Targets } from './targets.js';
 import type { Trigger } from './webhooks.schema.js';
 
 export interface OutboxOptions {
   /** Attempts in flight at once, over all tenants. */
   concurrency: number;
+  /** Of those, the most that keys with slow receivers may hold. */
+  slowSlots: number;
+  /** An attempt still unanswered after this long makes its key slow, until one answers sooner. */
+  slowMs: number;
+  /** Attempts waiting per tenant; one past this is not queued but logged as not sent. */
+  queuedMax: number;
   /** Real time an attempt may take before it counts as a timeout. */
   timeoutMs: number;
   /** Real time, for the signature timestamp. */
   wallClock: Clock;
+  /** Which addresses webhooks may reach. */
+  targets: TargetPolicy;
 }
 
 interface Item {
@@ -29,16 +39,33 @@ interface TenantQueue {
   busy: boolean;
 }
 
+type Lane = 'prompt' | 'slow';
+
 export class Outbox implements Sender {
   readonly options: OutboxOptions;
+  private readonly targets: Targets;
   private readonly queues = new Map<Tenant, TenantQueue>();
-  private readonly ready: TenantQueue[] = [];
-  private active = 0;
+  private readonly ready: Record<Lane, TenantQueue[]> = { prompt: [], slow: [] };
+  private readonly active: Record<Lane, number> = { prompt: 0, slow: 0 };
+  private readonly slowTenants = new WeakSet<Tenant>();
   private pumpScheduled = false;
   private waiters: (() => void)[] = [];
 
   constructor(options: Partial<OutboxOptions> = {}) {
-    this.options = { concurrency: 8, timeoutMs: 5000, wallClock: systemClock, ...options };
+    this.options = {
+      concurrency: 16,
+      slowSlots: 4,
+      slowMs: 1000,
+      queuedMax: LIMITS.pendingMax,
+      timeoutMs: 5000,
+      wallClock: systemClock,
+      targets: 'any',
+      ...options,
+    };
+    if (!(this.options.slowSlots >= 1 && this.options.slowSlots < this.options.concurrency)) {
+      throw new Error('The outbox needs at least one slot for slow receivers and one for prompt ones.');
+    }
+    this.targets = targetsFor(this.options.targets);
   }
 
   /** Queue an attempt. A delivery already waiting in the queue is not queued twice. */
@@ -46,9 +73,11 @@ export class Outbox implements Sender {
     let q = this.queues.get(t);
     if (!q) this.queues.set(t, (q = { tenant: t, items: [], busy: false }));
     if (q.items.some((i) => i.id === id)) return;
+    if (q.items.length >= this.options.queuedMax) return this.refuse(t, id, trigger);
     if (opts.first) q.items.unshift({ id, trigger });
     else q.items.push({ id, trigger });
-    if (!q.busy && !this.ready.includes(q)) this.ready.push(q);
+    const lane = this.laneOf(t);
+    if (!q.busy && !this.ready[lane].includes(q)) this.ready[lane].push(q);
     this.schedulePump();
   }
 
@@ -72,11 +101,30 @@ export class Outbox implements Sender {
   stats() {
     let queued = 0;
     for (const q of this.queues.values()) queued += q.items.length;
-    return { queued, inFlight: this.active, tenants: this.queues.size };
+    return { queued, inFlight: this.active.prompt + this.active.slow, tenants: this.queues.size };
+  }
+
+  private laneOf(t: Tenant): Lane {
+    return this.slowTenants.has(t) ? 'slow' : 'prompt';
+  }
+
+  private capacity(lane: Lane): number {
+    const { concurrency, slowSlots } = this.options;
+    return lane === 'slow' ? slowSlots : concurrency - slowSlots;
+  }
+
+  /** Past the tenant's queue budget: the attempt is logged as not sent (a first try or retry is retried later). */
+  private refuse(t: Tenant, id: string, trigger: Trigger): void {
+    const at = t.nowIso();
+    const url = planAttempt(t, id, trigger)?.url;
+    if (url === undefined) return;
+    const error = `Not sent: ${this.options.queuedMax} attempts of this key were already waiting to be sent`;
+    recordAttempt(t, id, { at, trigger, url, statusCode: null, durationMs: 0, error }, this);
   }
 
   private isIdle(): boolean {
-    return this.active === 0 && !this.pumpScheduled && this.ready.every((q) => q.items.length === 0);
+    const waiting = (lane: Lane) => this.ready[lane].some((q) => q.items.length > 0);
+    return this.active.prompt + this.active.slow === 0 && !this.pumpScheduled && !waiting('prompt') && !waiting('slow');
   }
 
   private schedulePump(): void {
@@ -89,68 +137,63 @@ export class Outbox implements Sender {
   }
 
   private pump(): void {
-    while (this.active < this.options.concurrency && this.ready.length > 0) {
-      const q = this.ready.shift()!;
+    for (;;) {
+      const open = (lane: Lane) => this.ready[lane].length > 0 && this.active[lane] < this.capacity(lane);
+      const lane: Lane | undefined = open('prompt') ? 'prompt' : open('slow') ? 'slow' : undefined;
+      if (!lane) break;
+      const q = this.ready[lane].shift()!;
       const item = q.items.shift();
       if (!item) {
         this.queues.delete(q.tenant);
         continue;
       }
-      q.busy = true;
-      this.active++;
-      void this.attempt(q.tenant, item)
-        .catch((err: unknown) => console.error('[sandbox] a webhook attempt failed unexpectedly:', err))
-        .finally(() => {
-          q.busy = false;
-          this.active--;
-          if (q.items.length > 0) this.ready.push(q);
-          else this.queues.delete(q.tenant);
-          this.pump();
-        });
+      this.start(q, item, lane);
     }
     if (this.isIdle()) {
       for (const w of this.waiters.splice(0)) w();
     }
   }
 
-  private async attempt(t: Tenant, item: Item): Promise<void> {
-    const plan = planAttempt(t, item.id, item.trigger);
-    if (!plan) return;
-    const sentAt = new Date(this.options.wallClock.now());
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': 'payments-sandbox-webhooks/1',
-      'webhook-id': plan.id,
-      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-      'webhook-signature': new Webhook(plan.secret).sign(plan.id, sentAt, plan.body),
+  private start(q: TenantQueue, item: Item, lane: Lane): void {
+    q.busy = true;
+    this.active[lane]++;
+    // An attempt that is taking long gives its prompt slot back and counts as slow from then on.
+    const slow = () => {
+      this.slowTenants.add(q.tenant);
+      if (lane === 'slow') return;
+      this.active.prompt--;
+      this.active.slow++;
+      lane = 'slow';
+      this.pump();
     };
-    const started = performance.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    try {
-      const res = await fetch(plan.url, {
-        method: 'POST',
-        headers,
-        body: plan.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+    const timer = setTimeout(slow, this.options.slowMs).unref();
+    const answered = (durationMs?: number) => {
+      clearTimeout(timer);
+      if (durationMs === undefined) return;
+      if (durationMs < this.options.slowMs) this.slowTenants.delete(q.tenant);
+      else this.slowTenants.add(q.tenant);
+    };
+    void this.attempt(q.tenant, item, answered)
+      .catch((err: unknown) => console.error('[sandbox] a webhook attempt failed unexpectedly:', err))
+      .finally(() => {
+        clearTimeout(timer);
+        q.busy = false;
+        this.active[lane]--;
+        if (q.items.length > 0) this.ready[this.laneOf(q.tenant)].push(q);
+        else this.queues.delete(q.tenant);
+        this.pump();
       });
-      statusCode = res.status;
-      await res.body?.cancel().catch(() => undefined);
-    } catch (err) {
-      error = describe(err, this.options.timeoutMs);
-    }
-    const durationMs = Math.round(performance.now() - started);
+  }
+
+  /** Make one attempt; `answered` hears how long the POST took (nothing when no POST was wanted). */
+  private async attempt(t: Tenant, item: Item, answered: (durationMs?: number) => void): Promise<void> {
+    const plan = planAttempt(t, item.id, item.trigger);
+    if (!plan) return answered();
+    const { timeoutMs, wallClock } = this.options;
+    const result = await postWebhook(plan, { timeoutMs, wallClock, targets: this.targets });
+    answered(result.durationMs);
+    const { statusCode, durationMs, error } = result;
     recordAttempt(t, item.id, { at: plan.at, trigger: item.trigger, url: plan.url, statusCode, durationMs, error }, this);
     await t.store.flush().catch((e: Error) => console.error('[sandbox] could not persist a webhook attempt:', e));
   }
-}
-
-function describe(err: unknown, timeoutMs: number): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `Timed out: no answer within ${timeoutMs / 1000} s`;
-  const code = e.cause?.code;
-  if (code === 'ECONNREFUSED') return 'Connection refused (ECONNREFUSED)';
-  if (code) return `Could not connect (${code})`;
-  return e.cause?.message ?? e.message ?? String(err);
 }

@@ -1,16 +1,23 @@
 // Webhook settings and the delivery log: request, stored shapes and responses of /_sandbox/webhooks*.
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../../http/fields.js';
-import { EVENT_FILTERS, RESOURCES, filterProblem } from './webhooks.events.js';
+import type { EventCatalog } from '../../engine/events.js';
+import { portProblem } from './targets.js';
 
-
-function isHttpUrl(value: string): boolean {
+function httpUrl(value: string): URL | undefined {
   try {
     const u = new URL(value);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '' ? u : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Why a webhook URL can never be delivered to, whatever the target policy; undefined when it can. */
+function urlProblem(value: string): string | undefined {
+  const url = httpUrl(value);
+  if (!url) return 'must be an absolute http:// or https:// URL, e.g. https://example.com/webhooks';
+  return portProblem(url);
 }
 
 /** whsec_ plus base64 of 24 to 64 bytes: what Standard Webhooks libraries accept as a secret. */
@@ -21,17 +28,19 @@ function isSecret(value: string): boolean {
   return bytes >= 24 && bytes <= 64;
 }
 
-const eventFilter = z
-  .string()
-  .superRefine((filter, ctx) => {
-    const problem = filterProblem(filter);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .openapi({
-    example: 'payout',
-    enum: EVENT_FILTERS,
-    description: `An event name (payout.failed), a resource prefix (payout or payout.*), or * for all. Resources: ${RESOURCES.join(', ')}; a filter that matches no event is refused`,
-  });
+/** An events filter: one of the catalog's filters (the events of the app's resources). */
+const eventFilter = (catalog: EventCatalog) =>
+  z
+    .string()
+    .superRefine((filter, ctx) => {
+      const problem = catalog.problem(filter);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .openapi({
+      example: 'payout',
+      enum: [...catalog.filters],
+      description: `An event name (payout.failed), a resource prefix (payout or payout.*), or * for all. Resources: ${catalog.resources.join(', ')}; a filter that matches no event is refused`,
+    });
 
 export const WebhookFaults = z
   .object({
@@ -52,19 +61,28 @@ export const WebhookSettingsRequest = z
     url: z
       .string()
       .max(2048)
-      .refine(isHttpUrl, { message: 'must be an absolute http:// or https:// URL, e.g. https://example.com/webhooks' })
+      .superRefine((url, ctx) => {
+        const problem = urlProblem(url);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
       .openapi({ example: 'https://example.com/webhooks' }),
     secret: z
       .string()
       .refine(isSecret, { message: 'must be whsec_ followed by the base64 of 24 to 64 random bytes; leave it out to have one generated' })
       .optional()
       .openapi({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
-    events: z.array(eventFilter).min(1).max(50).optional().openapi({ description: 'Which events to deliver; all when left out' }),
+    // Checked against the app's events by settingsRequestOf, which the route uses.
+    events: z.array(z.string()).min(1).max(50).optional(),
     faults: WebhookFaults.optional(),
-  })
-  .openapi('WebhookSettingsRequest');
+  });
 
 export type WebhookSettingsRequest = z.infer<typeof WebhookSettingsRequest>;
+
+/** The request as the app's routes check it: `events` names only events of the app's resources. */
+export const settingsRequestOf = (catalog: EventCatalog) =>
+  WebhookSettingsRequest.extend({
+    events: z.array(eventFilter(catalog)).min(1).max(50).optional().openapi({ description: 'Which events to deliver; all when left out' }),
+  }).openapi('WebhookSettingsRequest');
 
 export const WebhookSettings = z
   .object({

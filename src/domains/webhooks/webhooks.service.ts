@@ -1,6 +1,7 @@
 // Webhook settings of a tenant: set (with a generated secret when none is given), read, stop.
 import { SandboxError } from '../../kernel/errors.js';
 import type { Tenant } from '../../engine/tenant.js';
+import { addressRefusal, type TargetPolicy } from './targets.js';
 import type { WebhookSettings, WebhookSettingsRequest } from './webhooks.schema.js';
 
 /** What is kept: the settings plus the signing secret, which is never shown after the PUT. */
@@ -8,7 +9,9 @@ export interface SettingsRecord extends WebhookSettings {
   secret: string;
 }
 
-const settings = (t: Tenant) => t.store.collection<SettingsRecord>('webhook_settings');
+/** The collection the settings live in; a reset keeps it. */
+export const SETTINGS_COLLECTION = 'webhook_settings';
+const settings = (t: Tenant) => t.store.collection<SettingsRecord>(SETTINGS_COLLECTION);
 const KEY = 'settings';
 
 export const settingsOf = (t: Tenant): SettingsRecord | undefined => settings(t).get(KEY);
@@ -24,7 +27,9 @@ function newSecret(t: Tenant): string {
 }
 
 /** Replace the settings. Every PUT answers with the secret in force, the only time it is shown. */
-export function putSettings(t: Tenant, req: WebhookSettingsRequest): SettingsRecord {
+export function putSettings(t: Tenant, req: WebhookSettingsRequest, policy: TargetPolicy): SettingsRecord {
+  const refusal = addressRefusal(new URL(req.url), policy);
+  if (refusal) throw new SandboxError('VALIDATION_ERROR', `Invalid request body: url ${refusal}.`, [{ field: 'url', issue: refusal }]);
   const now = t.nowIso();
   const record: SettingsRecord = {
     url: req.url,

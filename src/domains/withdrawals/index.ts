@@ -1,15 +1,9 @@
+import { recordResource } from '../../engine/resource.js';
 import type { DomainModule } from '../module.js';
-import { withdrawalMachine } from './withdrawals.machine.js';
+import { withdrawal } from './withdrawals.machine.js';
 import { withdrawalRoutes } from './withdrawals.routes.js';
 import { moveWithdrawal, present, withdrawalJobs } from './withdrawals.service.js';
 
-export const withdrawalsModule: DomainModule = {
-  routes: withdrawalRoutes,
-  jobs: withdrawalJobs,
-  simulators: {
-    withdrawals: {
-      events: withdrawalMachine.events,
-      apply: (t, id, event, body) => present(moveWithdrawal(t, id, event as never, body.reason as string | undefined)),
-    },
-  },
-};
+export const withdrawalResource = recordResource(withdrawal, { present, move: moveWithdrawal, jobs: withdrawalJobs });
+
+export const withdrawalsDomain = { routes: withdrawalRoutes, resources: [withdrawalResource] } satisfies DomainModule;

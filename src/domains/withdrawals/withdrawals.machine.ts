@@ -1,5 +1,8 @@
+import { z } from 'zod';
 import { defineMachine } from '../../kernel/machine.js';
-import { WITHDRAWAL_STATUSES } from './withdrawals.schema.js';
+import { defineLifecycle } from '../../engine/lifecycle.js';
+import { pattern } from '../../engine/scenario.schema.js';
+import { WITHDRAWAL_STATUSES, type CreateWithdrawalRequest } from './withdrawals.schema.js';
 
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
@@ -10,3 +13,30 @@ export const withdrawalMachine = defineMachine('withdrawal', WITHDRAWAL_STATUSES
 });
 
 export type WithdrawalEvent = (typeof withdrawalMachine.events)[number];
+
+/**
+ * PROCESSING 300 s, then the end the scenario picks; a scenario may also require a two-factor
+ * authCode. The rules match the request, its account's currency and the sandbox's own reference
+ * (TRF-…, drawn before the outcome so a scenario can match it).
+ */
+export const withdrawal = defineLifecycle({
+  name: 'withdrawal',
+  machine: withdrawalMachine,
+  timed: ['PROCESSING'],
+  outcomes: { states: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
+  durations: { PROCESSING: 300 },
+  timedMoves: { PROCESSING: { succeed: 'complete', fail: 'fail' } },
+  match: (w: { req: CreateWithdrawalRequest; currency: string; reference: string }) => ({ ...w.req, currency: w.currency, reference: w.reference }),
+  scenario: {
+    fields: {
+      authCode: z
+        .strictObject({
+          required: z.boolean(),
+          codes: z.array(z.string().min(1).max(100)).min(1).max(100).optional().describe('The codes accepted; any other is refused'),
+          pattern: pattern.optional().describe('Accepted codes match this RE2 regular expression'),
+        })
+        .optional(),
+    },
+    patterns: (s) => ((s.authCode as { pattern?: string } | undefined)?.pattern !== undefined ? [['authCode', 'pattern']] : []),
+  },
+});

@@ -1,11 +1,8 @@
 import { createRoute } from '@hono/zod-openapi';
-import { SandboxError } from '../../kernel/errors.js';
-import { idempotent, type StoredResponse } from '../../engine/idempotency.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { reply, requestScenario, respondIdempotent } from '../../http/respond.js';
-import type { Tenant } from '../../engine/tenant.js';
-import { listAccounts } from './accounts.js';
-import { BalanceAccountList, CreateWithdrawalRequest, IdempotencyHeader, Withdrawal, WithdrawalReferenceParam } from './withdrawals.schema.js';
+import { created, reply, requestScenario } from '../../http/respond.js';
+import { CreateWithdrawalRequest, IdempotencyHeader, Withdrawal, WithdrawalReferenceParam } from './withdrawals.schema.js';
+import { withdrawal } from './withdrawals.machine.js';
 import { createWithdrawal, getWithdrawal, present } from './withdrawals.service.js';
 
 const tags = ['Bank withdrawals'];
@@ -37,39 +34,19 @@ const read = createRoute({
   responses: { 200: jsonResponse(Withdrawal, 'The withdrawal in its current state'), ...errorResponses(404) },
 });
 
-const accounts = createRoute({
-  method: 'get',
-  path: '/_sandbox/accounts',
-  tags: ['Sandbox control'],
-  security,
-  summary: "The tenant's fiat balance accounts: the accountId to send on a bank withdrawal",
-  responses: { 200: jsonResponse(BalanceAccountList, 'Balance accounts'), ...errorResponses() },
-});
-
-/** Idempotency by header: the same key with the same body replays, with another body is 409. */
-function withKey(t: Tenant, key: string | undefined, body: unknown, create: () => StoredResponse) {
-  if (key === undefined) return { ...create(), replayed: false };
-  try {
-    return idempotent(t, 'withdrawal', key, body, create, {
-      id: (created) => (created as { reference: string }).reference,
-      body: (reference) => present(getWithdrawal(t, reference)),
-    });
-  } catch (err) {
-    if (!(err instanceof SandboxError) || err.code !== 'IDEMPOTENCY_CONFLICT') throw err;
-    throw new SandboxError(
-      'IDEMPOTENCY_CONFLICT',
-      `The Idempotency-Key '${key}' was already used with a different request body. Send the original body to get the original response again, or use a new key.`,
-      [{ field: 'Idempotency-Key', issue: 'already used with a different body' }],
-    );
-  }
-}
-
 export const withdrawalRoutes = newRouter()
   .openapi(create, (c) => {
     const t = c.get('tenant');
     const body = c.req.valid('json');
-    const key = c.req.valid('header')['idempotency-key'];
-    return respondIdempotent(c, withKey(t, key, body, () => createWithdrawal(t, body, requestScenario(c))));
+    // No reference in the body: idempotent by the Idempotency-Key header, when sent.
+    return created(c, {
+      resource: withdrawal.name,
+      key: c.req.valid('header')['idempotency-key'],
+      keyField: 'Idempotency-Key',
+      body,
+      create: () => createWithdrawal(t, body, requestScenario(c)),
+      read: (ref) => getWithdrawal(t, ref),
+      present,
+    });
   })
-  .openapi(read, (c) => reply(c, present(getWithdrawal(c.get('tenant'), c.req.valid('param').reference)), 200))
-  .openapi(accounts, (c) => reply(c, { data: listAccounts(c.get('tenant')) }, 200));
+  .openapi(read, (c) => reply(c, present(getWithdrawal(c.get('tenant'), c.req.valid('param').reference)), 200));

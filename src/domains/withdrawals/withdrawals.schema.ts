@@ -2,11 +2,11 @@
 // accounts to a bank account.
 import { z } from '@hono/zod-openapi';
 import { fiatAmount, timestamp } from '../../http/fields.js';
+import { ACCOUNT_CURRENCIES } from '../reference/accounts.js';
 
 export const WITHDRAWAL_STATUSES = ['PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
 /** The provider's own words for where the transfer stands. */
 export const PROVIDER_STATUSES = ['PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
-export const ACCOUNT_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
 
 
 export const CreateWithdrawalRequest = z
@@ -58,9 +58,3 @@ export const IdempotencyHeader = z.object({
 export const WithdrawalReferenceParam = z.object({
   reference: z.string().min(1).max(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'TRF-5F3A9C0B1D2E4F60718293A4B5C6D7E8' }),
 });
-
-export const BalanceAccount = z
-  .object({ accountId: z.uuid(), currency: z.enum(ACCOUNT_CURRENCIES), available: z.string() })
-  .openapi('BalanceAccount');
-
-export const BalanceAccountList = z.object({ data: z.array(BalanceAccount) }).openapi('BalanceAccountList');

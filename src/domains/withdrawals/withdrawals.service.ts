@@ -2,13 +2,13 @@
 import { iso } from '../../kernel/clock.js';
 import { SandboxError, notFound } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
-import type { Outcome } from '../../engine/behaviour.js';
-import type { Job } from '../../engine/scheduler.js';
+import type { Behaviour, Outcome } from '../../engine/behaviour.js';
+import { regexMatches } from '../../engine/scenario.regex.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { credit, debit } from '../balances/balances.service.js';
-import { checkBankCode } from '../payouts/banks.service.js';
-import { accountCurrency } from './accounts.js';
-import { withdrawalMachine, type WithdrawalEvent, type WithdrawalStatus } from './withdrawals.machine.js';
+import { credit, debit } from '../reference/balances.service.js';
+import { checkBankCode } from '../reference/banks.service.js';
+import { accountCurrency } from '../reference/accounts.js';
+import { withdrawal, withdrawalMachine, type WithdrawalEvent, type WithdrawalStatus } from './withdrawals.machine.js';
 import type { CreateWithdrawalRequest, Withdrawal } from './withdrawals.schema.js';
 
 export interface WithdrawalRecord extends Withdrawal {
@@ -16,17 +16,29 @@ export interface WithdrawalRecord extends Withdrawal {
   scenario?: string;
 }
 
-const ADVANCE = 'withdrawal.advance';
-const withdrawals = (t: Tenant) => t.store.collection<WithdrawalRecord>('withdrawals');
+const withdrawals = (t: Tenant) => t.store.collection<WithdrawalRecord>(withdrawal.collection);
 
 export function present(w: WithdrawalRecord): Withdrawal {
   const { outcome: _o, scenario: _s, ...view } = w;
   return view;
 }
 
+/** What a scenario makes of an authCode sent (or not) with a withdrawal. */
+export type AuthCodeCheck = 'ok' | 'missing' | 'invalid';
+
+/** Whether this authCode passes the scenario's rule: 'missing' when required and absent, 'invalid' when not accepted. */
+export function authCodeCheck(b: Behaviour, code: string | undefined): AuthCodeCheck {
+  const rule = withdrawal.section(b)?.authCode as { required: boolean; codes?: string[]; pattern?: string } | undefined;
+  if (!rule) return 'ok';
+  if (code === undefined || code === '') return rule.required ? 'missing' : 'ok';
+  if (rule.codes && !rule.codes.includes(code)) return 'invalid';
+  if (rule.pattern && !regexMatches(rule.pattern, code)) return 'invalid';
+  return 'ok';
+}
+
 /** The scenario decides whether an authCode is needed and which codes pass (two-factor: only 123456). */
 function checkAuthCode(t: Tenant, authCode: string | undefined, scenario?: string): void {
-  const check = t.behaviour(scenario).checkAuthCode(authCode);
+  const check = authCodeCheck(t.behaviour(scenario), authCode);
   if (check === 'missing') {
     throw new SandboxError('AUTH_CODE_REQUIRED', 'This withdrawal needs a two-factor code under the scenario in force. Send authCode (the bundled two-factor scenario accepts 123456).', [
       { field: 'authCode', issue: 'is required by the current scenario' },
@@ -39,14 +51,15 @@ function checkAuthCode(t: Tenant, authCode: string | undefined, scenario?: strin
   }
 }
 
-export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenario?: string) {
+export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenario?: string): WithdrawalRecord {
+  t.checkRoom();
   checkAuthCode(t, req.authCode, scenario);
   const currency = accountCurrency(t, req.accountId);
   checkBankCode(t.mode, currency, req.bankCode, 'bankCode');
   debit(t, currency, req.amount, false);
   const behaviour = t.behaviour(scenario);
   const now = t.now();
-  const processingFor = behaviour.duration('withdrawal', 'PROCESSING');
+  const processingFor = withdrawal.duration(behaviour, 'PROCESSING');
   const reference = ids.withdrawalReference(t.random);
   const record: WithdrawalRecord = {
     amount: req.amount,
@@ -61,14 +74,13 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
     createdAt: iso(now),
     updatedAt: iso(now),
     estimatedCompletionAt: iso(now + processingFor * 1000),
-    // The reference is the sandbox's own (TRF-…), drawn before the outcome so a scenario can match it.
-    outcome: behaviour.outcome('withdrawal', { ...req, currency, reference }),
+    outcome: withdrawal.outcome(behaviour, { req, currency, reference }),
     ...(scenario ? { scenario } : {}),
   };
   withdrawals(t).put(record.reference, record);
-  t.scheduler.enqueue(ADVANCE, record.reference, now + processingFor * 1000);
-  t.emit('withdrawal.processing', present(record));
-  return { status: 201, body: present(record) };
+  withdrawal.retime(t, record.reference, 'PROCESSING', processingFor, now);
+  withdrawal.emit(t, 'PROCESSING', present(record));
+  return record;
 }
 
 export function getWithdrawal(t: Tenant, reference: string): WithdrawalRecord {
@@ -81,18 +93,14 @@ export function getWithdrawal(t: Tenant, reference: string): WithdrawalRecord {
 export function moveWithdrawal(t: Tenant, reference: string, event: WithdrawalEvent, reason?: string): WithdrawalRecord {
   const w = getWithdrawal(t, reference);
   const status: WithdrawalStatus = withdrawalMachine.next(w.status, event, reference);
-  t.scheduler.cancelFor(reference, ADVANCE);
   const failureReason = status === 'FAILED' ? (reason ?? w.outcome.reason ?? 'The beneficiary bank rejected the transfer') : null;
   const next: WithdrawalRecord = { ...w, status, providerStatus: status, failureReason, updatedAt: t.nowIso() };
   withdrawals(t).put(reference, next);
   if (status === 'FAILED') credit(t, w.currency, w.amount);
-  t.emit(`withdrawal.${status.toLowerCase()}`, present(next));
+  withdrawal.retime(t, reference, status, t.behaviour(w.scenario));
+  withdrawal.emit(t, status, present(next));
   return next;
 }
 
-function advance(t: Tenant, job: Job): void {
-  const w = withdrawals(t).get(job.ref);
-  if (w?.status === 'PROCESSING') moveWithdrawal(t, w.reference, w.outcome.succeed ? 'complete' : 'fail');
-}
-
-export const withdrawalJobs = { [ADVANCE]: advance };
+/** The timed move: PROCESSING → the planned outcome. */
+export const withdrawalJobs = withdrawal.timerJobs((t, ref) => withdrawals(t).get(ref), moveWithdrawal);

@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { advance, createTestApp, KEY } from '../../support/app.js';
 import { payout, PAYOUTS, status } from '../support.js';
+import { authCodeCheck } from '../../../src/domains/withdrawals/withdrawals.service.js';
+import { lifecycle } from '../../support/scenarios.js';
 
 describe('scenario default', () => {
   it('settles a payout five minutes after creation: 30 s PENDING, 270 s PROCESSING', async () => {
@@ -24,7 +26,7 @@ describe('scenario default', () => {
     const tenant = await t.tenants.get(KEY, 'sandbox');
     const bh = tenant.behaviour();
     expect(bh.name).toBe('default');
-    expect([bh.ttl('quote'), bh.ttl('fx_trade'), bh.requires('withdrawal.authCode')]).toEqual([300, 300, false]);
+    expect([bh.ttl(lifecycle('quote')), bh.ttl(lifecycle('fx_trade')), authCodeCheck(bh, undefined)]).toEqual([300, 300, 'ok']);
   });
 
   it('injects no faults', async () => {

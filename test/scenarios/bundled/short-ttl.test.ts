@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { advance, createTestApp, KEY, KEY_B } from '../../support/app.js';
 import { acceptAccount, fx, newTrade, rejection } from '../../support/fx.js';
 import { COMPLETE, intent, QUOTE, toChain } from '../resources.js';
+import { lifecycle } from '../../support/scenarios.js';
 
 describe('scenario short-ttl', () => {
   it('gives quotes and FX trades a 5-second lifetime for the key that chose it', async () => {
@@ -11,9 +12,9 @@ describe('scenario short-ttl', () => {
     expect(put.body.document).toMatchObject({ quote: { ttl: 5 }, fx_trade: { ttl: 5 } });
     const mine = (await t.tenants.get(KEY, 'sandbox')).behaviour();
     const other = (await t.tenants.get(KEY_B, 'sandbox')).behaviour();
-    expect([mine.ttl('quote'), mine.ttl('fx_trade')]).toEqual([5, 5]);
-    expect([other.ttl('quote'), other.ttl('fx_trade')]).toEqual([300, 300]);
-    expect(mine.duration('payout', 'PENDING')).toBe(30);
+    expect([mine.ttl(lifecycle('quote')), mine.ttl(lifecycle('fx_trade'))]).toEqual([5, 5]);
+    expect([other.ttl(lifecycle('quote')), other.ttl(lifecycle('fx_trade'))]).toEqual([300, 300]);
+    expect(mine.duration(lifecycle('payout'), 'PENDING')).toBe(30);
   });
 
   it('expires a quote 5 seconds after creation; it can no longer be completed', async () => {

@@ -1,0 +1,20 @@
+import { defineResource } from '../../engine/resource.js';
+import type { DomainModule } from '../module.js';
+import type { QuoteRecord } from './quotes.build.js';
+import { quote, SIMULATED_QUOTE_EVENTS } from './quotes.machine.js';
+import { quoteRoutes } from './quotes.routes.js';
+import { moveQuote, quoteJobs } from './quotes.service.js';
+
+/** A quote as GET /api/v1/partners/marketplace/quote/{id} answers it. */
+export const quoteResource = defineResource(quote, {
+  id: (r: QuoteRecord) => r.view.quoteId,
+  status: (r) => r.view.status,
+  view: (_t, r) => r.view,
+  simulate: {
+    events: SIMULATED_QUOTE_EVENTS,
+    apply: (t, id, event) => moveQuote(t, id, event).view,
+  },
+  jobs: quoteJobs,
+});
+
+export const quotesDomain = { routes: quoteRoutes, resources: [quoteResource] } satisfies DomainModule;

@@ -1,0 +1,176 @@
+// The pieces of a marketplace quote: allocations as the API shows them, totals, pay-in details,
+// chat metadata and the event payload. No state of its own; ids come from the tenant's seeded random.
+import { createHash } from 'node:crypto';
+import { ids } from '../../kernel/ids.js';
+import { Decimal, dec, toNumber } from '../../kernel/money.js';
+import type { Outcome } from '../../engine/behaviour.js';
+import type { Tenant } from '../../engine/tenant.js';
+import { isToken, RATE_DECIMALS, type AllocationResult, type AmountDirection } from '../liquidity/allocation.js';
+import type { Pool } from '../liquidity/pools.js';
+import type { CompleteQuoteRequest, MarketplaceQuote, PaymentQuote } from './quotes.schema.js';
+
+/** A quote as stored: the response plus what its lifecycle needs. */
+export interface QuoteRecord {
+  view: MarketplaceQuote;
+  amountDirection: AmountDirection;
+  createdAt: string;
+  expiresAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+  /** The service's reference of the order: HPR- plus 32 hex; also the bank pay-in reference. */
+  orderReference: string;
+  outcome: Outcome;
+  scenario?: string;
+  /** The payment-specific quote, once completed with a destination. */
+  payment: PaymentQuote | null;
+  /** The destination that fits the destination currency, once completed. */
+  payoutTo: CompleteQuoteRequest['destination'] | null;
+}
+
+export type QuoteAllocationView = MarketplaceQuote['allocationResult']['allocations'][number];
+
+export const PAY_IN_BANK = { accountName: 'Payments Sandbox Ltd', bankName: 'Access Bank' } as const;
+export const PROCESSING_FEE = { name: 'Processing Fee', amount: 0.5, feeType: 'FLAT' as const };
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** A version-4-shaped uuid derived from text: the same text gives the same id. */
+export function derivedUuid(text: string): string {
+  const h = hash(text);
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The partner's client id (merchantId on payment quotes): fixed per API key. */
+export const clientIdOf = (t: Tenant) => derivedUuid(`marketplace-client:${t.id}`);
+
+/** The collection account a fiat pay-in goes to: one 10-digit account per API key. */
+function payInAccountNumber(t: Tenant): string {
+  return (BigInt(`0x${hash(`pay-in-account:${t.id}`).slice(0, 15)}`) % 10_000_000_000n).toString().padStart(10, '0');
+}
+
+/** The deposit address of derivation index n: an EVM address fixed per API key and index. */
+function depositAddress(t: Tenant, index: number): string {
+  return `0x${hash(`deposit-address:${t.id}:${index}`).slice(0, 40)}`;
+}
+
+const meta = (t: Tenant) => t.store.collection<number>('quote_meta');
+
+/** The next deposit-address derivation index of this key: 0, 1, 2... */
+export function nextDerivationIndex(t: Tenant): number {
+  const n = meta(t).get('derivationIndex') ?? 0;
+  meta(t).put('derivationIndex', n + 1);
+  return n;
+}
+
+export function allocationViews(t: Tenant, result: AllocationResult, pools: readonly Pool[], orderReference: string): QuoteAllocationView[] {
+  const byId = new Map(pools.map((p) => [p.id, p] as const));
+  return result.allocations.map((a, i) => {
+    const pool = byId.get(a.poolId)!;
+    return {
+      id: ids.uuid(t.random),
+      clientId: a.clientId,
+      poolId: a.poolId,
+      poolAccountId: a.poolAccountId,
+      allocatedAmount: toNumber(a.allocatedAmount, result.destination),
+      sourceAmount: toNumber(a.sourceAmount, result.source),
+      rate: a.rate.toNumber(),
+      reference: `${orderReference}-${i + 1}`,
+      metadata: { poolName: pool.name, chain: pool.chain },
+    };
+  });
+}
+
+/** Totals of some allocations: the plain sums, and total fiat over total token kept within the rates used. */
+export function totalsOf(allocations: readonly QuoteAllocationView[], source: string, destination: string) {
+  const src = allocations.reduce((s, a) => s.plus(a.sourceAmount), dec(0));
+  const dst = allocations.reduce((s, a) => s.plus(a.allocatedAmount), dec(0));
+  const [fiat, token] = isToken(destination) ? [src, dst] : [dst, src];
+  const rates = allocations.map((a) => dec(a.rate));
+  const lo = Decimal.min(...rates);
+  const hi = Decimal.max(...rates);
+  const raw = fiat.div(token).toDecimalPlaces(RATE_DECIMALS, Decimal.ROUND_HALF_UP);
+  const rate = raw.lt(lo) ? lo : raw.gt(hi) ? hi : raw;
+  return {
+    totalSourceAmount: toNumber(src, source),
+    totalDestinationAmount: toNumber(dst, destination),
+    weightedAverageRate: rate.toNumber(),
+  };
+}
+
+export function bankPayIn(t: Tenant, reference: string): MarketplaceQuote['metadata']['bankPayIn'] {
+  return { accountName: PAY_IN_BANK.accountName, accountNumber: payInAccountNumber(t), bankName: PAY_IN_BANK.bankName, reference };
+}
+
+/** The deposit address block; live only when the source is a token, else shown inactive. */
+export function cryptoPayIn(
+  t: Tenant,
+  q: { quoteId: string; source: string; destination: string; chain: string; totalSourceAmount: number; createdAt: string; expiresAt: string },
+): MarketplaceQuote['metadata']['cryptoPayIn'] {
+  const index = nextDerivationIndex(t);
+  const bySource = isToken(q.source);
+  const token = bySource ? q.source : q.destination;
+  return {
+    addressId: ids.uuid(t.random),
+    address: depositAddress(t, index),
+    chain: q.chain,
+    token,
+    addressType: 'EVM',
+    expectedAmount: bySource ? q.totalSourceAmount : 0,
+    externalReference: q.quoteId,
+    status: bySource ? 'active' : 'inactive',
+    createdAt: q.createdAt,
+    expiresAt: q.expiresAt,
+    virtualAccountId: derivedUuid(`virtual-account:${t.id}:${index}`),
+    derivationIndex: index,
+    warningMessage: cryptoWarning(q.source, q.totalSourceAmount, q.chain, q.expiresAt),
+  };
+}
+
+export function cryptoWarning(source: string, amount: number, chain: string, expiresAt: string): string {
+  return isToken(source)
+    ? `Send exactly ${amount} ${source} on ${chain} to this address before ${expiresAt}; any other token, chain or amount is not credited.`
+    : 'This quote is paid in by bank transfer to the bankPayIn account; do not send tokens to this address.';
+}
+
+export function chatMetadata(createdAt: string, proposedRate: number | undefined, best: { poolId: string; rate: string } | undefined, t: Tenant) {
+  if (proposedRate === undefined || !best) {
+    return { conversationId: null, chatQuoteId: null, listingId: null, initialListingRate: null, negotiationStartedAt: null, quoteSentAt: null, acceptedAt: null };
+  }
+  return {
+    conversationId: ids.uuid(t.random),
+    chatQuoteId: ids.uuid(t.random),
+    listingId: best.poolId,
+    initialListingRate: best.rate,
+    negotiationStartedAt: createdAt,
+    quoteSentAt: createdAt,
+    acceptedAt: null,
+  };
+}
+
+/** expiresAt as ms, for the scheduler. */
+export const expiresAtMs = (q: QuoteRecord) => Date.parse(q.expiresAt);
+
+/** The live service's order payload (quote.* and order.*); the event log gives it snake_case keys. */
+export function eventData(t: Tenant, q: QuoteRecord): Record<string, unknown> {
+  const v = q.view;
+  return {
+    quoteId: v.quoteId,
+    merchantId: v.clientId,
+    sourceCurrency: v.source,
+    destinationCurrency: v.destination,
+    reference: q.orderReference,
+    status: v.status,
+    mode: t.mode === 'sandbox' ? 'test' : 'live',
+    amount: v.totalSourceAmount,
+    receiveAmount: v.totalDestinationAmount,
+    totalAmount: q.payment?.totalAmount ?? v.totalSourceAmount,
+    createdAt: q.createdAt,
+    expiresAt: q.expiresAt,
+    completedAt: q.completedAt,
+    rate: v.allocationResult.weightedAverageRate,
+    quoteType: 'quote',
+  };
+}

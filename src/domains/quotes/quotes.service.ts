@@ -1,0 +1,196 @@
+// Marketplace quote use cases: create from the pools, read, remove an allocation, and the moves
+// of the quote machine with their side effects (expiry timer, pay-in timer, pools drawn down).
+import { iso } from '../../kernel/clock.js';
+import { notFound, SandboxError } from '../../kernel/errors.js';
+import { ids } from '../../kernel/ids.js';
+import { dec, scaleOf } from '../../kernel/money.js';
+import type { Job } from '../../engine/scheduler.js';
+import type { Tenant } from '../../engine/tenant.js';
+import { allocate, isSupportedPair, isToken } from '../liquidity/allocation.js';
+import { drawDown, tenantPools } from '../liquidity/pools.service.js';
+import {
+  allocationViews,
+  bankPayIn,
+  chatMetadata,
+  clientIdOf,
+  cryptoPayIn,
+  cryptoWarning,
+  eventData,
+  expiresAtMs,
+  totalsOf,
+  type QuoteRecord,
+} from './quotes.build.js';
+import { quote, quoteMachine, type QuoteEvent } from './quotes.machine.js';
+import type { CreateIntentRequest, MarketplaceQuote } from './quotes.schema.js';
+
+const EXPIRE = 'quote.expire';
+const PAY_IN = 'quote.pay_in';
+export const quotes = (t: Tenant) => t.store.collection<QuoteRecord>(quote.collection);
+
+function checkIntent(req: CreateIntentRequest): void {
+  const { sourceCurrency: s, destinationCurrency: d } = req;
+  if (!isSupportedPair(s, d)) {
+    const want = isToken(s) ? 'a fiat currency (NGN, GHS, USD)' : 'a token (USDT, USDC)';
+    throw new SandboxError(
+      'UNSUPPORTED_CURRENCY',
+      `Converting ${s} to ${d} is not supported: quotes convert between a fiat currency and a token. Send ${want} as destinationCurrency.`,
+      [{ field: 'destinationCurrency', issue: `must be ${want} when sourceCurrency is ${s}` }],
+    );
+  }
+  const currency = req.amountDirection === 'source' ? s : d;
+  const scale = scaleOf(currency);
+  if (dec(req.amount).decimalPlaces() > scale) {
+    throw new SandboxError('VALIDATION_ERROR', `The amount is in ${currency}, which takes at most ${scale} decimal places; got ${req.amount}.`, [
+      { field: 'amount', issue: `must have at most ${scale} decimal places for ${currency}` },
+    ]);
+  }
+}
+
+export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: string): MarketplaceQuote {
+  t.checkRoom();
+  checkIntent(req);
+  const pools = tenantPools(t);
+  const result = allocate({
+    source: req.sourceCurrency,
+    destination: req.destinationCurrency,
+    amount: dec(req.amount),
+    amountDirection: req.amountDirection,
+    ...(req.rate !== undefined ? { rate: dec(req.rate) } : {}),
+    pools,
+  });
+  const behaviour = t.behaviour(scenario);
+  const ttl = quote.ttlOf(behaviour);
+  const now = t.now();
+  const createdAt = iso(now);
+  const expiresAt = iso(now + ttl * 1000);
+  const quoteId = ids.uuid(t.random);
+  const orderReference = ids.orderReference(t.random);
+  const allocations = allocationViews(t, result, pools, orderReference);
+  const best = allocations[0];
+  const totals = totalsOf(allocations, result.source, result.destination);
+  const view: MarketplaceQuote = {
+    quoteId,
+    status: 'pending',
+    source: result.source,
+    destination: result.destination,
+    chain: best.metadata.chain,
+    amount: req.amount,
+    totalSourceAmount: totals.totalSourceAmount,
+    totalDestinationAmount: totals.totalDestinationAmount,
+    clientId: clientIdOf(t),
+    mode: t.mode,
+    ttl,
+    allocationResult: { ...totals, allocations },
+    metadata: {
+      bankPayIn: bankPayIn(t, orderReference),
+      cryptoPayIn: cryptoPayIn(t, { quoteId, ...result, chain: best.metadata.chain, totalSourceAmount: totals.totalSourceAmount, createdAt, expiresAt }),
+    },
+    chatMetadata: chatMetadata(createdAt, req.rate, { poolId: best.poolId, rate: pools.find((p) => p.id === best.poolId)!.rate }, t),
+  };
+  const record: QuoteRecord = {
+    view,
+    amountDirection: req.amountDirection,
+    createdAt,
+    expiresAt,
+    updatedAt: createdAt,
+    completedAt: null,
+    orderReference,
+    // A quote's chain and token come from its pools, its reference is the order's.
+    outcome: quote.outcome(behaviour, {
+      req,
+      chain: best.metadata.chain,
+      token: isToken(result.destination) ? result.destination : result.source,
+      reference: orderReference,
+    }),
+    ...(scenario ? { scenario } : {}),
+    payment: null,
+    payoutTo: null,
+  };
+  quotes(t).put(quoteId, record);
+  t.scheduler.enqueue(EXPIRE, quoteId, now + ttl * 1000);
+  quote.emit(t, 'pending', eventData(t, record));
+  return view;
+}
+
+export function getQuote(t: Tenant, id: string): QuoteRecord {
+  const q = quotes(t).get(id) ?? quotes(t).get(id.toLowerCase());
+  if (!q) throw notFound('marketplace quote', id, 'quoteId');
+  return q;
+}
+
+/** Drop one allocation of a pending quote; the freed amount is not re-allocated. */
+export function removeAllocation(t: Tenant, id: string, itemId: string): MarketplaceQuote {
+  const q = getQuote(t, id);
+  quoteMachine.next(q.view.status, 'remove', id);
+  const all = q.view.allocationResult.allocations;
+  const kept = all.filter((a) => a.id !== itemId.toLowerCase());
+  if (kept.length === all.length) {
+    throw new SandboxError('RESOURCE_NOT_FOUND', `Quote '${id}' has no allocation '${itemId}'. Use an id from allocationResult.allocations.`, [
+      { field: 'itemId', issue: 'is not an allocation of this quote' },
+    ]);
+  }
+  if (kept.length === 0) {
+    throw new SandboxError(
+      'INVALID_STATE_TRANSITION',
+      `Allocation '${itemId}' is the last one of quote '${id}'; a quote keeps at least one. Cancel the quote or create a new intent instead.`,
+    );
+  }
+  const v = q.view;
+  const totals = totalsOf(kept, v.source, v.destination);
+  const chain = kept[0].metadata.chain;
+  const view: MarketplaceQuote = {
+    ...v,
+    chain,
+    totalSourceAmount: totals.totalSourceAmount,
+    totalDestinationAmount: totals.totalDestinationAmount,
+    allocationResult: { ...totals, allocations: kept },
+    metadata: {
+      ...v.metadata,
+      cryptoPayIn: {
+        ...v.metadata.cryptoPayIn,
+        chain,
+        ...(isToken(v.source) ? { expectedAmount: totals.totalSourceAmount } : {}),
+        warningMessage: cryptoWarning(v.source, totals.totalSourceAmount, chain, q.expiresAt),
+      },
+    },
+  };
+  quotes(t).put(id, { ...q, view, updatedAt: t.nowIso() });
+  return view;
+}
+
+/** Apply one move of the machine with its side effects, and emit quote.<state>. */
+export function moveQuote(t: Tenant, id: string, event: QuoteEvent, patch: Partial<QuoteRecord> = {}): QuoteRecord {
+  const q = getQuote(t, id);
+  const status = quoteMachine.next(q.view.status, event, id);
+  const now = t.nowIso();
+  let next: QuoteRecord = { ...q, ...patch, view: { ...(patch.view ?? q.view), status }, updatedAt: now };
+  if (status === 'completed') next = { ...next, completedAt: now };
+  if (quoteMachine.isTerminal(status)) t.scheduler.cancelFor(q.view.quoteId);
+  quotes(t).put(q.view.quoteId, next);
+  if (status === 'completed') {
+    const { allocations } = next.view.allocationResult;
+    drawDown(t, allocations.map((a) => ({ poolId: a.poolId, allocatedAmount: dec(a.allocatedAmount) })));
+  }
+  quote.emit(t, status, eventData(t, next));
+  if (status === 'completed') quote.emitExtra(t, 'order.successful', eventData(t, next));
+  return next;
+}
+
+/** After completion: the pay-in arrives after the scenario's awaiting_payment time, unless the ttl runs out first. */
+export function schedulePayIn(t: Tenant, q: QuoteRecord): void {
+  if (!q.outcome.succeed) return;
+  const due = t.now() + quote.duration(t.behaviour(q.scenario), 'awaiting_payment') * 1000;
+  if (due < expiresAtMs(q)) t.scheduler.enqueue(PAY_IN, q.view.quoteId, due);
+}
+
+function onExpire(t: Tenant, job: Job): void {
+  const q = quotes(t).get(job.ref);
+  if (q && quoteMachine.can(q.view.status, 'expire')) moveQuote(t, job.ref, 'expire');
+}
+
+function onPayIn(t: Tenant, job: Job): void {
+  const q = quotes(t).get(job.ref);
+  if (q && quoteMachine.can(q.view.status, 'pay-in')) moveQuote(t, job.ref, 'pay-in');
+}
+
+export const quoteJobs = { [EXPIRE]: onExpire, [PAY_IN]: onPayIn };

@@ -1,0 +1,49 @@
+// The reference data's control routes: the tenant's wallet balances, a top-up, and the balance
+// accounts whose accountId a bank withdrawal names.
+import { createRoute } from '@hono/zod-openapi';
+import { dec } from '../../kernel/money.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { listAccounts } from './accounts.js';
+import { balanceOf, credit, formatBalance, listBalances } from './balances.service.js';
+import { Balance, BalanceAccountList, BalanceList, TopUpRequest } from './reference.schema.js';
+
+const tags = ['Sandbox control'];
+
+const balances = createRoute({
+  method: 'get',
+  path: '/_sandbox/balances',
+  tags,
+  security,
+  summary: "The tenant's wallet balances",
+  responses: { 200: jsonResponse(BalanceList, 'Balances'), ...errorResponses() },
+});
+
+const topUp = createRoute({
+  method: 'post',
+  path: '/_sandbox/balances/top-up',
+  tags,
+  security,
+  summary: "Add funds to one of the tenant's balances",
+  request: { body: jsonBody(TopUpRequest) },
+  responses: { 200: jsonResponse(Balance, 'The balance after the top-up'), ...errorResponses(400) },
+});
+
+const accounts = createRoute({
+  method: 'get',
+  path: '/_sandbox/accounts',
+  tags,
+  security,
+  summary: "The tenant's fiat balance accounts: the accountId to send on a bank withdrawal",
+  responses: { 200: jsonResponse(BalanceAccountList, 'Balance accounts'), ...errorResponses() },
+});
+
+export const referenceSandbox = () =>
+  newRouter()
+    .openapi(balances, (c) => c.json({ data: listBalances(c.get('tenant')) }, 200))
+    .openapi(topUp, (c) => {
+      const t = c.get('tenant');
+      const { key, amount } = c.req.valid('json');
+      credit(t, key, dec(amount));
+      return c.json({ key, available: formatBalance(key, balanceOf(t, key)) }, 200);
+    })
+    .openapi(accounts, (c) => c.json({ data: listAccounts(c.get('tenant')) }, 200));

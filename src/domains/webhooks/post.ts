@@ -1,0 +1,57 @@
+// One webhook POST over undici's fetch: signed per Standard Webhooks with the standardwebhooks
+// package, refused before connecting when the target policy says so, cut off after the timeout,
+// and every failure put in words for the delivery log. The signature timestamp is real time, since
+// receivers compare it with their own clock, while the log records the tenant's time.
+import { performance } from 'node:perf_hooks';
+import { Webhook } from 'standardwebhooks';
+import { fetch } from 'undici';
+import type { Clock } from '../../kernel/clock.js';
+import type { AttemptPlan } from './deliveries.service.js';
+import { TargetRefused, type Targets } from './targets.js';
+
+export interface PostResult {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export async function postWebhook(plan: AttemptPlan, opts: { timeoutMs: number; targets: Targets; wallClock: Clock }): Promise<PostResult> {
+  const refusal = opts.targets.refusal(plan.url);
+  if (refusal) return { statusCode: null, error: refusal, durationMs: 0 };
+  const sentAt = new Date(opts.wallClock.now());
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'payments-sandbox-webhooks/1',
+    'webhook-id': plan.id,
+    'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+    'webhook-signature': new Webhook(plan.secret).sign(plan.id, sentAt, plan.body),
+  };
+  const started = performance.now();
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  try {
+    const res = await fetch(plan.url, {
+      method: 'POST',
+      headers,
+      body: plan.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(opts.timeoutMs),
+      dispatcher: opts.targets.dispatcher,
+    });
+    statusCode = res.status;
+    await res.body?.cancel().catch(() => undefined);
+  } catch (err) {
+    error = describe(err, opts.timeoutMs);
+  }
+  return { statusCode, error, durationMs: Math.round(performance.now() - started) };
+}
+
+function describe(err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `Timed out: no answer within ${timeoutMs / 1000} s`;
+  if (e.cause instanceof TargetRefused) return e.cause.message;
+  const code = e.cause?.code;
+  if (code === 'ECONNREFUSED') return 'Connection refused (ECONNREFUSED)';
+  if (code) return `Could not connect (${code})`;
+  return e.cause?.message ?? e.message ?? String(err);
+}

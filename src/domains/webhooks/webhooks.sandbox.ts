@@ -1,0 +1,91 @@
+// /_sandbox/webhooks*: the tenant's webhook settings and its delivery log. Thin: validate, call the
+// service, present. Nothing here waits for the network: attempts go through the outbox.
+import { createRoute } from '@hono/zod-openapi';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { listDeliveries, redeliver, stopAll, type Sender } from './deliveries.service.js';
+import type { EventCatalog } from '../../engine/events.js';
+import type { TargetPolicy } from './targets.js';
+import {
+  DeliveriesQuery,
+  Delivery,
+  DeliveryList,
+  DeliveryParam,
+  WebhookSettings,
+  WebhookSettingsWithSecret,
+  WebhookStopped,
+  settingsRequestOf,
+} from './webhooks.schema.js';
+import { getSettings, present, putSettings, removeSettings } from './webhooks.service.js';
+
+const tags = ['Sandbox webhooks'];
+
+const put = (catalog: EventCatalog) =>
+  createRoute({
+    method: 'put',
+    path: '/_sandbox/webhooks',
+    tags,
+    security,
+    summary: 'Set the webhook: where every event of this key is sent, and how it is signed',
+    description:
+      'Replaces the settings. Without `secret`, a new whsec_ secret is generated. The response is the only place the secret is shown. ' +
+      'A URL on a port HTTP clients refuse (the Fetch standard\'s bad ports) is a 400; so is a private, loopback or link-local address when the sandbox runs with --webhook-targets public.',
+    request: { body: jsonBody(settingsRequestOf(catalog)) },
+    responses: { 200: jsonResponse(WebhookSettingsWithSecret, 'The settings, with the signing secret'), ...errorResponses(400, 413, 415) },
+  });
+
+const get = createRoute({
+  method: 'get',
+  path: '/_sandbox/webhooks',
+  tags,
+  security,
+  summary: 'Read the webhook settings (without the secret)',
+  responses: { 200: jsonResponse(WebhookSettings, 'The settings'), ...errorResponses(404) },
+});
+
+const del = createRoute({
+  method: 'delete',
+  path: '/_sandbox/webhooks',
+  tags,
+  security,
+  summary: 'Remove the webhook: no more deliveries; waiting ones are given up',
+  responses: { 200: jsonResponse(WebhookStopped, 'Deliveries stopped'), ...errorResponses() },
+});
+
+const list = createRoute({
+  method: 'get',
+  path: '/_sandbox/webhooks/deliveries',
+  tags,
+  security,
+  summary: 'The delivery log, newest first, with every attempt',
+  request: { query: DeliveriesQuery },
+  responses: { 200: jsonResponse(DeliveryList, 'Deliveries'), ...errorResponses(400) },
+});
+
+const resend = createRoute({
+  method: 'post',
+  path: '/_sandbox/webhooks/deliveries/{id}/redeliver',
+  tags,
+  security,
+  summary: 'Send a delivery once more, with the same webhook-id',
+  description: 'The attempt is made in the background and added to the delivery\'s attempts; it is not retried.',
+  request: { params: DeliveryParam },
+  responses: { 202: jsonResponse(Delivery, 'Redelivery queued'), ...errorResponses(404, 409) },
+});
+
+export function webhookSandbox(sender: Sender, catalog: EventCatalog, targets: TargetPolicy) {
+  return newRouter()
+    .openapi(put(catalog), (c) => {
+      const s = putSettings(c.get('tenant'), c.req.valid('json'), targets);
+      return c.json({ ...present(s), secret: s.secret }, 200);
+    })
+    .openapi(get, (c) => c.json(present(getSettings(c.get('tenant'))), 200))
+    .openapi(del, (c) => {
+      const t = c.get('tenant');
+      const had = removeSettings(t);
+      stopAll(t, sender);
+      const message = had ? 'The webhook was removed; no more deliveries will be sent.' : 'No webhook was set; nothing to stop.';
+      return c.json({ status: 'success' as const, message }, 200);
+    })
+    .openapi(list, (c) => c.json(listDeliveries(c.get('tenant'), c.req.valid('query')), 200))
+    .openapi(resend, (c) => c.json(redeliver(c.get('tenant'), c.req.valid('param').id, sender), 202));
+}

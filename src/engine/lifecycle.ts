@@ -1,0 +1,167 @@
+// The lifecycle half of a resource's description: its one name (every other spelling is derived
+// from it), its machine, which states are timed and how long each lasts by default, which end states
+// a scenario may pick and which of them is success, and what its scenario section holds besides.
+// Services read durations and outcomes and emit events through it, so a state is always one of the
+// machine's: a misspelt state does not compile. The engine reads it without knowing which resource
+// it is.
+import type { z } from 'zod';
+import type { Machine } from '../kernel/machine.js';
+import type { Behaviour, Outcome } from './behaviour.js';
+import type { JobHandler, Tenant } from './tenant.js';
+
+/** Every spelling of a resource, from its one name by one rule. */
+export interface ResourceNames<N extends string = string> {
+  /** Singular, lower case words joined by _: wallet_payout. Also its event prefix and scenario key. */
+  readonly name: N;
+  /** The tenant store collection: the name plus s (wallet_payouts). */
+  readonly collection: `${N}s`;
+  /** Its URL segment in the control API: the collection with - for _ (wallet-payouts). */
+  readonly segment: string;
+}
+
+const NAME = /^[a-z]+(_[a-z]+)*$/;
+
+export function resourceNames<N extends string>(name: N): ResourceNames<N> {
+  if (!NAME.test(name)) throw new Error(`A resource name is lower case words joined by _ (wallet_payout), not '${name}'`);
+  const collection = `${name}s` as const;
+  return { name, collection, segment: collection.replaceAll('_', '-') };
+}
+
+/** What a resource adds to its scenario section besides timing, outcomes and ttl. */
+export interface ScenarioPart {
+  readonly fields?: Readonly<Record<string, z.ZodType>>;
+  readonly description?: string;
+  /** Where its own fields hold regular expressions, as paths within its section (they count towards a scenario's limit). */
+  patterns?(section: Record<string, unknown>): (string | number)[][];
+}
+
+/** What the engine reads of a lifecycle (behaviour, scenario format, event names). */
+export interface LifecycleInfo extends ResourceNames {
+  readonly states: readonly string[];
+  readonly timed: readonly string[];
+  readonly outcomeStates: readonly string[];
+  readonly success: string | undefined;
+  readonly durations: Readonly<Record<string, number | undefined>>;
+  /** Set when the resource lives for a ttl a scenario may set: the ttl field's description. */
+  readonly ttl: string | undefined;
+  /** More fields of its scenario section, and the section's description. */
+  readonly scenario: ScenarioPart;
+  /** Every event it emits: <name>.<state in lower case> per state, then its extra events. */
+  readonly events: readonly string[];
+}
+
+export interface LifecycleSpec<N extends string, S extends string, E extends string, X extends string, M> {
+  name: N;
+  machine: Machine<S, E>;
+  /** States left by a timed move: a scenario may set how long each lasts. */
+  timed?: readonly S[];
+  /** The end states a scenario outcome may name, and which one is success. */
+  outcomes?: { states: readonly S[]; success: S };
+  /** Default seconds per timed state; a state not listed lasts 60. */
+  durations?: Partial<Record<S, number>>;
+  /**
+   * The move each timed state makes when its time is up: an event, or the planned outcome's
+   * (`succeed` or `fail`). Its timers run as jobs of kind <name>.advance.
+   */
+  timedMoves?: Partial<Record<S, E | { succeed: E; fail: E }>>;
+  /** The description of `ttl` in its scenario section, for a resource that lives for a ttl (default 300 s). */
+  ttl?: string;
+  scenario?: ScenarioPart;
+  /** Events it emits besides entering a state (a quote's order.successful). */
+  extraEvents?: readonly X[];
+  /** The fields scenario outcome rules match, from what the resource is created with. */
+  match?: (input: M) => Record<string, unknown>;
+}
+
+export interface Lifecycle<N extends string, S extends string, E extends string, X extends string, M>
+  extends Omit<LifecycleInfo, keyof ResourceNames | 'states'>,
+    ResourceNames<N> {
+  readonly machine: Machine<S, E>;
+  readonly states: readonly S[];
+  /** Seconds `state` lasts under this behaviour (its scenario's timing, else the default). */
+  duration(b: Behaviour, state: S): number;
+  /** How the lifecycle of a new resource ends under this behaviour. */
+  outcome(b: Behaviour, input: M): Outcome<S>;
+  /** Its lifetime in seconds under this behaviour. */
+  ttlOf(b: Behaviour): number;
+  /** Its scenario section as the scenario wrote it (for the fields the domain itself reads). */
+  section(b: Behaviour): Record<string, unknown> | undefined;
+  /** Record entering `state`: the event <name>.<state in lower case>. */
+  emit(t: Tenant, state: S, data: object): void;
+  /** Record one of its extra events. */
+  emitExtra(t: Tenant, event: X, data: object): void;
+  /** The job kind of its timed moves: <name>.advance. */
+  readonly timer: string;
+  /** The event `state`'s timer fires for a resource that will end as `outcome`; undefined when `state` has no timed move. */
+  timedEvent(state: S, outcome: Outcome): E | undefined;
+  /**
+   * After a move into `state`: forget the timer of the state left, and start `state`'s when it has a
+   * timed move, `after` from `now` (the tenant's time by default): so many seconds, or as long as
+   * the behaviour says the state lasts.
+   */
+  retime(t: Tenant, id: string, state: S, after: Behaviour | number, now?: number): void;
+  /** The handler of its timers: reads the resource and moves it by its timed event. */
+  timerJobs(read: (t: Tenant, id: string) => { status: S; outcome: Outcome } | undefined, move: (t: Tenant, id: string, event: E) => unknown): Record<string, JobHandler>;
+}
+
+export function defineLifecycle<N extends string, S extends string, E extends string, X extends string = never, M = Record<string, unknown>>(
+  spec: LifecycleSpec<N, S, E, X, M>,
+): Lifecycle<N, S, E, X, M> {
+  const names = resourceNames(spec.name);
+  const eventOf = new Map<string, string>(spec.machine.states.map((s) => [s, `${spec.name}.${s.toLowerCase()}`]));
+  const match = spec.match ?? ((input: M) => input as Record<string, unknown>);
+  const timer = `${spec.name}.advance`;
+  const moves: Partial<Record<S, E | { succeed: E; fail: E }>> = spec.timedMoves ?? {};
+  const timedEvent = (state: S, outcome: Outcome): E | undefined => {
+    const move: E | { succeed: E; fail: E } | undefined = moves[state];
+    if (move === undefined || typeof move === 'string') return move;
+    return outcome.succeed ? move.succeed : move.fail;
+  };
+  return {
+    ...names,
+    machine: spec.machine,
+    states: spec.machine.states,
+    timed: spec.timed ?? [],
+    outcomeStates: spec.outcomes?.states ?? [],
+    success: spec.outcomes?.success,
+    durations: spec.durations ?? {},
+    ttl: spec.ttl,
+    scenario: spec.scenario ?? {},
+    events: [...eventOf.values(), ...(spec.extraEvents ?? [])],
+    duration(b, state) {
+      return b.duration(this, state);
+    },
+    outcome(b, input) {
+      return b.outcome(this, match(input)) as Outcome<S>;
+    },
+    ttlOf(b) {
+      return b.ttl(this);
+    },
+    section(b) {
+      return b.section(spec.name) as Record<string, unknown> | undefined;
+    },
+    emit(t, state, data) {
+      t.emit(eventOf.get(state)!, data);
+    },
+    emitExtra(t, event, data) {
+      t.emit(event, data);
+    },
+    timer,
+    timedEvent,
+    retime(t, id, state, after, now = t.now()) {
+      t.scheduler.cancelFor(id, timer);
+      if (moves[state] === undefined) return;
+      const seconds = typeof after === 'number' ? after : this.duration(after, state);
+      t.scheduler.enqueue(timer, id, now + seconds * 1000);
+    },
+    timerJobs(read, move) {
+      return {
+        [timer]: (t, job) => {
+          const r = read(t, job.ref);
+          const event = r && timedEvent(r.status, r.outcome);
+          if (event) move(t, job.ref, event);
+        },
+      };
+    },
+  };
+}

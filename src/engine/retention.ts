@@ -1,0 +1,111 @@
+// What a tenant keeps is bounded in count and in time.
+//
+// Count: a tenant holds at most `maxResources` resources; a create past that is refused before it
+// writes anything (checkRoom, called first by every create).
+// Time: a resource that has not changed for the retention age of real time, and has no timed move
+// waiting, is dropped, with the idempotency record that names it; events older than the age go too.
+// Records carry the tenant's time, which may run ahead of real time (clock advances): the cutoff is
+// the tenant's time as it read `age` ago (Tenant.timeAt), so advancing a clock never drops anything.
+import { iso } from '../kernel/clock.js';
+import { SandboxError } from '../kernel/errors.js';
+import type { SandboxEvent } from './events.js';
+import { idempotencyRecords, storedResponses } from './idempotency.js';
+import type { Resource } from './resource.js';
+import type { Tenant } from './tenant.js';
+
+/** The resources retention and the cap see, from the app's resource descriptions; records are keyed
+ * by the id their timed moves name, and a resource's idempotency scope is its name. */
+export type Retained = readonly Pick<Resource, 'name' | 'collection' | 'ownedBy' | 'owns'>[];
+
+type Rec = { createdAt?: string; updatedAt?: string } & Record<string, unknown>;
+
+/** How many resources the tenant holds (bulk files and their rows each count). */
+function resourceCount(t: Tenant, retained: Retained): number {
+  let n = 0;
+  for (const k of retained) n += t.store.collection(k.collection).size;
+  return n;
+}
+
+export function checkRoom(t: Tenant, limits: { maxResources: number; retentionMs: number; retained: Retained }, adding: number): void {
+  const max = limits.maxResources;
+  if (max === 0) return;
+  const held = resourceCount(t, limits.retained);
+  if (held + adding <= max) return;
+  const wait = limits.retentionMs > 0 ? `, or wait: resources unchanged for ${span(limits.retentionMs)} are dropped` : '';
+  throw new SandboxError(
+    'TENANT_FULL',
+    `This API key holds ${held} resources and this sandbox keeps at most ${max} per key, so ` +
+      `${adding === 1 ? 'nothing more can be created' : `${adding} more do not fit`}. Nothing was written. ` +
+      `Make room with POST /_sandbox/reset (forgets this key's resources; its scenario and webhook stay)${wait}.`,
+  );
+}
+
+/** 7 days, 12 hours, 90 minutes, 45 seconds: the largest whole unit. */
+function span(ms: number): string {
+  const s = Math.round(ms / 1000);
+  for (const [unit, size] of [['day', 86_400], ['hour', 3600], ['minute', 60]] as const) {
+    if (s % size === 0) return `${s / size} ${unit}${s === size ? '' : 's'}`;
+  }
+  return `${s} second${s === 1 ? '' : 's'}`;
+}
+
+const changedAt = (r: Rec) => r.updatedAt ?? r.createdAt;
+
+/** Counts work done and gives the event loop its turn once a slice's worth is done. */
+export function slices(size: number): (work: number) => Promise<void> {
+  let done = 0;
+  return async (work) => {
+    done += work;
+    if (done < size) return;
+    done = 0;
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+}
+
+/**
+ * Drop what has not changed since the base-clock instant `before`. A generator: it yields the work
+ * done since the last yield (records looked at), so the caller can give the event loop its turn
+ * between slices. Nothing is held across a yield but the position in a collection.
+ */
+export function* sweepTenant(t: Tenant, before: number, retained: Retained): Generator<number> {
+  // Moves that fell due first, so what has settled meanwhile is judged settled.
+  t.catchUp();
+  const cutoff = iso(t.timeAt(before));
+  // Events are kept in the order they happened; the newest stays, so event ids go on from it.
+  const events = t.store.collection<SandboxEvent>('events');
+  for (const id of events.keys()) {
+    if (events.size <= 1 || events.get(id)!.createdAt >= cutoff) break;
+    events.remove(id);
+    yield 1;
+  }
+  const old = (r: Rec | undefined, id: string) => r !== undefined && (changedAt(r) ?? cutoff) < cutoff && !t.scheduler.has(id);
+  for (const kind of retained) {
+    const records = t.store.collection<Rec>(kind.collection);
+    for (const id of records.keys()) {
+      const r = records.get(id)!;
+      const owner = kind.ownedBy && r[kind.ownedBy.field];
+      const owned = typeof owner === 'string' && t.store.collection(kind.ownedBy!.collection).has(owner);
+      const children = kind.owns ? ((r[kind.owns.field] as string[] | undefined) ?? []) : [];
+      const rows = kind.owns ? t.store.collection<Rec>(kind.owns.collection) : undefined;
+      const drop = !owned && old(r, id) && children.every((c) => !rows!.has(c) || old(rows!.get(c), c));
+      if (drop) {
+        for (const c of children) rows!.remove(c);
+        records.remove(id);
+      }
+      yield 1 + children.length;
+    }
+  }
+  // Idempotency records whose resource is gone: the reference may be used again.
+  const records = idempotencyRecords(t);
+  const responses = storedResponses(t);
+  for (const key of records.keys()) {
+    const rec = records.get(key)!;
+    const scope = key.slice(0, key.indexOf(':'));
+    const collection = retained.find((k) => k.name === scope)?.collection;
+    if (collection && rec.id !== undefined && !t.store.collection(collection).has(rec.id)) {
+      records.remove(key);
+      responses.remove(key);
+    }
+    yield 1;
+  }
+}

@@ -1,0 +1,199 @@
+// One test per assumption framework.ts makes about Hono and @hono/node-server, named after it: an
+// upgrade that breaks an assumption fails the test of that name.
+import { serve } from '@hono/node-server';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import {
+  asOwnBodyLimit,
+  bodyTextRead,
+  KeptStaticRouter,
+  nodeRequest,
+  replaceResponse,
+  routeHasOwnBodyLimit,
+  setBodyText,
+} from './framework.js';
+import type { AppEnv } from './types.js';
+
+function router() {
+  const r = new KeptStaticRouter<string>();
+  r.add('ALL', '/api/*', 'api-middleware');
+  r.add('POST', '/api/v1/transfers', 'create-transfer');
+  r.add('GET', '/api/v1/transfers/:reference', 'read-transfer');
+  r.add('GET', '/api/v1/transfers/bulk/:id/transfers', 'bulk-page');
+  return r;
+}
+
+const handlers = (result: ReturnType<KeptStaticRouter<string>['match']>) =>
+  (result[0] as [string, Record<string, string>][]).map(([h, params]) => [h, { ...params }]);
+
+describe('router result: KeptStaticRouter', () => {
+  it('answers a path without parameters with the same match each time', () => {
+    const r = router();
+    const first = r.match('POST', '/api/v1/transfers');
+    expect(handlers(first)).toEqual([
+      ['api-middleware', {}],
+      ['create-transfer', {}],
+    ]);
+    expect(r.match('POST', '/api/v1/transfers')).toBe(first);
+  });
+
+  it('matches paths with parameters afresh, so each request gets its own values', () => {
+    const r = router();
+    expect(handlers(r.match('GET', '/api/v1/transfers/ref-1'))).toEqual([
+      ['api-middleware', {}],
+      ['read-transfer', { reference: 'ref-1' }],
+    ]);
+    expect(handlers(r.match('GET', '/api/v1/transfers/ref-2'))).toEqual([
+      ['api-middleware', {}],
+      ['read-transfer', { reference: 'ref-2' }],
+    ]);
+    expect(handlers(r.match('GET', '/api/v1/transfers/bulk/b-9/transfers'))).toEqual([
+      ['api-middleware', {}],
+      ['bulk-page', { id: 'b-9' }],
+    ]);
+  });
+
+  it('keeps a bounded number of paths and still matches every other one correctly', () => {
+    const r = router();
+    for (let i = 0; i < 600; i++) r.match('DELETE', `/api/unknown-${i}`);
+    const late = r.match('DELETE', '/api/unknown-599');
+    expect(handlers(late)).toEqual([['api-middleware', {}]]);
+    expect(r.match('DELETE', '/api/unknown-599')).not.toBe(late);
+    expect(r.match('DELETE', '/api/unknown-0')).toBe(r.match('DELETE', '/api/unknown-0'));
+  });
+
+  it('forgets what it kept when a route is added', () => {
+    const r = router();
+    r.match('PUT', '/api/v1/transfers');
+    r.add('PUT', '/api/v1/transfers', 'put-transfer');
+    expect(handlers(r.match('PUT', '/api/v1/transfers'))).toEqual([
+      ['api-middleware', {}],
+      ['put-transfer', {}],
+    ]);
+  });
+});
+
+describe('router result: Hono', () => {
+  it('asks the router on every request and uses a kept result unchanged', async () => {
+    const app = new Hono({ router: new KeptStaticRouter() });
+    let calls = 0;
+    app.use('/api/*', async (_c, next) => {
+      calls++;
+      await next();
+    });
+    app.get('/api/items', (c) => c.text('list'));
+    app.get('/api/items/:id', (c) => c.text(`item ${c.req.param('id')}`));
+    expect(await (await app.request('/api/items')).text()).toBe('list');
+    expect(await (await app.request('/api/items')).text()).toBe('list');
+    expect(await (await app.request('/api/items/a')).text()).toBe('item a');
+    expect(await (await app.request('/api/items/b')).text()).toBe('item b');
+    expect(calls).toBe(4);
+  });
+});
+
+describe('body cache', () => {
+  it('makes text put in bodyCache.text what c.req.json() and the route validators read', async () => {
+    const app = new OpenAPIHono<AppEnv>();
+    app.use('*', async (c, next) => {
+      setBodyText(c, Promise.resolve('{"n": 2}'));
+      await next();
+    });
+    app.post('/read', async (c) => c.json(await c.req.json()));
+    const valid = createRoute({
+      method: 'post',
+      path: '/valid',
+      request: { body: { required: true, content: { 'application/json': { schema: z.object({ n: z.number() }) } } } },
+      responses: { 200: { description: 'The body as validated' } },
+    });
+    app.openapi(valid, (c) => c.json(c.req.valid('json')));
+    const send = (path: string) => app.request(path, { method: 'POST', body: '{"n": 1}', headers: { 'content-type': 'application/json' } });
+    expect(await (await send('/read')).json()).toEqual({ n: 2 });
+    expect(await (await send('/valid')).json()).toEqual({ n: 2 });
+  });
+
+  it('keeps the text a route read in bodyCache.text', async () => {
+    const app = new Hono<AppEnv>();
+    let seen: Promise<string> | undefined;
+    app.use('*', async (c, next) => {
+      expect(bodyTextRead(c)).toBeUndefined();
+      await next();
+      seen = bodyTextRead(c);
+    });
+    app.post('/read', async (c) => c.json(await c.req.json()));
+    await app.request('/read', { method: 'POST', body: '{"a": 1}', headers: { 'content-type': 'application/json' } });
+    expect(await seen).toBe('{"a": 1}');
+  });
+});
+
+describe('node request', () => {
+  it("hands app.fetch Node's request as env.incoming, with its parsed headers and socket", async () => {
+    const app = new Hono<AppEnv>();
+    app.get('/', (c) => {
+      const incoming = nodeRequest(c);
+      return c.json({ header: incoming?.headers['x-probe'], socket: typeof incoming?.socket?.destroy });
+    });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/`, { headers: { 'x-probe': 'yes' } });
+      expect(await res.json()).toEqual({ header: 'yes', socket: 'function' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    const inProcess = new Hono<AppEnv>().get('/', (c) => c.text(String(nodeRequest(c))));
+    expect(await (await inProcess.request('/')).text()).toBe('undefined');
+  });
+});
+
+describe('response replace', () => {
+  it('gives the new response alone, without the headers of the one it replaces', async () => {
+    const app = new Hono<AppEnv>();
+    app.use('*', async (c, next) => {
+      await next();
+      replaceResponse(c, new Response('replaced', { status: 503 }));
+    });
+    app.get('/', (c) => c.text('first', 200, { 'x-first': 'yes' }));
+    const res = await app.request('/');
+    expect([res.status, await res.text(), res.headers.get('x-first')]).toEqual([503, 'replaced', null]);
+  });
+});
+
+describe('plain middleware', () => {
+  it('awaits the next() promise a middleware that is not async returns, and sends what it throws to onError', async () => {
+    const app = new Hono<AppEnv>();
+    app.onError((err, c) => c.text(`caught ${err.message}`, 418));
+    const plain: MiddlewareHandler<AppEnv> = (c, next) => {
+      if (c.req.query('fail')) throw new Error('at once');
+      return next();
+    };
+    app.use('*', plain);
+    app.get('/', async (c) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return c.text('handled');
+    });
+    const ok = await app.request('/');
+    expect([ok.status, await ok.text()]).toEqual([200, 'handled']);
+    const failed = await app.request('/?fail=1');
+    expect([failed.status, await failed.text()]).toEqual([418, 'caught at once']);
+  });
+});
+
+describe('matched routes', () => {
+  it("lets an app-level middleware see a mounted route's own middleware before the handler runs", async () => {
+    const app = new Hono<AppEnv>();
+    const seen: boolean[] = [];
+    app.use('*', async (c, next) => {
+      seen.push(routeHasOwnBodyLimit(c));
+      await next();
+    });
+    const own = asOwnBodyLimit<MiddlewareHandler<AppEnv>>((_c, next) => next());
+    const routes = new Hono<AppEnv>().post('/upload', own, (c) => c.text('up')).post('/other', (c) => c.text('other'));
+    app.route('/', routes);
+    expect(await (await app.request('/upload', { method: 'POST' })).text()).toBe('up');
+    expect(await (await app.request('/other', { method: 'POST' })).text()).toBe('other');
+    expect(seen).toEqual([true, false]);
+  });
+});

@@ -1,0 +1,117 @@
+// Every place the sandbox relies on how Hono and @hono/node-server work inside, rather than on their
+// documented API, each with the assumption it makes. Both packages are pinned to exact versions
+// (package.json), and src/http/framework.test.ts has one test per assumption, named after it, so an
+// upgrade that breaks one says which.
+import type { Context, MiddlewareHandler } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import { matchedRoutes } from 'hono/route';
+import type { Result, Router } from 'hono/router';
+import { TrieRouter } from 'hono/router/trie-router';
+import type { AppEnv } from './types.js';
+
+// ASSUMPTION (plain middleware): Hono's compose awaits whatever a middleware returns and catches what
+// it throws, so a middleware need not be async: it may throw at once or return next()'s promise. The
+// tenant, fault and body-limit middleware do so on their common path (with a memory store, the
+// tenant middleware holds nothing and flushes nothing, so it returns next() without a frame of its
+// own), saving an async frame per middleware per request.
+
+/**
+ * ASSUMPTION (router result): Hono asks its router for `match(method, path)` on every request and
+ * takes a `[[handler, params][]]` result without changing it, so one result may be kept and handed
+ * out again.
+ *
+ * The app's router: Hono's trie router, with the answers for paths without parameters kept. Hono's
+ * faster regular-expression router cannot hold these routes (a transfer reference and the literal
+ * `bulk` share one segment), so the trie router is used; it walks the tree, collects every matching
+ * middleware and route and sorts them on each request. A path that binds no parameter (POST
+ * /api/v1/partners/payouts, GET /api/v1/partners/fx/listings, …) gets the same answer every time:
+ * that answer is kept and shared, as Hono's own regular-expression router shares its answers. Paths
+ * with parameters (a reference in the path) are matched afresh each time.
+ */
+export class KeptStaticRouter<T> implements Router<T> {
+  readonly name = 'KeptStaticRouter';
+  private readonly trie = new TrieRouter<T>();
+  private readonly kept = new Map<string, Map<string, Result<T>>>();
+
+  add(method: string, path: string, handler: T): void {
+    this.kept.clear();
+    this.trie.add(method, path, handler);
+  }
+
+  match(method: string, path: string): Result<T> {
+    let byPath = this.kept.get(method);
+    const hit = byPath?.get(path);
+    if (hit) return hit;
+    const result = this.trie.match(method, path);
+    if (bindsNoParameter(result)) {
+      if (!byPath) this.kept.set(method, (byPath = new Map()));
+      if (byPath.size < KEPT_PER_METHOD) byPath.set(path, result);
+    }
+    return result;
+  }
+}
+
+/** How many parameterless paths are kept per method; a client inventing paths cannot grow it further. */
+const KEPT_PER_METHOD = 512;
+
+function bindsNoParameter<T>(result: Result<T>): boolean {
+  if (result.length !== 1) return false;
+  for (const [, params] of result[0]) {
+    for (const _ in params as Record<string, string>) return false;
+  }
+  return true;
+}
+
+/**
+ * ASSUMPTION (body cache): HonoRequest keeps the body it read as text in `bodyCache.text` (a promise),
+ * and every later reader (c.req.text(), c.req.json(), the validators) takes it from there. So a
+ * middleware can put checked text there for the route to read, and the journal can take the text a
+ * route read without reading the body again.
+ */
+export function setBodyText(c: Context<AppEnv>, text: Promise<string>): void {
+  (c.req.bodyCache as { text?: Promise<string> }).text = text;
+}
+
+/** The body text the route read, if it read one (see setBodyText). */
+export function bodyTextRead(c: Context<AppEnv>): Promise<string> | undefined {
+  const text = c.req.bodyCache.text as Promise<string> | string | undefined;
+  return text === undefined ? undefined : Promise.resolve(text);
+}
+
+/**
+ * ASSUMPTION (node request): @hono/node-server hands app.fetch an env of `{ incoming, outgoing }`, the
+ * Node request and response. The journal reads the headers Node already parsed from `incoming`
+ * (building a Headers object costs more), and a dropped-connection fault destroys its socket. In
+ * process (app.request) there is none.
+ */
+export const nodeRequest = (c: Context<AppEnv>): IncomingMessage | undefined =>
+  (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+
+/**
+ * ASSUMPTION (response replace): setting `c.res` while a response is set copies the old response's
+ * headers onto the new one; clearing it first gives the new response alone.
+ */
+export function replaceResponse(c: Context<AppEnv>, res: Response): Response {
+  c.res = undefined;
+  c.res = res;
+  return res;
+}
+
+const OWN_BODY_LIMIT = Symbol('own body limit');
+
+/** Mark a route middleware as the route's own body limit (see routeHasOwnBodyLimit). */
+export function asOwnBodyLimit<M extends MiddlewareHandler>(limit: M): M {
+  return Object.assign(limit, { [OWN_BODY_LIMIT]: true });
+}
+
+/**
+ * ASSUMPTION (matched routes): before the handler runs, a middleware sees (hono/route's
+ * matchedRoutes) every handler the router matched for this request, the route's own middleware
+ * included, each as the function that was registered (a router mounted with app.route and no error
+ * handler of its own keeps them). So the app's default body limit can leave a route that declares
+ * its own to it.
+ */
+export function routeHasOwnBodyLimit(c: Context): boolean {
+  for (const r of matchedRoutes(c)) if ((r.handler as { [OWN_BODY_LIMIT]?: true })[OWN_BODY_LIMIT]) return true;
+  return false;
+}
