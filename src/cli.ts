@@ -31,6 +31,19 @@ Options (environment variable in brackets):
                     request; 0 keeps every tenant. Default 30d [SANDBOX_TENANT_RETENTION]
   --max-resources N most resources one key may hold; a create past it is refused with
                     409 TENANT_FULL. 0: no cap. Default 100000 [SANDBOX_MAX_RESOURCES]
+
+Connections (milliseconds; 0 turns a timeout off):
+  --headers-timeout-ms N     headers must arrive within N, default 10000
+                             [SANDBOX_HEADERS_TIMEOUT_MS]
+  --request-timeout-ms N     the whole request, body included, must arrive within N,
+                             default 30000 (scenario faults are not counted)
+                             [SANDBOX_REQUEST_TIMEOUT_MS]
+  --keep-alive-timeout-ms N  close an idle keep-alive connection after N, default 5000
+                             [SANDBOX_KEEP_ALIVE_TIMEOUT_MS]
+  --max-unread-bytes N       close a connection whose client leaves more than N bytes
+                             of answer unread for --unread-timeout-ms, default 65536
+                             [SANDBOX_MAX_UNREAD_BYTES]
+  --unread-timeout-ms N      default 30000 [SANDBOX_UNREAD_TIMEOUT_MS]
   -h, --help        show this help`;
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
@@ -50,6 +63,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
       'resource-retention': { type: 'string' },
       'tenant-retention': { type: 'string' },
       'max-resources': { type: 'string' },
+      'headers-timeout-ms': { type: 'string' },
+      'request-timeout-ms': { type: 'string' },
+      'keep-alive-timeout-ms': { type: 'string' },
+      'max-unread-bytes': { type: 'string' },
+      'unread-timeout-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

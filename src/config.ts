@@ -45,6 +45,20 @@ export const ConfigSchema = z.object({
   tenantRetention: duration.default(30 * 86_400),
   /** Most resources one key may hold; a create past it is refused with 409 TENANT_FULL. 0: no cap. */
   maxResources: z.coerce.number().int().min(0).default(100_000),
+  /** Connection timeouts, in ms; 0 turns one off. Headers must arrive within headersTimeoutMs and
+   * the whole request (headers and body) within requestTimeoutMs, else 408 and the connection closes;
+   * a scenario's latency or timeout fault holds a request only once it has arrived, so neither cuts it. */
+  headersTimeoutMs: z.coerce.number().int().min(0).default(10_000),
+  requestTimeoutMs: z.coerce.number().int().min(0).default(30_000),
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: z.coerce.number().int().min(0).default(5_000),
+  /** A connection with more than maxUnreadBytes of answer waiting for its client to read, for longer
+   * than unreadTimeoutMs, is closed. */
+  maxUnreadBytes: z.coerce.number().int().min(0).default(64 * 1024),
+  unreadTimeoutMs: z.coerce.number().int().min(0).default(30_000),
+}).refine((c) => c.requestTimeoutMs === 0 || c.headersTimeoutMs <= c.requestTimeoutMs, {
+  path: ['headersTimeoutMs'],
+  message: 'must not be longer than the request timeout, which includes the headers',
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -63,6 +77,11 @@ export const ENV_NAMES: Record<string, keyof Config> = {
   SANDBOX_RESOURCE_RETENTION: 'resourceRetention',
   SANDBOX_TENANT_RETENTION: 'tenantRetention',
   SANDBOX_MAX_RESOURCES: 'maxResources',
+  SANDBOX_HEADERS_TIMEOUT_MS: 'headersTimeoutMs',
+  SANDBOX_REQUEST_TIMEOUT_MS: 'requestTimeoutMs',
+  SANDBOX_KEEP_ALIVE_TIMEOUT_MS: 'keepAliveTimeoutMs',
+  SANDBOX_MAX_UNREAD_BYTES: 'maxUnreadBytes',
+  SANDBOX_UNREAD_TIMEOUT_MS: 'unreadTimeoutMs',
 };
 
 export const defaultConfig = (): Config => ConfigSchema.parse({});

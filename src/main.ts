@@ -1,86 +1,44 @@
-// Process entry: config → store → createApp → serve → graceful shutdown. The only file doing I/O
-// at start.
-import { readFileSync } from 'node:fs';
-import { serve } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
+// Process entry: arguments, the start-up banner, signals and exit codes. The server itself (store,
+// app, port, background work, graceful close) is startServer's.
 import { createApp, scenarioFormatOf } from './app.js';
 import { parseCli, USAGE } from './cli.js';
-import { validateScenarioFile } from './engine/scenario.load.js';
-import { ScenarioRegistry } from './engine/scenario.registry.js';
-import { systemClock } from './kernel/clock.js';
-import { LowdbStore } from './store/lowdb.store.js';
-import { MemoryStore } from './store/memory.store.js';
 import type { Config } from './config.js';
+import { validateScenarioFile } from './engine/scenario.load.js';
+import { systemClock } from './kernel/clock.js';
+import { startServer, type SandboxServer } from './server.js';
+import { MemoryStore } from './store/memory.store.js';
 
-function readKeys(file: string): Set<string> {
-  return new Set(
-    readFileSync(file, 'utf8')
-      .split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('#')),
-  );
+function banner(config: Config, s: SandboxServer): string {
+  const scenario = s.scenario.file && s.scenario.origin === 'file' ? `${s.scenario.name} (${s.scenario.file})` : s.scenario.name;
+  return [
+    `payments-sandbox listening on ${s.url}`,
+    `  store:    ${config.data ? `lowdb files in ${config.data}` : 'memory (fresh at each start)'}`,
+    `  scenario: ${scenario}`,
+    `  seed:     ${config.seed ?? 'random'}`,
+    `  keys:     ${s.keys ? `${s.keys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}`,
+    `  tenants:  ${!config.data ? 'all kept in memory' : `loaded on first use${config.maxTenants ? `, at most ${config.maxTenants} in memory, idle ones reload from disk` : ''}`}`,
+    `  docs:     ${s.url}/docs   OpenAPI: ${s.url}/openapi.json`,
+  ].join('\n');
 }
 
-async function start(config: Config) {
-  const scenarios = ScenarioRegistry.load(config.scenario, scenarioFormatOf());
-  // With --data, no tenant is read here: each loads on its first request, so the port opens at once.
-  const store = config.data ? await LowdbStore.open(config.data) : new MemoryStore();
-  const allowedKeys = config.keys ? readKeys(config.keys) : undefined;
-  const { app, tenants } = createApp({ config, store, clock: systemClock, allowedKeys, scenarios });
-
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info: AddressInfo) => {
-    const url = `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}`;
-    console.log(
-      [
-        `payments-sandbox listening on ${url}`,
-        `  store:    ${config.data ? `lowdb files in ${config.data}` : 'memory (fresh at each start)'}`,
-        `  scenario: ${scenarios.startDefault.name}${scenarios.startDefault.file && scenarios.startDefault.origin === 'file' ? ` (${scenarios.startDefault.file})` : ''}`,
-        `  seed:     ${config.seed ?? 'random'}`,
-        `  keys:     ${allowedKeys ? `${allowedKeys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}`,
-        `  tenants:  ${!config.data ? 'all kept in memory' : `loaded on first use${config.maxTenants ? `, at most ${config.maxTenants} in memory, idle ones reload from disk` : ''}`}`,
-        `  docs:     ${url}/docs   OpenAPI: ${url}/openapi.json`,
-      ].join('\n'),
-    );
-  });
-
-  let ticking = false;
-  const tick = setInterval(() => {
-    if (ticking) return;
-    ticking = true;
-    tenants
-      .tick()
-      .catch((err: unknown) => console.error('[sandbox] background tick failed:', err))
-      .finally(() => (ticking = false));
-  }, config.tickMs);
-  tick.unref();
-
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+async function serve(config: Config) {
+  const server = await startServer(config);
+  console.log(banner(config, server));
+  const stop = (signal: string) => {
     console.log(`payments-sandbox: ${signal} received, finishing in-flight requests`);
-    clearInterval(tick);
-    server.close(async () => {
-      try {
-        await tenants.stop();
-        await store.close();
+    server.close().then(
+      () => {
         console.log('payments-sandbox: store flushed, bye');
         process.exit(0);
-      } catch (err) {
+      },
+      (err: unknown) => {
         console.error('payments-sandbox: could not flush the store:', err);
         process.exit(1);
-      }
-    });
-    // Keep-alive connections would hold close() open: close each as soon as it is idle, so in-flight
-    // requests finish first; after 10 s, close whatever is left.
-    const http = server as import('node:http').Server;
-    const reaper = setInterval(() => http.closeIdleConnections(), 20);
-    reaper.unref();
-    setTimeout(() => http.closeAllConnections(), 10_000).unref();
-    http.closeIdleConnections();
+      },
+    );
   };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
 async function main() {
@@ -101,7 +59,7 @@ async function main() {
     console.log(JSON.stringify(await res.json(), null, 2));
     return;
   }
-  await start(cmd.config);
+  await serve(cmd.config);
 }
 
 main().catch((err: Error) => {

@@ -83,18 +83,29 @@ export function scenarioHeaderCheck(registry: ScenarioRegistry): MiddlewareHandl
   };
 }
 
+/**
+ * A fault holds a request only once all of it has arrived, so the server's request timeout (which
+ * bounds how long a client takes to send) never cuts a hold short. The body is kept for the route;
+ * a body that fails to arrive or to decode fails there, as it would without the fault.
+ */
+async function arrived(c: Context<AppEnv>): Promise<void> {
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') await c.req.text().catch(() => undefined);
+}
+
 /** One chosen fault, as it reaches the wire. */
 async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sleep: Sleep): Promise<Response | void> {
   switch (fault.kind) {
     case 'error':
       return renderError(c, faultError(fault));
     case 'latency':
+      await arrived(c);
       await sleep(fault.ms);
       await next();
       c.header('X-Sandbox-Fault', `latency ${fault.ms}ms`);
       return;
     case 'timeout':
       if (fault.processed) await next();
+      else await arrived(c);
       await sleep(fault.holdMs);
       return replace(c, dropConnection(c));
     case 'drop':

@@ -1,0 +1,149 @@
+// Connection limits on a real port: slow senders, clients that stop reading or go away mid-body, and
+// the graceful close under a scenario's latency fault.
+import { request, Agent, type IncomingMessage } from 'node:http';
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../support/server.js';
+
+const KEY = 'sk_test_conn0000000000000000000000000001';
+const auth = { authorization: `Bearer ${KEY}` };
+const json = { ...auth, 'content-type': 'application/json' };
+const payout = (reference: string) => ({
+  reference,
+  amount: 2500,
+  currency: 'NGN',
+  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+});
+const BUNDLE = '/docs/assets/swagger-ui-bundle.js';
+
+let servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.stop('SIGKILL')));
+  servers = [];
+});
+
+async function start(args: string[] = []) {
+  const s = await startServer(args);
+  servers.push(s);
+  return s;
+}
+
+async function connect(s: RunningServer): Promise<net.Socket> {
+  const { hostname, port } = new URL(s.url);
+  const socket = net.connect(Number(port), hostname);
+  socket.on('error', () => undefined);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  return socket;
+}
+
+/** Everything the server sends until it closes the connection, and when that was. */
+function untilClosed(socket: net.Socket, from = Date.now()): Promise<{ text: string; bytes: number; ms: number }> {
+  let text = '';
+  let bytes = 0;
+  socket.on('data', (d: Buffer) => {
+    bytes += d.length;
+    if (text.length < 1000) text += d.toString('latin1');
+  });
+  return new Promise((resolve) => socket.once('close', () => resolve({ text, bytes, ms: Date.now() - from })));
+}
+
+const head = (path: string, contentType: string, length: number) =>
+  `POST ${path} HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\n\r\n`;
+
+async function journal(s: RunningServer, n: number): Promise<{ method: string; path: string; status: number }[]> {
+  for (let i = 0; i < 100; i++) {
+    const body = await (await fetch(`${s.url}/_sandbox/requests?limit=50`, { headers: auth })).json();
+    if (body.data.length >= n) return body.data;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the journal did not reach ${n} entries`);
+}
+
+describe('connection limits', () => {
+  it('cuts a body sent too slowly at the request timeout with 408, and headers at the headers timeout', async () => {
+    const s = await start(['--request-timeout-ms', '1500', '--headers-timeout-ms', '1000']);
+    const body = await connect(s);
+    const cut = untilClosed(body);
+    body.write(`${head('/api/v1/partners/payouts', 'application/json', 200)}{"reference":`);
+    const drip = setInterval(() => body.writable && body.write(' '), 100);
+    const res = await cut;
+    clearInterval(drip);
+    expect(res.text).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\nConnection: close/);
+    expect(res.ms).toBeGreaterThanOrEqual(1400);
+    expect(res.ms).toBeLessThan(5000);
+
+    const headers = await connect(s);
+    const cutHeaders = untilClosed(headers);
+    headers.write('GET /_sandbox/health HTTP/1.1\r\nHost: sand');
+    const drip2 = setInterval(() => headers.writable && headers.write('b'), 100);
+    const res2 = await cutHeaders;
+    clearInterval(drip2);
+    expect(res2.text).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+    expect(res2.ms).toBeLessThan(4000);
+  });
+
+  it('closes the connection of a client that stops reading, and keeps serving others', async () => {
+    const s = await start(['--unread-timeout-ms', '500', '--max-unread-bytes', '65536']);
+    const bundle = (await (await fetch(`${s.url}${BUNDLE}`)).arrayBuffer()).byteLength;
+    const socket = await connect(s);
+    socket.pause();
+    // Six answers of the 1.7 MB Swagger bundle are more than the loopback network buffers hold.
+    socket.write(`GET ${BUNDLE} HTTP/1.1\r\nHost: sandbox\r\n\r\n`.repeat(6));
+    await new Promise((r) => setTimeout(r, 2500));
+    const health = await fetch(`${s.url}/_sandbox/health`);
+    expect(health.status).toBe(200);
+    const got = untilClosed(socket);
+    socket.resume();
+    const { bytes } = await got;
+    expect(bytes).toBeGreaterThan(0);
+    expect(bytes).toBeLessThan(6 * bundle);
+  });
+
+  it('does not cut a request held by a latency fault longer than the request timeout', async () => {
+    const s = await start(['--request-timeout-ms', '1000', '--headers-timeout-ms', '1000']);
+    const faults = [{ route: { path: '/api/**' }, fault: { kind: 'latency', ms: 2000 } }];
+    const put = await fetch(`${s.url}/_sandbox/scenario`, { method: 'PUT', headers: json, body: JSON.stringify({ scenario: { faults } }) });
+    expect(put.status).toBe(200);
+    // 600 kB is more than a connection buffers before the server reads it.
+    const big = `<Document>${'x'.repeat(600_000)}</Document>`;
+    const res = await fetch(`${s.url}/api/v1/partners/fx/trades`, { method: 'POST', headers: { ...auth, 'content-type': 'application/xml' }, body: big });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('x-sandbox-fault')).toBe('latency 2000ms');
+  });
+});
+
+describe('graceful close', () => {
+  it('finishes a request held 15 s by a latency fault after SIGTERM, answering it with Connection: close', async () => {
+    const s = await start();
+    const faults = [{ route: { method: 'POST', path: '/api/v1/partners/payouts' }, fault: { kind: 'latency', ms: 15_000 } }];
+    const put = await fetch(`${s.url}/_sandbox/scenario`, { method: 'PUT', headers: json, body: JSON.stringify({ scenario: { faults } }) });
+    expect(put.status).toBe(200);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, body?: string) =>
+      new Promise<{ res: IncomingMessage; text: string }>((resolve, reject) => {
+        const req = request(`${s.url}${path}`, { method, agent, headers: json }, (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ res, text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    // The connection is open and kept alive before the held request goes out on it.
+    const first = await send('GET', '/_sandbox/clock');
+    expect(first.res.headers.connection).toBe('keep-alive');
+    const held = send('POST', '/api/v1/partners/payouts', JSON.stringify(payout('held-1')));
+    await new Promise((r) => setTimeout(r, 1000));
+    const sent = Date.now();
+    const exited = s.stop('SIGTERM');
+    const { res, text } = await held;
+    expect(res.statusCode).toBe(201);
+    expect(res.headers.connection).toBe('close');
+    expect(res.headers['x-sandbox-fault']).toBe('latency 15000ms');
+    expect(JSON.parse(text).data.reference).toBe('held-1');
+    expect(Date.now() - sent).toBeGreaterThan(12_000);
+    expect(await exited).toBe(0);
+    expect(s.output()).toContain('store flushed');
+    agent.destroy();
+  }, 40_000);
+});
