@@ -1,6 +1,7 @@
 // Turning every failure into the API's envelope: SandboxErrors, framework exceptions, failed
 // validation and unknown routes. Messages name the field and say what to send instead.
 import type { Context } from 'hono';
+import type { IncomingMessage } from 'node:http';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import { SandboxError, errorEnvelope } from '../kernel/errors.js';
@@ -35,7 +36,21 @@ export function renderError(c: Context<AppEnv>, err: SandboxError): Response {
   return c.json(body, err.status as 400, err.headers);
 }
 
+/**
+ * When the request never fully arrived because its connection closed (the client went away, or the
+ * server's request timeout cut a slow body off with a 408), reading the body fails; that is no
+ * failure of the sandbox and there is nobody to answer. The status kept in the journal: 408 for the
+ * timeout, 499 (a client that closed its request, in nginx's terms) otherwise.
+ */
+function leftStatus(c: Context<AppEnv>): number | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming || incoming.complete || !incoming.destroyed) return undefined;
+  return (incoming.socket?.errored as { code?: string } | null)?.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 499;
+}
+
 export function onError(err: Error, c: Context<AppEnv>): Response {
+  const left = leftStatus(c);
+  if (left) return new Response(null, { status: left });
   const e = toSandboxError(err);
   if (e.code === 'INTERNAL_ERROR') console.error(`[sandbox] ${c.req.method} ${c.req.path} failed:`, err);
   return renderError(c, e);

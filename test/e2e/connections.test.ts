@@ -80,6 +80,11 @@ describe('connection limits', () => {
     clearInterval(drip2);
     expect(res2.text).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
     expect(res2.ms).toBeLessThan(4000);
+
+    // The journal keeps the cut request as the 408 its client got; nothing is logged as a failure.
+    const [entry] = await journal(s, 1);
+    expect(entry).toMatchObject({ method: 'POST', path: '/api/v1/partners/payouts', status: 408 });
+    expect(s.output()).not.toMatch(/failed|Error/);
   });
 
   it('closes the connection of a client that stops reading, and keeps serving others', async () => {
@@ -109,6 +114,29 @@ describe('connection limits', () => {
     const res = await fetch(`${s.url}/api/v1/partners/fx/trades`, { method: 'POST', headers: { ...auth, 'content-type': 'application/xml' }, body: big });
     expect(res.status).toBe(400);
     expect(res.headers.get('x-sandbox-fault')).toBe('latency 2000ms');
+  });
+
+  it('takes a client that leaves mid-body as its own doing: no error logged, 499 in the journal', async () => {
+    const s = await start();
+    const sends: [string, string][] = [
+      ['/api/v1/partners/payouts', 'application/json'],
+      ['/api/v1/partners/fx/trades', 'application/xml'],
+      ['/_sandbox/bulk-disbursements', 'application/json'],
+    ];
+    for (const [path, type] of sends) {
+      const socket = await connect(s);
+      socket.write(`${head(path, type, 5000)}{"items": [`);
+      await new Promise((r) => setTimeout(r, 200));
+      socket.destroy();
+    }
+    const entries = await journal(s, 2);
+    expect(entries.map((e) => [e.path, e.status])).toEqual([
+      ['/api/v1/partners/fx/trades', 499],
+      ['/api/v1/partners/payouts', 499],
+    ]);
+    const ok = await fetch(`${s.url}/api/v1/partners/payouts`, { method: 'POST', headers: json, body: JSON.stringify(payout('after-abort')) });
+    expect(ok.status).toBe(201);
+    expect(s.output()).not.toMatch(/failed|Error|aborted/);
   });
 });
 
