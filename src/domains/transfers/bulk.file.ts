@@ -2,9 +2,10 @@
 // plus its category. Problems are collected per row, addressed the way each format is read:
 // JSON rows as items[i].field (the index in the items array), CSV rows as `row N: field` (N the
 // line of the file, the header being row 1, as a spreadsheet numbers them).
-import { parse } from 'csv-parse/sync';
+import { parse } from 'csv-parse/stream';
 import { SandboxError, type ErrorDetail } from '../../kernel/errors.js';
 import { validationError } from '../../kernel/validation.js';
+import { mapInSlices, nextTurn } from './bulk.slices.js';
 import { BulkRow } from './transfers.schema.js';
 
 export const MAX_ROWS = 10_000;
@@ -55,7 +56,7 @@ function checkCount(n: number, field: string): void {
 }
 
 /** A JSON upload: {"name"?: string, "items": [row, ...]}. */
-export function readJson(body: unknown): ParsedFile {
+export async function readJson(body: unknown): Promise<ParsedFile> {
   const obj = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   if (!obj || !Array.isArray(obj.items)) {
     throw invalidFile('A JSON bulk file is an object with an "items" array of transfers (and optionally a "name").', [
@@ -66,22 +67,50 @@ export function readJson(body: unknown): ParsedFile {
     throw invalidFile('The name of a bulk file is a string of 1 to 100 characters.', [{ field: 'name', issue: 'must be a string of 1 to 100 characters' }]);
   }
   checkCount(obj.items.length, 'items');
-  const rows = obj.items.map((item, i) => checkRow(item, (f) => `items[${i}].${f}`));
+  const rows = await mapInSlices(obj.items, (item, i) => checkRow(item, (f) => `items[${i}].${f}`));
   return { name: obj.name as string | undefined, rows };
 }
 
-/** A CSV upload: a header row naming the columns (CSV_COLUMNS), then one transfer per row. */
-export function readCsv(text: string, name?: string): ParsedFile {
-  let records: { record: string[]; info: { lines: number } }[];
+interface CsvRecord {
+  record: string[];
+  info: { lines: number };
+}
+
+/** Bytes of CSV handed to the parser at a time: a few milliseconds of work each. */
+const CSV_CHUNK = 8 * 1024;
+
+/** The CSV's records, parsed a chunk at a time with a turn of the event loop between chunks. */
+async function parseCsv(text: string): Promise<CsvRecord[]> {
+  const parser = parse({ info: true, bom: true, trim: true, skip_empty_lines: true, relax_column_count: true });
+  const records: CsvRecord[] = [];
+  const reading = (async () => {
+    for await (const r of parser.readable) records.push(r as CsvRecord);
+  })();
+  const writer = parser.writable.getWriter();
+  const bytes = Buffer.from(text);
   try {
-    records = parse(text, { info: true, bom: true, trim: true, skip_empty_lines: true, relax_column_count: true }) as unknown as typeof records;
+    for (let at = 0; at < bytes.length; at += CSV_CHUNK) {
+      await writer.write(bytes.subarray(at, at + CSV_CHUNK));
+      await nextTurn();
+    }
+    await writer.close();
+  } catch {
+    // The parser failed: reading ends with its error, thrown below.
+  }
+  try {
+    await reading;
   } catch (err) {
     const line = (err as { lines?: number }).lines;
     throw invalidFile(`The CSV could not be read: ${(err as Error).message}. Send comma-separated text with a header row.`, [
       { field: line ? `row ${line}` : 'file', issue: 'is not valid CSV' },
     ]);
   }
-  const [head, ...data] = records;
+  return records;
+}
+
+/** A CSV upload: a header row naming the columns (CSV_COLUMNS), then one transfer per row. */
+export async function readCsv(text: string, name?: string): Promise<ParsedFile> {
+  const [head, ...data] = await parseCsv(text);
   if (!head) throw invalidFile('The CSV is empty. Send a header row and at least one transfer.', [{ field: 'file', issue: 'is empty' }]);
   const header = head.record;
   const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
@@ -89,7 +118,7 @@ export function readCsv(text: string, name?: string): ParsedFile {
     throw invalidFile(`The CSV header lacks the column(s) ${missing.join(', ')}. Its columns are: ${CSV_COLUMNS.join(', ')}.`, missing.map((c) => ({ field: 'row 1', issue: `has no column ${c}` })));
   }
   checkCount(data.length, 'file');
-  const rows = data.map(({ record, info }) => {
+  const rows = await mapInSlices(data, ({ record, info }) => {
     const field = (f: string) => `row ${info.lines}: ${f}`;
     if (record.length !== header.length) {
       return { field, errors: [{ field: field('row'), issue: `has ${record.length} cells; the header has ${header.length}` }] };

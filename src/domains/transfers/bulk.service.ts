@@ -2,10 +2,12 @@
 // rows of a file start together, so one shared job per file moves them; a row moved through the
 // control API leaves that schedule and keeps its own.
 import demo from '../../../fixtures/bulk-demo-salaries.json' with { type: 'json' };
+import { iso } from '../../kernel/clock.js';
 import { notFound, type ErrorDetail } from '../../kernel/errors.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { invalidFile, type ParsedFile } from './bulk.file.js';
+import { eachInSlices, mapInSlices } from './bulk.slices.js';
 import { applyMove, bumpVersion, checkLiveBank, newTransfer, present, transfers, type TransferRecord } from './transfers.service.js';
 import type { BulkFile, BulkRow } from './transfers.schema.js';
 import { bulkDisbursement, transfer } from './transfers.machine.js';
@@ -30,52 +32,75 @@ export function getBulk(t: Tenant, id: string): BulkRecord {
   return b;
 }
 
+const refused = (file: ParsedFile, errors: ErrorDetail[]) => {
+  const bad = new Set(errors.map((e) => e.field.replace(/(\]|:).*$/, ''))).size;
+  return invalidFile(
+    `The bulk file was refused: ${bad} of ${file.rows.length} row(s) have problems, each listed in error.details. Nothing was created; fix them and upload the whole file again.`,
+    errors,
+  );
+};
+const TAKEN = 'already used by another transfer';
+
 /** Check rows against each other and the tenant's transfers; refuse the whole file on any problem. */
-function checkFile(t: Tenant, file: ParsedFile): BulkRow[] {
+async function checkFile(t: Tenant, file: ParsedFile): Promise<BulkRow[]> {
   const errors: ErrorDetail[] = [];
   const seen = new Set<string>();
   const have = transfers(t);
-  for (const r of file.rows) {
+  await eachInSlices(file.rows, (r) => {
     errors.push(...r.errors);
-    if (!r.row) continue;
+    if (!r.row) return;
     const ref = r.row.reference;
     if (seen.has(ref)) errors.push({ field: r.field('reference'), issue: 'appears on an earlier row of this file' });
-    else if (have.has(ref)) errors.push({ field: r.field('reference'), issue: 'already used by another transfer' });
+    else if (have.has(ref)) errors.push({ field: r.field('reference'), issue: TAKEN });
     seen.add(ref);
     try {
       checkLiveBank(t, r.row, r.field('destination.bankCode'));
     } catch (err) {
       errors.push(...(err as { details: ErrorDetail[] }).details);
     }
-  }
-  if (errors.length > 0) {
-    const bad = new Set(errors.map((e) => e.field.replace(/(\]|:).*$/, ''))).size;
-    throw invalidFile(
-      `The bulk file was refused: ${bad} of ${file.rows.length} row(s) have problems, each listed in error.details. Nothing was created; fix them and upload the whole file again.`,
-      errors,
-    );
-  }
+  });
+  if (errors.length > 0) throw refused(file, errors);
   return file.rows.map((r) => r.row!);
 }
 
-export function createBulk(t: Tenant, file: ParsedFile, serviceSource: string, scenario?: string): BulkFile {
+/**
+ * A bulk file: checked and built in slices (bulk.slices.ts), then written in one step, so the
+ * tenant's other requests meanwhile see none of it or all of it, and a file is never half written.
+ * Its rows' transfer.pending events follow in file order, then its timed moves are scheduled and
+ * the file is answered.
+ */
+export async function createBulk(t: Tenant, file: ParsedFile, serviceSource: string, scenario?: string): Promise<BulkFile> {
   ensureDemo(t);
-  const rows = checkFile(t, file);
+  const rows = await checkFile(t, file);
   // The file counts as a resource, as each of its rows does.
   t.checkRoom(rows.length + 1);
   const id = `bulk_${t.random.hex(24)}`;
-  const store = transfers(t);
-  const references: string[] = [];
-  for (const row of rows) {
+  const now = t.now();
+  const createdAt = iso(now);
+  const records = await mapInSlices(rows, (row) => {
     const record = newTransfer(t, row, { serviceSource, bulkId: id, scenario });
-    store.put(record.reference, record);
-    references.push(record.reference);
-    transfer.emit(t, 'PENDING', present(record));
-  }
-  const bulk: BulkRecord = { id, name: file.name ?? null, count: rows.length, serviceSource, createdAt: t.nowIso(), references, ...(scenario ? { scenario } : {}) };
+    record.createdAt = record.updatedAt = createdAt;
+    return record;
+  });
+
+  // Another request of the tenant (another file) may have taken a reference, or the room, since
+  // the check.
+  ensureDemo(t);
+  const store = transfers(t);
+  const taken = file.rows.filter((_r, i) => store.has(records[i].reference)).map((r) => ({ field: r.field('reference'), issue: TAKEN }));
+  if (taken.length > 0) throw refused(file, taken);
+  t.checkRoom(rows.length + 1);
+  for (const record of records) store.put(record.reference, record);
+  const bulk: BulkRecord = { id, name: file.name ?? null, count: rows.length, serviceSource, createdAt, references: records.map((r) => r.reference), ...(scenario ? { scenario } : {}) };
   bulks(t).put(id, bulk);
   bumpVersion(t);
-  t.scheduler.enqueue(BULK_ADVANCE, id, t.now() + transfer.duration(t.behaviour(scenario), 'PENDING') * 1000, { from: 'PENDING' });
+
+  // A reset meanwhile forgets the file: its remaining events and its schedule go with it.
+  const kept = () => bulks(t).get(id) === bulk;
+  await eachInSlices(records, (record) => {
+    if (kept()) transfer.emit(t, 'PENDING', present(record));
+  });
+  if (kept()) t.scheduler.enqueue(BULK_ADVANCE, id, now + transfer.duration(t.behaviour(scenario), 'PENDING') * 1000, { from: 'PENDING' });
   return presentBulk(bulk);
 }
 

@@ -54,16 +54,16 @@ export async function bulkUpload(c: Context<AppEnv>) {
     } catch {
       throw new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON. Send {"items": [...]} with Content-Type: application/json.');
     }
-    file = readJson(body);
+    file = await readJson(body);
   } else if (type === 'text/csv') {
     const name = c.req.query('name');
     if (name !== undefined && (name.length < 1 || name.length > 100)) {
       throw new SandboxError('VALIDATION_ERROR', 'The name query parameter is a text of 1 to 100 characters.', [{ field: 'name', issue: 'must be 1 to 100 characters long' }]);
     }
-    file = readCsv(text, name);
+    file = await readCsv(text, name);
   } else {
     throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'A bulk file is sent as application/json ({"items": [...]}) or as text/csv with a header row.');
   }
   const source = c.req.header('x-service-source')?.trim().slice(0, 100) || DEFAULT_SOURCE;
-  return c.json(createBulk(t, file, source, requestScenario(c)), 201);
+  return c.json(await createBulk(t, file, source, requestScenario(c)), 201);
 }
