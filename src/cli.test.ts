@@ -45,4 +45,17 @@ describe('command line and environment', () => {
     expect(() => parseCli(['launch'], {})).toThrow(/Unknown command 'launch'/);
     expect(parseCli(['openapi'], {}).name).toBe('openapi');
   });
+
+  it('takes the connection limits from flags and the environment, refusing headers that may take longer than the request', () => {
+    expect(serve([])).toMatchObject({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxUnreadBytes: 65_536, unreadTimeoutMs: 30_000 });
+    const c = serve(['--request-timeout-ms', '2000', '--keep-alive-timeout-ms', '0', '--max-unread-bytes', '1024'], {
+      SANDBOX_HEADERS_TIMEOUT_MS: '1500',
+      SANDBOX_REQUEST_TIMEOUT_MS: '9000',
+      SANDBOX_UNREAD_TIMEOUT_MS: '750',
+    });
+    expect(c).toMatchObject({ headersTimeoutMs: 1500, requestTimeoutMs: 2000, keepAliveTimeoutMs: 0, maxUnreadBytes: 1024, unreadTimeoutMs: 750 });
+    expect(() => serve(['--headers-timeout-ms', '5000', '--request-timeout-ms', '1000'])).toThrow(/--headers-timeout-ms: must not be longer than the request timeout/);
+    expect(serve(['--headers-timeout-ms', '5000', '--request-timeout-ms', '0']).requestTimeoutMs).toBe(0);
+    expect(() => serve(['--unread-timeout-ms', '-1'])).toThrow(/--unread-timeout-ms/);
+  });
 });

@@ -2,10 +2,11 @@
 // plus its category. Problems are collected per row, addressed the way each format is read:
 // JSON rows as items[i].field (the index in the items array), CSV rows as `row N: field` (N the
 // line of the file, the header being row 1, as a spreadsheet numbers them).
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse } from 'csv-parse/stream';
 import { SandboxError, type ErrorDetail } from '../../kernel/errors.js';
 import { validationError } from '../../kernel/validation.js';
-import { mapInSlices, nextTurn } from './bulk.slices.js';
+import { mapInSlices } from './bulk.slices.js';
 import { BulkRow } from './transfers.schema.js';
 
 export const MAX_ROWS = 10_000;

@@ -24,4 +24,3 @@ export async function mapInSlices<T, R>(items: Iterable<T>, fn: (item: T, index:
   return out;
 }
 
-export { nextTurn };
