@@ -10,14 +10,14 @@ export type ConnectionLimits = Pick<Config, 'headersTimeoutMs' | 'requestTimeout
 
 const clamp = (ms: number, min: number, max: number) => Math.min(max, Math.max(min, Math.round(ms)));
 
-/** Options for http.createServer. Node checks the headers and request timeouts on an interval: a
- * tenth of the shorter one, so a timeout strikes close to its time. */
+/** Options for http.createServer (the keep-alive timeout is set on the server once made). Node checks
+ * the headers and request timeouts on an interval: a tenth of the shorter one, so a timeout strikes
+ * close to its time. */
 export function timeoutOptions(l: ConnectionLimits): ServerOptions {
   const set = [l.headersTimeoutMs, l.requestTimeoutMs].filter((ms) => ms > 0);
   return {
     headersTimeout: l.headersTimeoutMs,
     requestTimeout: l.requestTimeoutMs,
-    keepAliveTimeout: l.keepAliveTimeoutMs,
     connectionsCheckingInterval: set.length ? clamp(Math.min(...set) / 10, 20, 1000) : 30_000,
   };
 }

@@ -87,6 +87,18 @@ describe('connection limits', () => {
     expect(s.output()).not.toMatch(/failed|Error/);
   });
 
+  it('closes an idle keep-alive connection after the keep-alive timeout', async () => {
+    const s = await start(['--keep-alive-timeout-ms', '300']);
+    const socket = await connect(s);
+    const sent = Date.now();
+    const closed = untilClosed(socket, sent);
+    socket.write('GET /_sandbox/health HTTP/1.1\r\nHost: sandbox\r\n\r\n');
+    const { text, ms } = await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*Connection: keep-alive\r\n/);
+    expect(ms).toBeGreaterThanOrEqual(300);
+    expect(ms).toBeLessThan(3000);
+  });
+
   it('closes the connection of a client that stops reading, and keeps serving others', async () => {
     const s = await start(['--unread-timeout-ms', '500', '--max-unread-bytes', '65536']);
     const bundle = (await (await fetch(`${s.url}${BUNDLE}`)).arrayBuffer()).byteLength;
