@@ -1,6 +1,6 @@
 // A 10,000-row bulk upload on a real port does not hold up other keys' requests.
-import { afterEach, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../support/server.js';
+import { expect, it } from 'vitest';
+import { payout, serversPerTest } from '../support/server.js';
 
 const UPLOADER = 'sk_test_bulk0000000000000000000000000001';
 const OTHER = 'sk_test_bulk0000000000000000000000000002';
@@ -16,21 +16,11 @@ const item = (i: number) => ({
   narrations: `Salary for January 2026, employee ${i}`,
   category: 'SALARY',
 });
-const payout = (reference: string) => ({
-  reference,
-  amount: 2500,
-  currency: 'NGN',
-  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
-});
 
-let server: RunningServer | undefined;
-afterEach(async () => {
-  await server?.stop('SIGKILL');
-});
+const start = serversPerTest();
 
 it("answers another key's requests promptly while a 10,000-row file uploads", async () => {
-  server = await startServer();
-  const url = server.url;
+  const { url } = await start();
   const other = { authorization: `Bearer ${OTHER}`, 'content-type': 'application/json' };
   // Warm the other key's tenant and connection, so only waiting is measured.
   expect((await fetch(`${url}/api/v1/partners/payouts`, { method: 'POST', headers: other, body: JSON.stringify(payout('warm')) })).status).toBe(201);

@@ -2,31 +2,15 @@
 // the graceful close under a scenario's latency fault.
 import { request, Agent, type IncomingMessage } from 'node:http';
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { payout, serversPerTest, type RunningServer } from '../support/server.js';
 
 const KEY = 'sk_test_conn0000000000000000000000000001';
 const auth = { authorization: `Bearer ${KEY}` };
 const json = { ...auth, 'content-type': 'application/json' };
-const payout = (reference: string) => ({
-  reference,
-  amount: 2500,
-  currency: 'NGN',
-  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
-});
 const BUNDLE = '/docs/assets/swagger-ui-bundle.js';
 
-let servers: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.stop('SIGKILL')));
-  servers = [];
-});
-
-async function start(args: string[] = []) {
-  const s = await startServer(args);
-  servers.push(s);
-  return s;
-}
+const start = serversPerTest();
 
 async function connect(s: RunningServer): Promise<net.Socket> {
   const { hostname, port } = new URL(s.url);

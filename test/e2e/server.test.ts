@@ -1,29 +1,13 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, waitExit, type RunningServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { payout, serversPerTest, waitExit } from '../support/server.js';
 
 const KEY = 'sk_test_e2e00000000000000000000000000001';
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-const payout = (reference: string) => ({
-  reference,
-  amount: 2500,
-  currency: 'NGN',
-  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
-});
 
-let servers: RunningServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.stop('SIGKILL')));
-  servers = [];
-});
-
-async function start(args: string[] = []) {
-  const s = await startServer(args);
-  servers.push(s);
-  return s;
-}
+const start = serversPerTest();
 
 describe('the sandbox process', () => {
   it('answers health and a payout on a real port', async () => {

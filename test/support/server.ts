@@ -1,5 +1,14 @@
 // A real sandbox process on port 0, for end-to-end tests.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach } from 'vitest';
+
+/** A valid sandbox-mode payout request. */
+export const payout = (reference: string) => ({
+  reference,
+  amount: 2500,
+  currency: 'NGN',
+  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+});
 
 export interface RunningServer {
   url: string;
@@ -53,4 +62,18 @@ export async function startServer(
 export async function waitExit(s: RunningServer): Promise<string> {
   await new Promise((r) => (s.proc.exitCode !== null ? r(null) : s.proc.on('exit', r)));
   return s.output();
+}
+
+/** For a test file: start servers that are killed when their test ends. */
+export function serversPerTest(): (args?: string[]) => Promise<RunningServer> {
+  let running: RunningServer[] = [];
+  afterEach(async () => {
+    await Promise.all(running.map((s) => s.stop('SIGKILL')));
+    running = [];
+  });
+  return async (args = []) => {
+    const s = await startServer(args);
+    running.push(s);
+    return s;
+  };
 }
