@@ -1,8 +1,8 @@
 // startServer in process: several sandboxes side by side, each with its own store and port, each
 // closed on its own.
 import { afterEach, expect, it } from 'vitest';
-import { ConfigSchema } from '../src/config.js';
-import { startServer, type SandboxServer } from '../src/server.js';
+import { ConfigSchema } from '../../src/config.js';
+import { startServer, type SandboxServer } from '../../src/server.js';
 
 const headers = { authorization: 'Bearer sk_test_start000000000000000000000001', 'content-type': 'application/json' };
 const payout = JSON.stringify({
