@@ -1,11 +1,11 @@
 // Turning every failure into the API's envelope: SandboxErrors, framework exceptions, failed
 // validation and unknown routes. Messages name the field and say what to send instead.
 import type { Context } from 'hono';
-import type { IncomingMessage } from 'node:http';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import { SandboxError, errorEnvelope } from '../kernel/errors.js';
 import { validationError, type Target } from '../kernel/validation.js';
+import { nodeRequest } from './framework.js';
 import type { AppEnv } from './types.js';
 
 export function toSandboxError(err: unknown): SandboxError {
@@ -43,7 +43,7 @@ export function renderError(c: Context<AppEnv>, err: SandboxError): Response {
  * timeout, 499 (a client that closed its request, in nginx's terms) otherwise.
  */
 function leftStatus(c: Context<AppEnv>): number | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = nodeRequest(c);
   if (!incoming || incoming.complete || !incoming.destroyed) return undefined;
   return (incoming.socket?.errored as { code?: string } | null)?.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 499;
 }
