@@ -4,9 +4,14 @@
 // those), and how long a client may leave an answer unread (watched here).
 import type { Server, ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Config } from '../config.js';
 
-export type ConnectionLimits = Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'maxUnreadBytes' | 'unreadTimeoutMs'>;
+/** The config's connection fields (src/config.ts says what each means). */
+export interface ConnectionLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxUnreadBytes: number;
+  unreadTimeoutMs: number;
+}
 
 const clamp = (ms: number, min: number, max: number) => Math.min(max, Math.max(min, Math.round(ms)));
 
