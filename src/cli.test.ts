@@ -32,7 +32,10 @@ describe('command line and environment', () => {
   });
 
   it('takes retention ages as seconds or with a unit, and caps as counts', () => {
-    expect(serve([])).toMatchObject({ resourceRetention: 7 * 86_400, tenantRetention: 30 * 86_400, maxResources: 100_000 });
+    expect(serve([])).toMatchObject({ resourceRetention: 7 * 86_400, tenantRetention: 30 * 86_400, maxResources: 100_000, maxOpenLogs: 128 });
+    expect(serve(['--max-open-logs', '16'], { SANDBOX_MAX_OPEN_LOGS: '64' }).maxOpenLogs).toBe(16);
+    expect(serve([], { SANDBOX_MAX_OPEN_LOGS: '64' }).maxOpenLogs).toBe(64);
+    expect(() => serve(['--max-open-logs', '0'])).toThrow(/--max-open-logs: /);
     const c = serve(['--resource-retention', '90m', '--max-resources', '500'], { SANDBOX_TENANT_RETENTION: '0', SANDBOX_RESOURCE_RETENTION: '7d' });
     expect(c).toMatchObject({ resourceRetention: 5400, tenantRetention: 0, maxResources: 500 });
     expect(serve([], { SANDBOX_RESOURCE_RETENTION: '3600' }).resourceRetention).toBe(3600);

@@ -21,6 +21,8 @@ Options (environment variable in brackets):
   --keys FILE       accept only the keys listed in FILE, one per line [SANDBOX_KEYS]
   --max-tenants N   with --data, keep at most N tenants in memory; idle ones reload
                     from disk when next used. 0 (default) keeps all [SANDBOX_MAX_TENANTS]
+  --max-open-logs N with --data, keep at most N log files open whatever the number of
+                    keys, default 128 [SANDBOX_MAX_OPEN_LOGS]
   --webhook-targets any|public
                     public refuses webhook URLs on private, loopback and link-local
                     addresses (set it on a hosted sandbox); default any [SANDBOX_WEBHOOK_TARGETS]
@@ -59,6 +61,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
       seed: { type: 'string' },
       keys: { type: 'string' },
       'max-tenants': { type: 'string' },
+      'max-open-logs': { type: 'string' },
       'webhook-targets': { type: 'string' },
       'resource-retention': { type: 'string' },
       'tenant-retention': { type: 'string' },

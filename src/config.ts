@@ -34,6 +34,9 @@ export const ConfigSchema = z.object({
   /** Most tenants kept in memory with --data; the least recently used idle ones reload from disk on
    * their next request. 0 keeps every tenant. Without --data it has no effect (nothing to reload). */
   maxTenants: z.coerce.number().int().min(0).default(0),
+  /** With --data, most log files open at once, whatever the number of keys; the least recently
+   * written idle one is closed to make room. */
+  maxOpenLogs: z.coerce.number().int().min(1).max(10_000).default(128),
   /** Which addresses webhooks may reach: any, or public only (no private, loopback or link-local
    * address, literal or resolved), which a hosted sandbox needs. */
   webhookTargets: z.enum(['any', 'public']).default('any'),
@@ -73,6 +76,7 @@ export const ENV_NAMES: Record<string, keyof Config> = {
   SANDBOX_KEYS: 'keys',
   SANDBOX_TICK_MS: 'tickMs',
   SANDBOX_MAX_TENANTS: 'maxTenants',
+  SANDBOX_MAX_OPEN_LOGS: 'maxOpenLogs',
   SANDBOX_WEBHOOK_TARGETS: 'webhookTargets',
   SANDBOX_RESOURCE_RETENTION: 'resourceRetention',
   SANDBOX_TENANT_RETENTION: 'tenantRetention',

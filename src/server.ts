@@ -60,7 +60,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   const scenarios = ScenarioRegistry.load(config.scenario, scenarioFormatOf());
   const keys = config.keys ? readKeys(config.keys) : undefined;
   // With --data, no tenant is read here: each loads on its first request, so the port opens at once.
-  const store = config.data ? await LowdbStore.open(config.data) : new MemoryStore();
+  const store = config.data ? await LowdbStore.open(config.data, { maxOpenLogs: config.maxOpenLogs }) : new MemoryStore();
   const holds = new Holds();
   const { app, tenants } = createApp({ config, store, clock: opts.clock ?? systemClock, allowedKeys: keys, scenarios, sleep: holds.sleep });
 

@@ -15,7 +15,9 @@ import type { Store, TenantStore } from './store.js';
 
 export { StoreLoadError } from './file.format.js';
 
-const DEFAULT_COMPACT_BYTES = 4 * 1024 * 1024;
+// A small floor keeps many small tenants small on disk (and quick to load) once retention drops their
+// old records; past it the log is compacted when it outgrows the snapshot, so a write stays O(1).
+const DEFAULT_COMPACT_BYTES = 256 * 1024;
 /** Logs held open at once; far below a usual limit of 1,024 open files, leaving room for sockets. */
 export const DEFAULT_OPEN_LOGS = 128;
 
