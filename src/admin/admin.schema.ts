@@ -3,7 +3,7 @@ import { timestamp } from '../http/fields.js';
 import type { EventCatalog } from '../engine/events.js';
 
 
-export const Health = z.object({ status: z.literal('ok'), uptimeSeconds: z.number(), store: z.enum(['memory', 'lowdb']) }).openapi('Health');
+export const Health = z.object({ status: z.literal('ok'), uptimeSeconds: z.number(), store: z.enum(['memory', 'lowdb', 'postgres']) }).openapi('Health');
 
 export const ResetResult = z.object({ status: z.literal('success'), message: z.string() }).openapi('ResetResult');
 

@@ -22,7 +22,7 @@ export interface ControlOptions {
   /** Each domain's own control routes. */
   domainRoutes: readonly OpenAPIHono<AppEnv>[];
   startedAt: number;
-  storeKind: 'memory' | 'lowdb';
+  storeKind: 'memory' | 'lowdb' | 'postgres';
 }
 
 export function controlRoutes(opts: ControlOptions) {
