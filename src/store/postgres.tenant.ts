@@ -34,7 +34,9 @@ export type Begun = 'fresh' | 'changed' | 'busy';
 export class PostgresTenantStore extends MemoryTenantStore {
   private ops: StoreOp[] = [];
   /** The version this copy holds; -1 before the first read. */
-  private version = -1;
+  private at = -1;
+  /** How many times records were read into this copy: derived state is rebuilt when it moves. */
+  syncs = 0;
   private nextSeq = 0;
   private incarnation = '';
   private dueAt: number | null = null;
@@ -53,6 +55,11 @@ export class PostgresTenantStore extends MemoryTenantStore {
 
   override get flushed(): boolean {
     return this.ops.length === 0;
+  }
+
+  /** The committed version this copy holds. */
+  get version(): number {
+    return this.at;
   }
 
   /** Whether a session of this process holds the tenant. */
@@ -87,7 +94,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
       return (await this.sync(c, rows[0])) ? 'changed' : 'fresh';
     } catch (err) {
       await this.close('ROLLBACK');
-      this.version = -1;
+      this.at = -1;
       this.release();
       throw unavailable(err);
     }
@@ -105,7 +112,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
         await this.close('COMMIT');
         return;
       }
-      const version = ops.length ? this.version + 1 : this.version;
+      const version = ops.length ? this.at + 1 : this.at;
       const { clears, changes, nextSeq } = collapse(ops, this.nextSeq);
       const queries: Promise<unknown>[] = [];
       for (const clear of clears) {
@@ -150,14 +157,14 @@ export class PostgresTenantStore extends MemoryTenantStore {
       this.conn = undefined;
       await Promise.all(queries);
       c.release();
-      this.version = version;
+      this.at = version;
       this.nextSeq = nextSeq;
       this.dueAt = due;
     } catch (err) {
       // Nothing of the batch may be kept: the copy is read whole again by the next session.
       this.conn = c;
       await this.close('ROLLBACK');
-      this.version = -1;
+      this.at = -1;
       throw unavailable(err);
     }
   }
@@ -181,7 +188,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
 
   /** Forget this copy: the next session reads the tenant whole. */
   forget(): void {
-    this.version = -1;
+    this.at = -1;
   }
 
   private take(): Promise<void> {
@@ -216,11 +223,11 @@ export class PostgresTenantStore extends MemoryTenantStore {
   private async sync(c: ReservedSql, row: Row): Promise<boolean> {
     const version = Number(row.version);
     this.dueAt = row.due_at === null ? null : Number(row.due_at);
-    if (version === this.version && row.incarnation === this.incarnation) return false;
-    const whole = this.version < 0 || row.incarnation !== this.incarnation || this.version < Number(row.purged) || version < this.version;
+    if (version === this.at && row.incarnation === this.incarnation) return false;
+    const whole = this.at < 0 || row.incarnation !== this.incarnation || this.at < Number(row.purged) || version < this.at;
     const rows = whole
       ? await c<{ coll: string; id: string; value: string }[]>`SELECT coll, id, value FROM sandbox_records WHERE tenant = ${this.id} AND value IS NOT NULL ORDER BY seq`
-      : await c<{ coll: string; id: string; value: string | null; seq: string }[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND ver > ${this.version} ORDER BY seq`;
+      : await c<{ coll: string; id: string; value: string | null; seq: string }[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND ver > ${this.at} ORDER BY seq`;
     if (whole) for (const map of this.data.values()) map.clear();
     for (const r of rows) {
       let map = this.data.get(r.coll);
@@ -232,7 +239,8 @@ export class PostgresTenantStore extends MemoryTenantStore {
         map.set(r.id, JSON.parse(r.value));
       }
     }
-    this.version = version;
+    this.at = version;
+    this.syncs++;
     this.nextSeq = Number(row.next_seq);
     this.incarnation = row.incarnation;
     // Writes made outside a session, not yet written, stay on top.
