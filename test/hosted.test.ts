@@ -2,10 +2,12 @@
 // app with its own store connection and its own copy of the tenants; they share only the database
 // and the time. A client's requests alternate between them and see one tenant.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Outbox } from '../src/domains/webhooks/index.js';
 import { ManualClock } from '../src/kernel/clock.js';
 import { PostgresStore } from '../src/store/postgres.store.js';
 import { advance, createTestApp, KEY, type TestApp } from './support/app.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
+import { receiver } from './support/webhooks.js';
 
 const PAYOUTS = '/api/v1/partners/payouts';
 const INTENT = '/api/v1/partners/marketplace/intent';
@@ -24,6 +26,7 @@ let databases = 0;
 let stores: PostgresStore[] = [];
 let a: TestApp;
 let b: TestApp;
+let outboxes: Outbox[] = [];
 
 beforeAll(async () => {
   pg = await startPostgres();
@@ -38,7 +41,8 @@ beforeEach(async () => {
   const url = pg.url.replace(/\/postgres$/, `/${name}`);
   stores = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
   const clock = new ManualClock();
-  [a, b] = await Promise.all(stores.map((store) => createTestApp({ store, clock })));
+  outboxes = [new Outbox(), new Outbox()];
+  [a, b] = await Promise.all(stores.map((store, i) => createTestApp({ store, clock, outbox: outboxes[i] })));
 });
 afterEach(async () => {
   await Promise.all(stores.map((s) => s.close().catch(() => undefined)));
@@ -139,6 +143,28 @@ describe('two replicas on one database', () => {
     const back = await b.call('GET', `${PAYOUTS}/order-1`);
     expect([back.status, back.body.data.reference]).toEqual([200, 'order-1']);
     expect((await a.call('POST', PAYOUTS, { body: payout({ reference: 'order-2' }) })).status).toBe(201);
+  });
+});
+
+describe('webhooks with two replicas', () => {
+  it('record each attempt whichever replica sent it, and retry on the replica that finds the retry due', async () => {
+    const r = await receiver();
+    r.plan.push(500);
+    expect((await a.call('PUT', '/_sandbox/webhooks', { body: { url: r.url, events: ['payout.pending'] } })).status).toBe(200);
+    expect((await b.call('POST', PAYOUTS, { body: payout() })).status).toBe(201);
+    await outboxes[1].idle();
+    await r.waitFor(1);
+    await advance(a, 5);
+    await outboxes[0].idle();
+    await r.waitFor(2);
+    const log = (await b.call('GET', '/_sandbox/webhooks/deliveries')).body;
+    expect(log.counts).toEqual({ pending: 0, succeeded: 1, failed: 0 });
+    expect(log.data[0]).toMatchObject({ event: 'payout.pending', status: 'succeeded', tries: 2 });
+    expect(log.data[0].attempts.map((x: { trigger: string; statusCode: number }) => [x.trigger, x.statusCode])).toEqual([
+      ['initial', 500],
+      ['retry', 200],
+    ]);
+    expect(r.got.map((g) => g.headers['webhook-id'])).toEqual([log.data[0].id, log.data[0].id]);
   });
 });
 
