@@ -14,7 +14,7 @@ import { controlRoutes, OPEN_PATHS } from './admin/index.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { domains, resourcesOf } from './domains/index.js';
 import type { DomainModule } from './domains/module.js';
-import { Outbox, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
+import { handedOver, Outbox, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
 import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, validationHook } from './http/errors.js';
@@ -64,7 +64,9 @@ export function createApp(deps: AppDeps) {
   const scenarios = deps.scenarios ?? ScenarioRegistry.load(config.scenario, scenarioFormatOf(list));
   const events = new EventCatalog(resources.flatMap((r) => r.lifecycle?.events ?? []));
   const outbox = deps.outbox ?? new Outbox({ targets: config.webhookTargets });
-  const webhooks = webhooksModule(outbox, events);
+  // On a shared store, a replica may die holding attempts in its outbox: each is written down first.
+  const handoff = deps.store.kind === 'postgres' ? handedOver(outbox, () => deps.clock.now()) : undefined;
+  const webhooks = webhooksModule(outbox, events, handoff?.sender);
   const modules = [...list, webhooks];
   const jobHandlers = Object.assign({}, ...resources.map((r) => r.jobs), ...modules.map((d) => d.jobs ?? {}));
   const tenants = new Tenants(
@@ -84,6 +86,7 @@ export function createApp(deps: AppDeps) {
       retained: resources,
       settings: modules.flatMap((d) => d.settings ?? []),
       seed: config.seed,
+      overdue: handoff?.overdue,
     },
     config.seed,
     { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t), idleMs: config.tenantRetention * 1000 },

@@ -168,6 +168,39 @@ describe('webhooks with two replicas', () => {
   });
 });
 
+describe('a webhook attempt handed to a replica that dies before sending it', () => {
+  it('is sent by the other replica once its deadline has passed, and recorded once', async () => {
+    // A replica that died right after its commit: its outbox never sends what it was handed.
+    class DeadOutbox extends Outbox {
+      override send(): void {}
+    }
+    const clock = new ManualClock();
+    const dead = await createTestApp({ store: stores[0], clock, outbox: new DeadOutbox() });
+    const alive = await createTestApp({ store: stores[1], clock, outbox: outboxes[1] });
+    const r = await receiver();
+    expect((await dead.call('PUT', '/_sandbox/webhooks', { body: { url: r.url, events: ['payout.pending'] } })).status).toBe(200);
+    expect((await dead.call('POST', PAYOUTS, { body: payout() })).status).toBe(201);
+    clock.advance(30);
+    await alive.tenants.tick();
+    await outboxes[1].idle();
+    expect(r.got).toHaveLength(0);
+    clock.advance(31);
+    await alive.tenants.tick();
+    await outboxes[1].idle();
+    await r.waitFor(1);
+    // its own handoff, recorded since, is forgotten at its deadline, not sent again
+    clock.advance(61);
+    await alive.tenants.tick();
+    await outboxes[1].idle();
+    expect(r.got).toHaveLength(1);
+    const log = (await alive.call('GET', '/_sandbox/webhooks/deliveries')).body;
+    expect(log.data[0]).toMatchObject({ event: 'payout.pending', status: 'succeeded', tries: 1 });
+    expect(log.data[0].attempts.map((x: { trigger: string; statusCode: number }) => [x.trigger, x.statusCode])).toEqual([['initial', 200]]);
+    const rows = await stores[0].sql`SELECT 1 FROM sandbox_records WHERE coll = 'webhook_handoffs' AND value IS NOT NULL`;
+    expect(rows.length).toBe(0);
+  });
+});
+
 describe('a key on a replica', () => {
   it('is the key everywhere: another key on the other replica sees nothing of it', async () => {
     await a.call('POST', PAYOUTS, { body: payout() });

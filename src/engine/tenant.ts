@@ -31,6 +31,9 @@ export interface TenantEnv {
   settings: readonly string[];
   /** The server's --seed, if any: what every key shares (the market's rates) derives from it. */
   seed?: number;
+  /** Work handed to this process's memory that must be resumed elsewhere if it dies (webhook
+   * attempts, on a shared store): the earliest deadline (base-clock ms), and resuming what is past it. */
+  overdue?: { next(t: Tenant): number | undefined; resume(t: Tenant): void };
 }
 
 /** The engine's own settings collection (the scenario a tenant chose): a reset keeps it. */

@@ -9,7 +9,9 @@
 //   replica's tick asks for tenants whose due_at has passed and opens each with SKIP LOCKED: a
 //   tenant held elsewhere is skipped (its holder catches up itself). A move is taken from the jobs
 //   and applied in the same transaction, so it happens once; a replica that dies mid-move rolls it
-//   back with its connection, and the next tick anywhere applies it.
+//   back with its connection, and the next tick anywhere applies it. Work a replica holds in memory
+//   after a commit (webhook attempts) is written down with a deadline (env.overdue), which counts
+//   in due_at; past it, the tick resumes it.
 // - Randomness (ids, names): reseeded at each session from the tenant's seed and the version it
 //   starts from, so two replicas never draw the same ids for one tenant.
 import { TenantRandom, tenantSeed } from '../kernel/random.js';
@@ -53,8 +55,9 @@ export class SharedTenants {
       t = new Tenant(id, mode, ts, new TenantRandom(0), this.env);
       const tenant = t;
       ts.nextDue = () => {
-        const next = tenant.scheduler.nextDueAt();
-        return next === undefined ? null : tenant.baseTimeOf(next);
+        const job = tenant.scheduler.nextDueAt();
+        const times = [job === undefined ? undefined : tenant.baseTimeOf(job), this.env.overdue?.next(tenant)].filter((x) => x !== undefined);
+        return times.length ? Math.min(...times) : null;
       };
       this.byId.set(id, t);
     } else if (this.readAt.get(t) !== ts.syncs) t.reload();
@@ -80,7 +83,15 @@ export class SharedTenants {
   /** Apply the due moves of every tenant whose next move has come, on whichever replica gets it. */
   async tick(): Promise<void> {
     for (const { id, mode } of await this.store.due(this.env.clock.now(), DUE_BATCH)) {
-      await this.inSession(id, mode as Mode, (t) => void t.catchUp(), 'background moves');
+      await this.inSession(
+        id,
+        mode as Mode,
+        (t) => {
+          t.catchUp();
+          this.env.overdue?.resume(t);
+        },
+        'background moves',
+      );
     }
   }
 

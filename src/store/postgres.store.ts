@@ -98,6 +98,8 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     try {
+      // A session still ending (a read's COMMIT goes after its response) finishes first.
+      await Promise.all([...this.tenants.values()].map((t) => t.settled()));
       for (const t of this.tenants.values()) if (!t.flushed) await t.flush();
     } finally {
       await this.sql.end({ timeout: 5 });

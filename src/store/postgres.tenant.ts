@@ -186,6 +186,11 @@ export class PostgresTenantStore extends MemoryTenantStore {
     await this.end();
   }
 
+  /** Resolves once the sessions begun so far have ended. */
+  settled(): Promise<void> {
+    return this.turn;
+  }
+
   /** Forget this copy: the next session reads the tenant whole. */
   forget(): void {
     this.at = -1;

@@ -3,22 +3,28 @@
 import type { EventCatalog, SandboxEvent } from '../../engine/events.js';
 import type { Tenant } from '../../engine/tenant.js';
 import type { DomainModule } from '../module.js';
-import { deliverEvent, deliveryJobs } from './deliveries.service.js';
+import { deliverEvent, deliveryJobs, type Sender } from './deliveries.service.js';
 import { Outbox } from './outbox.js';
 import { webhookSandbox } from './webhooks.sandbox.js';
 import { SETTINGS_COLLECTION } from './webhooks.service.js';
 
 export { Outbox, type OutboxOptions } from './outbox.js';
+export { handedOver } from './handoff.js';
 export type { TargetPolicy } from './targets.js';
 
 export { webhookScenarioSections } from './webhooks.scenario.js';
 
 /** `events`: the app's events, which webhook filters may name. */
-export function webhooksModule(outbox: Outbox, events: EventCatalog): DomainModule & { onEvent(t: Tenant, e: SandboxEvent): void } {
+export function webhooksModule(
+  outbox: Outbox,
+  events: EventCatalog,
+  /** What deliveries are handed to: the outbox, or (shared store) the outbox writing handoffs down. */
+  sender: Sender = outbox,
+): DomainModule & { onEvent(t: Tenant, e: SandboxEvent): void } {
   return {
-    sandbox: () => webhookSandbox(outbox, events, outbox.options.targets),
-    jobs: deliveryJobs(outbox),
+    sandbox: () => webhookSandbox(sender, events, outbox.options.targets),
+    jobs: deliveryJobs(sender),
     settings: [SETTINGS_COLLECTION],
-    onEvent: (t, e) => deliverEvent(t, e, outbox),
+    onEvent: (t, e) => deliverEvent(t, e, sender),
   };
 }
