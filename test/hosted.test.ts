@@ -175,8 +175,10 @@ describe('a webhook attempt handed to a replica that dies before sending it', ()
       override send(): void {}
     }
     const clock = new ManualClock();
-    const dead = await createTestApp({ store: stores[0], clock, outbox: new DeadOutbox() });
-    const alive = await createTestApp({ store: stores[1], clock, outbox: outboxes[1] });
+    // No resource retention: its pass would hold the tenant in a session of its own, beside the ticks.
+    const config = { resourceRetention: 0 };
+    const dead = await createTestApp({ store: stores[0], clock, outbox: new DeadOutbox(), config });
+    const alive = await createTestApp({ store: stores[1], clock, outbox: outboxes[1], config });
     const r = await receiver();
     expect((await dead.call('PUT', '/_sandbox/webhooks', { body: { url: r.url, events: ['payout.pending'] } })).status).toBe(200);
     expect((await dead.call('POST', PAYOUTS, { body: payout() })).status).toBe(201);
@@ -198,6 +200,38 @@ describe('a webhook attempt handed to a replica that dies before sending it', ()
     expect(log.data[0].attempts.map((x: { trigger: string; statusCode: number }) => [x.trigger, x.statusCode])).toEqual([['initial', 200]]);
     const rows = await stores[0].sql`SELECT 1 FROM sandbox_records WHERE coll = 'webhook_handoffs' AND value IS NOT NULL`;
     expect(rows.length).toBe(0);
+  });
+});
+
+describe('reset and retention on a shared store', () => {
+  it('reset clears one key on every replica and leaves the other keys alone', async () => {
+    const other = KEY.replace(/1$/, '8');
+    await a.call('POST', PAYOUTS, { body: payout() });
+    await a.call('POST', PAYOUTS, { body: payout(), key: other });
+    expect((await b.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
+    expect((await b.call('POST', '/_sandbox/reset')).status).toBe(200);
+    expect((await a.call('GET', `${PAYOUTS}/order-1`)).status).toBe(404);
+    expect(await balance(a, 'NGN')).toBe('500000000.00');
+    expect((await a.call('GET', `${PAYOUTS}/order-1`, { key: other })).status).toBe(200);
+  });
+
+  it('drops a key with no write for the tenant retention age, on whichever replica runs the pass', async () => {
+    const clock = new ManualClock();
+    const config = { tenantRetention: 3600 };
+    const [x, y] = await Promise.all(stores.map((store) => createTestApp({ store, clock, config })));
+    const idle = KEY.replace(/1$/, '7');
+    await x.call('POST', PAYOUTS, { body: payout(), key: idle });
+    expect((await y.call('GET', `${PAYOUTS}/order-1`, { key: idle })).status).toBe(200);
+    clock.advance(1800);
+    await x.call('POST', PAYOUTS, { body: payout() });
+    // the idle key's timed moves fall due meanwhile: applied by a tick, they are no use of the key
+    await y.tenants.tick();
+    clock.advance(1801);
+    await y.tenants.retain();
+    const rows = await stores[0].sql<{ n: number }[]>`SELECT count(*)::int AS n FROM sandbox_tenants`;
+    expect(rows[0].n).toBe(1);
+    expect((await x.call('GET', `${PAYOUTS}/order-1`, { key: idle })).status).toBe(404);
+    expect((await x.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
   });
 });
 

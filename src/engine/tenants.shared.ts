@@ -20,6 +20,9 @@ import type { PostgresTenantStore } from '../store/postgres.tenant.js';
 import { sweepTenant } from './retention.js';
 import { Tenant, type Mode, type TenantEnv } from './tenant.js';
 
+/** Background sessions (they skip locked tenants) are no use of the key. */
+const noUse = () => null;
+
 /** Tenants a tick looks at, at most. */
 const DUE_BATCH = 100;
 
@@ -29,12 +32,14 @@ export class SharedTenants {
   /** The store's sync count each tenant object was last rebuilt at. */
   private readonly readAt = new Map<Tenant, number>();
   private readonly seeds = new Map<string, number>();
+  private readonly now = () => this.env.clock.now();
 
   constructor(
     private readonly store: PostgresStore,
     private readonly env: TenantEnv,
     private readonly seed: number | undefined,
     private readonly keyToId: (key: string) => string,
+    private readonly options: { maxLoaded?: number; idleMs?: number; busy?: (t: Tenant) => boolean } = {},
   ) {}
 
   acquire(key: string, mode: Mode): Promise<Tenant> {
@@ -49,6 +54,7 @@ export class SharedTenants {
   /** Begin a session on a tenant; undefined when `skipLocked` and someone holds it. */
   async open(id: string, mode: Mode, skipLocked = false): Promise<Tenant | undefined> {
     const ts = this.store.copy(id);
+    ts.now = skipLocked ? noUse : this.now;
     if ((await ts.begin(mode, { skipLocked })) === 'busy') return undefined;
     let t = this.byId.get(id);
     if (!t) {
@@ -60,7 +66,12 @@ export class SharedTenants {
         return times.length ? Math.min(...times) : null;
       };
       this.byId.set(id, t);
-    } else if (this.readAt.get(t) !== ts.syncs) t.reload();
+    } else {
+      // most recently used last, for the copy limit
+      this.byId.delete(id);
+      this.byId.set(id, t);
+      if (this.readAt.get(t) !== ts.syncs) t.reload();
+    }
     this.readAt.set(t, ts.syncs);
     t.random.reseed((this.seedOf(id) + Math.imul(ts.version, 0x9e3779b9)) >>> 0);
     t.lastUsedAt = this.env.clock.now();
@@ -68,8 +79,25 @@ export class SharedTenants {
   }
 
   /** End the session: commit what is left (nothing, after a flush) and unlock. */
-  end(t: Tenant): Promise<void> {
-    return (t.store as PostgresTenantStore).end();
+  async end(t: Tenant): Promise<void> {
+    await (t.store as PostgresTenantStore).end();
+    this.forgetCopies();
+  }
+
+  /** Past --max-tenants copies, forget the least recently used idle ones: their data stay in the
+   * database, and the next session reads them whole. */
+  private forgetCopies(): void {
+    const max = this.options.maxLoaded;
+    if (!max || this.byId.size <= max) return;
+    let over = this.byId.size - max;
+    for (const [id, t] of this.byId) {
+      if (over <= 0) break;
+      if ((t.store as PostgresTenantStore).held || !t.store.flushed || this.options.busy?.(t)) continue;
+      this.byId.delete(id);
+      this.readAt.delete(t);
+      void this.store.evict(id);
+      over--;
+    }
   }
 
   release(t: Tenant): void {
@@ -95,14 +123,30 @@ export class SharedTenants {
     }
   }
 
-  /** Sweep old resources of the tenants this replica holds copies of, each in a session. */
+  /** Drop tenants with no write for --tenant-retention (any replica's pass finds them), then sweep
+   * old resources of the tenants this replica holds copies of, each in a session. */
   async retain(stopped: () => boolean): Promise<void> {
+    const idleMs = this.options.idleMs ?? 0;
+    if (idleMs > 0) {
+      const before = this.env.clock.now() - idleMs;
+      for (const id of await this.store.idle(before, DUE_BATCH)) {
+        if (stopped()) return;
+        const t = this.byId.get(id);
+        if (t && ((t.store as PostgresTenantStore).held || this.options.busy?.(t))) continue;
+        if (await this.store.dropIdle(id, before).catch(() => false)) {
+          this.byId.delete(id);
+          if (t) this.readAt.delete(t);
+        }
+      }
+    }
     if (this.env.retentionMs <= 0) return;
     for (const t of [...this.byId.values()]) {
       if (stopped()) return;
       const cutoff = this.env.clock.now() - this.env.retentionMs;
+      // The sweep catches up due moves too: a tick that found the tenant held here skipped it.
       await this.inSession(t.id, t.mode, (held) => {
         for (const _ of sweepTenant(held, cutoff, this.env.retained));
+        this.env.overdue?.resume(held);
       }, 'retention');
     }
   }

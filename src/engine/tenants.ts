@@ -61,7 +61,7 @@ export class Tenants {
     private readonly seed: number | undefined,
     private readonly options: TenantsOptions = {},
   ) {
-    this.shared = store instanceof PostgresStore ? new SharedTenants(store, env, seed, tenantIdOf) : undefined;
+    this.shared = store instanceof PostgresStore ? new SharedTenants(store, env, seed, tenantIdOf, options) : undefined;
     this.evicts = !this.shared && !!options.maxLoaded && !!store.evict;
     this.passive = !this.evicts && store.kind === 'memory';
   }

@@ -36,6 +36,9 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (tenant, coll, id)
    );
    CREATE INDEX sandbox_records_changes ON sandbox_records (tenant, ver);`,
+  // The base-clock ms of the tenant's last write, so idle tenants are found without reading them.
+  `ALTER TABLE sandbox_tenants ADD COLUMN used_at bigint;
+   CREATE INDEX sandbox_tenants_used ON sandbox_tenants (used_at);`,
 ];
 
 export class SchemaTooNewError extends Error {}

@@ -77,6 +77,12 @@ export class PostgresStore implements Store {
     );
   }
 
+  /** Tenants whose last write is older than `beforeMs` (base clock). */
+  async idle(beforeMs: number, limit: number): Promise<string[]> {
+    const rows = await this.query(() => this.sql<{ id: string }[]>`SELECT id FROM sandbox_tenants WHERE used_at < ${beforeMs} LIMIT ${limit}`);
+    return rows.map((r) => r.id);
+  }
+
   /** Forget this replica's copy; the data stay in the database. */
   async evict(tenantId: string): Promise<void> {
     const t = this.tenants.get(tenantId);
@@ -85,15 +91,30 @@ export class PostgresStore implements Store {
 
   /** Delete the tenant's records and row, under its lock: a session elsewhere finishes first. */
   async drop(tenantId: string): Promise<void> {
-    this.tenants.get(tenantId)?.forget();
-    this.tenants.delete(tenantId);
-    await this.query(() =>
+    await this.remove(tenantId);
+  }
+
+  /** Drop the tenant only if its last write is still older than `unusedSince` (base clock): it may
+   * have been used since it was found idle. True when it was dropped. */
+  dropIdle(tenantId: string, unusedSince: number): Promise<boolean> {
+    return this.remove(tenantId, unusedSince);
+  }
+
+  private async remove(tenantId: string, unusedSince?: number): Promise<boolean> {
+    const dropped = await this.query(() =>
       this.sql.begin(async (tx) => {
-        await tx`SELECT 1 FROM sandbox_tenants WHERE id = ${tenantId} FOR UPDATE`;
+        const [row] = await tx<{ used_at: string | null }[]>`SELECT used_at FROM sandbox_tenants WHERE id = ${tenantId} FOR UPDATE`;
+        if (unusedSince !== undefined && (!row || row.used_at === null || Number(row.used_at) >= unusedSince)) return false;
         await tx`DELETE FROM sandbox_records WHERE tenant = ${tenantId}`;
         await tx`DELETE FROM sandbox_tenants WHERE id = ${tenantId}`;
+        return true;
       }),
     );
+    if (dropped) {
+      this.tenants.get(tenantId)?.forget();
+      this.tenants.delete(tenantId);
+    }
+    return dropped;
   }
 
   async close(): Promise<void> {

@@ -11,11 +11,15 @@
 import type { ReservedSql, Sql } from 'postgres';
 import { MemoryTenantStore, StoreUnavailableError, type StoreOp } from './store.js';
 
+/** A read writes the tenant's last use down at most this often (base-clock ms). */
+const USED_EVERY_MS = 3600_000;
+
 /** Tombstones are kept for this many versions; a copy older than that reloads the tenant whole. */
 export const TOMBSTONE_VERSIONS = 256;
 
 interface Row {
   version: string;
+  used_at: string | null;
   next_seq: string;
   purged: string;
   due_at: string | null;
@@ -40,11 +44,14 @@ export class PostgresTenantStore extends MemoryTenantStore {
   private nextSeq = 0;
   private incarnation = '';
   private dueAt: number | null = null;
+  private usedAt: number | null = null;
   private conn: ReservedSql | undefined;
   private turn: Promise<void> = Promise.resolve();
   private unlock: (() => void) | undefined;
   /** The base-clock ms of the tenant's next timed move, written with each session (set by Tenants). */
   nextDue: () => number | null = () => null;
+  /** The base-clock ms written as the tenant's last use; null for work that is no use (ticks). */
+  now: () => number | null = () => null;
 
   constructor(
     readonly id: string,
@@ -78,12 +85,12 @@ export class PostgresTenantStore extends MemoryTenantStore {
     try {
       const c = (this.conn = await this.sql.reserve());
       const rows = opts.skipLocked
-        ? (await Promise.all([c`BEGIN`, c<Row[]>`SELECT version, next_seq, purged, due_at, incarnation FROM sandbox_tenants WHERE id = ${this.id} FOR UPDATE SKIP LOCKED`]))[1]
+        ? (await Promise.all([c`BEGIN`, c<Row[]>`SELECT version, next_seq, purged, due_at, incarnation, used_at FROM sandbox_tenants WHERE id = ${this.id} FOR UPDATE SKIP LOCKED`]))[1]
         : (
             await Promise.all([
               c`BEGIN`,
-              c`INSERT INTO sandbox_tenants (id, mode) VALUES (${this.id}, ${mode}) ON CONFLICT (id) DO NOTHING`,
-              c<Row[]>`SELECT version, next_seq, purged, due_at, incarnation FROM sandbox_tenants WHERE id = ${this.id} FOR UPDATE`,
+              c`INSERT INTO sandbox_tenants (id, mode, used_at) VALUES (${this.id}, ${mode}, ${this.now()}) ON CONFLICT (id) DO NOTHING`,
+              c<Row[]>`SELECT version, next_seq, purged, due_at, incarnation, used_at FROM sandbox_tenants WHERE id = ${this.id} FOR UPDATE`,
             ])
           )[2];
       if (!rows.length) {
@@ -107,8 +114,11 @@ export class PostgresTenantStore extends MemoryTenantStore {
     const ops = this.ops;
     this.ops = [];
     const due = this.nextDue();
+    const now = this.now();
+    // The last use is written with every write, and by a read at most hourly.
+    const used = now !== null && (ops.length > 0 || this.usedAt === null || now - this.usedAt >= USED_EVERY_MS) ? now : null;
     try {
-      if (!ops.length && due === this.dueAt) {
+      if (!ops.length && due === this.dueAt && used === null) {
         await this.close('COMMIT');
         return;
       }
@@ -152,7 +162,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
         queries.push(c`DELETE FROM sandbox_records WHERE tenant = ${this.id} AND value IS NULL AND ver <= ${purge}`);
       }
       queries.push(c`UPDATE sandbox_tenants SET version = ${version}, next_seq = ${nextSeq}, due_at = ${due},
-        purged = GREATEST(purged, ${purge ?? 0}) WHERE id = ${this.id}`);
+        purged = GREATEST(purged, ${purge ?? 0}), used_at = COALESCE(${used}, used_at) WHERE id = ${this.id}`);
       queries.push(c`COMMIT`);
       this.conn = undefined;
       await Promise.all(queries);
@@ -228,6 +238,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
   private async sync(c: ReservedSql, row: Row): Promise<boolean> {
     const version = Number(row.version);
     this.dueAt = row.due_at === null ? null : Number(row.due_at);
+    this.usedAt = row.used_at === null ? null : Number(row.used_at);
     if (version === this.at && row.incarnation === this.incarnation) return false;
     const whole = this.at < 0 || row.incarnation !== this.incarnation || this.at < Number(row.purged) || version < this.at;
     const rows = whole
