@@ -48,6 +48,19 @@ describe('postgres store across replicas', () => {
     expect(rows).toEqual([{ version: MIGRATIONS.length }]);
   });
 
+  it('migrates a database an older sandbox created, keeping its data', async () => {
+    const url = await database();
+    const [a] = await replicas(url);
+    await session(a.copy('t'), (t) => t.collection('x').put('1', 'kept'));
+    // as the first version of the schema left it
+    await a.sql`ALTER TABLE sandbox_tenants DROP COLUMN used_at`;
+    await a.sql`UPDATE sandbox_schema SET version = 1`;
+    const [b] = await replicas(url);
+    expect(await b.sql`SELECT version FROM sandbox_schema`).toEqual([{ version: MIGRATIONS.length }]);
+    expect(await b.sql`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'sandbox_tenants' AND column_name = 'used_at'`).toEqual([{ n: 1 }]);
+    expect(await session(b.copy('t'), (t) => t.collection('x').get('1'))).toBe('kept');
+  });
+
   it('refuses a database migrated by a newer sandbox', async () => {
     const url = await database();
     const [a] = await replicas(url);
