@@ -14,11 +14,12 @@ const create = createRoute({
   tags,
   security,
   summary: 'Create a fiat payout',
-  description: 'Debits the partner wallet (amount plus fee) and routes the payout to the bank. Idempotent per reference.',
+  description:
+    'Debits the partner wallet (amount plus fee) and routes the payout to the bank. Idempotent per reference. Live keys pay only an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).',
   request: { body: jsonBody(CreatePayoutRequest) },
   responses: {
     201: jsonResponse(PayoutEnvelope, 'Payout created (or replayed, with Idempotent-Replayed: true)'),
-    ...errorResponses(400, 409, 413, 415),
+    ...errorResponses(400, 404, 409, 413, 415),
   },
 });
 
