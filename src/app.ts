@@ -25,6 +25,7 @@ import { bodyLimit } from './http/limits.js';
 import { KeptStaticRouter } from './http/framework.js';
 import { tenantSeed } from './kernel/random.js';
 import { tenantMiddleware } from './http/tenant.js';
+import { plainJsonType } from './http/media-type.js';
 import type { AppEnv } from './http/types.js';
 
 export interface AppDeps {
@@ -99,11 +100,11 @@ export function createApp(deps: AppDeps) {
   // The FX interface answers errors as XML, its key check and body limit included: set that first.
   app.use(`${FX_BASE}/*`, xmlErrors());
   app.use('/xsd/*', xmlErrors());
-  app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), journalMiddleware(), withTenant);
+  app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), plainJsonType(), journalMiddleware(), withTenant);
   app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }));
   // A control route may declare its own body limit (the bulk upload's is larger); the rest keep this one.
   const sandboxLimit = bodyLimit(config.bodyLimitBytes, { yieldToRoute: true });
-  app.use('/_sandbox/*', sandboxLimit, async (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)));
+  app.use('/_sandbox/*', sandboxLimit, plainJsonType(), async (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)));
 
   const ctx = { scenarios };
   app.route(

@@ -6,6 +6,7 @@ import { SandboxError } from '../kernel/errors.js';
 import { validationError } from '../kernel/validation.js';
 import type { Tenant } from '../engine/tenant.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
+import { isJsonType } from '../http/media-type.js';
 import {
   AdvanceRequest,
   AdvanceResult,
@@ -38,7 +39,7 @@ const SIMULATE_BODY_DOC = {
 async function simulateBody(req: Request): Promise<Record<string, unknown>> {
   const text = (await req.text()).trim();
   if (text === '') return {};
-  if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) {
+  if (!isJsonType(req.headers.get('content-type') ?? undefined)) {
     throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'A simulate body is JSON: send it with Content-Type: application/json, or send no body.');
   }
   let raw: unknown;

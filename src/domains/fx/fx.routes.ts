@@ -90,9 +90,9 @@ const rates = createRoute({
   tags,
   security,
   summary: 'Read the market-maker rate of a pair',
-  description: 'Rates are fiat units per one token, whichever way the pair goes.',
+  description: 'Rates are fiat units per one token, whichever way the pair goes. A currency or pair trades do not take (fiat to fiat, token to token) is 400 UNSUPPORTED_CURRENCY, as on a trade.',
   request: { query: RatesQuery },
-  responses: { 200: xmlResponse('FxTradStsAndDtls', 'The rate'), ...xmlRejects(400, 404) },
+  responses: { 200: xmlResponse('FxTradStsAndDtls', 'The rate'), ...xmlRejects(400) },
 });
 
 const xsd = createRoute({
