@@ -11,6 +11,7 @@ const tags = ['Fiat payouts'];
 const create = createRoute({
   method: 'post',
   path: '/api/v1/partners/payouts',
+  operationId: 'createPayout',
   tags,
   security,
   summary: 'Create a fiat payout',
@@ -26,6 +27,7 @@ const create = createRoute({
 const read = createRoute({
   method: 'get',
   path: '/api/v1/partners/payouts/{reference}',
+  operationId: 'getPayout',
   tags,
   security,
   summary: 'Read a fiat payout by reference',
@@ -36,6 +38,7 @@ const read = createRoute({
 const banks = createRoute({
   method: 'get',
   path: '/api/v1/partners/banks',
+  operationId: 'listBanks',
   tags,
   security,
   summary: 'Get All Banks (NGN and GHS)',
@@ -46,6 +49,7 @@ const banks = createRoute({
 const resolve = createRoute({
   method: 'get',
   path: '/api/v1/partners/banks/resolve',
+  operationId: 'resolveBankAccount',
   tags,
   security,
   summary: 'Resolve Bank Account',

@@ -20,6 +20,7 @@ const DEFAULT_SOURCE = 'sandbox-bulk-upload';
 export const uploadRoute = createRoute({
   method: 'post',
   path: BULK_UPLOAD_PATH,
+  operationId: 'uploadBulkDisbursement',
   tags: ['Sandbox control'],
   security,
   summary: 'Upload a bulk disbursement file (JSON or CSV)',
