@@ -4,9 +4,8 @@
 // smoothed. So a rate is a pure function of (seed, pair, time): the same seed gives the same rates,
 // any instant can be read without replaying history, and the 24-hour change compares two real points.
 import { createHash } from 'node:crypto';
-import { SandboxError } from '../../kernel/errors.js';
 import { Decimal } from '../../kernel/money.js';
-import { isToken } from './allocation.js';
+import { checkPair, isToken } from './allocation.js';
 import { POOLS } from './pools.js';
 
 /** The maker re-quotes once a minute; TmStmp is the start of the current minute. */
@@ -42,17 +41,13 @@ export interface MakerQuote {
   change24hPct: Decimal;
 }
 
-/** The maker's quote for from → to at `now` (ms). Unknown pair: 404. */
+/** The maker's quote for from → to at `now` (ms). A currency or pair trades do not take is 400
+ * UNSUPPORTED_CURRENCY, as on a trade; every pair they take has pools, so an anchor. */
 export function makerQuote(seed: number, from: string, to: string, now: number): MakerQuote {
   const source = from.toUpperCase();
   const target = to.toUpperCase();
-  const anchor = ANCHORS.get(`${source}/${target}`);
-  if (!anchor) {
-    throw new SandboxError(
-      'RESOURCE_NOT_FOUND',
-      `No market maker quotes ${source} to ${target}. Pairs convert a fiat currency (NGN, GHS, USD) to a token (USDT, USDC) or back, e.g. from=NGN&to=USDT.`,
-    );
-  }
+  checkPair(source, target, ['from', 'to']);
+  const anchor = ANCHORS.get(`${source}/${target}`)!;
   const timestamp = Math.floor(now / QUOTE_INTERVAL_MS) * QUOTE_INTERVAL_MS;
   const { rate, change24hPct } = quoted(seed, source, target, anchor, timestamp);
   return { source, target, rate, timestamp, ageSeconds: Math.floor((now - timestamp) / 1000), change24hPct };
