@@ -44,4 +44,3 @@ if (problems.length > 0) {
   console.error(format(problems));
   process.exit(1);
 }
-console.log(`build-types: ${seen.size} declaration files in ${path.relative(ROOT, OUT)}/`);

@@ -3,18 +3,22 @@
 // client bound to its URL. Nothing is kept at module level: many can run side by side.
 import type { z } from 'zod';
 import { SandboxClient } from './client/control.js';
-import { ConfigSchema } from './config.js';
+import { ConfigSchema, type Config } from './config.js';
 import type { Clock } from './kernel/clock.js';
 import { startServer } from './server.js';
 
+/** Settings given as text with a unit on the command line (90s, 45m, 12h, 7d), or as seconds. */
+type Durations = 'resourceRetention' | 'tenantRetention';
+
 /** The settings of `payments-sandbox` on the command line, as an object (e.g. --max-resources is maxResources),
  * plus where background failures are reported. `port` is 0 (any free port) unless given. */
-export type SandboxOptions = Partial<z.input<typeof ConfigSchema>> & {
-  /** Where failures of background work are reported; console.error by default. */
-  logError?: (message: string, err: unknown) => void;
-  /** The time every key's clock starts from; real time by default. */
-  clock?: Clock;
-};
+export type SandboxOptions = Partial<Omit<Config, Durations>> &
+  Partial<Pick<z.input<typeof ConfigSchema>, Durations>> & {
+    /** Where failures of background work are reported; console.error by default. */
+    logError?: (message: string, err: unknown) => void;
+    /** The time every key's clock starts from; real time by default. */
+    clock?: Clock;
+  };
 
 /** A running sandbox: its URL, the control client (health, scenarioSchema, tenant) and close(). */
 export interface Sandbox extends SandboxClient {
