@@ -2,7 +2,7 @@
 // the TypeScript compiler. Only the files those declarations reach are written: starting from each
 // entry, a file's .d.ts is emitted and the relative imports in it are followed, so the server's
 // internals that no public type names are not shipped (and need not be declarable).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -19,6 +19,7 @@ const program = ts.createProgram({
   options: { ...options, noEmit: false, declaration: true, emitDeclarationOnly: true, declarationMap: false, rootDir: SRC, outDir: OUT },
 });
 
+rmSync(OUT, { recursive: true, force: true });
 const format = (diags) => ts.formatDiagnostics(diags, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' });
 const problems = [];
 const seen = new Set();
