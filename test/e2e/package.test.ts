@@ -1,6 +1,7 @@
 // The published package as a partner gets it: `npm pack`, installed from the tarball into an empty
-// directory, where its command starts and answers health, and a small vitest suite
-// (package/payout-failed.suite.ts) type-checks against the shipped declarations and passes.
+// directory, where its command starts and answers health, a small vitest suite
+// (package/payout-failed.suite.ts) type-checks against the shipped declarations and passes, and a
+// jest suite (package/payout-failed.jest.js) passes too.
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,7 +13,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 /** The versions this repository tests with, so the install can come from npm's cache. */
 const version = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
-const DEV_DEPENDENCIES = ['vitest', 'typescript', '@types/node', 'standardwebhooks'];
+const DEV_DEPENDENCIES = ['vitest', 'typescript', '@types/node', 'standardwebhooks'].map((n) => `${n}@${version(n)}`).concat('jest@30');
 
 let dir: string;
 let tarball: string;
@@ -45,14 +46,15 @@ beforeAll(() => {
     JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] } }),
   );
   copyFileSync(path.join(ROOT, 'test/e2e/package/payout-failed.suite.ts'), path.join(app, 'payout-failed.test.ts'));
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...DEV_DEPENDENCIES.map((n) => `${n}@${version(n)}`)], app);
+  copyFileSync(path.join(ROOT, 'test/e2e/package/payout-failed.jest.js'), path.join(app, 'payout-failed.jest.js'));
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...DEV_DEPENDENCIES], app);
 }, 600_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-it('installs from the tarball: the command answers health, and a partner suite type-checks and passes', async () => {
+it('installs from the tarball: the command answers health, and partner suites (vitest, type-checked; jest) pass', async () => {
   const app = path.join(dir, 'app');
   const manifest = JSON.parse(readFileSync(path.join(app, 'node_modules/payments-sandbox/package.json'), 'utf8'));
   expect(manifest.private).toBeUndefined();
@@ -79,7 +81,9 @@ it('installs from the tarball: the command answers health, and a partner suite t
   }
 
   run(path.join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
-  const report = run(path.join(app, 'node_modules/.bin/vitest'), ['run', '--reporter=json'], app);
-  const result = JSON.parse(report.slice(report.indexOf('{'))) as { numPassedTests: number; numFailedTests: number };
-  expect(result).toMatchObject({ numPassedTests: 2, numFailedTests: 0 });
+  const counts = (report: string) => JSON.parse(report.slice(report.indexOf('{'))) as { numPassedTests: number; numFailedTests: number };
+  const vitest = run(path.join(app, 'node_modules/.bin/vitest'), ['run', 'payout-failed.test.ts', '--reporter=json'], app);
+  expect(counts(vitest)).toMatchObject({ numPassedTests: 2, numFailedTests: 0 });
+  const jest = run(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--testMatch', '**/*.jest.js', '--json'], app);
+  expect(counts(jest)).toMatchObject({ numPassedTests: 1, numFailedTests: 0 });
 }, 300_000);
