@@ -11,7 +11,7 @@ import { errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, 
 
 const tags = ['Sandbox control'];
 
-const ScenarioSummary = z
+export const ScenarioSummary = z
   .object({
     name: z.string().openapi({ example: 'failures' }),
     description: z.string().nullable(),
@@ -20,9 +20,9 @@ const ScenarioSummary = z
   })
   .openapi('ScenarioSummary');
 
-const ScenarioList = z.object({ data: z.array(ScenarioSummary) }).openapi('ScenarioList');
+export const ScenarioList = z.object({ data: z.array(ScenarioSummary) }).openapi('ScenarioList');
 
-const ScenarioState = z
+export const ScenarioState = z
   .object({
     name: z.string(),
     description: z.string().nullable(),
@@ -33,7 +33,7 @@ const ScenarioState = z
   })
   .openapi('ScenarioState');
 
-const ChooseScenario = z
+export const ChooseScenario = z
   .object({
     name: z.string().min(1).max(60).optional().openapi({ example: 'failures', description: 'A bundled scenario (see GET /_sandbox/scenarios)' }),
     scenario: z.record(z.string(), z.unknown()).optional().openapi({ description: 'An inline scenario document (see /_sandbox/scenario.schema.json)' }),
