@@ -21,7 +21,7 @@ import {
   type QuoteRecord,
 } from './quotes.build.js';
 import { quote, quoteMachine, type QuoteEvent } from './quotes.machine.js';
-import type { CreateIntentRequest, MarketplaceQuote } from './quotes.schema.js';
+import { MARKETPLACE_PAY_IN_STATUS, type CreateIntentRequest, type MarketplaceQuote } from './quotes.schema.js';
 
 const EXPIRE = 'quote.expire';
 const PAY_IN = 'quote.pay_in';
@@ -163,7 +163,9 @@ export function moveQuote(t: Tenant, id: string, event: QuoteEvent, patch: Parti
   const q = getQuote(t, id);
   const status = quoteMachine.next(q.view.status, event, id);
   const now = t.nowIso();
-  let next: QuoteRecord = { ...q, ...patch, view: { ...(patch.view ?? q.view), status }, updatedAt: now };
+  const view = patch.view ?? q.view;
+  const crypto = { ...view.metadata.cryptoPayIn, status: MARKETPLACE_PAY_IN_STATUS[status] };
+  let next: QuoteRecord = { ...q, ...patch, view: { ...view, status, metadata: { ...view.metadata, cryptoPayIn: crypto } }, updatedAt: now };
   if (status === 'completed') next = { ...next, completedAt: now };
   if (quoteMachine.isTerminal(status)) t.scheduler.cancelFor(q.view.quoteId);
   quotes(t).put(q.view.quoteId, next);
