@@ -56,7 +56,7 @@ const complete = createRoute({
 });
 
 export const quoteRoutes = newRouter()
-  .openapi(intent, (c) => reply(c, createQuote(c.get('tenant'), c.req.valid('json'), requestScenario(c)), 201))
+  .openapi(intent, (c) => reply(c, createQuote(c.get('tenant'), c.req.valid('json'), requestScenario(c)).view, 201))
   .openapi(remove, (c) => {
     const { id, itemId } = c.req.valid('param');
     return reply(c, removeAllocation(c.get('tenant'), id, itemId), 200);

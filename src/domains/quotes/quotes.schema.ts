@@ -2,6 +2,7 @@
 // the allocation removal, the read-back and the completion into a payment-specific quote.
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../../http/fields.js';
+import { CHAINS, type Chain } from '../liquidity/pools.js';
 
 export const QUOTE_STATUSES = ['pending', 'awaiting_payment', 'completed', 'expired', 'cancelled'] as const;
 export const QUOTE_CURRENCIES = ['NGN', 'GHS', 'USD', 'USDT', 'USDC'] as const;
@@ -208,3 +209,21 @@ export const QuoteIdParam = z.object({
 export const RemoveItemParams = QuoteIdParam.extend({
   itemId: z.string().min(1).max(100).openapi({ param: { name: 'itemId', in: 'path' }, example: '9c5b94b1-35ad-49bb-b118-8e8fc24abf80' }),
 });
+
+/** POST /api/v1/partners/marketplace/express/quote and POST /api/v1/quotes (from the live reference). */
+export const ExpressQuoteRequest = z
+  .object({
+    sourceCurrency: z.enum(QUOTE_CURRENCIES).openapi({ description: 'The currency the partner pays in', example: 'NGN' }),
+    destinationCurrency: z.enum(QUOTE_CURRENCIES).openapi({ description: 'The currency or token to receive', example: 'USDT' }),
+    amount: z.number().positive().max(1_000_000_000_000).openapi({
+      description: 'In source units; at most 2 decimals for fiat, 6 for tokens',
+      example: 50000,
+    }),
+    destinationNetwork: z.enum(CHAINS as unknown as [Chain, ...Chain[]]).optional().openapi({
+      description: 'The token\'s chain: only pools on it are used. Left out: the best pools on any chain',
+      example: 'BASE',
+    }),
+  })
+  .openapi('ExpressQuoteRequest');
+
+export type ExpressQuoteRequest = z.infer<typeof ExpressQuoteRequest>;
