@@ -24,6 +24,7 @@ import { journalMiddleware } from './http/journal.js';
 import { bodyLimit } from './http/limits.js';
 import { KeptStaticRouter } from './http/framework.js';
 import { tenantSeed } from './kernel/random.js';
+import { Streams } from './http/streams.js';
 import { tenantMiddleware } from './http/tenant.js';
 import { plainJsonType } from './http/media-type.js';
 import type { AppEnv } from './http/types.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
   outbox?: Outbox;
   /** The domains of the API; the real list (domains/index.ts) unless a test adds one. */
   domains?: readonly DomainModule[];
+  /** The app's event streams (a test passes one with a short heartbeat). */
+  streams?: Streams;
 }
 
 const formats = new WeakMap<readonly DomainModule[], ScenarioFormat>();
@@ -85,6 +88,7 @@ export function createApp(deps: AppDeps) {
       retained: resources,
       settings: modules.flatMap((d) => d.settings ?? []),
       seed: config.seed,
+      marketOrigin: deps.clock.now(),
     },
     config.seed,
     { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t), idleMs: config.tenantRetention * 1000 },
@@ -94,13 +98,17 @@ export function createApp(deps: AppDeps) {
   app.onError(onError);
   app.notFound(onNotFound);
 
+  const streams = deps.streams ?? new Streams();
   const withTenant = tenantMiddleware(tenants, { allowedKeys: deps.allowedKeys, liveFormat: config.keyFormat === 'live' });
   const faultSeeds = new WeakMap<Tenant, number>();
   const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;
   // The FX interface answers errors as XML, its key check and body limit included: set that first.
   app.use(`${FX_BASE}/*`, xmlErrors());
   app.use('/xsd/*', xmlErrors());
-  app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), plainJsonType(), journalMiddleware(), withTenant);
+  app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), plainJsonType(), journalMiddleware(), withTenant, (c, next) => {
+    c.set('streams', streams);
+    return next();
+  });
   app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }));
   // A control route may declare its own body limit (the bulk upload's is larger); the rest keep this one.
   const sandboxLimit = bodyLimit(config.bodyLimitBytes, { yieldToRoute: true });
@@ -151,7 +159,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', docsRoutes());
   app.route('/', consoleRoutes());
 
-  return { app, tenants, outbox };
+  return { app, tenants, outbox, streams };
 }
 
 /** The document's tags in the order the docs page shows them: the API document's resources in its

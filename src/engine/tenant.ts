@@ -31,6 +31,8 @@ export interface TenantEnv {
   settings: readonly string[];
   /** The server's --seed, if any: what every key shares (the market's rates) derives from it. */
   seed?: number;
+  /** Base-clock ms at which the market began (the app's start): its prices walk from there. */
+  marketOrigin?: number;
 }
 
 /** The engine's own settings collection (the scenario a tenant chose): a reset keeps it. */
@@ -72,6 +74,7 @@ export class Tenant {
   private advances: [number, number][];
   private pinnedAt: number | undefined;
   private running = false;
+  private readonly advanceListeners = new Set<() => void>();
   /** Base-clock ms of the tenant's last request (set by Tenants). */
   lastUsedAt: number;
 
@@ -112,6 +115,11 @@ export class Tenant {
   /** The server's --seed, shared by every key; undefined when none was set. */
   get globalSeed(): number | undefined {
     return this.env.seed;
+  }
+
+  /** Base-clock ms at which the market began; the market's time is this tenant's clock. */
+  get marketOrigin(): number {
+    return this.env.marketOrigin ?? 0;
   }
 
   get offsetSeconds(): number {
@@ -163,7 +171,15 @@ export class Tenant {
     this.advances = kept;
     this.offsetMs += Math.round(seconds * 1000);
     this.store.collection<ClockState>('meta').put('clock', { offsetMs: this.offsetMs, advances: this.advances });
-    return this.catchUp();
+    const ran = this.catchUp();
+    for (const listener of this.advanceListeners) listener();
+    return ran;
+  }
+
+  /** Call `listener` after each clock advance (once its due jobs ran); returns the unsubscribe. */
+  onAdvance(listener: () => void): () => void {
+    this.advanceListeners.add(listener);
+    return () => this.advanceListeners.delete(listener);
   }
 
   /** Base-clock ms of the last use written down (see markSeen), if any. */
