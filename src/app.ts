@@ -52,7 +52,9 @@ export function scenarioFormatOf(list: readonly DomainModule[] = domains): Scena
   if (!format) {
     const lifecycles = resourcesOf(list).flatMap((r) => (r.lifecycle ? [r.lifecycle] : []));
     const sections = Object.assign({}, ...list.map((d) => d.scenario ?? {}), webhookScenarioSections);
-    formats.set(list, (format = scenarioFormat(lifecycles, sections)));
+    // The routes a fault rule may name: every /api route of the domains.
+    const routes = list.flatMap((d) => (d.routes?.routes ?? []).filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL'));
+    formats.set(list, (format = scenarioFormat(lifecycles, sections, routes)));
   }
   return format;
 }

@@ -27,7 +27,8 @@ const tags = ['Sandbox control'];
 
 const SIMULATE_BODY_DOC = {
   type: 'object',
-  description: 'Optional; may be empty',
+  additionalProperties: false,
+  description: 'Optional; may be empty. Any other field is refused.',
   properties: {
     reason: { type: 'string', maxLength: 200, description: 'Failure reason, for fail moves' },
     accountId: { type: 'string', format: 'uuid', description: 'For fx-trades accept: the balance account the trade settles to' },

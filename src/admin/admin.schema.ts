@@ -74,11 +74,10 @@ export const SimulateParams = z.object({
 });
 
 export const SimulateRequest = z
-  .object({
+  .strictObject({
     reason: z.string().max(200).optional(),
     accountId: z.uuid().optional(),
   })
-  .catchall(z.unknown())
   .openapi('SimulateRequest');
 
 export const SimulateResult = z
