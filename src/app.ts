@@ -117,6 +117,9 @@ export function createApp(deps: AppDeps) {
       domainRoutes: modules.flatMap((d) => (d.sandbox ? [d.sandbox(ctx)] : [])),
       startedAt: Date.now(),
       storeKind: deps.store.kind,
+      // An advance lets each webhook attempt a move started finish (bounded) before going on, so retries fall due in order.
+      settle: { busy: (t) => outbox.has(t), wait: (t) => outbox.settled(t, outbox.options.timeoutMs + 1000).then(() => undefined) },
+      seed: config.seed,
     }),
   );
   for (const d of modules) if (d.routes) app.route('/', d.routes);
