@@ -124,3 +124,20 @@ describe('GET /_sandbox/scenario counts firings per rule', () => {
     expect((await t.call('GET', '/_sandbox/scenario')).body.fired.outcomes.payout).toEqual([0]);
   });
 });
+
+describe('PUT /_sandbox/scenario in YAML', () => {
+  it('binds a YAML document sent as application/yaml, and names what is wrong in a bad one', async () => {
+    const yaml = 'name: yaml-fail\npayout:\n  outcomes:\n    - when: { reference: "^fail-" }\n      status: FAILED\n      reason: From YAML\n';
+    const res = await t.call('PUT', '/_sandbox/scenario', { raw: yaml, headers: { 'content-type': 'application/yaml' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'yaml-fail', origin: 'inline', warnings: [] });
+    expect((await t.call('POST', PAYOUTS, { body: payout('fail-y') })).status).toBe(201);
+    await advance(t, 600);
+    expect((await t.call('GET', `${PAYOUTS}/fail-y`)).body.data).toMatchObject({ status: 'FAILED', failureReason: 'From YAML' });
+    const bad = await t.call('PUT', '/_sandbox/scenario', { raw: 'payout: [unclosed', headers: { 'content-type': 'application/yaml' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].field).toBe('body');
+    const text = await t.call('PUT', '/_sandbox/scenario', { raw: 'name: x', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+  });
+});
