@@ -40,7 +40,13 @@ const stream = createRoute({
       description: 'An event stream: `event: rate_update` or `event: heartbeat`, each with one line of JSON data',
       content: {
         'text/event-stream': {
-          schema: { type: 'string', description: 'Events whose data is a RateUpdate or a RateStreamHeartbeat' },
+          schema: {
+            type: 'string',
+            description: 'Events whose data is a RateUpdate or a RateStreamHeartbeat',
+            // JSON Schema's contentSchema names what each event's data line holds.
+            contentMediaType: 'application/json',
+            contentSchema: { oneOf: [{ $ref: '#/components/schemas/RateUpdate' }, { $ref: '#/components/schemas/RateStreamHeartbeat' }] },
+          } as never,
           example: 'event: heartbeat\ndata: {"status":"connected","timestamp":"2026-01-15T09:00:00.000Z"}\n\n' +
             'event: rate_update\ndata: {"from":"NGN","to":"USDT","rate":0.00063086,"timestamp":"2026-01-15T09:00:00.000Z","source":"MARKET_MAKER","percentChange24h":0.2855}\n\n',
         },
