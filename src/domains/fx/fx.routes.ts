@@ -169,7 +169,7 @@ export const fxRoutes = newRouter()
   .openapi(rates, (c) => {
     const t = c.get('tenant');
     const { from, to } = c.req.valid('query');
-    const q = makerQuote(t.globalSeed ?? 0, from, to, t.now());
+    const q = makerQuote(t, from, to);
     return xml(c, buildMakerRate({
       sourceCcy: q.source, targetCcy: q.target, rate: q.rate, timestamp: q.timestamp,
       ageSeconds: q.ageSeconds, change24hPct: q.change24hPct, mode: t.mode,
