@@ -1,6 +1,6 @@
 // Fiat payouts (API document §2.1, §4.1) and the two bank look-ups before them.
 import { z } from '@hono/zod-openapi';
-import { fiatAmount, timestamp } from '../../http/fields.js';
+import { fiatAmount, referenceText, timestamp } from '../../http/fields.js';
 import { successEnvelope } from '../../http/openapi.js';
 import { SETTLEMENT_STATUSES } from '../settlement/settlement.js';
 
@@ -20,7 +20,7 @@ export const PayoutDestination = z
 
 export const CreatePayoutRequest = z
   .object({
-    reference: z.string().min(1).max(50).openapi({ description: 'Unique per payout; prevents duplicates', example: 'order-10001' }),
+    reference: referenceText(50).openapi({ description: 'Unique per payout; prevents duplicates', example: 'order-10001' }),
     amount: fiatAmount(10000),
     currency: z.enum(PAYOUT_CURRENCIES).openapi({ example: 'NGN' }),
     destination: PayoutDestination,
@@ -37,7 +37,9 @@ export const Payout = z
     currency: z.enum(PAYOUT_CURRENCIES),
     status: z.enum(PAYOUT_STATUSES),
     fee: z.number(),
-    destination: PayoutDestination.extend({ bankName: z.string().optional() }),
+    destination: PayoutDestination.extend({
+      bankName: z.string().openapi({ description: "The bank's name from the bank list; under test keys a code outside the list is 'Sandbox Test Bank'" }),
+    }),
     narration: z.string().optional(),
     transactionReference: z.string().openapi({ description: "The service's own reference, HPR-TRSF- plus hex", example: 'HPR-TRSF-5F3A9C0B1D2E4F60718293A4' }),
     failureReason: z.string().nullable(),
@@ -52,7 +54,7 @@ export type Payout = z.infer<typeof Payout>;
 export const PayoutEnvelope = successEnvelope(Payout, 'PayoutEnvelope');
 
 export const ReferenceParam = z.object({
-  reference: z.string().min(1).max(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'order-10001' }),
+  reference: referenceText(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'order-10001' }),
 });
 
 export const Bank = z
@@ -72,7 +74,7 @@ export const ResolveQuery = z.object({
 });
 
 export const ResolvedAccount = z
-  .object({ accountNumber: z.string(), accountName: z.string(), bankCode: z.string(), bankName: z.string().optional() })
+  .object({ accountNumber: z.string(), accountName: z.string(), bankCode: z.string(), bankName: z.string() })
   .openapi('ResolvedAccount');
 
 export const ResolveEnvelope = successEnvelope(ResolvedAccount, 'ResolveEnvelope');
