@@ -29,7 +29,8 @@ const lastOf = (d: Delivery) => JSON.stringify(d.attempts.at(-1) ?? null);
 
 /** The outbox as a sender that writes each handoff down, and what the tick needs to resume them. */
 export function handedOver(outbox: Outbox, now: () => number) {
-  const sender: Sender = {
+  const sender: Sender & Pick<Outbox, 'settled'> = {
+    settled: (t, maxMs) => outbox.settled(t, maxMs),
     send(t, id, trigger, opts) {
       const d = deliveries(t).get(id);
       if (d) handoffs(t).put(id, { id, trigger, attempts: d.attempts.length, last: lastOf(d), until: now() + HANDOFF_MS });

@@ -19,7 +19,7 @@ export function webhooksModule(
   outbox: Outbox,
   events: EventCatalog,
   /** What deliveries are handed to: the outbox, or (shared store) the outbox writing handoffs down. */
-  sender: Sender = outbox,
+  sender: Sender & Pick<Outbox, 'settled'> = outbox,
 ): DomainModule & { onEvent(t: Tenant, e: SandboxEvent): void } {
   return {
     sandbox: () => webhookSandbox(sender, events, outbox.options.targets),

@@ -2,7 +2,7 @@
 // service, present. Nothing here waits for the network: attempts go through the outbox.
 import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { deliveriesOf, listDeliveries, redeliver, stopAll } from './deliveries.service.js';
+import { deliveriesOf, listDeliveries, redeliver, stopAll, type Sender } from './deliveries.service.js';
 import type { Outbox } from './outbox.js';
 import type { EventCatalog } from '../../engine/events.js';
 import type { TargetPolicy } from './targets.js';
@@ -98,7 +98,7 @@ const flush = createRoute({
   responses: { 200: jsonResponse(FlushResult, 'The deliveries attempted'), ...errorResponses() },
 });
 
-export function webhookSandbox(sender: Outbox, catalog: EventCatalog, targets: TargetPolicy) {
+export function webhookSandbox(sender: Sender & Pick<Outbox, 'settled'>, catalog: EventCatalog, targets: TargetPolicy) {
   return newRouter()
     .openapi(put(catalog), (c) => {
       const s = putSettings(c.get('tenant'), c.req.valid('json'), targets);
