@@ -186,12 +186,16 @@ export class PostgresTenantStore extends MemoryTenantStore {
     } finally {
       this.release();
     }
+    // Writes background work made after this session's commit get a session of their own.
+    if (this.ops.length && !this.held) this.flush().catch((err: unknown) => console.error(`[sandbox] could not write background work of tenant ${this.id}:`, err));
   }
 
-  /** Writes made outside a session (by background work) get one of their own. */
+  /** Writes made outside a session (by background work) get one of their own. While a session of
+   * this process holds the tenant, they go with it instead: that session may itself be waiting for
+   * the background work (an advance waits for webhook attempts), so waiting for it would deadlock. */
   override async flush(): Promise<void> {
     if (this.conn) return this.commit();
-    if (!this.ops.length) return;
+    if (!this.ops.length || this.held) return;
     await this.begin('sandbox');
     await this.end();
   }
