@@ -121,7 +121,8 @@ describe('two sandbox processes on one database', () => {
       'fx_trade.comp',
     ]);
     const [ca, cb] = await Promise.all([a, b].map(async (s) => (await call(s, 'GET', '/_sandbox/clock')).body));
-    expect([ca.offsetSeconds, ca.pendingJobs]).toEqual([4230, 0]);
+    expect(Math.round(ca.offsetSeconds)).toBe(4230);
+    expect(ca.pendingJobs).toBe(0);
     expect({ ...cb, now: undefined }).toEqual({ ...ca, now: undefined });
   });
 
