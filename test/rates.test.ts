@@ -86,3 +86,32 @@ describe('GET /api/v1/partners/rates', () => {
     expect(await read('from=USDT&to=NGN', KEY_B)).toEqual(start);
   });
 });
+
+describe('one market: the rate read and the quote made after it agree', () => {
+  /** The NGN→USDT pools' rates (NGN per USDT) as the FX listings show them now. */
+  const poolRates = async () => {
+    const res = await fx(t, 'GET', '/listings?source=NGN&destination=USDT');
+    return ((res.xml.Listgs ?? []) as Record<string, string>[]).map((l) => Number(l.XchgRate));
+  };
+
+  for (const [label, seconds] of [['as the sandbox starts', 0], ['after the market moved five hours', 5 * 3600]] as const) {
+    it(`an express quote's weighted average rate is within the pools' spread of the rate read, ${label}`, async () => {
+      if (seconds) await advance(t, seconds);
+      const rate = await read('from=NGN&to=USDT');
+      const pools = await poolRates();
+      const [lo, hi] = [Math.min(...pools), Math.max(...pools)];
+      const res = await t.call('POST', '/api/v1/partners/marketplace/express/quote', { body: { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000 } });
+      expect(res.status).toBe(201);
+      const war = res.body[0].allocationResult.weightedAverageRate;
+      const market = 1 / rate.rate;
+      // The quote trades at the pools' rates; the rate read is their mid: both within the spread.
+      expect(war).toBe(pools[0]);
+      expect(market).toBeGreaterThanOrEqual(lo);
+      expect(market).toBeLessThanOrEqual(hi);
+      expect(Math.abs(war - market)).toBeLessThanOrEqual(hi - lo);
+      // 50,000 NGN at the quote's rate is what the rate read says, less the pool's edge over the mid.
+      expect(res.body[0].totalDestinationAmount).toBeCloseTo(50000 * rate.rate * (market / war), 3);
+      if (seconds) expect(pools[0]).not.toBe(1580.5);
+    });
+  }
+});
