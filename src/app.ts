@@ -18,7 +18,7 @@ import { Outbox, webhookScenarioSections, webhooksModule } from './domains/webho
 import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, validationHook } from './http/errors.js';
-import { withScenarioHeader } from './http/openapi.js';
+import { partnerApiFirst, withScenarioHeader, type Tag } from './http/openapi.js';
 import { faultsMiddleware, type Sleep } from './http/faults.js';
 import { journalMiddleware } from './http/journal.js';
 import { bodyLimit } from './http/limits.js';
@@ -26,6 +26,7 @@ import { KeptStaticRouter } from './http/framework.js';
 import { tenantSeed } from './kernel/random.js';
 import { Streams } from './http/streams.js';
 import { tenantMiddleware } from './http/tenant.js';
+import { plainJsonType } from './http/media-type.js';
 import type { AppEnv } from './http/types.js';
 
 export interface AppDeps {
@@ -98,20 +99,20 @@ export function createApp(deps: AppDeps) {
   app.notFound(onNotFound);
 
   const streams = deps.streams ?? new Streams();
-  const withTenant = tenantMiddleware(tenants, deps.allowedKeys);
+  const withTenant = tenantMiddleware(tenants, { allowedKeys: deps.allowedKeys, liveFormat: config.keyFormat === 'live' });
   const faultSeeds = new WeakMap<Tenant, number>();
   const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;
   // The FX interface answers errors as XML, its key check and body limit included: set that first.
   app.use(`${FX_BASE}/*`, xmlErrors());
   app.use('/xsd/*', xmlErrors());
-  app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), journalMiddleware(), withTenant, (c, next) => {
+  app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), plainJsonType(), journalMiddleware(), withTenant, (c, next) => {
     c.set('streams', streams);
     return next();
   });
   app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }));
   // A control route may declare its own body limit (the bulk upload's is larger); the rest keep this one.
   const sandboxLimit = bodyLimit(config.bodyLimitBytes, { yieldToRoute: true });
-  app.use('/_sandbox/*', sandboxLimit, async (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)));
+  app.use('/_sandbox/*', sandboxLimit, plainJsonType(), async (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)));
 
   const ctx = { scenarios };
   app.route(
@@ -136,16 +137,22 @@ export function createApp(deps: AppDeps) {
   let openapi: object | undefined;
   app.get('/openapi.json', (c) =>
     c.json(
-      (openapi ??= withScenarioHeader(
-        app.getOpenAPI31Document({
-          openapi: '3.1.0',
-          info: {
-            title: 'payments-sandbox',
-            version: '1.0.0',
-            description: 'Sandbox of the partner payments, FX and transfers API, with the /_sandbox control API.',
-          },
-          servers: [{ url: '/' }],
-        }),
+      (openapi ??= partnerApiFirst(
+        withScenarioHeader(
+          app.getOpenAPI31Document({
+            openapi: '3.1.0',
+            info: {
+              title: 'payments-sandbox',
+              version: '1.0.0',
+              description: 'Sandbox of the partner payments, FX and transfers API, with the /_sandbox control API.',
+              // package.json: UNLICENSED, a private project. OpenAPI 3.1 takes an SPDX identifier, which
+              // the generator's type (written for 3.0) does not list.
+              license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' } as { name: string },
+            },
+            servers: [{ url: '/' }],
+          }),
+        ),
+        TAGS,
       )),
     ),
   );
@@ -154,5 +161,18 @@ export function createApp(deps: AppDeps) {
 
   return { app, tenants, outbox, streams };
 }
+
+/** The document's tags in the order the docs page shows them: the API document's resources in its
+ * order, then the control API. */
+const TAGS: readonly Tag[] = [
+  { name: 'Fiat payouts', description: 'Pay out from the wallet balance to a bank account, after listing banks and resolving the account.' },
+  { name: 'Crypto wallet payouts', description: 'Send USDC or USDT to a blockchain address on one of five chains.' },
+  { name: 'Bank withdrawals', description: 'Withdraw from one of your balance accounts to a bank account.' },
+  { name: 'Marketplace quotes', description: 'Quote fiat to token (or back) from the liquidity pools, then complete the quote with its destination.' },
+  { name: 'Disbursement transfers', description: 'Single transfers, and the transfers of an uploaded bulk file, page by page.' },
+  { name: 'FX (XML)', description: 'The ISO 20022-style XML interface: create, accept, confirm, cancel and read trades, list pools, read maker rates.' },
+  { name: 'Sandbox control', description: "The sandbox's own API, acting on your key's tenant only: clock, scenarios, simulation, journal, events, balances." },
+  { name: 'Sandbox webhooks', description: "Where your key's events are sent, how they are signed, and the deliveries made." },
+];
 
 export type App = ReturnType<typeof createApp>['app'];

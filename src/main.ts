@@ -15,7 +15,7 @@ function banner(config: Config, s: SandboxServer): string {
     `  store:    ${config.data ? `lowdb files in ${config.data}` : 'memory (fresh at each start)'}`,
     `  scenario: ${scenario}`,
     `  seed:     ${config.seed ?? 'random'}`,
-    `  keys:     ${s.keys ? `${s.keys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}`,
+    `  keys:     ${s.keys ? `${s.keys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}${config.keyFormat === 'live' ? ', live format only (32 lowercase hex)' : ''}`,
     `  tenants:  ${!config.data ? 'all kept in memory' : `loaded on first use${config.maxTenants ? `, at most ${config.maxTenants} in memory, idle ones reload from disk` : ''}`}`,
     `  docs:     ${s.url}/docs   OpenAPI: ${s.url}/openapi.json`,
   ].join('\n');

@@ -82,6 +82,25 @@ describe('resource retention (default 7 days of real time)', () => {
     expect(await status(t, 'often-1')).toBe('RESOURCE_NOT_FOUND');
   });
 
+  it('still drops what is old when a key moves its clock every two minutes for hours', async () => {
+    const t = await createTestApp({ config: { resourceRetention: 3600 } });
+    const everyTwoMinutes = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        t.clock.advance(120);
+        await advance(t, DAY);
+      }
+    };
+    await everyTwoMinutes(60);
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('busy-old') });
+    await everyTwoMinutes(45);
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('busy-new') });
+    await everyTwoMinutes(15);
+    // busy-old settled 2 hours of real time ago, busy-new 30 minutes ago; the age is an hour.
+    await t.tenants.retain();
+    expect(await status(t, 'busy-old')).toBe('RESOURCE_NOT_FOUND');
+    expect(await status(t, 'busy-new')).toBe('SUCCESSFUL');
+  });
+
   it('keeps a resource whose next move is still waiting, however long it has been unchanged', async () => {
     const t = await createTestApp({ config: { resourceRetention: 3600 } });
     // slow-settlement: PENDING 30 minutes, then PROCESSING 3 hours.

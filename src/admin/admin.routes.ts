@@ -5,7 +5,8 @@ import { iso } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
 import { validationError } from '../kernel/validation.js';
 import type { Tenant } from '../engine/tenant.js';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
+import { isJsonType } from '../http/media-type.js';
 import {
   AdvanceRequest,
   AdvanceResult,
@@ -38,7 +39,7 @@ const SIMULATE_BODY_DOC = {
 async function simulateBody(req: Request): Promise<Record<string, unknown>> {
   const text = (await req.text()).trim();
   if (text === '') return {};
-  if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) {
+  if (!isJsonType(req.headers.get('content-type') ?? undefined)) {
     throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'A simulate body is JSON: send it with Content-Type: application/json, or send no body.');
   }
   let raw: unknown;
@@ -74,14 +75,17 @@ export interface AdminOptions {
 const health = createRoute({
   method: 'get',
   path: '/_sandbox/health',
+  operationId: 'getHealth',
   tags,
+  security: [],
   summary: 'Health (no key needed)',
-  responses: { 200: jsonResponse(Health, 'The sandbox is up') },
+  responses: { 200: jsonResponse(Health, 'The sandbox is up'), ...openErrorResponses() },
 });
 
 const reset = createRoute({
   method: 'post',
   path: '/_sandbox/reset',
+  operationId: 'resetTenant',
   tags,
   security,
   summary: 'Forget this tenant: resources, balances, jobs, events, journal and clock offset',
@@ -91,6 +95,7 @@ const reset = createRoute({
 const clock = createRoute({
   method: 'get',
   path: '/_sandbox/clock',
+  operationId: 'getClock',
   tags,
   security,
   summary: "Read the tenant's clock",
@@ -100,6 +105,7 @@ const clock = createRoute({
 const advance = createRoute({
   method: 'post',
   path: '/_sandbox/clock/advance',
+  operationId: 'advanceClock',
   tags,
   security,
   summary: "Advance the tenant's clock; every due move happens at once, in order",
@@ -110,6 +116,7 @@ const advance = createRoute({
 const journal = createRoute({
   method: 'get',
   path: '/_sandbox/requests',
+  operationId: 'listRequests',
   tags,
   security,
   summary: "The tenant's request journal, newest first, secrets redacted",
@@ -121,6 +128,7 @@ const eventLog = (events: EventCatalog) =>
   createRoute({
     method: 'get',
     path: '/_sandbox/events',
+    operationId: 'listEvents',
     tags,
     security,
     summary: "The tenant's event log, oldest first",
@@ -132,6 +140,7 @@ const simulate = (resources: readonly string[]) =>
   createRoute({
     method: 'post',
     path: '/_sandbox/simulate/{resource}/{id}/{event}',
+    operationId: 'simulateEvent',
     tags,
     security,
     summary: 'Push a resource along its state machine',

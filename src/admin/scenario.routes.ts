@@ -7,11 +7,11 @@ import type { ScenarioRegistry } from '../engine/scenario.registry.js';
 import { checkScenario } from '../engine/scenario.load.js';
 import { chooseScenario, clearScenario, scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
 import type { Tenant } from '../engine/tenant.js';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 
 const tags = ['Sandbox control'];
 
-const ScenarioSummary = z
+export const ScenarioSummary = z
   .object({
     name: z.string().openapi({ example: 'failures' }),
     description: z.string().nullable(),
@@ -20,9 +20,9 @@ const ScenarioSummary = z
   })
   .openapi('ScenarioSummary');
 
-const ScenarioList = z.object({ data: z.array(ScenarioSummary) }).openapi('ScenarioList');
+export const ScenarioList = z.object({ data: z.array(ScenarioSummary) }).openapi('ScenarioList');
 
-const ScenarioState = z
+export const ScenarioState = z
   .object({
     name: z.string(),
     description: z.string().nullable(),
@@ -33,7 +33,7 @@ const ScenarioState = z
   })
   .openapi('ScenarioState');
 
-const ChooseScenario = z
+export const ChooseScenario = z
   .object({
     name: z.string().min(1).max(60).optional().openapi({ example: 'failures', description: 'A bundled scenario (see GET /_sandbox/scenarios)' }),
     scenario: z.record(z.string(), z.unknown()).optional().openapi({ description: 'An inline scenario document (see /_sandbox/scenario.schema.json)' }),
@@ -61,14 +61,20 @@ function invalid(err: ScenarioError): SandboxError {
 const schemaRoute = createRoute({
   method: 'get',
   path: '/_sandbox/scenario.schema.json',
+  operationId: 'getScenarioSchema',
   tags,
+  security: [],
   summary: 'The scenario format as JSON Schema (no key needed)',
-  responses: { 200: jsonResponse(z.record(z.string(), z.unknown()).openapi('ScenarioJsonSchema'), 'JSON Schema, draft 2020-12') },
+  responses: {
+    200: jsonResponse(z.record(z.string(), z.unknown()).openapi('ScenarioJsonSchema'), 'JSON Schema, draft 2020-12'),
+    ...openErrorResponses(),
+  },
 });
 
 const list = createRoute({
   method: 'get',
   path: '/_sandbox/scenarios',
+  operationId: 'listScenarios',
   tags,
   security,
   summary: 'The scenarios this server knows, with their descriptions',
@@ -78,6 +84,7 @@ const list = createRoute({
 const current = createRoute({
   method: 'get',
   path: '/_sandbox/scenario',
+  operationId: 'getScenario',
   tags,
   security,
   summary: 'The scenario in force for this key, and where it comes from',
@@ -87,6 +94,7 @@ const current = createRoute({
 const choose = createRoute({
   method: 'put',
   path: '/_sandbox/scenario',
+  operationId: 'setScenario',
   tags,
   security,
   summary: 'Bind a scenario to this key, by name or inline; it applies from the next request',
@@ -97,6 +105,7 @@ const choose = createRoute({
 const clear = createRoute({
   method: 'delete',
   path: '/_sandbox/scenario',
+  operationId: 'clearScenario',
   tags,
   security,
   summary: 'Go back to the start default scenario',

@@ -44,9 +44,25 @@ interface ClockState {
   advances?: [number, number][];
 }
 
-/** Advances remembered for timeAt(); past this, the oldest two are merged (keeping the older offset,
- * so timeAt() can only answer earlier than the truth, never later). */
+/** Advances remembered for timeAt(); past this, two neighbours are merged (see mergeAdvances). */
 const ADVANCES_KEPT = 16;
+
+/**
+ * Merge the two neighbouring advances whose merged entry spans the least real time. The merged entry
+ * keeps the earlier offset, so timeAt() can only answer earlier than the truth, never later, and
+ * only inside that span: a key that advances its clock every few seconds keeps a close answer, where
+ * always merging the oldest two would stretch the oldest offset over the whole history. `floor` is
+ * where the first entry's span begins.
+ */
+function mergeAdvances(kept: [number, number][], floor: number): void {
+  let best = 0;
+  let bestSpan = Infinity;
+  for (let i = 0; i + 1 < kept.length; i++) {
+    const span = kept[i + 1][0] - (i > 0 ? kept[i - 1][0] : floor);
+    if (span < bestSpan) [best, bestSpan] = [i, span];
+  }
+  kept.splice(best, 2, [kept[best + 1][0], kept[best][1]]);
+}
 /** The last use is written down at most this often (it matters in days). */
 const SEEN_EVERY_MS = 3600_000;
 
@@ -151,7 +167,7 @@ export class Tenant {
     // Advances older than the retention age no longer matter to timeAt().
     const kept = this.env.retentionMs > 0 ? this.advances.filter(([t]) => t > at - this.env.retentionMs) : [...this.advances];
     kept.push([at, this.offsetMs]);
-    if (kept.length > ADVANCES_KEPT) kept.splice(0, 2, [kept[1][0], kept[0][1]]);
+    if (kept.length > ADVANCES_KEPT) mergeAdvances(kept, at - this.env.retentionMs);
     this.advances = kept;
     this.offsetMs += Math.round(seconds * 1000);
     this.store.collection<ClockState>('meta').put('clock', { offsetMs: this.offsetMs, advances: this.advances });

@@ -17,6 +17,7 @@ const CODES = {
   MISSING_HEADER: [400, 'invalid_request_error'],
   UNSUPPORTED_CURRENCY: [400, 'invalid_request_error'],
   INVALID_BANK_CODE: [400, 'invalid_request_error'],
+  ACCOUNT_NAME_MISMATCH: [400, 'invalid_request_error'],
   INSUFFICIENT_BALANCE: [400, 'invalid_request_error'],
   INSUFFICIENT_LIQUIDITY: [400, 'invalid_request_error'],
   INVALID_SCENARIO: [400, 'invalid_request_error'],

@@ -1,8 +1,8 @@
 // Market-maker rates: a pair's pools' mean rate as the key's market moves it (market.ts). The maker
 // re-quotes once a minute, when the market is re-priced.
-import { SandboxError } from '../../kernel/errors.js';
 import { Decimal } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenant.js';
+import { checkPair } from './allocation.js';
 import { change24hPct, factorAt, marketOf, marketTime, moved } from './market.js';
 import { POOLS } from './pools.js';
 
@@ -33,17 +33,13 @@ export interface MakerQuote {
 /** Whether a maker quotes from → to. */
 export const isQuoted = (from: string, to: string) => ANCHORS.has(`${from.toUpperCase()}/${to.toUpperCase()}`);
 
-/** The maker's quote for from → to on the key's market now (or at `now`). Unknown pair: 404. */
+/** The maker's quote for from → to on the key's market now (or at `now`). A currency or pair trades
+ * do not take is 400 UNSUPPORTED_CURRENCY, as on a trade; every pair they take has pools, so an anchor. */
 export function makerQuote(t: Tenant, from: string, to: string, now = t.now()): MakerQuote {
   const source = from.toUpperCase();
   const target = to.toUpperCase();
-  const anchor = ANCHORS.get(`${source}/${target}`);
-  if (!anchor) {
-    throw new SandboxError(
-      'RESOURCE_NOT_FOUND',
-      `No market maker quotes ${source} to ${target}. Pairs convert a fiat currency (NGN, GHS, USD) to a token (USDT, USDC) or back, e.g. from=NGN&to=USDT.`,
-    );
-  }
+  checkPair(source, target, ['from', 'to']);
+  const anchor = ANCHORS.get(`${source}/${target}`)!;
   const m = marketTime(t, now);
   const market = marketOf(source, target);
   return {

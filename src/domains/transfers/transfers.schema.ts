@@ -1,7 +1,7 @@
 // Disbursement transfers (API document §2.9, §2.10, §4.5): the single-transfer request, the
 // transfer as the sandbox returns it, bulk files and the bulk page.
 import { z } from '@hono/zod-openapi';
-import { fiatAmount, INT32_MAX, timestamp } from '../../http/fields.js';
+import { fiatAmount, INT32_MAX, referenceText, timestamp } from '../../http/fields.js';
 import { SETTLEMENT_STATUSES } from '../settlement/settlement.js';
 
 export const TRANSFER_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
@@ -173,7 +173,7 @@ export const ServiceSourceHeader = z.object({
 });
 
 export const ReferenceParam = z.object({
-  reference: z.string().min(1).max(100).openapi({ param: { name: 'reference', in: 'path' }, example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
+  reference: referenceText(100).openapi({ param: { name: 'reference', in: 'path' }, example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
 });
 
 export const BulkIdParam = z.object({

@@ -23,6 +23,7 @@ const put = (catalog: EventCatalog) =>
   createRoute({
     method: 'put',
     path: '/_sandbox/webhooks',
+    operationId: 'setWebhook',
     tags,
     security,
     summary: 'Set the webhook: where every event of this key is sent, and how it is signed',
@@ -36,6 +37,7 @@ const put = (catalog: EventCatalog) =>
 const get = createRoute({
   method: 'get',
   path: '/_sandbox/webhooks',
+  operationId: 'getWebhook',
   tags,
   security,
   summary: 'Read the webhook settings (without the secret)',
@@ -45,6 +47,7 @@ const get = createRoute({
 const del = createRoute({
   method: 'delete',
   path: '/_sandbox/webhooks',
+  operationId: 'deleteWebhook',
   tags,
   security,
   summary: 'Remove the webhook: no more deliveries; waiting ones are given up',
@@ -54,6 +57,7 @@ const del = createRoute({
 const list = createRoute({
   method: 'get',
   path: '/_sandbox/webhooks/deliveries',
+  operationId: 'listWebhookDeliveries',
   tags,
   security,
   summary: 'The delivery log, newest first, with every attempt',
@@ -64,6 +68,7 @@ const list = createRoute({
 const resend = createRoute({
   method: 'post',
   path: '/_sandbox/webhooks/deliveries/{id}/redeliver',
+  operationId: 'redeliverWebhookDelivery',
   tags,
   security,
   summary: 'Send a delivery once more, with the same webhook-id',
