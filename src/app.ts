@@ -171,6 +171,8 @@ const TAGS: readonly Tag[] = [
   { name: 'Marketplace quotes', description: 'Quote fiat to token (or back) from the liquidity pools, then complete the quote with its destination.' },
   { name: 'Disbursement transfers', description: 'Single transfers, and the transfers of an uploaded bulk file, page by page.' },
   { name: 'FX (XML)', description: 'The ISO 20022-style XML interface: create, accept, confirm, cancel and read trades, list pools, read maker rates.' },
+  { name: 'Payment quotes', description: 'From the live reference, not the API document: payment-specific quotes made directly, and read back as pay-in and settlement move on.' },
+  { name: 'Rates', description: "From the live reference, not the API document: the JSON rate and the rate stream, read from the same market as the pools, quotes and FX." },
   { name: 'Sandbox control', description: "The sandbox's own API, acting on your key's tenant only: clock, scenarios, simulation, journal, events, balances." },
   { name: 'Sandbox webhooks', description: "Where your key's events are sent, how they are signed, and the deliveries made." },
 ];

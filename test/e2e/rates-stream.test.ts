@@ -1,6 +1,7 @@
 // The rate stream with a real SSE client (the eventsource package) against a sandbox on port 0 in
 // this process, so the test sees the server's timers: updates while the key's clock advances,
 // heartbeats in real time, nothing left behind after a disconnect, and an end on shutdown.
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { EventSource } from 'eventsource';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/config.js';
@@ -111,6 +112,15 @@ describe('GET /api/v1/partners/marketplace/rates/stream', () => {
     await until(() => s.heartbeats.length >= beats + 3, 'three heartbeats');
     expect(s.heartbeats.at(-1)).toEqual({ status: 'connected', timestamp: '2026-01-16T10:00:00.000Z' });
     expect(s.updates).toHaveLength(121);
+
+    // Every event's data is as /openapi.json documents it.
+    const doc = (await api('GET', '/openapi.json')).body;
+    const events = doc.paths[STREAM].get.responses['200'].content['text/event-stream']['x-events'];
+    const ajv = new Ajv2020({ strict: false });
+    const [isUpdate, isHeartbeat] = [ajv.compile(events.rate_update), ajv.compile(events.heartbeat)];
+    expect(s.updates.every((u) => isUpdate(u))).toBe(true);
+    expect(s.heartbeats.every((h) => isHeartbeat(h))).toBe(true);
+    expect(isUpdate({ ...s.updates[0], rate: '1' })).toBe(false);
 
     s.es.close();
     // The stream's timer goes as soon as the client leaves; the keep-alive connections of the
