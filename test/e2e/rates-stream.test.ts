@@ -129,6 +129,17 @@ describe('GET /api/v1/partners/marketplace/rates/stream', () => {
     await until(() => handles() === before, () => `the handles of before (${before}; now ${handles()})`, 15_000);
   }, 40_000);
 
+  it('sends the market again after a reset takes the key\'s clock back', async () => {
+    await start();
+    const s = open('from=GHS&to=USDC');
+    await until(() => s.updates.length === 1, 'the opening update');
+    await api('POST', '/_sandbox/clock/advance', { seconds: 120 });
+    await until(() => s.updates.length === 3, 'two updates');
+    expect((await api('POST', '/_sandbox/reset')).status).toBe(200);
+    await until(() => s.updates.length === 4, 'the market after the reset');
+    expect(s.updates[3]).toEqual(s.updates[0]);
+  });
+
   it('refuses a bad pair with the error envelope before any event', async () => {
     await start();
     const res = await api('GET', `${STREAM}?from=NGN&to=GHS`);
