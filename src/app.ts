@@ -56,7 +56,9 @@ export function scenarioFormatOf(list: readonly DomainModule[] = domains): Scena
   if (!format) {
     const lifecycles = resourcesOf(list).flatMap((r) => (r.lifecycle ? [r.lifecycle] : []));
     const sections = Object.assign({}, ...list.map((d) => d.scenario ?? {}), webhookScenarioSections);
-    formats.set(list, (format = scenarioFormat(lifecycles, sections)));
+    // The routes a fault rule may name: every /api route of the domains.
+    const routes = list.flatMap((d) => (d.routes?.routes ?? []).filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL'));
+    formats.set(list, (format = scenarioFormat(lifecycles, sections, routes)));
   }
   return format;
 }
@@ -124,6 +126,9 @@ export function createApp(deps: AppDeps) {
       domainRoutes: modules.flatMap((d) => (d.sandbox ? [d.sandbox(ctx)] : [])),
       startedAt: Date.now(),
       storeKind: deps.store.kind,
+      // An advance lets each webhook attempt a move started finish (bounded) before going on, so retries fall due in order.
+      settle: { busy: (t) => outbox.has(t), wait: (t) => outbox.settled(t, outbox.options.timeoutMs + 1000).then(() => undefined) },
+      seed: config.seed,
     }),
   );
   for (const d of modules) if (d.routes) app.route('/', d.routes);
@@ -171,8 +176,8 @@ const TAGS: readonly Tag[] = [
   { name: 'Marketplace quotes', description: 'Quote fiat to token (or back) from the liquidity pools, then complete the quote with its destination.' },
   { name: 'Disbursement transfers', description: 'Single transfers, and the transfers of an uploaded bulk file, page by page.' },
   { name: 'FX (XML)', description: 'The ISO 20022-style XML interface: create, accept, confirm, cancel and read trades, list pools, read maker rates.' },
-  { name: 'Payment quotes', description: 'From the live reference, not the API document: payment-specific quotes made directly, and read back as pay-in and settlement move on.' },
-  { name: 'Rates', description: "From the live reference, not the API document: the JSON rate and the rate stream, read from the same market as the pools, quotes and FX." },
+  { name: 'Rates', description: 'From the live reference, not the API document: the JSON rate of a pair, and its rate stream.' },
+  { name: 'Payment quotes', description: 'From the live reference, not the API document: payment-specific quotes, created and read back.' },
   { name: 'Sandbox control', description: "The sandbox's own API, acting on your key's tenant only: clock, scenarios, simulation, journal, events, balances." },
   { name: 'Sandbox webhooks', description: "Where your key's events are sent, how they are signed, and the deliveries made." },
 ];

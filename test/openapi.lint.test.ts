@@ -76,7 +76,7 @@ describe('/openapi.json', () => {
     expect(paths.slice(firstControl).every((p) => p.startsWith('/_sandbox'))).toBe(true);
     const tags = doc.tags.map((t) => t.name);
     // The API document's order of resources, then the control API.
-    expect(tags).toEqual(['Fiat payouts', 'Crypto wallet payouts', 'Bank withdrawals', 'Marketplace quotes', 'Disbursement transfers', 'FX (XML)', 'Payment quotes', 'Rates', 'Sandbox control', 'Sandbox webhooks']);
+    expect(tags).toEqual(['Fiat payouts', 'Crypto wallet payouts', 'Bank withdrawals', 'Marketplace quotes', 'Disbursement transfers', 'FX (XML)', 'Rates', 'Payment quotes', 'Sandbox control', 'Sandbox webhooks']);
     expect(doc.tags.every((t) => (t as { description?: string }).description)).toBe(true);
     const used = new Set(operations().flatMap(({ op }) => op.tags ?? []));
     expect([...used].sort()).toEqual([...tags].sort());

@@ -34,6 +34,7 @@ const CODES = {
   IDEMPOTENCY_CONFLICT: [409, 'conflict_error'],
   INVALID_STATE_TRANSITION: [409, 'conflict_error'],
   TENANT_FULL: [409, 'conflict_error'],
+  CLOCK_BACKWARDS: [409, 'conflict_error'],
   PAYLOAD_TOO_LARGE: [413, 'invalid_request_error'],
   UNSUPPORTED_MEDIA_TYPE: [415, 'invalid_request_error'],
   RATE_LIMITED: [429, 'rate_limit_error'],

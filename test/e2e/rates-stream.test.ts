@@ -115,9 +115,11 @@ describe('GET /api/v1/partners/marketplace/rates/stream', () => {
 
     // Every event's data is as /openapi.json documents it.
     const doc = (await api('GET', '/openapi.json')).body;
-    const events = doc.paths[STREAM].get.responses['200'].content['text/event-stream']['x-events'];
+    const { contentSchema } = doc.paths[STREAM].get.responses['200'].content['text/event-stream'].schema;
+    expect(contentSchema.oneOf.map((s: { $ref: string }) => s.$ref)).toEqual(['#/components/schemas/RateUpdate', '#/components/schemas/RateStreamHeartbeat']);
     const ajv = new Ajv2020({ strict: false });
-    const [isUpdate, isHeartbeat] = [ajv.compile(events.rate_update), ajv.compile(events.heartbeat)];
+    const schemaOf = (name: string) => ({ ...doc.components.schemas[name], components: doc.components });
+    const [isUpdate, isHeartbeat] = [ajv.compile(schemaOf('RateUpdate')), ajv.compile(schemaOf('RateStreamHeartbeat'))];
     expect(s.updates.every((u) => isUpdate(u))).toBe(true);
     expect(s.heartbeats.every((h) => isHeartbeat(h))).toBe(true);
     expect(isUpdate({ ...s.updates[0], rate: '1' })).toBe(false);

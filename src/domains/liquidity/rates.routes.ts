@@ -1,4 +1,4 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { errorResponses, jsonResponse, newRouter, security } from '../../http/openapi.js';
 import { reply } from '../../http/respond.js';
 import { Heartbeat, Rate, RateLookupQuery, RateQuery, RateUpdate } from './rates.schema.js';
@@ -6,12 +6,6 @@ import { currentRate, ratePair } from './rates.service.js';
 import { rateStream } from './rates.stream.js';
 
 const tags = ['Rates'];
-
-/** An event's data as JSON Schema, written inline: OpenAPI 3.1 has no place for the events of a stream. */
-const eventSchema = (schema: z.ZodType) => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'output' }) as Record<string, unknown>;
-  return rest;
-};
 
 const rate = createRoute({
   method: 'get',
@@ -46,9 +40,13 @@ const stream = createRoute({
       description: 'An event stream: `event: rate_update` or `event: heartbeat`, each with one line of JSON data',
       content: {
         'text/event-stream': {
-          schema: { type: 'string', description: 'Events whose data is a RateUpdate or a RateStreamHeartbeat' },
-          // The data of each event, by event name.
-          'x-events': { rate_update: eventSchema(RateUpdate), heartbeat: eventSchema(Heartbeat) },
+          schema: {
+            type: 'string',
+            description: 'Events whose data is a RateUpdate or a RateStreamHeartbeat',
+            // JSON Schema's contentSchema names what each event's data line holds.
+            contentMediaType: 'application/json',
+            contentSchema: { oneOf: [{ $ref: '#/components/schemas/RateUpdate' }, { $ref: '#/components/schemas/RateStreamHeartbeat' }] },
+          } as never,
           example: 'event: heartbeat\ndata: {"status":"connected","timestamp":"2026-01-15T09:00:00.000Z"}\n\n' +
             'event: rate_update\ndata: {"from":"NGN","to":"USDT","rate":0.00063086,"timestamp":"2026-01-15T09:00:00.000Z","source":"MARKET_MAKER","percentChange24h":0.2855}\n\n',
         },
@@ -64,3 +62,7 @@ export const rateRoutes = newRouter()
     return reply(c, currentRate(c.get('tenant'), ratePair(q), q.chain), 200);
   })
   .openapi(stream, (c) => rateStream(c.get('tenant'), ratePair(c.req.valid('query')), c.get('streams')) as never);
+
+// The event payloads are not the body of any operation: registered so the document names them.
+rateRoutes.openAPIRegistry.register('RateUpdate', RateUpdate);
+rateRoutes.openAPIRegistry.register('RateStreamHeartbeat', Heartbeat);

@@ -43,7 +43,7 @@ const eventFilter = (catalog: EventCatalog) =>
     });
 
 export const WebhookFaults = z
-  .object({
+  .strictObject({
     duplicate: z.boolean().default(false).openapi({ description: 'Send every accepted delivery a second time, with the same webhook-id' }),
     outOfOrder: z.boolean().default(false).openapi({ description: 'Swap deliveries in pairs: each one is held until the next has been sent' }),
     delaySeconds: z
@@ -57,7 +57,7 @@ export const WebhookFaults = z
   .openapi('WebhookFaults');
 
 export const WebhookSettingsRequest = z
-  .object({
+  .strictObject({
     url: z
       .string()
       .max(2048)
@@ -84,11 +84,16 @@ export const settingsRequestOf = (catalog: EventCatalog) =>
     events: z.array(eventFilter(catalog)).min(1).max(50).optional().openapi({ description: 'Which events to deliver; all when left out' }),
   }).openapi('WebhookSettingsRequest');
 
+/** The faults as answered: every one is always sent, with its value in force. */
+const WebhookFaultsInForce = z
+  .object({ duplicate: z.boolean(), outOfOrder: z.boolean(), delaySeconds: z.number().int() })
+  .openapi('WebhookFaultsInForce');
+
 export const WebhookSettings = z
   .object({
     url: z.string(),
     events: z.array(z.string()),
-    faults: WebhookFaults,
+    faults: WebhookFaultsInForce,
     createdAt: timestamp,
     updatedAt: timestamp,
   })
