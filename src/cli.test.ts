@@ -31,6 +31,13 @@ describe('command line and environment', () => {
     expect(() => serve(['--webhook-targets', 'private'])).toThrow(/--webhook-targets: .*"any"\|"public"/);
   });
 
+  it('takes the key format from --key-format or SANDBOX_KEY_FORMAT, any by default', () => {
+    expect(serve([]).keyFormat).toBe('any');
+    expect(serve([], { SANDBOX_KEY_FORMAT: 'live' }).keyFormat).toBe('live');
+    expect(serve(['--key-format', 'any'], { SANDBOX_KEY_FORMAT: 'live' }).keyFormat).toBe('any');
+    expect(() => serve(['--key-format', 'strict'])).toThrow(/--key-format: .*"any"\|"live"/);
+  });
+
   it('takes retention ages as seconds or with a unit, and caps as counts', () => {
     expect(serve([])).toMatchObject({ resourceRetention: 7 * 86_400, tenantRetention: 30 * 86_400, maxResources: 100_000, maxOpenLogs: 128 });
     expect(serve(['--max-open-logs', '16'], { SANDBOX_MAX_OPEN_LOGS: '64' }).maxOpenLogs).toBe(16);

@@ -19,6 +19,9 @@ Options (environment variable in brackets):
   --scenario NAME   default scenario, bundled name or file [SANDBOX_SCENARIO]
   --seed N          make ids, names and rates repeatable [SANDBOX_SEED]
   --keys FILE       accept only the keys listed in FILE, one per line [SANDBOX_KEYS]
+  --key-format any|live
+                    live refuses keys that are not sk_test_ or sk_live_ followed by 32
+                    lowercase hex characters (the live format); default any [SANDBOX_KEY_FORMAT]
   --max-tenants N   with --data, keep at most N tenants in memory; idle ones reload
                     from disk when next used. 0 (default) keeps all [SANDBOX_MAX_TENANTS]
   --max-open-logs N with --data, keep at most N log files open whatever the number of
@@ -60,6 +63,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
       scenario: { type: 'string' },
       seed: { type: 'string' },
       keys: { type: 'string' },
+      'key-format': { type: 'string' },
       'max-tenants': { type: 'string' },
       'max-open-logs': { type: 'string' },
       'webhook-targets': { type: 'string' },

@@ -26,6 +26,9 @@ export const ConfigSchema = z.object({
   seed: z.coerce.number().int().min(0).optional(),
   /** File of accepted keys, one per line. */
   keys: z.string().min(1).optional(),
+  /** Which keys are accepted: any suffix after sk_test_ or sk_live_ (readable CI keys), or only the
+   * live service's format, 32 lowercase hex characters. */
+  keyFormat: z.enum(['any', 'live']).default('any'),
   /** How often due jobs of loaded tenants are applied in the background, in ms. */
   tickMs: z.coerce.number().int().min(10).default(1000),
   journalSize: z.coerce.number().int().min(1).max(10_000).default(200),
@@ -74,6 +77,7 @@ export const ENV_NAMES: Record<string, keyof Config> = {
   SANDBOX_SCENARIO: 'scenario',
   SANDBOX_SEED: 'seed',
   SANDBOX_KEYS: 'keys',
+  SANDBOX_KEY_FORMAT: 'keyFormat',
   SANDBOX_TICK_MS: 'tickMs',
   SANDBOX_MAX_TENANTS: 'maxTenants',
   SANDBOX_MAX_OPEN_LOGS: 'maxOpenLogs',

@@ -62,7 +62,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   // With --data, no tenant is read here: each loads on its first request, so the port opens at once.
   const store = config.data ? await LowdbStore.open(config.data, { maxOpenLogs: config.maxOpenLogs }) : new MemoryStore();
   const holds = new Holds();
-  const { app, tenants } = createApp({ config, store, clock: opts.clock ?? systemClock, allowedKeys: keys, scenarios, sleep: holds.sleep });
+  const { app, tenants, streams } = createApp({ config, store, clock: opts.clock ?? systemClock, allowedKeys: keys, scenarios, sleep: holds.sleep });
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, serverOptions: timeoutOptions(config) }) as Server;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
@@ -95,6 +95,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     close: () =>
       (closing ??= (async () => {
         clearInterval(tick);
+        streams.closeAll();
         await drain.run();
         connections.stop();
         await ticking;

@@ -33,6 +33,7 @@ const list = (kinds: readonly string[]) =>
   createRoute({
     method: 'get',
     path: '/_sandbox/resources',
+    operationId: 'listResources',
     tags: ['Sandbox control'],
     security,
     summary: "Every resource of this key's tenant, of every kind, newest first",

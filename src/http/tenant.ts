@@ -1,5 +1,5 @@
 // API key → tenant and mode. sk_test_ keys are sandbox mode, sk_live_ keys live simulation, anything
-// else is refused. Before the handler, the tenant's due jobs are applied (catch-up); after it, the
+// else is refused; --key-format live also refuses keys not of the live service's format. Before the handler, the tenant's due jobs are applied (catch-up); after it, the
 // tenant's writes are made durable before the response leaves. A key whose stored data fail their
 // checks is answered 503 TENANT_DATA_DAMAGED, naming the file, until they are repaired.
 import type { Context, MiddlewareHandler, Next } from 'hono';
@@ -12,6 +12,18 @@ import type { Mode, Tenant } from '../engine/tenant.js';
 import type { AppEnv } from './types.js';
 
 const KEY = /^sk_(test|live)_[A-Za-z0-9_-]{1,200}$/;
+/** The live service's key format, which --key-format live requires. */
+const LIVE_FORMAT = /^sk_(test|live)_[0-9a-f]{32}$/;
+
+/** Refuses a key not of the live service's format (with --key-format live). */
+function checkLiveFormat(key: string): void {
+  if (LIVE_FORMAT.test(key)) return;
+  throw new SandboxError(
+    'INVALID_API_KEY',
+    'The API key is not in the format of the live service, which this sandbox requires (--key-format live): a key is sk_test_ or sk_live_ followed by 32 lowercase hexadecimal characters, such as sk_test_0123456789abcdef0123456789abcdef.',
+    [{ field: 'Authorization', issue: 'must be sk_test_ or sk_live_ followed by 32 characters of 0-9 and a-f' }],
+  );
+}
 
 export function parseKey(header: string | undefined): { key: string; mode: Mode } {
   if (!header) {
@@ -46,9 +58,17 @@ function keyOf(header: string | undefined): { key: string; mode: Mode } {
   return parsed;
 }
 
-export function tenantMiddleware(tenants: Tenants, allowedKeys?: ReadonlySet<string>): MiddlewareHandler<AppEnv> {
+export interface KeyRules {
+  /** Only these keys (--keys). */
+  allowedKeys?: ReadonlySet<string>;
+  /** Only keys of the live service's format (--key-format live). */
+  liveFormat?: boolean;
+}
+
+export function tenantMiddleware(tenants: Tenants, { allowedKeys, liveFormat }: KeyRules = {}): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     const { key, mode } = keyOf(c.req.header('authorization'));
+    if (liveFormat) checkLiveFormat(key);
     if (allowedKeys && !allowedKeys.has(key)) {
       throw new SandboxError('INVALID_API_KEY', 'This API key is not one this sandbox accepts. Use a key from its keys file.', [
         { field: 'Authorization', issue: 'unknown key' },
