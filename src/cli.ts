@@ -16,6 +16,8 @@ Options (environment variable in brackets):
   --port N          port to listen on, default 4010 [PORT]
   --host ADDR       address to listen on, default 127.0.0.1 [HOST]
   --data DIR        keep every tenant in lowdb files under DIR [SANDBOX_DATA]
+  --store URL       keep every tenant in PostgreSQL (postgres://user:pass@host/db), shared
+                    by every replica given the same URL [SANDBOX_STORE, DATABASE_URL]
   --scenario NAME   default scenario, bundled name or file [SANDBOX_SCENARIO]
   --seed N          make ids, names and rates repeatable [SANDBOX_SEED]
   --keys FILE       accept only the keys listed in FILE, one per line [SANDBOX_KEYS]
@@ -60,6 +62,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
       port: { type: 'string' },
       host: { type: 'string' },
       data: { type: 'string' },
+      store: { type: 'string' },
       scenario: { type: 'string' },
       seed: { type: 'string' },
       keys: { type: 'string' },

@@ -9,16 +9,27 @@ import { systemClock } from './kernel/clock.js';
 import { startServer, type SandboxServer } from './server.js';
 import { MemoryStore } from './store/memory.store.js';
 
+/** A database URL without its password, for the banner. */
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}
+
 function banner(config: Config, s: SandboxServer, picked: boolean): string {
   const scenario = s.scenario.file && s.scenario.origin === 'file' ? `${s.scenario.name} (${s.scenario.file})` : s.scenario.name;
   return [
     `payments-sandbox listening on ${s.url}`,
-    `  store:    ${config.data ? `lowdb files in ${config.data}` : 'memory (fresh at each start)'}`,
+    `  store:    ${config.store ? `PostgreSQL at ${redact(config.store)}, shared with every replica given it` : config.data ? `lowdb files in ${config.data}` : 'memory (fresh at each start)'}`,
     `  scenario: ${scenario}`,
     `  seed:     ${config.seed}${picked ? ` (picked at random: start with --seed ${config.seed} to replay this run)` : ''}`,
     `  keys:     ${s.keys ? `${s.keys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}${config.keyFormat === 'live' ? ', live format only (32 lowercase hex)' : ''}`,
     `  webhooks: ${config.webhookTargets === 'public' ? 'public addresses only' : 'any address, loopback included'}`,
-    `  tenants:  ${!config.data ? 'all kept in memory' : `loaded on first use${config.maxTenants ? `, at most ${config.maxTenants} in memory, idle ones reload from disk` : ''}`}`,
+    `  tenants:  ${config.store ? 'read from the database under a per-tenant lock on each request' : !config.data ? 'all kept in memory' : `loaded on first use${config.maxTenants ? `, at most ${config.maxTenants} in memory, idle ones reload from disk` : ''}`}`,
     `  docs:     ${s.url}/docs   OpenAPI: ${s.url}/openapi.json`,
   ].join('\n');
 }

@@ -83,7 +83,7 @@ export interface AdminOptions {
   /** The events of the app's resources: what the event log's `type` may name. */
   events: EventCatalog;
   startedAt: number;
-  storeKind: 'memory' | 'lowdb';
+  storeKind: 'memory' | 'lowdb' | 'postgres';
 }
 
 const health = createRoute({

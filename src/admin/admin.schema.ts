@@ -7,7 +7,7 @@ export const Health = z
   .object({
     status: z.literal('ok'),
     uptimeSeconds: z.number(),
-    store: z.enum(['memory', 'lowdb']),
+    store: z.enum(['memory', 'lowdb', 'postgres']),
     seed: z.number().int().nullable().openapi({ description: 'The seed ids, names, rates and fault draws derive from; start again with --seed to replay a run' }),
   })
   .openapi('Health');

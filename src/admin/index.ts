@@ -22,7 +22,7 @@ export interface ControlOptions {
   /** Each domain's own control routes. */
   domainRoutes: readonly OpenAPIHono<AppEnv>[];
   startedAt: number;
-  storeKind: 'memory' | 'lowdb';
+  storeKind: 'memory' | 'lowdb' | 'postgres';
   /** What a clock advance waits for between moves (webhook attempts). */
   settle?: Settle;
   /** The seed the server runs with, shown by health. */

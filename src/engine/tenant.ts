@@ -93,12 +93,30 @@ export class Tenant {
       env.onEvent?.(this, e),
     );
     this.journal = new Journal(env.journalSize);
-    const clock = store.collection<ClockState>('meta').get('clock');
+    this.lastUsedAt = env.clock.now();
+    this.offsetMs = 0;
+    this.advances = [];
+    this.readClock();
+  }
+
+  private readClock(): void {
+    const clock = this.store.collection<ClockState>('meta').get('clock');
     this.offsetMs = clock?.offsetMs ?? 0;
     this.frozenAt = clock?.frozenAt;
-    this.lastUsedAt = env.clock.now();
     // A clock advanced before advances were remembered: take it as advanced now, the safe side.
     this.advances = clock?.advances ?? (this.offsetMs > 0 ? [[this.lastUsedAt, 0]] : []);
+  }
+
+  /** Read again what this object keeps from its store: another replica changed the tenant. */
+  reload(): void {
+    this.readClock();
+    this.scheduler.reload();
+    this.events.reload();
+  }
+
+  /** Base-clock ms at which the tenant's clock shows `tenantMs`. */
+  baseTimeOf(tenantMs: number): number {
+    return tenantMs - this.offsetMs;
   }
 
   /** The tenant's time in ms. While a due job runs, the time it fell due. */

@@ -5,6 +5,7 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
 import { StoreLoadError } from '../store/file.format.js';
+import { StoreUnavailableError } from '../store/store.js';
 import { renderError } from './errors.js';
 import { replaceResponse } from './framework.js';
 import type { Tenants } from '../engine/tenants.js';
@@ -93,6 +94,7 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
   try {
     tenant = await holding;
   } catch (err) {
+    if (err instanceof StoreUnavailableError) throw unavailable(false, err);
     throw err instanceof StoreLoadError ? damaged(err) : err;
   }
   try {
@@ -104,6 +106,10 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
     try {
       await tenant.store.flush();
     } catch (err) {
+      if (err instanceof StoreUnavailableError) {
+        replaceResponse(c, renderError(c, unavailable(true, err)));
+        return;
+      }
       console.error('[sandbox] could not persist a write:', err);
       const message =
         'The sandbox could not write this request to its data directory, so it may not survive a restart. Retry it: a retry with the same reference answers from what is kept.';
@@ -112,6 +118,21 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
   } finally {
     tenants.release(tenant);
   }
+}
+
+let lastOutage = 0;
+
+/** The shared database cannot be reached: 503, and the request is safe to retry. Logged at most once
+ * a minute, however many requests meet the outage. */
+function unavailable(writing: boolean, err: StoreUnavailableError): SandboxError {
+  if (Date.now() - lastOutage > 60_000) {
+    lastOutage = Date.now();
+    console.error('[sandbox]', err.message);
+  }
+  const message = writing
+    ? "The sandbox's database became unreachable while this request's changes were being written, so they may not have been kept. Retry it shortly: a retry with the same reference or idempotency key answers from what was kept."
+    : "The sandbox's database cannot be reached at the moment, so nothing of this request was done. Retry it shortly.";
+  return new SandboxError('SERVICE_UNAVAILABLE', message, [], { 'Retry-After': '1' });
 }
 
 /** The key's stored data fail their checks: this key is refused until they are repaired, others go on. */
