@@ -84,11 +84,16 @@ export const settingsRequestOf = (catalog: EventCatalog) =>
     events: z.array(eventFilter(catalog)).min(1).max(50).optional().openapi({ description: 'Which events to deliver; all when left out' }),
   }).openapi('WebhookSettingsRequest');
 
+/** The faults as answered: every one is always sent, with its value in force. */
+const WebhookFaultsInForce = z
+  .object({ duplicate: z.boolean(), outOfOrder: z.boolean(), delaySeconds: z.number().int() })
+  .openapi('WebhookFaultsInForce');
+
 export const WebhookSettings = z
   .object({
     url: z.string(),
     events: z.array(z.string()),
-    faults: WebhookFaults,
+    faults: WebhookFaultsInForce,
     createdAt: timestamp,
     updatedAt: timestamp,
   })
