@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 // Three projects, by what a test needs:
 // - unit: pure code beside it in src/;
 // - http: the app over app.request(), in one process (no server, no browser);
-// - e2e: real sandbox processes on port 0, the CLI, Chromium, and the soak.
+// - e2e: real sandbox processes on port 0, the CLI, Chromium, the soak, and PostgreSQL (a
+//   throwaway cluster per file).
 // unit and http share their modules across files in a worker (isolate: false): every test builds
 // its own app, clock and store, so no state is shared, and modules load once per worker instead
 // of once per file. `npm test` runs all three; `npm run test:fast` only unit and http.
@@ -11,6 +12,9 @@ const E2E = [
   'test/e2e/**/*.test.ts',
   'test/soak/soak.test.ts',
   'test/fuzz/headers.test.ts',
+  'test/hosted.test.ts',
+  'src/store/postgres.contract.test.ts',
+  'src/store/postgres.store.test.ts',
 ];
 
 export default defineConfig({
@@ -22,7 +26,7 @@ export default defineConfig({
     // dist/main.js, which the tests that start a real process run.
     globalSetup: ['test/support/build.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], exclude: E2E, isolate: false } },
       { extends: true, test: { name: 'http', include: ['test/**/*.test.ts'], exclude: E2E, isolate: false } },
       { extends: true, test: { name: 'e2e', include: E2E } },
     ],

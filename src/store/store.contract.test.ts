@@ -1,12 +1,12 @@
-// One contract, both stores: what a service may rely on from any Store.
+// The store contract on the memory and lowdb stores (PostgreSQL's is postgres.contract.test.ts, with the
+// tests that start a database), and what the lowdb files keep across a crash.
 import { appendFile, mkdtemp, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestPostgres } from '../../test/support/postgres.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { storeContract } from '../../test/support/store-contract.js';
 import { LowdbStore, StoreLoadError } from './lowdb.store.js';
 import { MemoryStore } from './memory.store.js';
-import { PostgresStore } from './postgres.store.js';
 import type { Store } from './store.js';
 
 const tmp = () => mkdtemp(path.join(tmpdir(), 'sandbox-store-'));
@@ -23,90 +23,12 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.close()));
 });
 
-// One PostgreSQL cluster for the file; each test gets a database of its own.
-let pg: TestPostgres;
-let databases = 0;
-beforeAll(async () => {
-  pg = await startPostgres();
-});
-afterAll(() => pg?.stop());
-async function openPostgres(): Promise<PostgresStore> {
-  const name = `contract_${++databases}`;
-  const admin = await PostgresStore.open(pg.url);
-  await admin.sql.unsafe(`CREATE DATABASE ${name}`);
-  await admin.close();
-  const store = await PostgresStore.open(pg.url.replace(/\/postgres$/, `/${name}`));
-  opened.push(store);
-  return store;
-}
-
 const stores: [string, () => Promise<Store>][] = [
   ['memory', async () => new MemoryStore()],
   ['lowdb', async () => openLowdb(await tmp())],
-  ['postgres', openPostgres],
 ];
 
-describe.each(stores)('%s store contract', (_name, make) => {
-  it('puts, gets, lists in insertion order, removes and counts', async () => {
-    const store = await make();
-    const t = await store.tenant('t1');
-    const c = t.collection<{ n: number }>('things');
-    c.put('b', { n: 1 });
-    c.put('a', { n: 2 });
-    c.put('10', { n: 3 });
-    c.put('b', { n: 4 });
-    expect(c.get('b')).toEqual({ n: 4 });
-    expect(c.has('a')).toBe(true);
-    expect([...c.keys()]).toEqual(['b', 'a', '10']);
-    expect([...c.values()].map((v) => v.n)).toEqual([4, 2, 3]);
-    expect(c.size).toBe(3);
-    c.remove('a');
-    c.remove('missing');
-    expect(c.get('a')).toBeUndefined();
-    expect(c.size).toBe(2);
-    await t.flush();
-    await store.close();
-  });
-
-  it('gives each tenant its own collections', async () => {
-    const store = await make();
-    const a = await store.tenant('a');
-    const b = await store.tenant('b');
-    a.collection('x').put('1', 'from a');
-    expect(b.collection('x').get('1')).toBeUndefined();
-    expect(await store.tenant('a')).toBe(a);
-    expect(store.tenantIds().sort()).toEqual(['a', 'b']);
-    await store.close();
-  });
-
-  it('drops a tenant entirely: the next use starts it empty, the others keep theirs', async () => {
-    const store = await make();
-    const a = await store.tenant('a');
-    a.collection('x').put('1', 'from a');
-    await a.flush();
-    (await store.tenant('b')).collection('x').put('1', 'from b');
-    await store.drop('a');
-    expect(store.tenantIds()).toEqual(['b']);
-    expect((await store.tenant('a')).collection('x').size).toBe(0);
-    expect((await store.tenant('b')).collection('x').get('1')).toBe('from b');
-    await store.close();
-  });
-
-  it('clears one collection or a whole tenant', async () => {
-    const store = await make();
-    const t = await store.tenant('t');
-    t.collection('x').put('1', 1);
-    t.collection('y').put('1', 2);
-    t.collection('x').clear();
-    expect(t.collection('x').size).toBe(0);
-    expect(t.collection('y').get('1')).toBe(2);
-    t.clear();
-    expect(t.collection('y').size).toBe(0);
-    t.collection('y').put('2', 3);
-    expect(t.collection('y').get('2')).toBe(3);
-    await store.close();
-  });
-});
+storeContract(stores);
 
 describe('lowdb store durability', () => {
   it('finds every flushed write after a reopen, in order', async () => {
