@@ -2,42 +2,28 @@
 // fiat payout, advance the clock, see SUCCESSFUL on the timeline, and keep a screenshot; then the
 // quote and XML FX flows to their final states.
 // Needs Debian's chromium package (/usr/bin/chromium); CI installs it.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, type Browser } from '../support/chromium.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const KEY = 'sk_test_c0501e00000000000000000000000001';
 
 let server: RunningServer;
+let chromium: Browser;
 let browser: BrowserContext;
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'console-e2e-'));
   server = await startServer(['--seed', '11']);
-  // A fresh profile each run (playwright passes it to Chromium as --user-data-dir).
-  browser = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1280, height: 1600 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  chromium = await launchChromium();
+  browser = chromium.context;
+  dir = chromium.dir;
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await chromium?.close();
   await server?.stop('SIGKILL');
 });
 
