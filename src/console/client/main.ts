@@ -138,6 +138,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     say('key-error', '');
     api.setKey(value);
     begin();
+    // Keyboard and screen-reader users land on the console, not on the gate that just closed.
+    (el('main') as HTMLElement | null)?.focus();
   }
 
   const tools: FlowTools = {
@@ -149,6 +151,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     },
   };
 
+  /** The server's own explanation of a refusal: the JSON envelope's message or the XML reject's RsnDesc. */
+  function serverMessage(body: unknown): string {
+    const text = typeof body === 'string' ? /<RsnDesc>([^<]*)</.exec(body)?.[1] : (body as { message?: unknown } | null)?.message;
+    return typeof text === 'string' && text ? `: ${text}` : '';
+  }
+
   async function runFlow(id: string): Promise<void> {
     const flow = flows.get(id);
     if (!flow) return;
@@ -157,6 +165,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     log.innerHTML = '';
     say('flow-title', `${flow.title}: ${flow.outline}`);
     say('flow-outcome', 'Running…', 'running');
+    const buttons = [...doc.querySelectorAll('[data-action="flow"]')] as HTMLButtonElement[];
+    for (const b of buttons) b.disabled = true;
     let n = 0;
     const step: Step = async (label, method, path, opts = {}) => {
       const { expect, ...call } = opts;
@@ -164,13 +174,15 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       log.insertAdjacentHTML('beforeend', views.exchange(x, ++n));
       await refresh();
       const ok = expect !== undefined ? x.status === expect : x.status >= 200 && x.status < 300;
-      if (!ok) throw new Error(`${label}: expected ${expect ?? 'a 2xx status'}, got ${x.status}`);
+      if (!ok) throw new Error(`${label}: ${x.status}${serverMessage(x.responseBody)}`);
       return x;
     };
     try {
       say('flow-outcome', await flow.run(step, tools), 'ok');
     } catch (err) {
       say('flow-outcome', (err as Error).message, 'failed');
+    } finally {
+      for (const b of buttons) b.disabled = false;
     }
   }
 
