@@ -129,6 +129,15 @@ describe('the console in Chromium', () => {
         .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
     });
     expect(violations).toEqual([]);
+
+    // The clock buttons say what happened, and a server that is gone is named as such.
+    await page.click('[data-action="advance"][data-seconds="60"]');
+    await expect.poll(() => page.textContent('[data-field="action-result"]')).toBe('Advance the clock: done');
+    await page.route('**/_sandbox/clock/advance', (route) => route.abort('connectionrefused'));
+    await page.click('[data-action="advance"][data-seconds="60"]');
+    await expect.poll(() => page.textContent('[data-field="action-result"]')).toMatch(
+      /^The sandbox at http:\/\/127\.0\.0\.1:\d+ did not answer POST \/_sandbox\/clock\/advance: it has stopped or cannot be reached/,
+    );
     await page.close();
   });
 });

@@ -1,7 +1,7 @@
 // Browser side of the console: the key gate, polling, buttons and guided flows.
 // Runs in the browser (see ../script.ts): no runtime imports, no module-level values; the other
 // client factories arrive as arguments.
-import type { Api } from './api.js';
+import type { Api, Exchange } from './api.js';
 import type { Flow, FlowTools, Step } from './flow.js';
 import type { Snapshot, Views } from './views.js';
 
@@ -192,14 +192,22 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     if (action === 'forget-key') return forget();
     if (!api.key()) return;
     if (action === 'flow') return runFlow(target.getAttribute('data-flow')!);
-    if (action === 'advance') {
-      await api.call('Advance the clock', 'POST', '/_sandbox/clock/advance', { body: { seconds: Number(target.getAttribute('data-seconds')) } });
-    } else if (action === 'scenario') {
-      const name = (el('#scenario-pick') as HTMLSelectElement).value;
-      await api.call('Choose a scenario', 'PUT', '/_sandbox/scenario', { body: { name } });
-    } else if (action === 'scenario-default') {
-      await api.call('Back to the default scenario', 'DELETE', '/_sandbox/scenario');
-    } else return;
+    let x: Exchange;
+    try {
+      if (action === 'advance') {
+        x = await api.call('Advance the clock', 'POST', '/_sandbox/clock/advance', { body: { seconds: Number(target.getAttribute('data-seconds')) } });
+      } else if (action === 'scenario') {
+        const name = (el('#scenario-pick') as HTMLSelectElement).value;
+        x = await api.call('Choose a scenario', 'PUT', '/_sandbox/scenario', { body: { name } });
+      } else if (action === 'scenario-default') {
+        x = await api.call('Back to the default scenario', 'DELETE', '/_sandbox/scenario');
+      } else return;
+    } catch (err) {
+      say('action-result', (err as Error).message, 'failed');
+      return;
+    }
+    const done = x.status >= 200 && x.status < 300;
+    say('action-result', done ? `${x.label}: done` : `${x.label}: ${x.status}${serverMessage(x.responseBody)}`, done ? 'ok' : 'failed');
     await refresh();
   }
 

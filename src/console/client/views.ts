@@ -161,7 +161,7 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
 
   function exchange(x: Exchange, n: number): string {
     return `<article class="exchange"><h3>${n}. ${esc(x.label)}</h3>
-<p><span class="method">${esc(x.method)}</span> <code>${esc(x.path)}</code> → ${status(String(x.status))} <span class="muted">${esc(x.ms)} ms</span></p>
+<p><span class="method">${esc(x.method)}</span> <code>${esc(x.path)}</code> → ${status(String(x.status))} <span class="muted">${esc(x.ms)} ms</span>${x.retryAfter ? ` <strong data-field="retry-after">Retry after ${esc(x.retryAfter)} s</strong>` : ''}</p>
 ${block('Request headers', headers(x.requestHeaders))}${block('Request body', pretty(x.requestBody))}${block('Response body', pretty(x.responseBody))}</article>`;
   }
 
