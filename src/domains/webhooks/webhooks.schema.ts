@@ -156,6 +156,13 @@ export const DeliveryList = z
   })
   .openapi('WebhookDeliveryList');
 
+export const FlushResult = z
+  .object({
+    settled: z.boolean().openapi({ description: 'false when attempts were still under way after the longest wait (15 s)' }),
+    data: z.array(Delivery).openapi({ description: 'Every delivery attempted during the flush, with its attempts, newest first' }),
+  })
+  .openapi('WebhookFlushResult');
+
 export const DeliveryParam = z.object({
   id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' }, example: 'msg_2Zf0c8e1a4b7d9c3e5f6a7b8' }),
 });
