@@ -32,7 +32,10 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
     view('scenario', 'Scenario'),
     view('balances', 'Balances'),
     view('deliveries', 'Webhook deliveries'),
-    view('resources', 'Resources and their timelines', { wide: true }),
+    view('resources', 'Resources and their timelines', {
+      wide: true,
+      children: html`<p class="muted" data-field="legend">FX trade states: NEWT new, awaiting acceptance · SETT accepted, awaiting pay-in · COMP completed · CANC cancelled.</p>`,
+    }),
     view('journal', 'Request journal', { wide: true }),
     view('events', 'Event log', { wide: true }),
   ];

@@ -111,6 +111,10 @@ describe('the console in Chromium', () => {
     await page.waitForSelector('[data-field="flow-outcome"][data-outcome="ok"]', { timeout: 15_000 });
     expect(await page.locator('[data-flow="fx-trade"]').isDisabled()).toBe(false);
     expect(await page.getAttribute('[data-field="flow-outcome"]', 'aria-live')).toBe('polite');
+    expect(await page.textContent('[data-field="legend"]')).toContain('SETT accepted, awaiting pay-in');
+    const amounts = await page.locator('[data-view="balances"] td.num').allTextContents();
+    expect(amounts.length).toBeGreaterThan(0);
+    for (const a of amounts) expect(a).toMatch(/^-?\d{1,3}(,\d{3})*(\.\d+)?$/);
 
     // No sideways scroll, and every section starts at the same left edge (one column), inside the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -154,8 +154,15 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
 <button type="button" data-action="scenario-default">Back to the default</button></p><details data-keep="scn"><summary>Bundled scenarios</summary><ul>${described}</ul></details>`;
   }
 
+  /** A decimal with thousands separators, digits kept exactly: 1530250.5 → 1,530,250.5. */
+  function grouped(value: unknown): string {
+    const [whole, fraction] = String(value).split('.');
+    const sep = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    return fraction === undefined ? sep : `${sep}.${fraction}`;
+  }
+
   function balances(list: any[]): string {
-    const rows = list.map((b) => `<tr><td>${esc(b.key)}</td><td class="num">${esc(b.available)}</td></tr>`).join('');
+    const rows = list.map((b) => `<tr><td>${esc(b.key)}</td><td class="num">${esc(grouped(b.available))}</td></tr>`).join('');
     return `<table><thead><tr><th>balance</th><th>available</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
