@@ -123,7 +123,7 @@ describe('the console page', () => {
     expect(c.text('[data-field="flow-outcome"]')).toMatch(/is FAILED: Beneficiary bank declined the transfer$/);
     const card = c.doc.querySelector('.resource[data-kind="payouts"]')!;
     expect(card.querySelector('.timeline')!.textContent).toContain('Beneficiary bank declined the transfer');
-    expect(c.text('[data-view="balances"]')).toContain(before);
+    expect(c.text('[data-view="balances"]')).toContain(Number(before).toLocaleString('en-US', { minimumFractionDigits: 2 }));
     const sentScenario = c.sent.find((s) => s.url === '/api/v1/partners/payouts')!.headers['x-sandbox-scenario'];
     expect(sentScenario).toBe('failures');
   });

@@ -15,7 +15,22 @@ const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>payments-sandbox API</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
 <body><div id="ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script>window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', persistAuthorization: false });</script>
+<script>
+// Swagger UI builds an XML example from the schema even when the operation gives one, and our XML
+// bodies are schema'd as text: use the given example as it stands.
+function givenXmlExamples() {
+  return { afterLoad: function (system) {
+    [system.fn, system.fn.jsonSchema202012].forEach(function (fns) {
+      if (!fns || !fns.getXmlSampleSchema) return;
+      var generate = fns.getXmlSampleSchema;
+      fns.getXmlSampleSchema = function (schema, config, example) {
+        return typeof example === 'string' && example.trim().charAt(0) === '<' ? example : generate(schema, config, example);
+      };
+    });
+  } };
+}
+window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', persistAuthorization: false, plugins: [givenXmlExamples] });
+</script>
 </body></html>`;
 
 export function docsRoutes() {

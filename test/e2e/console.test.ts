@@ -2,42 +2,30 @@
 // fiat payout, advance the clock, see SUCCESSFUL on the timeline, and keep a screenshot; then the
 // quote and XML FX flows to their final states.
 // Needs Debian's chromium package (/usr/bin/chromium); CI installs it.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { launchChromium, type Browser } from '../support/chromium.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const KEY = 'sk_test_c0501e00000000000000000000000001';
 
 let server: RunningServer;
+let chromium: Browser;
 let browser: BrowserContext;
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'console-e2e-'));
   server = await startServer(['--seed', '11']);
-  // A fresh profile each run (playwright passes it to Chromium as --user-data-dir).
-  browser = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1280, height: 1600 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  chromium = await launchChromium();
+  browser = chromium.context;
+  dir = chromium.dir;
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await chromium?.close();
   await server?.stop('SIGKILL');
 });
 
@@ -64,7 +52,7 @@ describe('the console in Chromium', () => {
     await page.click('[data-action="advance"][data-seconds="3600"]');
     const card = page.locator('[data-view="resources"] .resource[data-kind="payouts"]');
     await expect.poll(() => card.locator('.timeline .status').allTextContents(), { timeout: 10_000 }).toEqual(['PENDING', 'PROCESSING', 'SUCCESSFUL']);
-    await expect.poll(() => page.textContent('[data-view="clock"]')).toMatch(/Ahead of real time\s*3[0-9]{3} s/);
+    await expect.poll(() => page.textContent('[data-view="clock"]')).toMatch(/Ahead of real time\s*3[0-9]{3}(\.[0-9]+)? s/);
     await page.click('summary:has-text("POST")');
 
     const shot = path.join(dir, 'console.png');
@@ -104,6 +92,56 @@ describe('the console in Chromium', () => {
     const fx = page.locator('[data-view="resources"] .resource[data-kind="fx-trades"]');
     await expect.poll(() => fx.locator('.timeline .status').allTextContents(), { timeout: 10_000 }).toEqual(['NEWT', 'SETT', 'COMP']);
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a 390 px screen in one column, moves focus to the console and passes axe-core with no serious or critical violation', async () => {
+    const page = await browser.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.url}/console`);
+    await page.fill('#key', KEY);
+    await page.press('#key', 'Enter');
+    await page.waitForSelector('body[data-state="ready"]');
+    await page.waitForSelector('#scenario-pick');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('MAIN');
+
+    await page.click('[data-flow="fiat-payout"]');
+    // While a flow runs, no other flow can start.
+    expect(await page.locator('[data-flow="fx-trade"]').isDisabled()).toBe(true);
+    await page.waitForSelector('[data-field="flow-outcome"][data-outcome="ok"]', { timeout: 15_000 });
+    expect(await page.locator('[data-flow="fx-trade"]').isDisabled()).toBe(false);
+    expect(await page.getAttribute('[data-field="flow-outcome"]', 'aria-live')).toBe('polite');
+    expect(await page.textContent('[data-field="legend"]')).toContain('SETT accepted, awaiting pay-in');
+    const amounts = await page.locator('[data-view="balances"] td.num').allTextContents();
+    expect(amounts.length).toBeGreaterThan(0);
+    for (const a of amounts) expect(a).toMatch(/^-?\d{1,3}(,\d{3})*(\.\d+)?$/);
+
+    // No sideways scroll, and every section starts at the same left edge (one column), inside the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const boxes = await page.locator('main > section').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [Math.round(r.left), Math.round(r.right)]));
+    expect(new Set(boxes.map(([left]) => left)).size).toBe(1);
+    for (const [left, right] of boxes) expect(left >= 0 && right <= 390).toBe(true);
+    const header = await page.locator('header.top').evaluate((e) => [e.scrollWidth, e.clientWidth]);
+    expect(header[0]).toBeLessThanOrEqual(header[1]);
+
+    // Evaluated through the devtools protocol: the page's CSP (script-src 'self') refuses a script tag.
+    await page.evaluate(await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+    const violations = await page.evaluate(async () => {
+      const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+      return result.violations
+        .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    });
+    expect(violations).toEqual([]);
+
+    // The clock buttons say what happened, and a server that is gone is named as such.
+    await page.click('[data-action="advance"][data-seconds="60"]');
+    await expect.poll(() => page.textContent('[data-field="action-result"]')).toBe('Advance the clock: done');
+    await page.route('**/_sandbox/clock/advance', (route) => route.abort('connectionrefused'));
+    await page.click('[data-action="advance"][data-seconds="60"]');
+    await expect.poll(() => page.textContent('[data-field="action-result"]')).toMatch(
+      /^The sandbox at http:\/\/127\.0\.0\.1:\d+ did not answer POST \/_sandbox\/clock\/advance: it has stopped or cannot be reached/,
+    );
     await page.close();
   });
 });

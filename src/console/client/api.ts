@@ -11,6 +11,8 @@ export interface Exchange {
   status: number;
   responseBody: unknown;
   ms: number;
+  /** The Retry-After header of a refusal, when the sandbox sent one (429, 503). */
+  retryAfter?: string;
 }
 
 export interface CallOptions {
@@ -62,7 +64,13 @@ export function makeApi(win: Window) {
       shown.authorization = `Bearer ${masked(withKey)}`;
     }
     const started = win.performance.now();
-    const res = await win.fetch(path, { method, headers: sent, body, cache: 'no-store', credentials: 'omit' });
+    let res: Response;
+    try {
+      res = await win.fetch(path, { method, headers: sent, body, cache: 'no-store', credentials: 'omit' });
+    } catch {
+      // fetch says only "Failed to fetch"; say what it means.
+      throw new Error(`The sandbox at ${win.location.origin} did not answer ${method} ${path}: it has stopped or cannot be reached. Start it again, then retry.`);
+    }
     const text = await res.text();
     const type = res.headers.get('content-type') ?? '';
     let parsed: unknown = text;
@@ -82,6 +90,7 @@ export function makeApi(win: Window) {
       status: res.status,
       responseBody: parsed,
       ms: Math.round(win.performance.now() - started),
+      ...(res.headers.get('retry-after') ? { retryAfter: res.headers.get('retry-after')! } : {}),
     };
   }
 

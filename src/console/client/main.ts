@@ -1,7 +1,7 @@
 // Browser side of the console: the key gate, polling, buttons and guided flows.
 // Runs in the browser (see ../script.ts): no runtime imports, no module-level values; the other
 // client factories arrive as arguments.
-import type { Api } from './api.js';
+import type { Api, Exchange } from './api.js';
 import type { Flow, FlowTools, Step } from './flow.js';
 import type { Snapshot, Views } from './views.js';
 
@@ -138,6 +138,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     say('key-error', '');
     api.setKey(value);
     begin();
+    // Keyboard and screen-reader users land on the console, not on the gate that just closed.
+    (el('main') as HTMLElement | null)?.focus();
   }
 
   const tools: FlowTools = {
@@ -149,6 +151,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     },
   };
 
+  /** The server's own explanation of a refusal: the JSON envelope's message or the XML reject's RsnDesc. */
+  function serverMessage(body: unknown): string {
+    const text = typeof body === 'string' ? /<RsnDesc>([^<]*)</.exec(body)?.[1] : (body as { message?: unknown } | null)?.message;
+    return typeof text === 'string' && text ? `: ${text}` : '';
+  }
+
   async function runFlow(id: string): Promise<void> {
     const flow = flows.get(id);
     if (!flow) return;
@@ -157,6 +165,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     log.innerHTML = '';
     say('flow-title', `${flow.title}: ${flow.outline}`);
     say('flow-outcome', 'Running…', 'running');
+    const buttons = [...doc.querySelectorAll('[data-action="flow"]')] as HTMLButtonElement[];
+    for (const b of buttons) b.disabled = true;
     let n = 0;
     const step: Step = async (label, method, path, opts = {}) => {
       const { expect, ...call } = opts;
@@ -164,13 +174,15 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       log.insertAdjacentHTML('beforeend', views.exchange(x, ++n));
       await refresh();
       const ok = expect !== undefined ? x.status === expect : x.status >= 200 && x.status < 300;
-      if (!ok) throw new Error(`${label}: expected ${expect ?? 'a 2xx status'}, got ${x.status}`);
+      if (!ok) throw new Error(`${label}: ${x.status}${serverMessage(x.responseBody)}`);
       return x;
     };
     try {
       say('flow-outcome', await flow.run(step, tools), 'ok');
     } catch (err) {
       say('flow-outcome', (err as Error).message, 'failed');
+    } finally {
+      for (const b of buttons) b.disabled = false;
     }
   }
 
@@ -180,14 +192,22 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     if (action === 'forget-key') return forget();
     if (!api.key()) return;
     if (action === 'flow') return runFlow(target.getAttribute('data-flow')!);
-    if (action === 'advance') {
-      await api.call('Advance the clock', 'POST', '/_sandbox/clock/advance', { body: { seconds: Number(target.getAttribute('data-seconds')) } });
-    } else if (action === 'scenario') {
-      const name = (el('#scenario-pick') as HTMLSelectElement).value;
-      await api.call('Choose a scenario', 'PUT', '/_sandbox/scenario', { body: { name } });
-    } else if (action === 'scenario-default') {
-      await api.call('Back to the default scenario', 'DELETE', '/_sandbox/scenario');
-    } else return;
+    let x: Exchange;
+    try {
+      if (action === 'advance') {
+        x = await api.call('Advance the clock', 'POST', '/_sandbox/clock/advance', { body: { seconds: Number(target.getAttribute('data-seconds')) } });
+      } else if (action === 'scenario') {
+        const name = (el('#scenario-pick') as HTMLSelectElement).value;
+        x = await api.call('Choose a scenario', 'PUT', '/_sandbox/scenario', { body: { name } });
+      } else if (action === 'scenario-default') {
+        x = await api.call('Back to the default scenario', 'DELETE', '/_sandbox/scenario');
+      } else return;
+    } catch (err) {
+      say('action-result', (err as Error).message, 'failed');
+      return;
+    }
+    const done = x.status >= 200 && x.status < 300;
+    say('action-result', done ? `${x.label}: done` : `${x.label}: ${x.status}${serverMessage(x.responseBody)}`, done ? 'ok' : 'failed');
     await refresh();
   }
 

@@ -39,9 +39,15 @@ export function makeViews() {
     return JSON.stringify(body, null, 2);
   }
 
-  const status = (s: string | null | undefined) => (s ? `<span class="status status-${esc(s)}">${esc(s)}</span>` : '');
+  /** A state or an HTTP status as a badge; HTTP statuses are coloured by class (2xx, 4xx, 5xx). */
+  const status = (s: string | number | null | undefined) => {
+    if (s === null || s === undefined || s === '') return '';
+    const text = String(s);
+    const kind = /^[1-5][0-9]{2}$/.test(text) ? `status-http-${text[0]}xx` : `status-${esc(text)}`;
+    return `<span class="status ${kind}">${esc(text)}</span>`;
+  };
   const time = (iso: string | null | undefined) => (iso ? `<time datetime="${esc(iso)}">${esc(iso.replace('T', ' ').replace('Z', ''))}</time>` : '');
-  const block = (title: string, text: string) => (text ? `<h4>${esc(title)}</h4><pre>${esc(text)}</pre>` : '');
+  const block = (title: string, text: string) => (text ? `<h4>${esc(title)}</h4><pre tabindex="0">${esc(text)}</pre>` : '');
   const headers = (h: Record<string, string>) =>
     Object.entries(h ?? {})
       .map(([k, v]) => `${k}: ${v}`)
@@ -93,7 +99,7 @@ export function makeViews() {
         return `<article class="resource" data-kind="${esc(c.kind)}" data-id="${esc(c.id)}">
 <header><span class="kind">${esc(c.kind)}</span> <code>${esc(c.id)}</code> ${status(c.status)}</header>
 <ol class="timeline">${steps || '<li class="step muted">no state changes recorded</li>'}</ol>
-<details data-keep="res:${esc(c.kind)}:${esc(c.id)}"><summary>As the API shows it</summary><pre>${esc(pretty(c.resource))}</pre></details>
+<details data-keep="res:${esc(c.kind)}:${esc(c.id)}"><summary>As the API shows it</summary><pre tabindex="0">${esc(pretty(c.resource))}</pre></details>
 </article>`;
       })
       .join('\n');
@@ -104,7 +110,7 @@ export function makeViews() {
     return entries
       .map((j) => {
         const q = j.query ? `?${j.query}` : '';
-        return `<details class="entry" data-keep="req:${esc(j.id)}"><summary><span class="method">${esc(j.method)}</span> <code>${esc(j.path + q)}</code> ${status(String(j.status))} <span class="muted">${esc(j.durationMs)} ms · ${esc(j.at)}</span></summary>
+        return `<details class="entry" data-keep="req:${esc(j.id)}"><summary><span class="method">${esc(j.method)}</span> <code>${esc(j.path + q)}</code> ${status(String(j.status))} <span class="muted">${esc(j.durationMs)} ms · ${time(j.at)}</span></summary>
 ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pretty(j.requestBody))}${block('Response body', pretty(j.responseBody))}</details>`;
       })
       .join('\n');
@@ -129,7 +135,7 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
         const attempts = d.attempts
           .map((a: any) => `<li>${esc(a.trigger)} ${time(a.at)} → ${a.statusCode === null ? 'no answer' : status(String(a.statusCode))} ${esc(a.error ?? '')}</li>`)
           .join('');
-        return `<details class="delivery" data-keep="dlv:${esc(d.id)}"><summary>${esc(d.event)} ${status(d.status)} <span class="muted">${esc(d.tries)} tries${d.nextAttemptAt ? ` · next ${esc(d.nextAttemptAt)}` : ''}</span></summary>
+        return `<details class="delivery" data-keep="dlv:${esc(d.id)}"><summary>${esc(d.event)} ${status(d.status)} <span class="muted">${esc(d.tries)} ${d.tries === 1 ? 'try' : 'tries'}${d.nextAttemptAt ? ` · next ${time(d.nextAttemptAt)}` : ''}</span></summary>
 <ol class="attempts">${attempts}</ol>${block('Payload', pretty(d.payload))}</details>`;
       })
       .join('\n');
@@ -144,18 +150,25 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
     const options = all.map((s) => `<option value="${esc(s.name)}"${s.name === current.name ? ' selected' : ''}>${esc(s.name)}</option>`).join('');
     const described = all.map((s) => `<li><b>${esc(s.name)}</b>: ${esc(s.description ?? '')}</li>`).join('');
     return `<p>In force: <b data-field="scenario">${esc(current.name)}</b> <span class="muted">(${current.source === 'tenant' ? 'chosen for this key' : 'server default'})</span></p>
-<p><select id="scenario-pick">${options}</select> <button type="button" data-action="scenario">Use for this key</button>
+<p><label for="scenario-pick">Scenario for this key</label> <select id="scenario-pick">${options}</select> <button type="button" data-action="scenario">Use for this key</button>
 <button type="button" data-action="scenario-default">Back to the default</button></p><details data-keep="scn"><summary>Bundled scenarios</summary><ul>${described}</ul></details>`;
   }
 
+  /** A decimal with thousands separators, digits kept exactly: 1530250.5 → 1,530,250.5. */
+  function grouped(value: unknown): string {
+    const [whole, fraction] = String(value).split('.');
+    const sep = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+    return fraction === undefined ? sep : `${sep}.${fraction}`;
+  }
+
   function balances(list: any[]): string {
-    const rows = list.map((b) => `<tr><td>${esc(b.key)}</td><td class="num">${esc(b.available)}</td></tr>`).join('');
+    const rows = list.map((b) => `<tr><td>${esc(b.key)}</td><td class="num">${esc(grouped(b.available))}</td></tr>`).join('');
     return `<table><thead><tr><th>balance</th><th>available</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
   function exchange(x: Exchange, n: number): string {
     return `<article class="exchange"><h3>${n}. ${esc(x.label)}</h3>
-<p><span class="method">${esc(x.method)}</span> <code>${esc(x.path)}</code> → ${status(String(x.status))} <span class="muted">${esc(x.ms)} ms</span></p>
+<p><span class="method">${esc(x.method)}</span> <code>${esc(x.path)}</code> → ${status(String(x.status))} <span class="muted">${esc(x.ms)} ms</span>${x.retryAfter ? ` <strong data-field="retry-after">Retry after ${esc(x.retryAfter)} s</strong>` : ''}</p>
 ${block('Request headers', headers(x.requestHeaders))}${block('Request body', pretty(x.requestBody))}${block('Response body', pretty(x.responseBody))}</article>`;
   }
 
