@@ -24,7 +24,7 @@ process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
 
 function start(args, file = 'dist/main.js') {
   const t0 = performance.now();
-  const flags = file === 'dist/main.js' ? ['--max-semi-space-size=32'] : [];
+  const flags = file === 'dist/main.js' ? (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=32').split(' ').filter(Boolean) : [];
   const proc = spawn(process.execPath, [...flags, file, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PORT: '0' } });
   children.add(proc);
   proc.on('exit', () => children.delete(proc));
@@ -258,21 +258,26 @@ async function rssAfter(kinds) {
   for (const key of keys) await WORKLOADS['POST wallet payout'].setup(s.url, key);
   const perKey = keys.map((key) => kinds.map((k) => requestsFor(k)(key)[0]));
   let n = 0;
-  await load(s.url, [{ setupRequest: () => {
+  const r = await load(s.url, [{ setupRequest: (req) => {
     const i = n++;
-    const r = perKey[i % 100][Math.floor(i / 100) % kinds.length];
+    const t = perKey[i % 100][Math.floor(i / 100) % kinds.length];
     // Each template's own setupRequest gives it a fresh body.
-    return r.setupRequest ? r.setupRequest({ ...r }) : { ...r };
-  } }], { amount: 100_000 });
+    return t.setupRequest ? t.setupRequest({ ...req, ...t }) : { ...req, ...t };
+  } }], { amount: Number(process.env.BENCH_RSS_COUNT ?? 100_000) });
   const mb = rssMb(s);
-  const stats = await fetch(`${s.url}/_sandbox/health`).then((r) => r.status);
+  // What it settles at once idle (V8 gives back heap it no longer needs only when allocation stops).
+  await new Promise((r) => setTimeout(r, 10_000));
+  const idleMb = rssMb(s);
   await stop(s);
-  return stats === 200 ? mb : NaN;
+  const failed = r.non2xx + r.errors + r.timeouts;
+  console.log(`RSS run (${kinds.join(", ")}): ${r["2xx"]} of ${r.requests.total} answered 2xx, ${failed} failed; RSS ${mb} MB, ${idleMb} MB after 10 s idle`);
+  return mb;
 }
 const rss = {};
 if (part('rss')) {
-  rss.payouts = await rssAfter(['POST payout']);
-  rss.mixed = await rssAfter(CREATING);
+  const sets = process.env.BENCH_RSS?.split(',') ?? ['payouts', 'mixed'];
+  if (sets.includes('payouts')) rss.payouts = await rssAfter(['POST payout']);
+  if (sets.includes('mixed')) rss.mixed = await rssAfter(CREATING);
 }
 
 // With --data: throughput of each creating workload with 100,000 of its resources stored in one
