@@ -18,13 +18,15 @@ import { Outbox, webhookScenarioSections, webhooksModule } from './domains/webho
 import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, validationHook } from './http/errors.js';
-import { withScenarioHeader } from './http/openapi.js';
+import { partnerApiFirst, withScenarioHeader, type Tag } from './http/openapi.js';
 import { faultsMiddleware, type Sleep } from './http/faults.js';
 import { journalMiddleware } from './http/journal.js';
 import { bodyLimit } from './http/limits.js';
 import { KeptStaticRouter } from './http/framework.js';
 import { tenantSeed } from './kernel/random.js';
+import { Streams } from './http/streams.js';
 import { tenantMiddleware } from './http/tenant.js';
+import { plainJsonType } from './http/media-type.js';
 import type { AppEnv } from './http/types.js';
 
 export interface AppDeps {
@@ -42,6 +44,8 @@ export interface AppDeps {
   outbox?: Outbox;
   /** The domains of the API; the real list (domains/index.ts) unless a test adds one. */
   domains?: readonly DomainModule[];
+  /** The app's event streams (a test passes one with a short heartbeat). */
+  streams?: Streams;
 }
 
 const formats = new WeakMap<readonly DomainModule[], ScenarioFormat>();
@@ -52,7 +56,9 @@ export function scenarioFormatOf(list: readonly DomainModule[] = domains): Scena
   if (!format) {
     const lifecycles = resourcesOf(list).flatMap((r) => (r.lifecycle ? [r.lifecycle] : []));
     const sections = Object.assign({}, ...list.map((d) => d.scenario ?? {}), webhookScenarioSections);
-    formats.set(list, (format = scenarioFormat(lifecycles, sections)));
+    // The routes a fault rule may name: every /api route of the domains.
+    const routes = list.flatMap((d) => (d.routes?.routes ?? []).filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL'));
+    formats.set(list, (format = scenarioFormat(lifecycles, sections, routes)));
   }
   return format;
 }
@@ -84,6 +90,7 @@ export function createApp(deps: AppDeps) {
       retained: resources,
       settings: modules.flatMap((d) => d.settings ?? []),
       seed: config.seed,
+      marketOrigin: deps.clock.now(),
     },
     config.seed,
     { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t), idleMs: config.tenantRetention * 1000 },
@@ -93,17 +100,21 @@ export function createApp(deps: AppDeps) {
   app.onError(onError);
   app.notFound(onNotFound);
 
-  const withTenant = tenantMiddleware(tenants, deps.allowedKeys);
+  const streams = deps.streams ?? new Streams();
+  const withTenant = tenantMiddleware(tenants, { allowedKeys: deps.allowedKeys, liveFormat: config.keyFormat === 'live' });
   const faultSeeds = new WeakMap<Tenant, number>();
   const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;
   // The FX interface answers errors as XML, its key check and body limit included: set that first.
   app.use(`${FX_BASE}/*`, xmlErrors());
   app.use('/xsd/*', xmlErrors());
-  app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), journalMiddleware(), withTenant);
+  app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), plainJsonType(), journalMiddleware(), withTenant, (c, next) => {
+    c.set('streams', streams);
+    return next();
+  });
   app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }));
   // A control route may declare its own body limit (the bulk upload's is larger); the rest keep this one.
   const sandboxLimit = bodyLimit(config.bodyLimitBytes, { yieldToRoute: true });
-  app.use('/_sandbox/*', sandboxLimit, async (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)));
+  app.use('/_sandbox/*', sandboxLimit, plainJsonType(), async (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)));
 
   const ctx = { scenarios };
   app.route(
@@ -115,6 +126,9 @@ export function createApp(deps: AppDeps) {
       domainRoutes: modules.flatMap((d) => (d.sandbox ? [d.sandbox(ctx)] : [])),
       startedAt: Date.now(),
       storeKind: deps.store.kind,
+      // An advance lets each webhook attempt a move started finish (bounded) before going on, so retries fall due in order.
+      settle: { busy: (t) => outbox.has(t), wait: (t) => outbox.settled(t, outbox.options.timeoutMs + 1000).then(() => undefined) },
+      seed: config.seed,
     }),
   );
   for (const d of modules) if (d.routes) app.route('/', d.routes);
@@ -128,23 +142,44 @@ export function createApp(deps: AppDeps) {
   let openapi: object | undefined;
   app.get('/openapi.json', (c) =>
     c.json(
-      (openapi ??= withScenarioHeader(
-        app.getOpenAPI31Document({
-          openapi: '3.1.0',
-          info: {
-            title: 'payments-sandbox',
-            version: '1.0.0',
-            description: 'Sandbox of the partner payments, FX and transfers API, with the /_sandbox control API.',
-          },
-          servers: [{ url: '/' }],
-        }),
+      (openapi ??= partnerApiFirst(
+        withScenarioHeader(
+          app.getOpenAPI31Document({
+            openapi: '3.1.0',
+            info: {
+              title: 'payments-sandbox',
+              version: '1.0.0',
+              description: 'Sandbox of the partner payments, FX and transfers API, with the /_sandbox control API.',
+              // package.json: UNLICENSED, a private project. OpenAPI 3.1 takes an SPDX identifier, which
+              // the generator's type (written for 3.0) does not list.
+              license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' } as { name: string },
+            },
+            servers: [{ url: '/' }],
+          }),
+        ),
+        TAGS,
       )),
     ),
   );
   app.route('/', docsRoutes());
   app.route('/', consoleRoutes());
 
-  return { app, tenants, outbox };
+  return { app, tenants, outbox, streams };
 }
+
+/** The document's tags in the order the docs page shows them: the API document's resources in its
+ * order, then the control API. */
+const TAGS: readonly Tag[] = [
+  { name: 'Fiat payouts', description: 'Pay out from the wallet balance to a bank account, after listing banks and resolving the account.' },
+  { name: 'Crypto wallet payouts', description: 'Send USDC or USDT to a blockchain address on one of five chains.' },
+  { name: 'Bank withdrawals', description: 'Withdraw from one of your balance accounts to a bank account.' },
+  { name: 'Marketplace quotes', description: 'Quote fiat to token (or back) from the liquidity pools, then complete the quote with its destination.' },
+  { name: 'Disbursement transfers', description: 'Single transfers, and the transfers of an uploaded bulk file, page by page.' },
+  { name: 'FX (XML)', description: 'The ISO 20022-style XML interface: create, accept, confirm, cancel and read trades, list pools, read maker rates.' },
+  { name: 'Rates', description: 'From the live reference, not the API document: the JSON rate of a pair, and its rate stream.' },
+  { name: 'Payment quotes', description: 'From the live reference, not the API document: payment-specific quotes, created and read back.' },
+  { name: 'Sandbox control', description: "The sandbox's own API, acting on your key's tenant only: clock, scenarios, simulation, journal, events, balances." },
+  { name: 'Sandbox webhooks', description: "Where your key's events are sent, how they are signed, and the deliveries made." },
+];
 
 export type App = ReturnType<typeof createApp>['app'];

@@ -19,6 +19,17 @@ describe('command line and environment', () => {
     expect(c).toMatchObject({ port: 5000, host: '0.0.0.0', data: '/tmp/d', scenario: 'failures', seed: 42, keys: 'keys.txt' });
   });
 
+  it('selects PostgreSQL with --store, SANDBOX_STORE or DATABASE_URL, and refuses anything else or both stores', () => {
+    const url = 'postgres://sandbox:secret@db:5432/sandbox';
+    expect(serve([]).store).toBeUndefined();
+    expect(serve(['--store', url]).store).toBe(url);
+    expect(serve([], { DATABASE_URL: url }).store).toBe(url);
+    expect(serve([], { DATABASE_URL: 'postgres://other/db', SANDBOX_STORE: url }).store).toBe(url);
+    expect(serve(['--store', url], { DATABASE_URL: 'postgres://other/db' }).store).toBe(url);
+    expect(() => serve(['--store', 'mysql://db/x'])).toThrow(/--store: expected a PostgreSQL URL: postgres:\/\/user:password@host:5432\/database/);
+    expect(() => serve(['--store', url, '--data', '/tmp/d'])).toThrow(/--store: give either --store postgres:\/\/… \(shared database\) or --data DIR/);
+  });
+
   it('lets flags win over the environment', () => {
     const c = serve(['--port', '6000', '--host', '::1', '--seed', '7', '--scenario', 'instant'], { PORT: '5000', HOST: '0.0.0.0', SANDBOX_SEED: '42' });
     expect(c).toMatchObject({ port: 6000, host: '::1', seed: 7, scenario: 'instant' });
@@ -29,6 +40,13 @@ describe('command line and environment', () => {
     expect(serve([], { SANDBOX_WEBHOOK_TARGETS: 'public' }).webhookTargets).toBe('public');
     expect(serve(['--webhook-targets', 'any'], { SANDBOX_WEBHOOK_TARGETS: 'public' }).webhookTargets).toBe('any');
     expect(() => serve(['--webhook-targets', 'private'])).toThrow(/--webhook-targets: .*"any"\|"public"/);
+  });
+
+  it('takes the key format from --key-format or SANDBOX_KEY_FORMAT, any by default', () => {
+    expect(serve([]).keyFormat).toBe('any');
+    expect(serve([], { SANDBOX_KEY_FORMAT: 'live' }).keyFormat).toBe('live');
+    expect(serve(['--key-format', 'any'], { SANDBOX_KEY_FORMAT: 'live' }).keyFormat).toBe('any');
+    expect(() => serve(['--key-format', 'strict'])).toThrow(/--key-format: .*"any"\|"live"/);
   });
 
   it('takes retention ages as seconds or with a unit, and caps as counts', () => {

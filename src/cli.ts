@@ -16,9 +16,14 @@ Options (environment variable in brackets):
   --port N          port to listen on, default 4010 [PORT]
   --host ADDR       address to listen on, default 127.0.0.1 [HOST]
   --data DIR        keep every tenant in lowdb files under DIR [SANDBOX_DATA]
+  --store URL       keep every tenant in PostgreSQL (postgres://user:pass@host/db), shared
+                    by every replica given the same URL [SANDBOX_STORE, DATABASE_URL]
   --scenario NAME   default scenario, bundled name or file [SANDBOX_SCENARIO]
   --seed N          make ids, names and rates repeatable [SANDBOX_SEED]
   --keys FILE       accept only the keys listed in FILE, one per line [SANDBOX_KEYS]
+  --key-format any|live
+                    live refuses keys that are not sk_test_ or sk_live_ followed by 32
+                    lowercase hex characters (the live format); default any [SANDBOX_KEY_FORMAT]
   --max-tenants N   with --data, keep at most N tenants in memory; idle ones reload
                     from disk when next used. 0 (default) keeps all [SANDBOX_MAX_TENANTS]
   --max-open-logs N with --data, keep at most N log files open whatever the number of
@@ -57,9 +62,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
       port: { type: 'string' },
       host: { type: 'string' },
       data: { type: 'string' },
+      store: { type: 'string' },
       scenario: { type: 'string' },
       seed: { type: 'string' },
       keys: { type: 'string' },
+      'key-format': { type: 'string' },
       'max-tenants': { type: 'string' },
       'max-open-logs': { type: 'string' },
       'webhook-targets': { type: 'string' },

@@ -20,12 +20,21 @@ export const ConfigSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   /** Directory for persistent tenants; absent means memory only. */
   data: z.string().min(1).optional(),
+  /** A PostgreSQL URL (postgres://…): every tenant in that database, shared by every replica given
+   * the same URL. Absent: memory, or lowdb files with --data. */
+  store: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'expected a PostgreSQL URL: postgres://user:password@host:5432/database')
+    .optional(),
   /** Default scenario for every tenant: a bundled name or a file. */
   scenario: z.string().min(1).default('default'),
   /** Makes ids, names and rates repeatable. */
   seed: z.coerce.number().int().min(0).optional(),
   /** File of accepted keys, one per line. */
   keys: z.string().min(1).optional(),
+  /** Which keys are accepted: any suffix after sk_test_ or sk_live_ (readable CI keys), or only the
+   * live service's format, 32 lowercase hex characters. */
+  keyFormat: z.enum(['any', 'live']).default('any'),
   /** How often due jobs of loaded tenants are applied in the background, in ms. */
   tickMs: z.coerce.number().int().min(10).default(1000),
   journalSize: z.coerce.number().int().min(1).max(10_000).default(200),
@@ -59,6 +68,9 @@ export const ConfigSchema = z.object({
    * than unreadTimeoutMs, is closed. */
   maxUnreadBytes: z.coerce.number().int().min(0).default(64 * 1024),
   unreadTimeoutMs: z.coerce.number().int().min(0).default(30_000),
+}).refine((c) => !(c.store && c.data), {
+  path: ['store'],
+  message: 'give either --store postgres://… (shared database) or --data DIR (files), not both',
 }).refine((c) => c.requestTimeoutMs === 0 || c.headersTimeoutMs <= c.requestTimeoutMs, {
   path: ['headersTimeoutMs'],
   message: 'must not be longer than the request timeout, which includes the headers',
@@ -71,9 +83,13 @@ export const ENV_NAMES: Record<string, keyof Config> = {
   PORT: 'port',
   HOST: 'host',
   SANDBOX_DATA: 'data',
+  // DATABASE_URL first: SANDBOX_STORE, read after it, wins when both are set.
+  DATABASE_URL: 'store',
+  SANDBOX_STORE: 'store',
   SANDBOX_SCENARIO: 'scenario',
   SANDBOX_SEED: 'seed',
   SANDBOX_KEYS: 'keys',
+  SANDBOX_KEY_FORMAT: 'keyFormat',
   SANDBOX_TICK_MS: 'tickMs',
   SANDBOX_MAX_TENANTS: 'maxTenants',
   SANDBOX_MAX_OPEN_LOGS: 'maxOpenLogs',

@@ -1,5 +1,6 @@
 // Process entry: arguments, the start-up banner, signals and exit codes. The server itself (store,
 // app, port, background work, graceful close) is startServer's.
+import { randomInt } from 'node:crypto';
 import { createApp, scenarioFormatOf } from './app.js';
 import { parseCli, USAGE } from './cli.js';
 import type { Config } from './config.js';
@@ -8,22 +9,37 @@ import { systemClock } from './kernel/clock.js';
 import { startServer, type SandboxServer } from './server.js';
 import { MemoryStore } from './store/memory.store.js';
 
-function banner(config: Config, s: SandboxServer): string {
+/** A database URL without its password, for the banner. */
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}
+
+function banner(config: Config, s: SandboxServer, picked: boolean): string {
   const scenario = s.scenario.file && s.scenario.origin === 'file' ? `${s.scenario.name} (${s.scenario.file})` : s.scenario.name;
   return [
     `payments-sandbox listening on ${s.url}`,
-    `  store:    ${config.data ? `lowdb files in ${config.data}` : 'memory (fresh at each start)'}`,
+    `  store:    ${config.store ? `PostgreSQL at ${redact(config.store)}, shared with every replica given it` : config.data ? `lowdb files in ${config.data}` : 'memory (fresh at each start)'}`,
     `  scenario: ${scenario}`,
-    `  seed:     ${config.seed ?? 'random'}`,
-    `  keys:     ${s.keys ? `${s.keys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}`,
-    `  tenants:  ${!config.data ? 'all kept in memory' : `loaded on first use${config.maxTenants ? `, at most ${config.maxTenants} in memory, idle ones reload from disk` : ''}`}`,
+    `  seed:     ${config.seed}${picked ? ` (picked at random: start with --seed ${config.seed} to replay this run)` : ''}`,
+    `  keys:     ${s.keys ? `${s.keys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}${config.keyFormat === 'live' ? ', live format only (32 lowercase hex)' : ''}`,
+    `  webhooks: ${config.webhookTargets === 'public' ? 'public addresses only' : 'any address, loopback included'}`,
+    `  tenants:  ${config.store ? 'read from the database under a per-tenant lock on each request' : !config.data ? 'all kept in memory' : `loaded on first use${config.maxTenants ? `, at most ${config.maxTenants} in memory, idle ones reload from disk` : ''}`}`,
     `  docs:     ${s.url}/docs   OpenAPI: ${s.url}/openapi.json`,
   ].join('\n');
 }
 
-async function serve(config: Config) {
+async function serve(given: Config) {
+  // An unseeded start picks its seed and says so (banner, GET /_sandbox/health), so any run can be replayed.
+  const picked = given.seed === undefined;
+  const config = picked ? { ...given, seed: randomInt(0, 2 ** 31 - 1) } : given;
   const server = await startServer(config);
-  console.log(banner(config, server));
+  console.log(banner(config, server, picked));
   const stop = (signal: string) => {
     console.log(`payments-sandbox: ${signal} received, finishing in-flight requests`);
     server.close().then(

@@ -15,6 +15,8 @@ import { Drain, Holds } from './http/drain.js';
 import { systemClock, type Clock } from './kernel/clock.js';
 import { LowdbStore } from './store/lowdb.store.js';
 import { MemoryStore } from './store/memory.store.js';
+import { PostgresStore } from './store/postgres.store.js';
+import type { Store } from './store/store.js';
 
 export interface ServerOptions {
   /** The time every tenant's clock starts from; the system clock by default. */
@@ -55,14 +57,21 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
+/** PostgreSQL with --store, lowdb files with --data, else memory. */
+function openStore(config: Config): Promise<Store> {
+  if (config.store) return PostgresStore.open(config.store);
+  if (config.data) return LowdbStore.open(config.data, { maxOpenLogs: config.maxOpenLogs });
+  return Promise.resolve(new MemoryStore());
+}
+
 export async function startServer(config: Config, opts: ServerOptions = {}): Promise<SandboxServer> {
   const logError = opts.logError ?? ((message, err) => console.error(message, err));
   const scenarios = ScenarioRegistry.load(config.scenario, scenarioFormatOf());
   const keys = config.keys ? readKeys(config.keys) : undefined;
   // With --data, no tenant is read here: each loads on its first request, so the port opens at once.
-  const store = config.data ? await LowdbStore.open(config.data, { maxOpenLogs: config.maxOpenLogs }) : new MemoryStore();
+  const store = await openStore(config);
   const holds = new Holds();
-  const { app, tenants } = createApp({ config, store, clock: opts.clock ?? systemClock, allowedKeys: keys, scenarios, sleep: holds.sleep });
+  const { app, tenants, streams } = createApp({ config, store, clock: opts.clock ?? systemClock, allowedKeys: keys, scenarios, sleep: holds.sleep });
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, serverOptions: timeoutOptions(config) }) as Server;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
@@ -95,6 +104,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     close: () =>
       (closing ??= (async () => {
         clearInterval(tick);
+        streams.closeAll();
         await drain.run();
         connections.stop();
         await ticking;

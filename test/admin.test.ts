@@ -12,12 +12,12 @@ describe('clock', () => {
   it('reads and advances one tenant clock, leaving others alone', async () => {
     const t = await createTestApp();
     const before = await t.call('GET', '/_sandbox/clock');
-    expect(before.body).toEqual({ now: '2026-01-15T09:00:00.000Z', offsetSeconds: 0, pendingJobs: 0, nextDueAt: null });
+    expect(before.body).toEqual({ now: '2026-01-15T09:00:00.000Z', offsetSeconds: 0, frozen: false, pendingJobs: 0, nextDueAt: null });
     await t.call('POST', '/api/v1/partners/payouts', { body: payout('c-1') });
     const queued = await t.call('GET', '/_sandbox/clock');
     expect(queued.body).toMatchObject({ pendingJobs: 1, nextDueAt: '2026-01-15T09:00:30.000Z' });
     const adv = await advance(t, 3600);
-    expect(adv).toEqual({ now: '2026-01-15T10:00:00.000Z', offsetSeconds: 3600, pendingJobs: 0, nextDueAt: null, applied: 2 });
+    expect(adv).toEqual({ now: '2026-01-15T10:00:00.000Z', offsetSeconds: 3600, frozen: false, pendingJobs: 0, nextDueAt: null, applied: 2 });
     const other = await t.call('GET', '/_sandbox/clock', { key: KEY_B });
     expect(other.body.now).toBe('2026-01-15T09:00:00.000Z');
   });

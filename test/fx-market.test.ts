@@ -5,7 +5,7 @@ import type { XmlElement } from '../src/iso20022/xml.js';
 import { XSD_NAMES } from '../src/iso20022/xsd-names.js';
 import { validateAgainstXsd } from '../src/iso20022/xsd.test-helper.js';
 import { advance, createTestApp, LIVE_KEY, type TestApp } from './support/app.js';
-import { FX, fx, rejection } from './support/fx.js';
+import { FX, fx, instruction, rejection } from './support/fx.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -106,9 +106,12 @@ describe('GET /rates/makers', () => {
     expect(after.XchgRate).not.toBe(before.XchgRate);
   });
 
-  it('the same seed gives the same rates; another seed gives others', async () => {
+  it('the same seed gives the same rates; another seed gives others once the market has moved', async () => {
     const again = await createTestApp();
     const other = await createTestApp({ config: { seed: 8 } });
+    // Every key's market starts at its pools' rates, whatever the seed.
+    expect((await rate(other)).XchgRate).toBe((await rate(t)).XchgRate);
+    for (const app of [t, again, other]) await advance(app, 3 * 3600);
     for (const [from, to] of [['NGN', 'USDT'], ['USDC', 'GHS'], ['USD', 'USDT']]) {
       const a = await rate(t, from, to);
       expect(await rate(again, from, to)).toEqual(a);
@@ -116,8 +119,20 @@ describe('GET /rates/makers', () => {
     }
   });
 
-  it('is 404 for a pair no maker quotes, and 400 for a missing parameter', async () => {
-    expect(rejection(await fx(t, 'GET', '/rates/makers?from=NGN&to=GHS'))).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
+  it('answers an unsupported currency or pair with the 400 UNSUPPORTED_CURRENCY reject a trade gets, and a missing parameter with 400', async () => {
+    const eur = rejection(await fx(t, 'GET', '/rates/makers?from=EUR&to=USDT'));
+    expect(eur).toEqual({ status: 400, code: 'UNSUPPORTED_CURRENCY', location: 'from', text: "Currency 'EUR' is not supported; use one of NGN, GHS, USD, USDT, USDC." });
+    const trade = rejection(await fx(t, 'POST', '/trades', { xml: instruction({ base: 'EUR' }) }));
+    expect(trade).toEqual({ ...eur, location: 'CcyPair/BaseCcy' });
+    expect(rejection(await fx(t, 'GET', '/rates/makers?from=usdt&to=eur'))).toMatchObject({ status: 400, code: 'UNSUPPORTED_CURRENCY', location: 'to' });
+    const fiatPair = rejection(await fx(t, 'GET', '/rates/makers?from=NGN&to=GHS'));
+    expect(fiatPair).toEqual({
+      status: 400,
+      code: 'UNSUPPORTED_CURRENCY',
+      location: 'to',
+      text: 'Converting NGN to GHS is not supported: pools convert between a fiat currency (NGN, GHS, USD) and a token (USDT, USDC), either way.',
+    });
+    expect(rejection(await fx(t, 'POST', '/trades', { xml: instruction({ base: 'NGN', quoted: 'GHS' }) }))).toMatchObject({ status: 400, code: 'UNSUPPORTED_CURRENCY', location: 'CcyPair/QtdCcy' });
     expect(rejection(await fx(t, 'GET', '/rates/makers?from=NGN'))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', location: 'to' });
     const both = rejection(await fx(t, 'GET', '/rates/makers'));
     expect(both).toMatchObject({ status: 400, location: 'from, to' });

@@ -15,8 +15,8 @@ async function events(type?: string) {
   return res.body.data as { event: string; data: Record<string, unknown> }[];
 }
 
-async function trade(id: string) {
-  const res = await fx(t, 'GET', `/trades/${id}`);
+async function trade(id: string, key?: string) {
+  const res = await fx(t, 'GET', `/trades/${id}`, { key });
   expect(res.status).toBe(200);
   return { status: res.xml.Sts, ttl: res.xml.TTL, xml: res.xml };
 }
@@ -180,6 +180,23 @@ describe('accept', () => {
     const id = await newTrade(t, { base: 'USDT', quoted: 'NGN', amount: '10', direction: 'SELL' }, LIVE_KEY);
     const r = rejection(await fx(t, 'POST', `/trades/${id}/accept`, { xml: acceptBank.replace('058', '999'), key: LIVE_KEY }));
     expect(r).toMatchObject({ status: 400, code: 'INVALID_BANK_CODE', location: 'SttlmDstn/BkDstn/BkCd' });
+  });
+
+  it('live keys settle AcctId only into one of the key\'s balance accounts (404 ACCOUNT_NOT_FOUND, as withdrawals); test keys take any UUID', async () => {
+    const other = acceptAccount.replace('73fa4f38-0f4d-443c-acf8-4003ed7e9ee9', '0b7c3c5e-2f43-4d8e-9a51-6c2d8e4f1a90');
+    const id = await newTrade(t, {}, LIVE_KEY);
+    const r = rejection(await fx(t, 'POST', `/trades/${id}/accept`, { xml: other, key: LIVE_KEY }));
+    expect(r).toEqual({
+      status: 404,
+      code: 'ACCOUNT_NOT_FOUND',
+      location: 'AcctId',
+      text: "No balance account '0b7c3c5e-2f43-4d8e-9a51-6c2d8e4f1a90' belongs to this API key. Send the accountId of one of your accounts, as listed by GET /_sandbox/accounts.",
+    });
+    expect((await trade(id, LIVE_KEY)).status).toBe('NEWT');
+    const ok = await fx(t, 'POST', `/trades/${id}/accept`, { xml: acceptAccount, key: LIVE_KEY });
+    expect(el(ok.xml, 'TradSts/Sts')).toBe('SETT');
+    const test = await newTrade(t);
+    expect(el((await fx(t, 'POST', `/trades/${test}/accept`, { xml: other })).xml, 'TradSts/Sts')).toBe('SETT');
   });
 
   it('is 409 once the TTL has run out (clock advance), and 404 for an unknown trade', async () => {

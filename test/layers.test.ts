@@ -17,7 +17,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   admin: ['kernel', 'engine', 'http'],
   domains: ['kernel', 'engine', 'http', 'iso20022', 'store'],
   console: ['kernel', 'http'],
-  root: ['kernel', 'store', 'engine', 'iso20022', 'http', 'admin', 'domains', 'console'],
+  // Types only (checked below): the client loads nothing of the server.
+  client: ['admin', 'domains'],
+  root: ['kernel', 'store', 'engine', 'iso20022', 'http', 'admin', 'domains', 'console', 'client'],
 };
 
 const folderOf = (file: string) => {
@@ -108,6 +110,15 @@ describe('the layers of src/', () => {
     const imports = domainImports();
     expect(imports.some(([from, to]) => from === 'quotes' && to === 'liquidity')).toBe(true);
     expect(imports.filter(([, to]) => !SHARED_DOMAINS.includes(to)).map(([from, to, file]) => `${file}: ${from} → ${to}`)).toEqual([]);
+  });
+
+  it('has the control client import only types from the server, so payments-sandbox/client loads none of it', () => {
+    const dir = path.join(SRC, 'client');
+    const valueImports = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => [...readFileSync(path.join(dir, f), 'utf8').matchAll(/^(import|export)\s(?!type\b)[^'"]*?from\s+['"](\.\.\/[^'"]+)['"]/gm)].map((m) => `${f}: ${m[2]}`));
+    expect(readdirSync(dir)).toContain('types.ts');
+    expect(valueImports).toEqual([]);
   });
 
   it('finds a cycle when there is one', () => {

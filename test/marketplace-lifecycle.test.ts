@@ -57,7 +57,7 @@ describe('PUT /api/v1/quotes/complete/{id}', () => {
     expect(res.body.HyperRailReference).toMatch(/^HR-REF-\d{6}$/);
     expect(res.body.metadata.bankPayIn).toEqual(q.metadata.bankPayIn);
     const { status: _s, ...crypto } = q.metadata.cryptoPayIn;
-    expect(res.body.metadata.cryptoPayIn).toEqual({ ...crypto, status: 'INACTIVE' });
+    expect(res.body.metadata.cryptoPayIn).toEqual({ ...crypto, addressType: 'EVM', status: 'AWAITING_PAYMENT' });
     const after = (await t.call('GET', `${QUOTE}/${q.quoteId}`)).body;
     expect(after.status).toBe('awaiting_payment');
     expect(after.chatMetadata.acceptedAt).toBe('2026-01-15T09:00:20.000Z');
@@ -104,13 +104,30 @@ describe('PUT /api/v1/quotes/complete/{id}', () => {
     expect((await complete(q.quoteId, toBank, LIVE_KEY)).status).toBe(200);
   });
 
+  it('answers a retry with the same body with the same payment-specific quote, marked replayed', async () => {
+    const q = await create();
+    const first = await complete(q.quoteId);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    await advance(t, 5);
+    const again = await complete(q.quoteId);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    // After the pay-in the replay shows the quote as it stands.
+    await t.call('POST', `${SIM}/${q.quoteId}/pay-in`);
+    const paid = await complete(q.quoteId);
+    expect(paid.headers.get('idempotent-replayed')).toBe('true');
+    expect(paid.body).toMatchObject({ HyperRailReference: first.body.HyperRailReference, status: 'COMPLETED', metadata: { cryptoPayIn: { status: 'COMPLETED' } } });
+    expect((await events('quote')).map((e: { event: string }) => e.event)).toEqual(['quote.pending', 'quote.awaiting_payment', 'quote.completed']);
+  });
+
   it('answers 404 for an unknown quote and 409 for a quote that is not pending', async () => {
     expect((await complete('3b241101-e2bb-4255-8caf-4136c566a962')).status).toBe(404);
     const q = await create();
     expect((await complete(q.quoteId)).status).toBe(200);
-    const twice = await complete(q.quoteId);
-    expect(twice.status).toBe(409);
-    expect(twice.body.error.code).toBe('INVALID_STATE_TRANSITION');
+    const other = await complete(q.quoteId, { destination: { blockChain: { address: '0x' + '1'.repeat(40) } } });
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe('INVALID_STATE_TRANSITION');
     const cancelled = await create();
     await t.call('POST', `${SIM}/${cancelled.quoteId}/cancel`);
     expect((await complete(cancelled.quoteId)).status).toBe(409);
@@ -178,7 +195,7 @@ describe('pay-in and cancellation', () => {
     await advance(t, 10);
     const res = await t.call('POST', `${SIM}/${q.quoteId}/pay-in`);
     expect(res.status).toBe(200);
-    expect(res.body.state).toMatchObject({ quoteId: q.quoteId, status: 'completed' });
+    expect(res.body.state).toMatchObject({ quoteId: q.quoteId, status: 'completed', metadata: { cryptoPayIn: { status: 'completed' } } });
     expect(await status(q.quoteId)).toBe('completed');
     const [order] = await events('order.successful');
     expect(order.data).toMatchObject({
@@ -208,8 +225,10 @@ describe('pay-in and cancellation', () => {
     await complete(q.quoteId);
     await advance(t, 299);
     expect(await status(q.quoteId)).toBe('awaiting_payment');
+    expect((await t.call('GET', `${QUOTE}/${q.quoteId}`)).body.metadata.cryptoPayIn.status).toBe('active');
     await advance(t, 1);
     expect(await status(q.quoteId)).toBe('expired');
+    expect((await t.call('GET', `${QUOTE}/${q.quoteId}`)).body.metadata.cryptoPayIn.status).toBe('expired');
     expect((await events('quote.expired')).length).toBe(1);
     expect((await t.call('POST', `${SIM}/${q.quoteId}/pay-in`)).status).toBe(409);
   });

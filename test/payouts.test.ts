@@ -12,6 +12,9 @@ const payout = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+/** A fixture account live keys resolve, in its resolved name. */
+const ADAEZE = { accountNumber: '0123456789', accountName: 'Adaeze Okonkwo', bankCode: '058' };
+
 let t: TestApp;
 beforeEach(async () => {
   t = await createTestApp();
@@ -220,11 +223,60 @@ describe('tenants', () => {
     const bad = await t.call('POST', PATH, { key: LIVE_KEY, body: payout({ destination: { accountNumber: '1', accountName: 'A', bankCode: '999' } }) });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'INVALID_BANK_CODE', details: [{ field: 'destination.bankCode', issue: 'is not a known NGN bank code' }] });
-    const ok = await t.call('POST', PATH, { key: LIVE_KEY, body: payout() });
+    const ok = await t.call('POST', PATH, { key: LIVE_KEY, body: payout({ destination: ADAEZE }) });
     expect(ok.status).toBe(201);
     const test = await t.call('POST', PATH, { body: payout({ destination: { accountNumber: '1', accountName: 'A', bankCode: '999' } }) });
     expect(test.status).toBe(201);
     expect(test.body.data.destination.bankName).toBeUndefined();
+  });
+
+  it('live keys refuse an account that does not resolve, naming the field and the resolve operation, and debit nothing', async () => {
+    const res = await t.call('POST', PATH, { key: LIVE_KEY, body: payout({ destination: { ...ADAEZE, accountNumber: '9999999999' } }) });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toEqual({
+      type: 'not_found_error',
+      code: 'ACCOUNT_NOT_FOUND',
+      details: [{ field: 'destination.accountNumber', issue: 'does not resolve at this bank' }],
+    });
+    expect(res.body.message).toBe(
+      'No account 9999999999 exists at bank 058, so a live payout cannot reach it. Resolve it first with GET /api/v1/partners/banks/resolve?accountNumber=9999999999&bankCode=058&currency=NGN.',
+    );
+    const resolved = await t.call('GET', '/api/v1/partners/banks/resolve?accountNumber=9999999999&bankCode=058', { key: LIVE_KEY });
+    expect(resolved.status).toBe(404);
+    expect(await balance(LIVE_KEY)).toBe('500000000.00');
+    expect((await t.call('GET', `${PATH}/order-10001`, { key: LIVE_KEY })).status).toBe(404);
+  });
+
+  it('live keys refuse a name other than the resolved one; case and spacing do not count', async () => {
+    const res = await t.call('POST', PATH, { key: LIVE_KEY, body: payout({ destination: { ...ADAEZE, accountName: 'John Doe' } }) });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({
+      type: 'invalid_request_error',
+      code: 'ACCOUNT_NAME_MISMATCH',
+      details: [{ field: 'destination.accountName', issue: 'differs from the name the account resolves to' }],
+    });
+    expect(res.body.message).toBe(
+      "Account 0123456789 at bank 058 is not in the name 'John Doe'. Send the accountName that Resolve Bank Account returns for it. Resolve it first with GET /api/v1/partners/banks/resolve?accountNumber=0123456789&bankCode=058&currency=NGN.",
+    );
+    expect(await balance(LIVE_KEY)).toBe('500000000.00');
+    const spelled = await t.call('POST', PATH, { key: LIVE_KEY, body: payout({ destination: { ...ADAEZE, accountName: '  ADAEZE   okonkwo ' } }) });
+    expect(spelled.status).toBe(201);
+    expect(spelled.body.data.destination.accountName).toBe('  ADAEZE   okonkwo ');
+  });
+
+  it('live USD payouts take only the fixture accounts, and say so', async () => {
+    const usd = { accountNumber: '000123456789', accountName: 'Jordan Smith', bankCode: '021000021' };
+    const ok = await t.call('POST', PATH, { key: LIVE_KEY, body: payout({ currency: 'USD', amount: 100, destination: usd }) });
+    expect(ok.status).toBe(201);
+    const bad = await t.call('POST', PATH, { key: LIVE_KEY, body: payout({ reference: 'usd-2', currency: 'USD', amount: 100, destination: { ...usd, accountNumber: '1' } }) });
+    expect(bad.status).toBe(404);
+    expect(bad.body.message).toMatch(/USD accounts of the sandbox's fixtures\/accounts\.json \(Resolve Bank Account covers NGN and GHS\)/);
+  });
+
+  it('test keys pay any account in any name, as before', async () => {
+    const res = await t.call('POST', PATH, { body: payout({ destination: { accountNumber: '9999999999', accountName: 'Somebody Else', bankCode: '058' } }) });
+    expect(res.status).toBe(201);
+    expect(res.body.data.destination).toMatchObject({ accountNumber: '9999999999', accountName: 'Somebody Else' });
   });
 });
 

@@ -77,17 +77,22 @@ describe('POST /api/v1/partners/withdrawal', () => {
     expect(after.body.data[1].available).toBe('4998799.50');
   });
 
-  it('test keys map any other uuid to the NGN account', async () => {
-    const res = await create({ accountId: OTHER_UUID, amount: 100 });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ currency: 'NGN', accountId: OTHER_UUID });
-    expect(await balance()).toBe('499999900.00');
+  it.each([
+    ['test', KEY],
+    ['live', LIVE_KEY],
+  ])('%s keys refuse an accountId that is none of the balance accounts with 404, and debit nothing', async (_mode, key) => {
+    const res = await create({ accountId: OTHER_UUID, amount: 100 }, { key });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      status: 'error',
+      message: `No balance account '${OTHER_UUID}' belongs to this API key. Send the accountId of one of your accounts, as listed by GET /_sandbox/accounts.`,
+      error: { type: 'not_found_error', code: 'ACCOUNT_NOT_FOUND', details: [{ field: 'accountId', issue: 'is not one of your balance accounts' }] },
+    });
+    expect(await balance('NGN', key)).toBe('500000000.00');
+    expect((await t.call('GET', '/_sandbox/events', { key })).body.data).toEqual([]);
   });
 
-  it('live keys refuse an unknown account with 404 and a bank code outside the bank list with 400', async () => {
-    const unknown = await create({ accountId: OTHER_UUID }, { key: LIVE_KEY });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toMatchObject({ type: 'not_found_error', code: 'ACCOUNT_NOT_FOUND', details: [{ field: 'accountId', issue: 'is not one of your balance accounts' }] });
+  it('live keys refuse a bank code outside the bank list with 400', async () => {
     const badBank = await create({}, { key: LIVE_KEY });
     expect(badBank.status).toBe(400);
     expect(badBank.body.error).toMatchObject({ code: 'INVALID_BANK_CODE', details: [{ field: 'bankCode', issue: 'is not a known NGN bank code' }] });

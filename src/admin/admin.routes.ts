@@ -5,7 +5,8 @@ import { iso } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
 import { validationError } from '../kernel/validation.js';
 import type { Tenant } from '../engine/tenant.js';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
+import { isJsonType } from '../http/media-type.js';
 import {
   AdvanceRequest,
   AdvanceResult,
@@ -16,6 +17,7 @@ import {
   JournalList,
   JournalQuery,
   ResetResult,
+  SetClockRequest,
   SimulateParams,
   SimulateRequest,
   SimulateResult,
@@ -27,7 +29,8 @@ const tags = ['Sandbox control'];
 
 const SIMULATE_BODY_DOC = {
   type: 'object',
-  description: 'Optional; may be empty',
+  additionalProperties: false,
+  description: 'Optional; may be empty. Any other field is refused.',
   properties: {
     reason: { type: 'string', maxLength: 200, description: 'Failure reason, for fail moves' },
     accountId: { type: 'string', format: 'uuid', description: 'For fx-trades accept: the balance account the trade settles to' },
@@ -38,7 +41,7 @@ const SIMULATE_BODY_DOC = {
 async function simulateBody(req: Request): Promise<Record<string, unknown>> {
   const text = (await req.text()).trim();
   if (text === '') return {};
-  if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(req.headers.get('content-type') ?? '')) {
+  if (!isJsonType(req.headers.get('content-type') ?? undefined)) {
     throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'A simulate body is JSON: send it with Content-Type: application/json, or send no body.');
   }
   let raw: unknown;
@@ -57,31 +60,46 @@ function clockState(t: Tenant) {
   return {
     now: t.nowIso(),
     offsetSeconds: t.offsetSeconds,
+    frozen: t.frozen,
     pendingJobs: t.store.collection('jobs').size,
     nextDueAt: next === undefined ? null : iso(next),
   };
 }
 
+/** Work a timed move starts outside the request (a webhook attempt), which an advance waits for before going on. */
+export interface Settle {
+  /** Whether something the tenant's moves started is still under way. */
+  busy(t: Tenant): boolean;
+  /** Resolves once it is done, or after a bounded wait. */
+  wait(t: Tenant): Promise<void>;
+}
+
 export interface AdminOptions {
+  settle?: Settle;
+  /** The seed the server runs with. */
+  seed?: number;
   /** The resources POST /_sandbox/simulate moves, by URL segment. */
   simulators: ReadonlyMap<string, Simulator>;
   /** The events of the app's resources: what the event log's `type` may name. */
   events: EventCatalog;
   startedAt: number;
-  storeKind: 'memory' | 'lowdb';
+  storeKind: 'memory' | 'lowdb' | 'postgres';
 }
 
 const health = createRoute({
   method: 'get',
   path: '/_sandbox/health',
+  operationId: 'getHealth',
   tags,
+  security: [],
   summary: 'Health (no key needed)',
-  responses: { 200: jsonResponse(Health, 'The sandbox is up') },
+  responses: { 200: jsonResponse(Health, 'The sandbox is up'), ...openErrorResponses() },
 });
 
 const reset = createRoute({
   method: 'post',
   path: '/_sandbox/reset',
+  operationId: 'resetTenant',
   tags,
   security,
   summary: 'Forget this tenant: resources, balances, jobs, events, journal and clock offset',
@@ -91,25 +109,40 @@ const reset = createRoute({
 const clock = createRoute({
   method: 'get',
   path: '/_sandbox/clock',
+  operationId: 'getClock',
   tags,
   security,
   summary: "Read the tenant's clock",
   responses: { 200: jsonResponse(ClockState, 'The tenant clock'), ...errorResponses() },
 });
 
+const setClock = createRoute({
+  method: 'put',
+  path: '/_sandbox/clock',
+  tags,
+  security,
+  summary: "Freeze the tenant's clock (it then moves only when advanced), or let it run again",
+  request: { body: jsonBody(SetClockRequest) },
+  responses: { 200: jsonResponse(ClockState, 'The tenant clock'), ...errorResponses(400) },
+});
+
 const advance = createRoute({
   method: 'post',
   path: '/_sandbox/clock/advance',
+  operationId: 'advanceClock',
   tags,
   security,
-  summary: "Advance the tenant's clock; every due move happens at once, in order",
+  summary: "Advance the tenant's clock by seconds or to an instant; every due move happens in order, each at its own time",
+  description:
+    'Webhook attempts a move starts are made before the clock goes further, so their retries within the skipped time happen too. Moving to an earlier instant is 409 CLOCK_BACKWARDS.',
   request: { body: jsonBody(AdvanceRequest) },
-  responses: { 200: jsonResponse(AdvanceResult, 'The clock after the advance'), ...errorResponses(400) },
+  responses: { 200: jsonResponse(AdvanceResult, 'The clock after the advance'), ...errorResponses(400, 409) },
 });
 
 const journal = createRoute({
   method: 'get',
   path: '/_sandbox/requests',
+  operationId: 'listRequests',
   tags,
   security,
   summary: "The tenant's request journal, newest first, secrets redacted",
@@ -121,6 +154,7 @@ const eventLog = (events: EventCatalog) =>
   createRoute({
     method: 'get',
     path: '/_sandbox/events',
+    operationId: 'listEvents',
     tags,
     security,
     summary: "The tenant's event log, oldest first",
@@ -132,6 +166,7 @@ const simulate = (resources: readonly string[]) =>
   createRoute({
     method: 'post',
     path: '/_sandbox/simulate/{resource}/{id}/{event}',
+    operationId: 'simulateEvent',
     tags,
     security,
     summary: 'Push a resource along its state machine',
@@ -147,16 +182,38 @@ export function adminRoutes(opts: AdminOptions) {
 
   return newRouter()
     .openapi(health, (c) =>
-      c.json({ status: 'ok' as const, uptimeSeconds: Math.round((Date.now() - opts.startedAt) / 1000), store: opts.storeKind }, 200),
+      c.json(
+        { status: 'ok' as const, uptimeSeconds: Math.round((Date.now() - opts.startedAt) / 1000), store: opts.storeKind, seed: opts.seed ?? null },
+        200,
+      ),
     )
     .openapi(reset, (c) => {
       c.get('tenant').reset();
       return c.json({ status: 'success' as const, message: "This API key's sandbox data was reset." }, 200);
     })
     .openapi(clock, (c) => c.json(clockState(c.get('tenant')), 200))
-    .openapi(advance, (c) => {
+    .openapi(setClock, (c) => {
       const t = c.get('tenant');
-      const applied = t.advance(c.req.valid('json').seconds);
+      t.freeze(c.req.valid('json').frozen);
+      return c.json(clockState(t), 200);
+    })
+    .openapi(advance, async (c) => {
+      const t = c.get('tenant');
+      const body = c.req.valid('json');
+      const now = t.now();
+      const target = body.to !== undefined ? Date.parse(body.to) : now + Math.round(body.seconds! * 1000);
+      if (target < now) {
+        throw new SandboxError('CLOCK_BACKWARDS', `The clock is at ${iso(now)}; it never goes back. Send a later instant in to, or seconds.`, [
+          { field: 'to', issue: `must not be earlier than ${iso(now)}` },
+        ]);
+      }
+      let applied = 0;
+      for (;;) {
+        const step = t.advanceTo(target, opts.settle && (() => opts.settle!.busy(t)));
+        applied += step.applied;
+        if (!step.paused) break;
+        await opts.settle!.wait(t);
+      }
       return c.json({ ...clockState(t), applied }, 200);
     })
     .openapi(journal, (c) => c.json({ data: c.get('tenant').journal.list(c.req.valid('query').limit) }, 200))

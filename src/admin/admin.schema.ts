@@ -3,7 +3,14 @@ import { timestamp } from '../http/fields.js';
 import type { EventCatalog } from '../engine/events.js';
 
 
-export const Health = z.object({ status: z.literal('ok'), uptimeSeconds: z.number(), store: z.enum(['memory', 'lowdb']) }).openapi('Health');
+export const Health = z
+  .object({
+    status: z.literal('ok'),
+    uptimeSeconds: z.number(),
+    store: z.enum(['memory', 'lowdb', 'postgres']),
+    seed: z.number().int().nullable().openapi({ description: 'The seed ids, names, rates and fault draws derive from; start again with --seed to replay a run' }),
+  })
+  .openapi('Health');
 
 export const ResetResult = z.object({ status: z.literal('success'), message: z.string() }).openapi('ResetResult');
 
@@ -11,14 +18,28 @@ export const ClockState = z
   .object({
     now: timestamp,
     offsetSeconds: z.number().openapi({ description: 'How far the tenant clock is ahead of real time' }),
+    frozen: z.boolean().openapi({ description: 'Whether the clock stands still until advanced (PUT /_sandbox/clock)' }),
     pendingJobs: z.number().int(),
     nextDueAt: timestamp.nullable(),
   })
   .openapi('ClockState');
 
+const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
+
 export const AdvanceRequest = z
-  .object({ seconds: z.number().positive().max(10 * 365 * 24 * 3600).openapi({ example: 3600 }) })
+  .strictObject({
+    seconds: z.number().positive().max(MAX_ADVANCE_SECONDS).optional().openapi({ example: 3600, description: 'How far to move the clock' }),
+    to: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .openapi({ example: '2027-01-31T00:00:00Z', description: 'The instant to move the clock to; never earlier than now (409)' }),
+  })
+  .refine((b) => (b.seconds === undefined) !== (b.to === undefined), { message: 'send exactly one of seconds or to', path: ['seconds'] })
   .openapi('AdvanceClockRequest');
+
+export const SetClockRequest = z
+  .strictObject({ frozen: z.boolean().openapi({ description: 'true stops the clock where it stands; false lets it run on from there' }) })
+  .openapi('SetClockRequest');
 
 export const AdvanceResult = ClockState.extend({ applied: z.number().int().openapi({ description: 'Timed moves applied by this advance' }) }).openapi('AdvanceClockResult');
 
@@ -74,11 +95,10 @@ export const SimulateParams = z.object({
 });
 
 export const SimulateRequest = z
-  .object({
+  .strictObject({
     reason: z.string().max(200).optional(),
     accountId: z.uuid().optional(),
   })
-  .catchall(z.unknown())
   .openapi('SimulateRequest');
 
 export const SimulateResult = z

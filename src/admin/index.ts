@@ -8,7 +8,7 @@ import type { Resource } from '../engine/resource.js';
 import type { ScenarioRegistry } from '../engine/scenario.registry.js';
 import type { AppEnv } from '../http/types.js';
 import { newRouter } from '../http/openapi.js';
-import { adminRoutes } from './admin.routes.js';
+import { adminRoutes, type Settle } from './admin.routes.js';
 import { resourceRoutes } from './resources.routes.js';
 import { scenarioRoutes } from './scenario.routes.js';
 
@@ -22,14 +22,18 @@ export interface ControlOptions {
   /** Each domain's own control routes. */
   domainRoutes: readonly OpenAPIHono<AppEnv>[];
   startedAt: number;
-  storeKind: 'memory' | 'lowdb';
+  storeKind: 'memory' | 'lowdb' | 'postgres';
+  /** What a clock advance waits for between moves (webhook attempts). */
+  settle?: Settle;
+  /** The seed the server runs with, shown by health. */
+  seed?: number;
 }
 
 export function controlRoutes(opts: ControlOptions) {
   const simulators = new Map(opts.resources.flatMap((r) => (r.simulator ? [[r.segment, r.simulator] as const] : [])));
   const router = newRouter()
     .route('/', scenarioRoutes(opts.scenarios))
-    .route('/', adminRoutes({ simulators, events: opts.events, startedAt: opts.startedAt, storeKind: opts.storeKind }))
+    .route('/', adminRoutes({ simulators, events: opts.events, startedAt: opts.startedAt, storeKind: opts.storeKind, settle: opts.settle, seed: opts.seed }))
     .route('/', resourceRoutes(opts.resources));
   for (const routes of opts.domainRoutes) router.route('/', routes);
   return router;

@@ -6,12 +6,12 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Resource } from '../engine/resource.js';
 import { errorResponses, jsonResponse, newRouter, security } from '../http/openapi.js';
 
-const Query = z.object({
+export const ResourcesQuery = z.object({
   kind: z.string().optional().openapi({ param: { name: 'kind', in: 'query' }, description: 'Only this kind (payouts, transfers, ...)' }),
   limit: z.coerce.number().int().min(1).max(1000).default(100).openapi({ param: { name: 'limit', in: 'query' }, description: 'Newest resources kept per kind' }),
 });
 
-const ResourceItem = z
+export const ResourceItem = z
   .object({
     kind: z.string().openapi({ example: 'payouts' }),
     id: z.string().openapi({ example: 'order-10001' }),
@@ -22,7 +22,7 @@ const ResourceItem = z
   })
   .openapi('SandboxResource');
 
-const ResourceList = z
+export const ResourceList = z
   .object({
     data: z.array(ResourceItem),
     counts: z.record(z.string(), z.number().int()).openapi({ description: 'How many of each kind the tenant holds', example: { payouts: 2, transfers: 0 } }),
@@ -33,11 +33,12 @@ const list = (kinds: readonly string[]) =>
   createRoute({
     method: 'get',
     path: '/_sandbox/resources',
+    operationId: 'listResources',
     tags: ['Sandbox control'],
     security,
     summary: "Every resource of this key's tenant, of every kind, newest first",
     description: `Kinds: ${kinds.join(', ')}. Each resource's history is in GET /_sandbox/events (events named <eventPrefix>.<state>).`,
-    request: { query: Query },
+    request: { query: ResourcesQuery },
     responses: { 200: jsonResponse(ResourceList, 'Resources and counts per kind'), ...errorResponses(400) },
   });
 

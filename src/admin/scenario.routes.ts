@@ -2,16 +2,18 @@
 // inline) and going back to the start default; plus the JSON Schema of the scenario format.
 import { createRoute, z } from '@hono/zod-openapi';
 import { SandboxError } from '../kernel/errors.js';
-import { ScenarioError } from '../engine/scenario.load.js';
+import { parse as parseYaml } from 'yaml';
+import { firedCount } from '../engine/faults.js';
+import { checkScenario, ScenarioError, type LoadedScenario } from '../engine/scenario.load.js';
 import type { ScenarioRegistry } from '../engine/scenario.registry.js';
-import { checkScenario } from '../engine/scenario.load.js';
+import type { ScenarioSection } from '../engine/scenario.schema.js';
 import { chooseScenario, clearScenario, scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
 import type { Tenant } from '../engine/tenant.js';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 
 const tags = ['Sandbox control'];
 
-const ScenarioSummary = z
+export const ScenarioSummary = z
   .object({
     name: z.string().openapi({ example: 'failures' }),
     description: z.string().nullable(),
@@ -20,9 +22,9 @@ const ScenarioSummary = z
   })
   .openapi('ScenarioSummary');
 
-const ScenarioList = z.object({ data: z.array(ScenarioSummary) }).openapi('ScenarioList');
+export const ScenarioList = z.object({ data: z.array(ScenarioSummary) }).openapi('ScenarioList');
 
-const ScenarioState = z
+export const ScenarioState = z
   .object({
     name: z.string(),
     description: z.string().nullable(),
@@ -30,19 +32,48 @@ const ScenarioState = z
     origin: z.enum(['bundled', 'file', 'inline']),
     file: z.string().nullable(),
     document: z.record(z.string(), z.unknown()).openapi({ description: 'The scenario document, as in /_sandbox/scenario.schema.json' }),
+    fired: z
+      .object({
+        faults: z.array(z.number().int()).openapi({ description: 'Per fault rule, in order: how many requests it struck' }),
+        outcomes: z
+          .record(z.string(), z.array(z.number().int()))
+          .openapi({ description: 'Per resource with outcome rules, per rule in order: how many resources it decided' }),
+      })
+      .openapi({ description: 'How many times each rule fired since the scenario was bound (or the key reset its counters)' }),
   })
   .openapi('ScenarioState');
 
-const ChooseScenario = z
+const ScenarioWarning = z.object({ path: z.string(), message: z.string() }).openapi('ScenarioWarning');
+
+const ChosenScenario = ScenarioState.extend({
+  warnings: z
+    .array(ScenarioWarning)
+    .openapi({ description: 'Rules the document holds that can never be reached (after a rule that matches everything); the scenario is bound all the same' }),
+}).openapi('ChosenScenario');
+
+export const ChooseScenario = z
   .object({
     name: z.string().min(1).max(60).optional().openapi({ example: 'failures', description: 'A bundled scenario (see GET /_sandbox/scenarios)' }),
     scenario: z.record(z.string(), z.unknown()).optional().openapi({ description: 'An inline scenario document (see /_sandbox/scenario.schema.json)' }),
   })
   .openapi('ChooseScenarioRequest');
 
+/** Fire counts of every rule of the scenario, as it is counted for this key. */
+function fired(t: Tenant, scenario: LoadedScenario) {
+  const doc = scenario.doc;
+  const faults = (doc.faults ?? []).map((_, i) => firedCount(t, scenario.name, `fault:${i}`));
+  const outcomes: Record<string, number[]> = {};
+  for (const [key, section] of Object.entries(doc)) {
+    const rules = (section as ScenarioSection | undefined)?.outcomes;
+    if (Array.isArray(rules)) outcomes[key] = rules.map((_, i) => firedCount(t, scenario.name, `outcome:${key}:${i}`));
+  }
+  return { faults, outcomes };
+}
+
 function state(t: Tenant, registry: ScenarioRegistry) {
   const { scenario, source } = scenarioInForce(t, registry);
   return {
+    fired: fired(t, scenario),
     name: scenario.name,
     description: scenario.description,
     source: source as 'tenant' | 'start',
@@ -58,17 +89,43 @@ function invalid(err: ScenarioError): SandboxError {
   return new SandboxError('INVALID_SCENARIO', `The scenario is not valid: ${first.field} ${first.issue}. See /_sandbox/scenario.schema.json for the format.`, details);
 }
 
+/** An inline document, checked; a bad one is 400 INVALID_SCENARIO. */
+function inline(input: unknown, registry: ScenarioRegistry) {
+  try {
+    return checkScenario(input, 'scenario', registry.format);
+  } catch (err) {
+    if (err instanceof ScenarioError) throw invalid(err);
+    throw err;
+  }
+}
+
+/** A YAML body: the document itself. */
+function yamlBody(text: string): unknown {
+  try {
+    return parseYaml(text) ?? {};
+  } catch (err) {
+    const message = (err as Error).message.split('\n')[0].replace(/:$/, '');
+    throw new SandboxError('INVALID_SCENARIO', `The body is not valid YAML: ${message}.`, [{ field: 'body', issue: `is not valid YAML: ${message}` }]);
+  }
+}
+
 const schemaRoute = createRoute({
   method: 'get',
   path: '/_sandbox/scenario.schema.json',
+  operationId: 'getScenarioSchema',
   tags,
+  security: [],
   summary: 'The scenario format as JSON Schema (no key needed)',
-  responses: { 200: jsonResponse(z.record(z.string(), z.unknown()).openapi('ScenarioJsonSchema'), 'JSON Schema, draft 2020-12') },
+  responses: {
+    200: jsonResponse(z.record(z.string(), z.unknown()).openapi('ScenarioJsonSchema'), 'JSON Schema, draft 2020-12'),
+    ...openErrorResponses(),
+  },
 });
 
 const list = createRoute({
   method: 'get',
   path: '/_sandbox/scenarios',
+  operationId: 'listScenarios',
   tags,
   security,
   summary: 'The scenarios this server knows, with their descriptions',
@@ -78,6 +135,7 @@ const list = createRoute({
 const current = createRoute({
   method: 'get',
   path: '/_sandbox/scenario',
+  operationId: 'getScenario',
   tags,
   security,
   summary: 'The scenario in force for this key, and where it comes from',
@@ -87,16 +145,28 @@ const current = createRoute({
 const choose = createRoute({
   method: 'put',
   path: '/_sandbox/scenario',
+  operationId: 'setScenario',
   tags,
   security,
   summary: 'Bind a scenario to this key, by name or inline; it applies from the next request',
-  request: { body: jsonBody(ChooseScenario) },
-  responses: { 200: jsonResponse(ScenarioState, 'The scenario now in force'), ...errorResponses(400) },
+  description:
+    'JSON: {"name"} or {"scenario": {...}}. With Content-Type application/yaml the body is the scenario document itself, as a file holds it.',
+  request: {
+    body: {
+      required: false,
+      content: {
+        'application/json': { schema: ChooseScenario },
+        'application/yaml': { schema: z.record(z.string(), z.unknown()).openapi('ScenarioDocument', { description: 'A scenario document in YAML' }) },
+      },
+    },
+  },
+  responses: { 200: jsonResponse(ChosenScenario, 'The scenario now in force, with warnings about rules never reached'), ...errorResponses(400, 415) },
 });
 
 const clear = createRoute({
   method: 'delete',
   path: '/_sandbox/scenario',
+  operationId: 'clearScenario',
   tags,
   security,
   summary: 'Go back to the start default scenario',
@@ -117,7 +187,19 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
     .openapi(current, (c) => c.json(state(c.get('tenant'), registry), 200))
     .openapi(choose, async (c) => {
       const t = c.get('tenant');
-      const body = c.req.valid('json');
+      const type = c.req.header('content-type') ?? '';
+      if (/^(application|text)\/(x-)?yaml\s*(;|$)/i.test(type)) {
+        const doc = inline(yamlBody(await c.req.text()), registry);
+        chooseScenario(t, { name: doc.name ?? 'inline', inline: doc });
+        return c.json({ ...state(t, registry), warnings: registry.format.lint(doc).warnings }, 200);
+      }
+      if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
+        throw new SandboxError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'Send JSON ({"name"} or {"scenario"}) with Content-Type: application/json, or a scenario document with Content-Type: application/yaml.',
+        );
+      }
+      const body = c.req.valid('json') as z.infer<typeof ChooseScenario>;
       // The body as sent: the checked copy leaves out unknown fields and `__proto__` keys.
       const raw = (await c.req.json()) as Record<string, unknown>;
       const extra = Object.keys(raw).filter((k) => k !== 'name' && k !== 'scenario');
@@ -135,19 +217,14 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
         ]);
       }
       if (body.name !== undefined) {
-        if (!registry.get(body.name)) throw unknownScenario(body.name, registry, 'name');
+        const named = registry.get(body.name);
+        if (!named) throw unknownScenario(body.name, registry, 'name');
         chooseScenario(t, { name: body.name });
-      } else {
-        let doc;
-        try {
-          doc = checkScenario(raw.scenario, 'scenario', registry.format);
-        } catch (err) {
-          if (err instanceof ScenarioError) throw invalid(err);
-          throw err;
-        }
-        chooseScenario(t, { name: doc.name ?? 'inline', inline: doc });
+        return c.json({ ...state(t, registry), warnings: registry.format.lint(named.doc).warnings }, 200);
       }
-      return c.json(state(t, registry), 200);
+      const doc = inline(raw.scenario, registry);
+      chooseScenario(t, { name: doc.name ?? 'inline', inline: doc });
+      return c.json({ ...state(t, registry), warnings: registry.format.lint(doc).warnings }, 200);
     })
     .openapi(clear, (c) => {
       const t = c.get('tenant');

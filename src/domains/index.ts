@@ -4,6 +4,7 @@
 import type { Resource } from '../engine/resource.js';
 import type { DomainModule } from './module.js';
 import { fxDomain } from './fx/index.js';
+import { liquidityDomain } from './liquidity/index.js';
 import { payoutsDomain } from './payouts/index.js';
 import { quotesDomain } from './quotes/index.js';
 import { referenceDomain } from './reference/index.js';
@@ -18,6 +19,7 @@ export const domains = [
   withdrawalsDomain,
   transfersDomain,
   quotesDomain,
+  liquidityDomain,
   fxDomain,
 ] as const satisfies readonly DomainModule[];
 

@@ -75,8 +75,14 @@ export class EventLog {
     private readonly limit: number,
     private readonly listener?: EventListener,
   ) {
+    this.seq = 0;
+    this.reload();
+  }
+
+  /** Continue after the newest stored event (after another replica added some). */
+  reload(): void {
     let last = 0;
-    for (const id of events.keys()) last = Math.max(last, Number(id.slice(4)));
+    for (const id of this.events.keys()) last = Math.max(last, Number(id.slice(4)));
     this.seq = last;
   }
 

@@ -118,6 +118,16 @@ function bump(t: Tenant, key: string): number {
   return n;
 }
 
+/** Count one firing of a rule (`fault:2`, `outcome:payout:0`) of the scenario `scope`. */
+export function countFired(t: Tenant, scope: string, rule: string): void {
+  bump(t, `${scope}:fired:${rule}`);
+}
+
+/** How many times a rule of the scenario `scope` fired since it was bound. */
+export function firedCount(t: Tenant, scope: string, rule: string): number {
+  return counters(t).get(`${scope}:fired:${rule}`) ?? 0;
+}
+
 /** Forget every counter and rate window of the tenant (a new scenario starts afresh). */
 export function resetFaultState(t: Tenant): void {
   counters(t).clear();
@@ -152,7 +162,10 @@ export function chooseFault(t: Tenant, seed: number, scope: string, rules: reado
     const n = bump(t, key);
     if (chosen) return;
     const hit = fires(t, seed, key, n, rule);
-    if (hit) chosen = hit;
+    if (hit) {
+      chosen = hit;
+      countFired(t, scope, `fault:${i}`);
+    }
   });
   return chosen;
 }

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { Machine } from '../kernel/machine.js';
 import type { Behaviour, Outcome } from './behaviour.js';
+import type { RuleVocabulary } from './scenario.lint.js';
 import type { JobHandler, Tenant } from './tenant.js';
 
 /** Every spelling of a resource, from its one name by one rule. */
@@ -48,6 +49,8 @@ export interface LifecycleInfo extends ResourceNames {
   readonly scenario: ScenarioPart;
   /** Every event it emits: <name>.<state in lower case> per state, then its extra events. */
   readonly events: readonly string[];
+  /** What its outcome rules are matched on, so a rule that can never match is refused. */
+  readonly rules?: RuleVocabulary;
 }
 
 export interface LifecycleSpec<N extends string, S extends string, E extends string, X extends string, M> {
@@ -71,6 +74,8 @@ export interface LifecycleSpec<N extends string, S extends string, E extends str
   extraEvents?: readonly X[];
   /** The fields scenario outcome rules match, from what the resource is created with. */
   match?: (input: M) => Record<string, unknown>;
+  /** What `match` gives, as a vocabulary the scenario check reads. */
+  rules?: RuleVocabulary;
 }
 
 export interface Lifecycle<N extends string, S extends string, E extends string, X extends string, M>
@@ -128,6 +133,7 @@ export function defineLifecycle<N extends string, S extends string, E extends st
     ttl: spec.ttl,
     scenario: spec.scenario ?? {},
     events: [...eventOf.values(), ...(spec.extraEvents ?? [])],
+    ...(spec.rules ? { rules: spec.rules } : {}),
     duration(b, state) {
       return b.duration(this, state);
     },

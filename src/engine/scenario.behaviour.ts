@@ -3,6 +3,7 @@
 // tenant's store, so they are per tenant, survive restarts and go away with a reset.
 import { dec } from '../kernel/money.js';
 import { defaultBehaviour, SUCCEEDS, type Behaviour, type BehaviourResource, type Outcome } from './behaviour.js';
+import { countFired } from './faults.js';
 import { regexMatches } from './scenario.regex.js';
 import type { Tenant } from './tenant.js';
 import type { OutcomeRule, Predicates, Scenario, ScenarioSection } from './scenario.schema.js';
@@ -55,6 +56,7 @@ export function matches(when: Predicates | undefined, fields: Record<string, unk
 
 function pickOutcome(t: Tenant, scope: string, resource: BehaviourResource, rules: readonly OutcomeRule[], fields: Record<string, unknown>): Outcome {
   let picked: OutcomeRule | undefined;
+  let index = -1;
   rules.forEach((rule, i) => {
     if (!matches(rule.when, fields)) return;
     let n = 0;
@@ -67,8 +69,10 @@ function pickOutcome(t: Tenant, scope: string, resource: BehaviourResource, rule
     if (rule.nth !== undefined && !(Array.isArray(rule.nth) ? rule.nth : [rule.nth]).includes(n)) return;
     if (rule.every !== undefined && n % rule.every !== 0) return;
     picked = rule;
+    index = i;
   });
   if (!picked) return SUCCEEDS;
+  countFired(t, scope, `outcome:${resource.name}:${index}`);
   return {
     succeed: picked.status === resource.success,
     status: picked.status,

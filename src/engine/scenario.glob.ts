@@ -63,16 +63,20 @@ function segmentMatches(g: SegmentGlob, s: string): boolean {
   return end - pos >= gaps[gaps.length - 1];
 }
 
-/** A route pattern as a test of request paths. */
-export function compileGlob(pattern: string): (path: string) => boolean {
+/**
+ * A route pattern as a test of request paths. With `params`, the path tested may itself be a route
+ * (`/payouts/:reference`): a `:name` segment stands for any one segment, so the test says whether
+ * some request could match both.
+ */
+export function compileGlob(pattern: string, opts: { params?: boolean } = {}): (path: string) => boolean {
   const items: Item[] = withoutTrailingSlash(pattern)
     .split('/')
     .map((seg) => (seg === '**' ? 'any segments' : segmentGlob(seg)));
-  return (path) => matchItems(items, withoutTrailingSlash(path).split('/'));
+  return (path) => matchItems(items, withoutTrailingSlash(path).split('/'), opts.params ?? false);
 }
 
 /** Greedy matching with a return to the last `**`: each other item takes exactly one segment. */
-function matchItems(items: readonly Item[], segs: readonly string[]): boolean {
+function matchItems(items: readonly Item[], segs: readonly string[], params: boolean): boolean {
   let i = 0;
   let s = 0;
   let star = -1;
@@ -82,7 +86,7 @@ function matchItems(items: readonly Item[], segs: readonly string[]): boolean {
     if (item === 'any segments') {
       star = i++;
       starAt = s;
-    } else if (item !== undefined && segmentMatches(item, segs[s])) {
+    } else if (item !== undefined && ((params && segs[s].startsWith(':')) || segmentMatches(item, segs[s]))) {
       i++;
       s++;
     } else if (star >= 0) {

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { fieldsAt, nearest } from './scenario.lint.js';
 import { NAME_RULE, type Scenario, type ScenarioFormat } from './scenario.schema.js';
 
 export interface ScenarioIssue {
@@ -47,7 +48,7 @@ function nearness(issues: readonly z.core.$ZodIssue[]): number {
  * Each problem of one zod issue, with its path. A union reports the branch the input came nearest
  * (the first of equals); when the input fits no branch's type, it lists the types expected.
  */
-function explain(issue: z.core.$ZodIssue, base: readonly PropertyKey[] = []): ScenarioIssue[] {
+function explain(issue: z.core.$ZodIssue, schema: z.ZodType, base: readonly PropertyKey[] = []): ScenarioIssue[] {
   const at = [...base, ...issue.path];
   if (issue.code === 'invalid_union' && issue.errors.length > 0) {
     const best = issue.errors.reduce((a, b) => (nearness(b) > nearness(a) ? b : a));
@@ -56,17 +57,31 @@ function explain(issue: z.core.$ZodIssue, base: readonly PropertyKey[] = []): Sc
       const received = /received (\w+)$/.exec(best[0].message)?.[1];
       return [{ path: issuePath(at), message: `expected ${[...new Set(expected)].join(' or ')}${received ? `, received ${received}` : ''}` }];
     }
-    return best.flatMap((i) => explain(i, at));
+    return best.flatMap((i) => explain(i, schema, at));
   }
-  return [{ path: issuePath(at), message: describe(issue) }];
+  return [{ path: issuePath(at), message: describe(issue, () => fieldsAt(schema, at)) }];
 }
 
-function describe(issue: z.core.$ZodIssue): string {
+function describe(issue: z.core.$ZodIssue, known: () => string[]): string {
   switch (issue.code) {
-    case 'unrecognized_keys':
-      return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
-    case 'invalid_value':
-      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'unrecognized_keys': {
+      const names = known();
+      if (issue.keys.length === 1) {
+        const n = nearest(issue.keys[0], names);
+        return `unknown field '${issue.keys[0]}'${n ? `: did you mean '${n}'?` : ''}`;
+      }
+      const near = issue.keys.flatMap((k) => {
+        const n = nearest(k, names);
+        return n ? [`'${k}': did you mean '${n}'?`] : [];
+      });
+      return `unknown fields ${issue.keys.map((k) => `'${k}'`).join(', ')}${near.length ? ` (${near.join('; ')})` : ''}`;
+    }
+    case 'invalid_value': {
+      const expected = `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+      const input = (issue as { input?: unknown }).input;
+      const near = typeof input === 'string' && issue.values.length > 1 ? nearest(input, issue.values.filter((v): v is string => typeof v === 'string')) : undefined;
+      return near ? `${expected}: did you mean ${JSON.stringify(near)}?` : expected;
+    }
     case 'invalid_union': {
       const options = (issue as { options?: unknown[] }).options;
       return options ? `expected kind to be one of ${options.join(', ')}` : issue.message;
@@ -104,9 +119,14 @@ function protoKeys(value: unknown, at: PropertyKey[] = []): ScenarioIssue[] {
 export function checkScenario(input: unknown, source: string, format: ScenarioFormat): Scenario {
   const proto = protoKeys(input);
   if (proto.length > 0) throw new ScenarioError(source, proto);
-  const res = format.schema.safeParse(input);
-  if (res.success) return res.data;
-  throw new ScenarioError(source, res.error.issues.flatMap((i) => explain(i)));
+  const res = format.schema.safeParse(input, { reportInput: true });
+  if (res.success) {
+    // A well-formed document may still say what can never happen: that is refused as well.
+    const { errors } = format.lint(res.data);
+    if (errors.length > 0) throw new ScenarioError(source, errors);
+    return res.data;
+  }
+  throw new ScenarioError(source, res.error.issues.flatMap((i) => explain(i, format.schema)));
 }
 
 /** Parse YAML or JSON text (JSON for .json files, YAML otherwise) and check it. */
@@ -157,7 +177,8 @@ export function loadScenarioDir(dir: string, format: ScenarioFormat, origin: Sce
 export function validateScenarioFile(file: string, format: ScenarioFormat): { code: number; message: string } {
   try {
     const s = loadScenarioFile(file, format);
-    return { code: 0, message: `OK ${file}: scenario '${s.name}'` };
+    const warnings = format.lint(s.doc).warnings.map((w) => `  warning: ${w.path}: ${w.message}`);
+    return { code: 0, message: [`OK ${file}: scenario '${s.name}'${warnings.length ? ` (${warnings.length} warning${warnings.length > 1 ? 's' : ''})` : ''}`, ...warnings].join('\n') };
   } catch (err) {
     if (!(err instanceof ScenarioError)) throw err;
     const lines = err.issues.map((i) => `  ${i.path || '(document)'}: ${i.message}`);

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { FaultRuleSchema } from './faults.js';
 import type { LifecycleInfo } from './lifecycle.js';
+import { lintScenario, type AppRoute, type Lint } from './scenario.lint.js';
 import { REGEX_LIMITS, regexProblem } from './scenario.regex.js';
 
 const MAX_SECONDS = 10 * 365 * 24 * 3600;
@@ -150,13 +151,20 @@ export interface ScenarioFormat {
   readonly schema: z.ZodType<Scenario>;
   /** The schema as JSON Schema (draft 2020-12), as published by the server. */
   jsonSchema(): Record<string, unknown>;
+  /** What a well-formed document says that can never happen (errors) or never be reached (warnings). */
+  lint(doc: Scenario): Lint;
 }
 
-export function scenarioFormat(lifecycles: readonly LifecycleInfo[], sections: Readonly<Record<string, z.ZodType>> = {}): ScenarioFormat {
+export function scenarioFormat(
+  lifecycles: readonly LifecycleInfo[],
+  sections: Readonly<Record<string, z.ZodType>> = {},
+  routes?: readonly AppRoute[],
+): ScenarioFormat {
   const schema = scenarioSchema(lifecycles, sections) as unknown as z.ZodType<Scenario>;
   let json: Record<string, unknown> | undefined;
   return {
     schema,
+    lint: (doc) => lintScenario(doc, lifecycles, routes),
     jsonSchema: () =>
       (json ??= {
         $id: '/_sandbox/scenario.schema.json',

@@ -23,7 +23,13 @@ export class Scheduler {
   private readonly byRef = new Map<string, string | Set<string>>();
 
   constructor(private readonly jobs: Collection<Job>) {
-    for (const job of jobs.values()) {
+    this.reload();
+  }
+
+  /** Rebuild the order from the stored jobs (after another replica changed them). */
+  reload(): void {
+    this.clear();
+    for (const job of this.jobs.values()) {
       this.push(job);
       this.index(job);
       this.seq = Math.max(this.seq, job.seq);

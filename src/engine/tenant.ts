@@ -31,6 +31,8 @@ export interface TenantEnv {
   settings: readonly string[];
   /** The server's --seed, if any: what every key shares (the market's rates) derives from it. */
   seed?: number;
+  /** Base-clock ms at which the market began (the app's start): its prices walk from there. */
+  marketOrigin?: number;
 }
 
 /** The engine's own settings collection (the scenario a tenant chose): a reset keeps it. */
@@ -38,6 +40,8 @@ const SCENARIO_COLLECTION = 'scenario';
 
 interface ClockState {
   offsetMs: number;
+  /** Set while the clock is frozen: the tenant time it stands at. */
+  frozenAt?: number;
   /** Recent advances, oldest first: [base-clock ms of the advance, offset before it]. */
   advances?: [number, number][];
 }
@@ -69,9 +73,11 @@ export class Tenant {
   readonly events: EventLog;
   readonly journal: Journal;
   private offsetMs: number;
+  private frozenAt: number | undefined;
   private advances: [number, number][];
   private pinnedAt: number | undefined;
   private running = false;
+  private readonly advanceListeners = new Set<() => void>();
   /** Base-clock ms of the tenant's last request (set by Tenants). */
   lastUsedAt: number;
 
@@ -87,16 +93,57 @@ export class Tenant {
       env.onEvent?.(this, e),
     );
     this.journal = new Journal(env.journalSize);
-    const clock = store.collection<ClockState>('meta').get('clock');
-    this.offsetMs = clock?.offsetMs ?? 0;
     this.lastUsedAt = env.clock.now();
+    this.offsetMs = 0;
+    this.advances = [];
+    this.readClock();
+  }
+
+  private readClock(): void {
+    const clock = this.store.collection<ClockState>('meta').get('clock');
+    this.offsetMs = clock?.offsetMs ?? 0;
+    this.frozenAt = clock?.frozenAt;
     // A clock advanced before advances were remembered: take it as advanced now, the safe side.
     this.advances = clock?.advances ?? (this.offsetMs > 0 ? [[this.lastUsedAt, 0]] : []);
   }
 
+  /** Read again what this object keeps from its store: another replica changed the tenant. */
+  reload(): void {
+    this.readClock();
+    this.scheduler.reload();
+    this.events.reload();
+  }
+
+  /** Base-clock ms at which the tenant's clock shows `tenantMs`. */
+  baseTimeOf(tenantMs: number): number {
+    return tenantMs - this.offsetMs;
+  }
+
   /** The tenant's time in ms. While a due job runs, the time it fell due. */
   now(): number {
-    return this.pinnedAt ?? this.env.clock.now() + this.offsetMs;
+    return this.pinnedAt ?? this.frozenAt ?? this.env.clock.now() + this.offsetMs;
+  }
+
+  /** Whether the clock stands still until advanced. */
+  get frozen(): boolean {
+    return this.frozenAt !== undefined;
+  }
+
+  /** Stop the clock where it is (it then moves only when advanced), or let it run on from where it stands. */
+  freeze(frozen: boolean): void {
+    if (frozen === this.frozen) return;
+    if (frozen) this.frozenAt = this.now();
+    else {
+      this.offsetMs = this.frozenAt! - this.env.clock.now();
+      this.frozenAt = undefined;
+    }
+    this.saveClock();
+  }
+
+  private saveClock(): void {
+    const state: ClockState = { offsetMs: this.offsetMs, advances: this.advances };
+    if (this.frozenAt !== undefined) state.frozenAt = this.frozenAt;
+    this.store.collection<ClockState>('meta').put('clock', state);
   }
 
   nowIso(): string {
@@ -114,8 +161,14 @@ export class Tenant {
     return this.env.seed;
   }
 
+  /** Base-clock ms at which the market began; the market's time is this tenant's clock. */
+  get marketOrigin(): number {
+    return this.env.marketOrigin ?? 0;
+  }
+
+  /** How far the tenant's clock is ahead of the base clock (behind it, when frozen long enough). */
   get offsetSeconds(): number {
-    return this.offsetMs / 1000;
+    return (this.frozenAt === undefined ? this.offsetMs : this.frozenAt - this.env.clock.now()) / 1000;
   }
 
   behaviour(name?: string): Behaviour {
@@ -155,15 +208,72 @@ export class Tenant {
 
   /** Move the tenant's clock forward and apply everything that fell due, in order. */
   advance(seconds: number): number {
-    const at = this.env.clock.now();
+    return this.advanceTo(this.now() + Math.round(seconds * 1000)).applied;
+  }
+
+  /**
+   * Move the clock forward to `target` (tenant ms), applying every job due by then in order, each
+   * at its own time. With `pauseWhen`, stop after the jobs of an instant when it is true, with the
+   * clock at that instant, so work the job started elsewhere (a webhook attempt) can finish before
+   * the rest of the skipped time is applied: call again with the same target to go on.
+   */
+  advanceTo(target: number, pauseWhen?: () => boolean): { applied: number; paused: boolean } {
+    let applied = 0;
+    let paused = false;
+    if (!this.running) {
+      this.running = true;
+      try {
+        for (let job = this.scheduler.takeDue(target); job; job = this.scheduler.takeDue(target)) {
+          const handler = this.env.jobHandlers[job.kind];
+          if (!handler) continue;
+          this.moveClockTo(Math.max(job.dueAt, this.now()));
+          this.pinnedAt = job.dueAt;
+          try {
+            handler(this, job);
+          } finally {
+            this.pinnedAt = undefined;
+          }
+          applied++;
+          // Jobs due at the same instant run together; the pause comes before the clock moves on.
+          const next = pauseWhen && this.scheduler.nextDueAt();
+          if (pauseWhen && (next === undefined || next > job.dueAt) && pauseWhen()) {
+            paused = true;
+            break;
+          }
+        }
+      } finally {
+        this.running = false;
+      }
+    }
+    if (!paused) this.moveClockTo(Math.max(target, this.now()));
+    this.saveClock();
+    if (!paused) for (const listener of this.advanceListeners) listener();
+    return { applied, paused };
+  }
+
+  /** Call `listener` after each clock advance (once its due jobs ran); returns the unsubscribe. */
+  onAdvance(listener: () => void): () => void {
+    this.advanceListeners.add(listener);
+    return () => this.advanceListeners.delete(listener);
+  }
+
+  /** Set the clock to a later tenant instant (not saved: see saveClock). */
+  private moveClockTo(at: number): void {
+    const now = this.now();
+    if (at <= now) return;
+    if (this.frozenAt !== undefined) {
+      this.frozenAt = at;
+      return;
+    }
+    const base = this.env.clock.now();
     // Advances older than the retention age no longer matter to timeAt().
-    const kept = this.env.retentionMs > 0 ? this.advances.filter(([t]) => t > at - this.env.retentionMs) : [...this.advances];
-    kept.push([at, this.offsetMs]);
-    if (kept.length > ADVANCES_KEPT) mergeAdvances(kept, at - this.env.retentionMs);
+    const kept = this.env.retentionMs > 0 ? this.advances.filter(([t]) => t > base - this.env.retentionMs) : [...this.advances];
+    const last = kept[kept.length - 1];
+    // Steps of one advance are one advance to timeAt(): the offset before its first step is kept.
+    if (!last || last[0] !== base) kept.push([base, this.offsetMs]);
+    if (kept.length > ADVANCES_KEPT) mergeAdvances(kept, base - this.env.retentionMs);
     this.advances = kept;
-    this.offsetMs += Math.round(seconds * 1000);
-    this.store.collection<ClockState>('meta').put('clock', { offsetMs: this.offsetMs, advances: this.advances });
-    return this.catchUp();
+    this.offsetMs += at - now;
   }
 
   /** Base-clock ms of the last use written down (see markSeen), if any. */
@@ -192,6 +302,7 @@ export class Tenant {
     this.events.reset();
     this.journal.clear();
     this.offsetMs = 0;
+    this.frozenAt = undefined;
     this.advances = [];
   }
 }

@@ -10,9 +10,11 @@
 // entirely, and every loaded tenant is swept of old resources, in slices that yield to requests.
 import { createHash } from 'node:crypto';
 import { TenantRandom, tenantSeed } from '../kernel/random.js';
+import { PostgresStore } from '../store/postgres.store.js';
 import type { Store } from '../store/store.js';
 import { slices, sweepTenant } from './retention.js';
 import { Tenant, type Mode, type TenantEnv } from './tenant.js';
+import { SharedTenants } from './tenants.shared.js';
 
 export function tenantIdOf(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 32);
@@ -49,6 +51,9 @@ export class Tenants {
   private readonly evicts: boolean;
   /** True when a request needs neither a hold nor a flush: memory store, no tenant ever unloaded. */
   readonly passive: boolean;
+  /** On a store several replicas share, every use of a tenant is a session (tenants.shared.ts); no
+   * tenant is ever in byKey then, so the embedded stores' paths below never meet it. */
+  private readonly shared: SharedTenants | undefined;
 
   constructor(
     private readonly store: Store,
@@ -56,7 +61,8 @@ export class Tenants {
     private readonly seed: number | undefined,
     private readonly options: TenantsOptions = {},
   ) {
-    this.evicts = !!options.maxLoaded && !!store.evict;
+    this.shared = store instanceof PostgresStore ? new SharedTenants(store, env, seed, tenantIdOf) : undefined;
+    this.evicts = !this.shared && !!options.maxLoaded && !!store.evict;
     this.passive = !this.evicts && store.kind === 'memory';
   }
 
@@ -99,6 +105,7 @@ export class Tenants {
 
   /** Get and hold a tenant for one request: a held tenant is never evicted. */
   async acquire(key: string, mode: Mode): Promise<Tenant> {
+    if (this.shared) return this.shared.acquire(key, mode);
     const loaded = this.holdLoaded(key);
     if (loaded) return loaded;
     let t = await this.get(key, mode);
@@ -111,7 +118,10 @@ export class Tenants {
   }
 
   release(t: Tenant): void {
-    if (!this.evicts) return;
+    if (!this.evicts) {
+      if (this.shared) this.shared.release(t);
+      return;
+    }
     const n = (this.holds.get(t) ?? 1) - 1;
     if (n > 0) this.holds.set(t, n);
     else {
@@ -121,7 +131,7 @@ export class Tenants {
   }
 
   loaded(): IterableIterator<Tenant> {
-    return this.byKey.values();
+    return this.shared ? this.shared.loaded() : this.byKey.values();
   }
 
   stats() {
@@ -133,6 +143,7 @@ export class Tenants {
   async tick(): Promise<void> {
     const every = Math.min(RETENTION.everyMs, (this.env.retentionMs || Infinity) / 4);
     if (this.env.clock.now() - this.retainedAt >= every) void this.retain();
+    if (this.shared) return this.shared.tick();
     for (const [key, t] of [...this.byKey]) {
       if (this.byKey.get(key) !== t) continue;
       this.hold(t);
@@ -163,6 +174,7 @@ export class Tenants {
   }
 
   private async retainPass(): Promise<void> {
+    if (this.shared) return this.shared.retain(() => this.stopped);
     const slice = slices(RETENTION.slice);
     // Between slices the server may begin to stop: the pass ends there (what it dropped is written).
     const step = async (work: number) => {

@@ -104,20 +104,29 @@ async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sl
       c.header('X-Sandbox-Fault', `latency ${fault.ms}ms`);
       return;
     case 'timeout':
-      if (fault.processed) await next();
+      if (fault.processed) await endStream(c, next);
       else await arrived(c);
       await sleep(fault.holdMs);
       return replace(c, dropConnection(c));
     case 'drop':
-      if (fault.processed) await next();
+      if (fault.processed) await endStream(c, next);
       return replace(c, dropConnection(c));
     case 'malformed': {
       await next();
-      const text = await c.res.text();
+      // An event stream never ends by itself: its first half is nothing.
+      const text = isStream(c) ? (await c.res.body?.cancel(), '') : await c.res.text();
       const headers = new Headers(c.res.headers);
       headers.delete('content-length');
       headers.set('X-Sandbox-Fault', 'malformed');
       return replace(c, new Response(text.slice(0, Math.ceil(text.length / 2)), { status: c.res.status, headers }));
     }
   }
+}
+
+const isStream = (c: Context) => (c.res.headers.get('content-type') ?? '').startsWith('text/event-stream');
+
+/** Run the route; an event stream it answered with is ended at once, since its answer is replaced. */
+async function endStream(c: Context, next: Next): Promise<void> {
+  await next();
+  if (isStream(c)) await c.res.body?.cancel();
 }

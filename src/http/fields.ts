@@ -16,3 +16,8 @@ export const fiatAmount = (example: number) =>
     .max(1_000_000_000_000)
     .refine((v) => decimalPlaces(v) <= 2, { message: 'must have at most 2 decimal places (the currency minor unit)' })
     .openapi({ example });
+
+/** A reference the partner chooses (a body reference, an idempotency key, a reference in a path):
+ * 1 to `max` characters, not only white space, since a blank one names nothing a person can find. */
+export const referenceText = (max: number) =>
+  z.string().min(1, { abort: true }).max(max).regex(/\S/, 'must not be blank: send at least one character that is not white space');

@@ -13,6 +13,7 @@ import {
   replaceResponse,
   routeHasOwnBodyLimit,
   setBodyText,
+  setRequestHeader,
 } from './framework.js';
 import type { AppEnv } from './types.js';
 
@@ -145,6 +146,35 @@ describe('node request', () => {
     }
     const inProcess = new Hono<AppEnv>().get('/', (c) => c.text(String(nodeRequest(c))));
     expect(await (await inProcess.request('/')).text()).toBe('undefined');
+  });
+});
+
+describe('request headers', () => {
+  it("lets a middleware set a header that c.req.header and @hono/zod-openapi's media-type check then read, in process and over Node", async () => {
+    const app = new OpenAPIHono<AppEnv>();
+    app.use('*', (c, next) => {
+      setRequestHeader(c, 'content-type', 'application/json');
+      return next();
+    });
+    const route = createRoute({
+      method: 'post',
+      path: '/valid',
+      request: { body: { required: true, content: { 'application/json': { schema: z.object({ n: z.number() }) } } } },
+      responses: { 200: { description: 'The body as validated, and the type the route saw' } },
+    });
+    app.openapi(route, (c) => c.json({ body: c.req.valid('json'), type: c.req.header('content-type') }));
+    // Without the middleware the library's check refuses this spelling with 415.
+    const init = { method: 'POST', body: '{"n": 1}', headers: { 'content-type': 'application/json ; charset=utf-8' } };
+    expect(await (await app.request('/valid', init)).json()).toEqual({ body: { n: 1 }, type: 'application/json' });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/valid`, init);
+      expect(await res.json()).toEqual({ body: { n: 1 }, type: 'application/json' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -97,6 +97,16 @@ export function replaceResponse(c: Context<AppEnv>, res: Response): Response {
   return res;
 }
 
+/**
+ * ASSUMPTION (request headers): every reader of a request header (c.req.header, @hono/zod-openapi's
+ * media-type check, Hono's validators) reads `c.req.raw.headers`, and those headers can be set: with
+ * @hono/node-server they are its RequestHeaders (set() copies them into a Headers first), in process
+ * (app.request) a Request's own Headers.
+ */
+export function setRequestHeader(c: Context, name: string, value: string): void {
+  c.req.raw.headers.set(name, value);
+}
+
 const OWN_BODY_LIMIT = Symbol('own body limit');
 
 /** Mark a route middleware as the route's own body limit (see routeHasOwnBodyLimit). */

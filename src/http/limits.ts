@@ -6,6 +6,7 @@ import { bodyLimit as streamingLimit } from 'hono/body-limit';
 import type { SandboxError } from '../kernel/errors.js';
 import { payloadTooLarge, renderError } from './errors.js';
 import { asOwnBodyLimit, routeHasOwnBodyLimit, setBodyText } from './framework.js';
+import { isJsonType } from './media-type.js';
 import type { AppEnv } from './types.js';
 
 export interface BodyLimitOptions {
@@ -37,8 +38,6 @@ export function bodyLimit(maxSize: number, options: BodyLimitOptions = {}): Midd
 /** A route's own limit, declared among its middleware in place of the app's default. */
 export const ownBodyLimit = (maxSize: number, tooLarge: () => SandboxError) => asOwnBodyLimit(bodyLimit(maxSize, { tooLarge }));
 
-const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
-
 /**
  * JSON text is UTF-8: a body with bytes that are not is malformed (400 MALFORMED_JSON when the route
  * reads it), not text with replacement characters in it. The adapter decodes the body leniently,
@@ -49,7 +48,7 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
  * journal) takes it from; nothing waits for it here.
  */
 function strictJsonText(c: Context<AppEnv>, declaredLength: number): void {
-  if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) return;
+  if (!isJsonType(c.req.header('content-type'))) return;
   const text = c.req.raw.text().then((t) => {
     if (t.includes('\uFFFD') && Buffer.byteLength(t) !== declaredLength) throw new Error('the body is not UTF-8');
     return t;

@@ -46,6 +46,12 @@ export function errorResponses(...statuses: number[]) {
   return out;
 }
 
+/** Error responses of an operation that needs no key: a body over the limit is all it can refuse. */
+export function openErrorResponses() {
+  const { 401: _keyed, ...rest } = errorResponses(413);
+  return rest;
+}
+
 export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
   required: true,
   ...(description ? { description } : {}),
@@ -93,5 +99,52 @@ export function withScenarioHeader<D extends object>(document: D): D {
       if (op && typeof op === 'object') (op.parameters ??= []).push({ $ref: '#/components/parameters/ScenarioHeader' });
     }
   }
+  return document;
+}
+
+type Operation = { operationId?: string; tags?: string[] };
+type Doc = { paths?: Record<string, Record<string, Operation>>; tags?: { name: string }[] };
+
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+
+/** An operationId from the method and the path's fixed segments, for an operation that declares
+ * none: PUT /api/v1/quotes/complete/{id} → putQuotesComplete. Stable while the path is. */
+export function derivedOperationId(method: string, path: string): string {
+  const words = path
+    .replace(/^\/api\/v1(\/partners)?/, '')
+    .split(/[/_.-]+/)
+    .filter((w) => w !== '' && !w.startsWith('{'));
+  return method + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+}
+
+export interface Tag {
+  name: string;
+  description: string;
+}
+
+/**
+ * The partner API first and the /_sandbox control API last, so the document (and the docs page,
+ * which groups by tag in the order of the tags list) opens on what partners come for: paths in that
+ * order, and the tags in the order given (a tag no operation uses is left out; one missing from the
+ * list follows it, without a description). Every operation has an operationId, so generated clients
+ * have method names.
+ */
+export function partnerApiFirst<D extends object>(document: D, tagOrder: readonly Tag[]): D {
+  const doc = document as Doc;
+  const entries = Object.entries(doc.paths ?? {});
+  const control = (p: string) => p.startsWith('/_sandbox');
+  const ordered = [...entries.filter(([p]) => !control(p)), ...entries.filter(([p]) => control(p))];
+  const used = new Set<string>();
+  for (const [path, item] of ordered) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!METHODS.has(method)) continue;
+      op.operationId ??= derivedOperationId(method, path);
+      for (const tag of op.tags ?? []) used.add(tag);
+    }
+  }
+  const listed = tagOrder.filter((t) => used.has(t.name));
+  const unlisted = [...used].filter((name) => !tagOrder.some((t) => t.name === name)).map((name) => ({ name }));
+  doc.paths = Object.fromEntries(ordered);
+  doc.tags = [...listed, ...unlisted];
   return document;
 }

@@ -1,10 +1,11 @@
 // API key → tenant and mode. sk_test_ keys are sandbox mode, sk_live_ keys live simulation, anything
-// else is refused. Before the handler, the tenant's due jobs are applied (catch-up); after it, the
+// else is refused; --key-format live also refuses keys not of the live service's format. Before the handler, the tenant's due jobs are applied (catch-up); after it, the
 // tenant's writes are made durable before the response leaves. A key whose stored data fail their
 // checks is answered 503 TENANT_DATA_DAMAGED, naming the file, until they are repaired.
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
 import { StoreLoadError } from '../store/file.format.js';
+import { StoreUnavailableError } from '../store/store.js';
 import { renderError } from './errors.js';
 import { replaceResponse } from './framework.js';
 import type { Tenants } from '../engine/tenants.js';
@@ -12,6 +13,18 @@ import type { Mode, Tenant } from '../engine/tenant.js';
 import type { AppEnv } from './types.js';
 
 const KEY = /^sk_(test|live)_[A-Za-z0-9_-]{1,200}$/;
+/** The live service's key format, which --key-format live requires. */
+const LIVE_FORMAT = /^sk_(test|live)_[0-9a-f]{32}$/;
+
+/** Refuses a key not of the live service's format (with --key-format live). */
+function checkLiveFormat(key: string): void {
+  if (LIVE_FORMAT.test(key)) return;
+  throw new SandboxError(
+    'INVALID_API_KEY',
+    'The API key is not in the format of the live service, which this sandbox requires (--key-format live): a key is sk_test_ or sk_live_ followed by 32 lowercase hexadecimal characters, such as sk_test_0123456789abcdef0123456789abcdef.',
+    [{ field: 'Authorization', issue: 'must be sk_test_ or sk_live_ followed by 32 characters of 0-9 and a-f' }],
+  );
+}
 
 export function parseKey(header: string | undefined): { key: string; mode: Mode } {
   if (!header) {
@@ -46,9 +59,17 @@ function keyOf(header: string | undefined): { key: string; mode: Mode } {
   return parsed;
 }
 
-export function tenantMiddleware(tenants: Tenants, allowedKeys?: ReadonlySet<string>): MiddlewareHandler<AppEnv> {
+export interface KeyRules {
+  /** Only these keys (--keys). */
+  allowedKeys?: ReadonlySet<string>;
+  /** Only keys of the live service's format (--key-format live). */
+  liveFormat?: boolean;
+}
+
+export function tenantMiddleware(tenants: Tenants, { allowedKeys, liveFormat }: KeyRules = {}): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     const { key, mode } = keyOf(c.req.header('authorization'));
+    if (liveFormat) checkLiveFormat(key);
     if (allowedKeys && !allowedKeys.has(key)) {
       throw new SandboxError('INVALID_API_KEY', 'This API key is not one this sandbox accepts. Use a key from its keys file.', [
         { field: 'Authorization', issue: 'unknown key' },
@@ -73,6 +94,7 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
   try {
     tenant = await holding;
   } catch (err) {
+    if (err instanceof StoreUnavailableError) throw unavailable(false, err);
     throw err instanceof StoreLoadError ? damaged(err) : err;
   }
   try {
@@ -84,6 +106,10 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
     try {
       await tenant.store.flush();
     } catch (err) {
+      if (err instanceof StoreUnavailableError) {
+        replaceResponse(c, renderError(c, unavailable(true, err)));
+        return;
+      }
       console.error('[sandbox] could not persist a write:', err);
       const message =
         'The sandbox could not write this request to its data directory, so it may not survive a restart. Retry it: a retry with the same reference answers from what is kept.';
@@ -92,6 +118,21 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
   } finally {
     tenants.release(tenant);
   }
+}
+
+let lastOutage = 0;
+
+/** The shared database cannot be reached: 503, and the request is safe to retry. Logged at most once
+ * a minute, however many requests meet the outage. */
+function unavailable(writing: boolean, err: StoreUnavailableError): SandboxError {
+  if (Date.now() - lastOutage > 60_000) {
+    lastOutage = Date.now();
+    console.error('[sandbox]', err.message);
+  }
+  const message = writing
+    ? "The sandbox's database became unreachable while this request's changes were being written, so they may not have been kept. Retry it shortly: a retry with the same reference or idempotency key answers from what was kept."
+    : "The sandbox's database cannot be reached at the moment, so nothing of this request was done. Retry it shortly.";
+  return new SandboxError('SERVICE_UNAVAILABLE', message, [], { 'Retry-After': '1' });
 }
 
 /** The key's stored data fail their checks: this key is refused until they are repaired, others go on. */

@@ -1,4 +1,5 @@
 import type { Tenant } from '../engine/tenant.js';
+import type { Streams } from './streams.js';
 
 export interface AppEnv {
   Variables: {
@@ -7,5 +8,7 @@ export interface AppEnv {
     responseBody: unknown;
     /** Set by routers whose errors are not JSON (the FX interface answers in XML). */
     renderError: ((err: import('../kernel/errors.js').SandboxError) => Response) | undefined;
+    /** The app's open event streams, which a shutdown ends. */
+    streams: Streams;
   };
 }

@@ -15,6 +15,12 @@ export class TenantRandom {
   private d: number;
 
   constructor(seed: number) {
+    this.a = this.b = this.c = this.d = 0;
+    this.reseed(seed);
+  }
+
+  /** Start the stream again from a seed: the same seed gives the same stream. */
+  reseed(seed: number): void {
     let s = seed >>> 0;
     const split = () => {
       s = (s + 0x9e3779b9) | 0;

@@ -5,10 +5,12 @@ import { SandboxError, type ErrorDetail } from './errors.js';
 export type Target = 'json' | 'query' | 'param' | 'header' | 'form' | 'cookie';
 
 export function validationError(error: ZodError, target: Target, input: unknown): SandboxError {
-  const details: ErrorDetail[] = error.issues.map((issue) => ({
-    field: fieldName(issue.path, target),
-    issue: describeIssue(issue, valueAt(input, issue.path)),
-  }));
+  // An unknown field is named itself, one detail each, so the caller sees which to remove.
+  const details: ErrorDetail[] = error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((k) => ({ field: fieldName([...issue.path, k], target), issue: 'is not a field of this request: remove it' }))
+      : [{ field: fieldName(issue.path, target), issue: describeIssue(issue, valueAt(input, issue.path)) }],
+  );
   const where = target === 'json' ? 'body' : target === 'header' ? 'headers' : target === 'param' ? 'path' : 'query';
   const first = details[0];
   const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''}, listed in error.details)` : '';

@@ -2,16 +2,18 @@
 import { appendFile, mkdtemp, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type TestPostgres } from '../../test/support/postgres.js';
 import { LowdbStore, StoreLoadError } from './lowdb.store.js';
 import { MemoryStore } from './memory.store.js';
+import { PostgresStore } from './postgres.store.js';
 import type { Store } from './store.js';
 
 const tmp = () => mkdtemp(path.join(tmpdir(), 'sandbox-store-'));
 
 // Stores a test leaves open on purpose (a process that "crashed") are closed after it, so no
 // file handle is left to the garbage collector.
-const opened: LowdbStore[] = [];
+const opened: Store[] = [];
 async function openLowdb(dir: string, opts?: Parameters<typeof LowdbStore.open>[1]): Promise<LowdbStore> {
   const store = await LowdbStore.open(dir, opts);
   opened.push(store);
@@ -21,9 +23,27 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((s) => s.close()));
 });
 
+// One PostgreSQL cluster for the file; each test gets a database of its own.
+let pg: TestPostgres;
+let databases = 0;
+beforeAll(async () => {
+  pg = await startPostgres();
+});
+afterAll(() => pg?.stop());
+async function openPostgres(): Promise<PostgresStore> {
+  const name = `contract_${++databases}`;
+  const admin = await PostgresStore.open(pg.url);
+  await admin.sql.unsafe(`CREATE DATABASE ${name}`);
+  await admin.close();
+  const store = await PostgresStore.open(pg.url.replace(/\/postgres$/, `/${name}`));
+  opened.push(store);
+  return store;
+}
+
 const stores: [string, () => Promise<Store>][] = [
   ['memory', async () => new MemoryStore()],
   ['lowdb', async () => openLowdb(await tmp())],
+  ['postgres', openPostgres],
 ];
 
 describe.each(stores)('%s store contract', (_name, make) => {

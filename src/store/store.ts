@@ -27,8 +27,16 @@ export interface TenantStore {
   readonly flushed: boolean;
 }
 
+/** The database behind a shared store cannot be reached (or failed mid-write): nothing of the work
+ * in hand was kept, and a retry may succeed once it is back. */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`the database is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 export interface Store {
-  readonly kind: 'memory' | 'lowdb';
+  readonly kind: 'memory' | 'lowdb' | 'postgres';
   /** The tenant's store, loaded (or created) on first use. */
   tenant(tenantId: string): Promise<TenantStore>;
   /** Ids of the tenants loaded in memory. */

@@ -133,7 +133,7 @@ describe('PUT /_sandbox/scenario with random patterns', () => {
         statuses.add(put.status);
         if (put.status === 400) {
           expect(isErrorEnvelope(put.body), label).toBe(true);
-          expect(put.body.error.details[0].field, label).toMatch(/^scenario\.(payout\.outcomes\[0\]\.when\.(reference|fields\.narration)|faults\[0\]\.route\.path)$/);
+          expect(put.body.error.details[0].field, label).toMatch(/^scenario\.(payout\.outcomes\[0\]\.when\.(reference|fields\.narration)|faults\[0\]\.route\.(path|method))$/);
           return;
         }
         const body = { reference: `r-${reference}`, amount: 100, currency: 'NGN', narration: reference, destination: { accountNumber: '0123456789', accountName: 'A', bankCode: '058' } };

@@ -42,14 +42,4 @@ describe('outcome predicates on real requests', () => {
     expect((await t.call('GET', `${QUOTE}/${usdt.quoteId}`)).body.status).toBe('expired');
     expect((await t.call('GET', `${QUOTE}/${usdc.quoteId}`)).body.status).toBe('completed');
   });
-
-  it("reference matches a withdrawal's own TRF- reference", async () => {
-    await useScenario(t, {
-      scenario: { withdrawal: { timing: { '*': 0 }, outcomes: [{ when: { reference: '^TRF-' }, status: 'FAILED', reason: 'matched' }] } },
-    });
-    const w = await created('POST', WITHDRAWAL, withdrawal());
-    await advance(t, 1);
-    const read = await t.call('GET', `${WITHDRAWAL}/${w.reference}`);
-    expect(read.body).toMatchObject({ status: 'FAILED', failureReason: 'matched' });
-  });
 });

@@ -91,7 +91,7 @@ describe('the scenario schema', () => {
       'quote.ttl: expected number, received string',
       'fx_trade.ttl: must be at least 1',
     ]);
-    expect(problems({ payouts: {} })).toEqual([": unknown field 'payouts'"]);
+    expect(problems({ payouts: {} })).toEqual([": unknown field 'payouts': did you mean 'payout'?"]);
     expect(problems({ payout: { outcomes: [{ when: { reference: '([' }, status: 'FAILED' }] } })).toEqual([
       'payout.outcomes[0].when.reference: must be a regular expression in RE2 syntax (missing closing ]: [)',
     ]);

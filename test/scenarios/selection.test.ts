@@ -53,7 +53,16 @@ describe('the tenant scenario', () => {
     const scenario = { name: 'big-fail', description: 'Large payouts fail', payout: { outcomes: [{ when: { amount: { min: 50000 } }, status: 'FAILED', reason: 'Over the limit' }] } };
     const put = await t.call('PUT', '/_sandbox/scenario', { body: { scenario } });
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ name: 'big-fail', description: 'Large payouts fail', source: 'tenant', origin: 'inline', file: null, document: scenario });
+    expect(put.body).toEqual({
+      name: 'big-fail',
+      description: 'Large payouts fail',
+      source: 'tenant',
+      origin: 'inline',
+      file: null,
+      document: scenario,
+      fired: { faults: [], outcomes: { payout: [0] } },
+      warnings: [],
+    });
     await t.call('POST', PAYOUTS, { body: payout('small', { amount: 49999.99 }) });
     await t.call('POST', PAYOUTS, { body: payout('large', { amount: 50000 }) });
     await settle();

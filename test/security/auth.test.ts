@@ -35,6 +35,33 @@ describe('API keys', () => {
     expect(other.body.error.code).toBe('INVALID_API_KEY');
   });
 
+  it('takes readable keys by default, and with --key-format live only sk_test_/sk_live_ plus 32 lowercase hex, saying what a key looks like', async () => {
+    const readable = 'sk_test_ci-job-42';
+    const lax = await createTestApp();
+    expect((await lax.call('POST', '/api/v1/partners/payouts', { key: readable, body })).status).toBe(201);
+    const t = await createTestApp({ config: { keyFormat: 'live' } });
+    for (const key of [readable, 'sk_test_0123456789ABCDEF0123456789abcdef', 'sk_live_0123456789abcdef0123456789abcde', 'sk_live_0123456789abcdef0123456789abcdef0']) {
+      const res = await t.call('POST', '/api/v1/partners/payouts', { key, body });
+      expect(res.status, key).toBe(401);
+      expect(res.body).toEqual({
+        status: 'error',
+        message:
+          'The API key is not in the format of the live service, which this sandbox requires (--key-format live): a key is sk_test_ or sk_live_ followed by 32 lowercase hexadecimal characters, such as sk_test_0123456789abcdef0123456789abcdef.',
+        error: {
+          type: 'authentication_error',
+          code: 'INVALID_API_KEY',
+          details: [{ field: 'Authorization', issue: 'must be sk_test_ or sk_live_ followed by 32 characters of 0-9 and a-f' }],
+        },
+      });
+    }
+    expect((await t.call('GET', '/_sandbox/balances', { key: readable })).status).toBe(401);
+    expect((await t.call('POST', '/api/v1/partners/payouts', { key: 'sk_test_0123456789abcdef0123456789abcdef', body })).status).toBe(201);
+    expect((await t.call('GET', '/_sandbox/balances', { key: 'sk_live_0123456789abcdef0123456789abcdef' })).status).toBe(200);
+    const fx = await t.call('GET', '/api/v1/partners/fx/rates/makers?from=NGN&to=USDT', { key: readable });
+    expect(fx.status).toBe(401);
+    expect(fx.text).toContain('32 lowercase hexadecimal characters');
+  });
+
   it('guards the control API but not health', async () => {
     const t = await createTestApp();
     const health = await t.call('GET', '/_sandbox/health', { key: null });

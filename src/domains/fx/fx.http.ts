@@ -3,6 +3,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError } from '../../kernel/errors.js';
 import { buildReject } from '../../iso20022/reject.js';
+import { isXmlType } from '../../http/media-type.js';
 import type { AppEnv } from '../../http/types.js';
 
 export const FX_BASE = '/api/v1/partners/fx';
@@ -34,8 +35,6 @@ export function xml(c: Context<AppEnv>, body: string, status: 200 | 201 = 200): 
   c.set('responseBody', body);
   return c.body(body, status, { 'content-type': XML_TYPE });
 }
-
-const isXmlType = (type: string) => /^(application|text)\/xml\s*(;|$)/i.test(type.trim());
 
 /**
  * The request body as text. A body must come as application/xml or text/xml (415 otherwise);

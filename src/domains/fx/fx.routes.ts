@@ -23,6 +23,7 @@ const trade = `${FX_BASE}/trades/{transactionId}`;
 const create = createRoute({
   method: 'post',
   path: `${FX_BASE}/trades`,
+  operationId: 'createFxTrade',
   tags,
   security,
   summary: 'Create an FX trade (fxtr.014.001.05)',
@@ -34,6 +35,7 @@ const create = createRoute({
 const read = createRoute({
   method: 'get',
   path: trade,
+  operationId: 'getFxTrade',
   tags,
   security,
   summary: 'Read an FX trade (fxtr.017.001.05)',
@@ -44,6 +46,7 @@ const read = createRoute({
 const accept = createRoute({
   method: 'post',
   path: `${trade}/accept`,
+  operationId: 'acceptFxTrade',
   tags,
   security,
   summary: 'Accept an FX trade (fxtr.014.001.05)',
@@ -55,6 +58,7 @@ const accept = createRoute({
 const confirm = createRoute({
   method: 'post',
   path: `${trade}/confirmation`,
+  operationId: 'confirmFxTrade',
   tags,
   security,
   summary: 'Confirm an FX trade (fxtr.037.001.02)',
@@ -66,6 +70,7 @@ const confirm = createRoute({
 const cancel = createRoute({
   method: 'put',
   path: `${trade}/cancellation`,
+  operationId: 'cancelFxTrade',
   tags,
   security,
   summary: 'Cancel an FX trade (fxtr.016.001.05)',
@@ -77,6 +82,7 @@ const cancel = createRoute({
 const listings = createRoute({
   method: 'get',
   path: `${FX_BASE}/listings`,
+  operationId: 'listFxListings',
   tags,
   security,
   summary: 'List liquidity pools (reda.041.001.01)',
@@ -87,18 +93,21 @@ const listings = createRoute({
 const rates = createRoute({
   method: 'get',
   path: `${FX_BASE}/rates/makers`,
+  operationId: 'getMakerRate',
   tags,
   security,
   summary: 'Read the market-maker rate of a pair',
-  description: 'Rates are fiat units per one token, whichever way the pair goes.',
+  description: 'Rates are fiat units per one token, whichever way the pair goes. A currency or pair trades do not take (fiat to fiat, token to token) is 400 UNSUPPORTED_CURRENCY, as on a trade.',
   request: { query: RatesQuery },
-  responses: { 200: xmlResponse('FxTradStsAndDtls', 'The rate'), ...xmlRejects(400, 404) },
+  responses: { 200: xmlResponse('FxTradStsAndDtls', 'The rate'), ...xmlRejects(400) },
 });
 
 const xsd = createRoute({
   method: 'get',
   path: '/xsd/{file}',
+  operationId: 'getXsd',
   tags,
+  security: [],
   summary: 'The XSD of an FX message',
   description: 'e.g. /xsd/FXTradInstr.xsd. No key needed.',
   request: { params: XsdParams },
@@ -160,7 +169,7 @@ export const fxRoutes = newRouter()
   .openapi(rates, (c) => {
     const t = c.get('tenant');
     const { from, to } = c.req.valid('query');
-    const q = makerQuote(t.globalSeed ?? 0, from, to, t.now());
+    const q = makerQuote(t, from, to);
     return xml(c, buildMakerRate({
       sourceCcy: q.source, targetCcy: q.target, rate: q.rate, timestamp: q.timestamp,
       ageSeconds: q.ageSeconds, change24hPct: q.change24hPct, mode: t.mode,

@@ -9,6 +9,7 @@ import type { SettlementDestination } from '../../iso20022/trade-accept.js';
 import type { AmountDirection, TradeInstruction } from '../../iso20022/trade-instruction.js';
 import { allocate, isFiat, isToken, type AllocationResult } from '../liquidity/allocation.js';
 import { drawDown, tenantPools } from '../liquidity/pools.service.js';
+import { accountCurrency } from '../reference/accounts.js';
 import { checkBankCode } from '../reference/banks.service.js';
 import { fxTrade, tradeMachine, type TradeEvent } from './fx.machine.js';
 
@@ -170,6 +171,8 @@ function checkDestination(t: Tenant, trade: TradeRecord, d: SettlementDestinatio
     }
     checkBankCode(t.mode, ccy, d.bankCode, 'SttlmDstn/BkDstn/BkCd');
   }
+  // Under test keys AcctId is any UUID; live keys settle only into one of the tenant's balance accounts.
+  if (d.kind === 'account' && t.mode === 'live') accountCurrency(d.accountId, 'AcctId');
   if (d.kind === 'blockchain' && !isToken(ccy)) {
     throw new SandboxError('VALIDATION_ERROR', `This trade buys ${ccy}, a fiat currency: a blockchain address cannot receive it. Send SttlmDstn/BkDstn or AcctId instead.`, [
       { field: 'SttlmDstn/BlkChnDstn/Adr', issue: `cannot receive ${ccy}` },

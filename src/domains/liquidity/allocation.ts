@@ -316,11 +316,13 @@ function averageRate(totalFiat: Decimal, totalToken: Decimal, min: Decimal, max:
   return raw.lt(lo) ? lo : raw.gt(hi) ? hi : raw;
 }
 
-function checkPair(source: string, destination: string): void {
+/** 400 UNSUPPORTED_CURRENCY unless source → destination is a fiat/token pair; `fields` name the two
+ * in the request (the maker rates take them as from and to). */
+export function checkPair(source: string, destination: string, fields: readonly [string, string] = ['source', 'destination']): void {
   const known = [...FIAT_CURRENCIES, ...TOKEN_CURRENCIES].join(', ');
   for (const [field, code] of [
-    ['source', source],
-    ['destination', destination],
+    [fields[0], source],
+    [fields[1], destination],
   ] as const) {
     if (!isFiat(code) && !isToken(code)) {
       throw new SandboxError('UNSUPPORTED_CURRENCY', `Currency '${code}' is not supported; use one of ${known}.`, [
@@ -333,7 +335,7 @@ function checkPair(source: string, destination: string): void {
       'UNSUPPORTED_CURRENCY',
       `Converting ${source} to ${destination} is not supported: pools convert between a fiat currency ` +
         `(${FIAT_CURRENCIES.join(', ')}) and a token (${TOKEN_CURRENCIES.join(', ')}), either way.`,
-      [{ field: 'destination', issue: `must be a ${isToken(source) ? 'fiat currency' : 'token'} when source is ${source}` }],
+      [{ field: fields[1], issue: `must be a ${isToken(source) ? 'fiat currency' : 'token'} when ${fields[0]} is ${source}` }],
     );
   }
 }

@@ -1,9 +1,10 @@
-// A tenant's view of the liquidity pools: the fixture pools with the tenant's own balances and
-// trade counts. Quotes and FX trades allocate from these and draw them down when they settle.
+// A tenant's view of the liquidity pools: the fixture pools priced by the tenant's market, with the
+// tenant's own balances and trade counts. Quotes and FX trades allocate from these and draw them down when they settle.
 import { dec } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenant.js';
 import type { Allocation } from './allocation.js';
-import { POOLS, type Pool } from './pools.js';
+import { marketTime, poolsAt } from './market.js';
+import type { Pool } from './pools.js';
 
 interface PoolState {
   id: string;
@@ -13,11 +14,13 @@ interface PoolState {
 
 const states = (t: Tenant) => t.store.collection<PoolState>('pools');
 
-/** Every pool as this tenant sees it now. */
+/** Every pool as this tenant sees it now: priced by the key's market, with the key's balances. */
 export function tenantPools(t: Tenant): Pool[] {
+  const { seed, step } = marketTime(t);
+  const priced = poolsAt(seed, step);
   const s = states(t);
-  if (s.size === 0) return POOLS as Pool[];
-  return POOLS.map((p) => {
+  if (s.size === 0) return priced as Pool[];
+  return priced.map((p) => {
     const own = s.get(p.id);
     return own ? { ...p, availableBalance: own.availableBalance, tradesCount: own.tradesCount } : p;
   });

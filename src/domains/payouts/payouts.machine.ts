@@ -1,9 +1,9 @@
 import { settlementLifecycle, type SettlementEvent, type SettlementStatus } from '../settlement/settlement.js';
-import type { CreatePayoutRequest } from './payouts.schema.js';
+import { CreatePayoutRequest } from './payouts.schema.js';
 
 export type PayoutStatus = SettlementStatus;
 export type PayoutEvent = SettlementEvent;
 
 /** PENDING → PROCESSING → SUCCESSFUL | FAILED; the scenario rules match the create request. */
-export const payout = settlementLifecycle('payout', (req: CreatePayoutRequest) => req);
+export const payout = settlementLifecycle('payout', (req: CreatePayoutRequest) => req, { request: CreatePayoutRequest });
 export const payoutMachine = payout.machine;

@@ -11,20 +11,23 @@ const tags = ['Fiat payouts'];
 const create = createRoute({
   method: 'post',
   path: '/api/v1/partners/payouts',
+  operationId: 'createPayout',
   tags,
   security,
   summary: 'Create a fiat payout',
-  description: 'Debits the partner wallet (amount plus fee) and routes the payout to the bank. Idempotent per reference.',
+  description:
+    'Debits the partner wallet (amount plus fee) and routes the payout to the bank. Idempotent per reference. Live keys pay only an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).',
   request: { body: jsonBody(CreatePayoutRequest) },
   responses: {
     201: jsonResponse(PayoutEnvelope, 'Payout created (or replayed, with Idempotent-Replayed: true)'),
-    ...errorResponses(400, 409, 413, 415),
+    ...errorResponses(400, 404, 409, 413, 415),
   },
 });
 
 const read = createRoute({
   method: 'get',
   path: '/api/v1/partners/payouts/{reference}',
+  operationId: 'getPayout',
   tags,
   security,
   summary: 'Read a fiat payout by reference',
@@ -35,6 +38,7 @@ const read = createRoute({
 const banks = createRoute({
   method: 'get',
   path: '/api/v1/partners/banks',
+  operationId: 'listBanks',
   tags,
   security,
   summary: 'Get All Banks (NGN and GHS)',
@@ -45,6 +49,7 @@ const banks = createRoute({
 const resolve = createRoute({
   method: 'get',
   path: '/api/v1/partners/banks/resolve',
+  operationId: 'resolveBankAccount',
   tags,
   security,
   summary: 'Resolve Bank Account',

@@ -1,6 +1,6 @@
 // Fiat payouts (API document §2.1, §4.1) and the two bank look-ups before them.
 import { z } from '@hono/zod-openapi';
-import { fiatAmount, timestamp } from '../../http/fields.js';
+import { fiatAmount, referenceText, timestamp } from '../../http/fields.js';
 import { successEnvelope } from '../../http/openapi.js';
 import { SETTLEMENT_STATUSES } from '../settlement/settlement.js';
 
@@ -20,7 +20,7 @@ export const PayoutDestination = z
 
 export const CreatePayoutRequest = z
   .object({
-    reference: z.string().min(1).max(50).openapi({ description: 'Unique per payout; prevents duplicates', example: 'order-10001' }),
+    reference: referenceText(50).openapi({ description: 'Unique per payout; prevents duplicates', example: 'order-10001' }),
     amount: fiatAmount(10000),
     currency: z.enum(PAYOUT_CURRENCIES).openapi({ example: 'NGN' }),
     destination: PayoutDestination,
@@ -52,7 +52,7 @@ export type Payout = z.infer<typeof Payout>;
 export const PayoutEnvelope = successEnvelope(Payout, 'PayoutEnvelope');
 
 export const ReferenceParam = z.object({
-  reference: z.string().min(1).max(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'order-10001' }),
+  reference: referenceText(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'order-10001' }),
 });
 
 export const Bank = z

@@ -6,7 +6,7 @@ import { dec } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
-import { bankName, checkBankCode } from '../reference/banks.service.js';
+import { bankName, checkPayee } from '../reference/banks.service.js';
 import { payoutFee } from '../reference/fees.js';
 import { payout, payoutMachine, type PayoutEvent, type PayoutStatus } from './payouts.machine.js';
 import type { CreatePayoutRequest, Payout } from './payouts.schema.js';
@@ -42,7 +42,7 @@ export const envelope = (message: string, p: PayoutRecord) => ({ status: 'succes
 
 export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: string): PayoutRecord {
   t.checkRoom();
-  checkBankCode(t.mode, req.currency, req.destination.bankCode, 'destination.bankCode');
+  checkPayee(t.mode, req.currency, req.destination, 'destination.');
   const amount = dec(req.amount);
   const fee = payoutFee(req.currency, amount);
   const behaviour = t.behaviour(scenario);

@@ -2,6 +2,7 @@ import { defineResource } from '../../engine/resource.js';
 import type { DomainModule } from '../module.js';
 import type { QuoteRecord } from './quotes.build.js';
 import { quote, SIMULATED_QUOTE_EVENTS } from './quotes.machine.js';
+import { liveQuoteRoutes } from './quotes.live.routes.js';
 import { quoteRoutes } from './quotes.routes.js';
 import { moveQuote, quoteJobs } from './quotes.service.js';
 
@@ -17,4 +18,4 @@ export const quoteResource = defineResource(quote, {
   jobs: quoteJobs,
 });
 
-export const quotesDomain = { routes: quoteRoutes, resources: [quoteResource] } satisfies DomainModule;
+export const quotesDomain = { routes: quoteRoutes.route('/', liveQuoteRoutes), resources: [quoteResource] } satisfies DomainModule;

@@ -25,6 +25,10 @@ export interface QuoteRecord {
   payment: PaymentQuote | null;
   /** The destination that fits the destination currency, once completed. */
   payoutTo: CompleteQuoteRequest['destination'] | null;
+  /** The fingerprint of the request that completed it: the same request again is a replay. */
+  completion?: string;
+  /** express: the pools were chosen for the partner (POST .../express/quote). */
+  quoteType?: 'quote' | 'express';
 }
 
 export type QuoteAllocationView = MarketplaceQuote['allocationResult']['allocations'][number];
@@ -114,7 +118,7 @@ export function bankPayIn(t: Tenant, reference: string): MarketplaceQuote['metad
   return { accountName: PAY_IN_BANK.accountName, accountNumber: payInAccountNumber(t), bankName: PAY_IN_BANK.bankName, reference };
 }
 
-/** The deposit address block; live only when the source is a token, else shown inactive. */
+/** The deposit address block: active while the quote can be paid; it expects tokens only when the source is a token. */
 export function cryptoPayIn(
   t: Tenant,
   q: { quoteId: string; source: string; destination: string; chain: string; totalSourceAmount: number; createdAt: string; expiresAt: string },
@@ -127,10 +131,10 @@ export function cryptoPayIn(
     address: depositAddress(t, index),
     chain: q.chain,
     token,
-    addressType: 'EVM',
+    addressType: 'deposit',
     expectedAmount: bySource ? q.totalSourceAmount : 0,
     externalReference: q.quoteId,
-    status: bySource ? 'active' : 'inactive',
+    status: 'active',
     createdAt: q.createdAt,
     expiresAt: q.expiresAt,
     virtualAccountId: derivedUuid(`virtual-account:${t.id}:${index}`),
@@ -145,10 +149,9 @@ export function cryptoWarning(source: string, amount: number, chain: string, exp
     : 'This quote is paid in by bank transfer to the bankPayIn account; do not send tokens to this address.';
 }
 
-export function chatMetadata(createdAt: string, proposedRate: number | undefined, best: { poolId: string; rate: string } | undefined, t: Tenant) {
-  if (proposedRate === undefined || !best) {
-    return { conversationId: null, chatQuoteId: null, listingId: null, initialListingRate: null, negotiationStartedAt: null, quoteSentAt: null, acceptedAt: null };
-  }
+/** The negotiation of a proposed rate; without one, an empty object (no field is ever null). */
+export function chatMetadata(createdAt: string, proposedRate: number | undefined, best: { poolId: string; rate: string } | undefined, t: Tenant): MarketplaceQuote['chatMetadata'] {
+  if (proposedRate === undefined || !best) return {};
   return {
     conversationId: ids.uuid(t.random),
     chatQuoteId: ids.uuid(t.random),
@@ -156,7 +159,6 @@ export function chatMetadata(createdAt: string, proposedRate: number | undefined
     initialListingRate: best.rate,
     negotiationStartedAt: createdAt,
     quoteSentAt: createdAt,
-    acceptedAt: null,
   };
 }
 
@@ -181,6 +183,6 @@ export function eventData(t: Tenant, q: QuoteRecord): Record<string, unknown> {
     expiresAt: q.expiresAt,
     completedAt: q.completedAt,
     rate: v.allocationResult.weightedAverageRate,
-    quoteType: 'quote',
+    quoteType: q.quoteType ?? 'quote',
   };
 }

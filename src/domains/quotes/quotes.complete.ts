@@ -2,13 +2,14 @@
 // payment-specific quote; the marketplace quote then waits for its pay-in.
 import { SandboxError } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
+import { fingerprint } from '../../kernel/json.js';
 import { dec, toNumber } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { checkBankCode } from '../reference/banks.service.js';
 import { isToken } from '../liquidity/allocation.js';
 import { PROCESSING_FEE, type QuoteRecord } from './quotes.build.js';
 import { quoteMachine } from './quotes.machine.js';
-import type { CompleteQuoteRequest, PaymentQuote } from './quotes.schema.js';
+import { PAYMENT_PAY_IN_STATUS, PAYMENT_STATUS, type CompleteQuoteRequest, type PaymentQuote } from './quotes.schema.js';
 import { getQuote, moveQuote, schedulePayIn } from './quotes.service.js';
 
 /** The destination that fits the quote's destination currency; the other one, if sent, is ignored. */
@@ -36,7 +37,8 @@ function fittingDestination(t: Tenant, q: QuoteRecord, req: CompleteQuoteRequest
   );
 }
 
-function paymentQuote(t: Tenant, q: QuoteRecord): PaymentQuote {
+/** The payment-specific quote of a quote, built once (at completion or by POST /api/v1/quotes). */
+export function paymentQuote(t: Tenant, q: QuoteRecord): PaymentQuote {
   const v = q.view;
   const best = v.allocationResult.allocations[0];
   const { status: _s, ...crypto } = v.metadata.cryptoPayIn;
@@ -58,20 +60,34 @@ function paymentQuote(t: Tenant, q: QuoteRecord): PaymentQuote {
     status: 'PENDING',
     metadata: {
       bankPayIn: v.metadata.bankPayIn,
-      cryptoPayIn: { ...crypto, status: isToken(v.source) ? 'AWAITING_PAYMENT' : 'INACTIVE' },
+      cryptoPayIn: { ...crypto, addressType: 'EVM', status: 'AWAITING_PAYMENT' },
     },
     fees: [{ ...PROCESSING_FEE }],
   };
 }
 
-export function completeQuote(t: Tenant, id: string, req: CompleteQuoteRequest): PaymentQuote {
+/** The payment-specific quote as it stands: its statuses follow the quote's. */
+export function presentPayment(q: QuoteRecord & { payment: PaymentQuote }): PaymentQuote {
+  const p = q.payment;
+  const s = q.view.status;
+  return { ...p, status: PAYMENT_STATUS[s], metadata: { ...p.metadata, cryptoPayIn: { ...p.metadata.cryptoPayIn, status: PAYMENT_PAY_IN_STATUS[s] } } };
+}
+
+/**
+ * Complete a pending quote with its destination. The same request again (a retry after a timeout)
+ * answers the same payment-specific quote as it stands, marked replayed; another one is refused by
+ * the quote machine (409, the quote is no longer pending).
+ */
+export function completeQuote(t: Tenant, id: string, req: CompleteQuoteRequest): { payment: PaymentQuote; replayed: boolean } {
   const q = getQuote(t, id);
+  const fp = fingerprint(req);
+  if (q.payment && q.completion === fp) return { payment: presentPayment({ ...q, payment: q.payment }), replayed: true };
   const payoutTo = fittingDestination(t, q, req);
   quoteMachine.next(q.view.status, 'complete', q.view.quoteId);
-  const payment = paymentQuote(t, q);
+  const payment = q.payment ?? paymentQuote(t, q);
   const chat = q.view.chatMetadata;
   const view = chat.conversationId ? { ...q.view, chatMetadata: { ...chat, acceptedAt: t.nowIso() } } : q.view;
-  const moved = moveQuote(t, q.view.quoteId, 'complete', { view, payment, payoutTo });
+  const moved = moveQuote(t, q.view.quoteId, 'complete', { view, payment, payoutTo, completion: fp });
   schedulePayIn(t, moved);
-  return payment;
+  return { payment: presentPayment({ ...moved, payment }), replayed: false };
 }

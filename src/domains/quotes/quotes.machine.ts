@@ -1,6 +1,7 @@
 import { defineMachine } from '../../kernel/machine.js';
 import { defineLifecycle } from '../../engine/lifecycle.js';
-import { QUOTE_STATUSES, type CreateIntentRequest, type QuoteStatus } from './quotes.schema.js';
+import { CHAINS, TOKEN_CURRENCIES } from '../liquidity/pools.js';
+import { CreateIntentRequest, QUOTE_STATUSES, type QuoteStatus } from './quotes.schema.js';
 
 /**
  * pending → awaiting_payment (completed with a destination) → completed (pay-in received);
@@ -35,6 +36,7 @@ export const quote = defineLifecycle({
   // A completed quote is also the order's success.
   extraEvents: ['order.successful'],
   match: (q: { req: CreateIntentRequest; chain: string; token: string; reference: string }) => ({ ...q.req, chain: q.chain, token: q.token, reference: q.reference }),
+  rules: { request: CreateIntentRequest, added: { chain: CHAINS, token: TOKEN_CURRENCIES, reference: null } },
 });
 
 /** The moves the control API may push: the partner's own moves (remove, complete) go through the API. */

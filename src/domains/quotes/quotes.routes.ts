@@ -49,16 +49,21 @@ const complete = createRoute({
   summary: 'Complete a pending quote with its destination',
   description:
     'A token destination (USDT, USDC) needs destination.blockChain.address, a fiat one destination.bank; with both, the fitting one is used. ' +
-    'The quote moves to awaiting_payment; a quote that is not pending is 409.',
+    'The quote moves to awaiting_payment; a quote that is not pending is 409. The same body again (a retry) answers the same ' +
+    'payment-specific quote as it stands now, with Idempotent-Replayed: true.',
   request: { params: QuoteIdParam, body: jsonBody(CompleteQuoteRequest) },
   responses: { 200: jsonResponse(PaymentQuote, 'The payment-specific quote'), ...errorResponses(400, 404, 409, 413, 415) },
 });
 
 export const quoteRoutes = newRouter()
-  .openapi(intent, (c) => reply(c, createQuote(c.get('tenant'), c.req.valid('json'), requestScenario(c)), 201))
+  .openapi(intent, (c) => reply(c, createQuote(c.get('tenant'), c.req.valid('json'), requestScenario(c)).view, 201))
   .openapi(remove, (c) => {
     const { id, itemId } = c.req.valid('param');
     return reply(c, removeAllocation(c.get('tenant'), id, itemId), 200);
   })
   .openapi(read, (c) => reply(c, getQuote(c.get('tenant'), c.req.valid('param').id).view, 200))
-  .openapi(complete, (c) => reply(c, completeQuote(c.get('tenant'), c.req.valid('param').id, c.req.valid('json')), 200));
+  .openapi(complete, (c) => {
+    const { payment, replayed } = completeQuote(c.get('tenant'), c.req.valid('param').id, c.req.valid('json'));
+    if (replayed) c.header('Idempotent-Replayed', 'true');
+    return reply(c, payment, 200);
+  });

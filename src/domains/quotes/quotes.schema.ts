@@ -2,12 +2,12 @@
 // the allocation removal, the read-back and the completion into a payment-specific quote.
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../../http/fields.js';
+import { CHAINS, type Chain } from '../liquidity/pools.js';
 
 export const QUOTE_STATUSES = ['pending', 'awaiting_payment', 'completed', 'expired', 'cancelled'] as const;
 export const QUOTE_CURRENCIES = ['NGN', 'GHS', 'USD', 'USDT', 'USDC'] as const;
 export const EVM_ADDRESS = /^0x[a-fA-F0-9]{40}$/;
 
-const nullableTimestamp = z.string().nullable().openapi({ format: 'date-time', example: null });
 
 export const CreateIntentRequest = z
   .object({
@@ -64,7 +64,6 @@ const cryptoPayInFields = {
   address: z.string().openapi({ example: '0x52908400098527886e0f7030069857d2e4169ee7' }),
   chain: z.string().openapi({ example: 'BASE' }),
   token: z.string().openapi({ example: 'USDT' }),
-  addressType: z.string().openapi({ example: 'EVM' }),
   expectedAmount: z.number().openapi({ description: 'Token units to send; 0 when the quote is paid in by bank' }),
   externalReference: z.string().openapi({ description: 'The quote id' }),
   createdAt: timestamp,
@@ -74,21 +73,58 @@ const cryptoPayInFields = {
   warningMessage: z.string(),
 };
 
+/** The deposit address's status on a marketplace quote, by the quote's status. */
+export const MARKETPLACE_PAY_IN_STATUS = {
+  pending: 'active',
+  awaiting_payment: 'active',
+  completed: 'completed',
+  expired: 'expired',
+  cancelled: 'cancelled',
+} as const satisfies Record<QuoteStatus, string>;
+
+/** The payment-specific quote's status and its deposit address's, by the quote's status. */
+export const PAYMENT_STATUS = {
+  pending: 'PENDING',
+  awaiting_payment: 'PENDING',
+  completed: 'COMPLETED',
+  expired: 'EXPIRED',
+  cancelled: 'CANCELLED',
+} as const satisfies Record<QuoteStatus, string>;
+export const PAYMENT_PAY_IN_STATUS = {
+  pending: 'AWAITING_PAYMENT',
+  awaiting_payment: 'AWAITING_PAYMENT',
+  completed: 'COMPLETED',
+  expired: 'EXPIRED',
+  cancelled: 'CANCELLED',
+} as const satisfies Record<QuoteStatus, string>;
+
+const values = <T extends Record<string, string>>(o: T) => [...new Set(Object.values(o))] as [T[keyof T], ...T[keyof T][]];
+
 export const CryptoPayIn = z
-  .object({ ...cryptoPayInFields, status: z.enum(['active', 'inactive']).openapi({ description: 'inactive when the source is fiat (pay in by bank)' }) })
+  .object({
+    ...cryptoPayInFields,
+    addressType: z.enum(['deposit']).openapi({ example: 'deposit' }),
+    status: z.enum(values(MARKETPLACE_PAY_IN_STATUS)).openapi({
+      description: 'active while the quote can be paid in (pending, awaiting_payment); then completed, expired or cancelled as the quote',
+    }),
+  })
   .openapi('CryptoPayIn');
 
 export const ChatMetadata = z
   .object({
-    conversationId: z.string().nullable(),
-    chatQuoteId: z.string().nullable(),
-    listingId: z.string().nullable(),
-    initialListingRate: z.string().nullable(),
-    negotiationStartedAt: nullableTimestamp,
-    quoteSentAt: nullableTimestamp,
-    acceptedAt: nullableTimestamp,
+    conversationId: z.string().optional(),
+    chatQuoteId: z.string().optional(),
+    listingId: z.string().optional(),
+    initialListingRate: z.string().optional(),
+    negotiationStartedAt: timestamp.optional(),
+    quoteSentAt: timestamp.optional(),
+    acceptedAt: timestamp.optional(),
   })
-  .openapi('ChatMetadata', { description: 'Filled when a rate was proposed; every field null otherwise. acceptedAt is set on completion.' });
+  .openapi('ChatMetadata', {
+    description:
+      'Always present. With a proposed rate every field but acceptedAt is sent from creation, and acceptedAt from completion; ' +
+      'without one the object is empty. A field with no value is left out, never null.',
+  });
 
 export const MarketplaceQuote = z
   .object({
@@ -151,10 +187,14 @@ export const PaymentQuote = z
     expiresAt: timestamp,
     createdAt: timestamp,
     HyperRailReference: z.string().openapi({ example: 'HR-REF-482913' }),
-    status: z.enum(['PENDING']),
+    status: z.enum(values(PAYMENT_STATUS)).openapi({ description: 'PENDING until paid in; then COMPLETED, EXPIRED or CANCELLED as the quote' }),
     metadata: z.object({
       bankPayIn: BankPayIn,
-      cryptoPayIn: z.object({ ...cryptoPayInFields, status: z.enum(['AWAITING_PAYMENT', 'INACTIVE']) }),
+      cryptoPayIn: z.object({
+        ...cryptoPayInFields,
+        addressType: z.enum(['EVM']).openapi({ example: 'EVM' }),
+        status: z.enum(values(PAYMENT_PAY_IN_STATUS)).openapi({ description: 'AWAITING_PAYMENT until paid in; then COMPLETED, EXPIRED or CANCELLED as the quote' }),
+      }),
     }),
     fees: z.array(z.object({ name: z.string(), amount: z.number(), feeType: z.enum(['FLAT']) })),
   })
@@ -169,3 +209,21 @@ export const QuoteIdParam = z.object({
 export const RemoveItemParams = QuoteIdParam.extend({
   itemId: z.string().min(1).max(100).openapi({ param: { name: 'itemId', in: 'path' }, example: '9c5b94b1-35ad-49bb-b118-8e8fc24abf80' }),
 });
+
+/** POST /api/v1/partners/marketplace/express/quote and POST /api/v1/quotes (from the live reference). */
+export const ExpressQuoteRequest = z
+  .object({
+    sourceCurrency: z.enum(QUOTE_CURRENCIES).openapi({ description: 'The currency the partner pays in', example: 'NGN' }),
+    destinationCurrency: z.enum(QUOTE_CURRENCIES).openapi({ description: 'The currency or token to receive', example: 'USDT' }),
+    amount: z.number().positive().max(1_000_000_000_000).openapi({
+      description: 'In source units; at most 2 decimals for fiat, 6 for tokens',
+      example: 50000,
+    }),
+    destinationNetwork: z.enum(CHAINS as unknown as [Chain, ...Chain[]]).optional().openapi({
+      description: 'The token\'s chain: only pools on it are used. Left out: the best pools on any chain',
+      example: 'BASE',
+    }),
+  })
+  .openapi('ExpressQuoteRequest');
+
+export type ExpressQuoteRequest = z.infer<typeof ExpressQuoteRequest>;

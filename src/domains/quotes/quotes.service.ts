@@ -6,7 +6,8 @@ import { ids } from '../../kernel/ids.js';
 import { dec, scaleOf } from '../../kernel/money.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenant.js';
-import { allocate, isSupportedPair, isToken } from '../liquidity/allocation.js';
+import { allocate, isSupportedPair, isToken, poolsForPair } from '../liquidity/allocation.js';
+import type { Pool } from '../liquidity/pools.js';
 import { drawDown, tenantPools } from '../liquidity/pools.service.js';
 import {
   allocationViews,
@@ -21,7 +22,7 @@ import {
   type QuoteRecord,
 } from './quotes.build.js';
 import { quote, quoteMachine, type QuoteEvent } from './quotes.machine.js';
-import type { CreateIntentRequest, MarketplaceQuote } from './quotes.schema.js';
+import { MARKETPLACE_PAY_IN_STATUS, type CreateIntentRequest, type MarketplaceQuote } from './quotes.schema.js';
 
 const EXPIRE = 'quote.expire';
 const PAY_IN = 'quote.pay_in';
@@ -46,10 +47,17 @@ function checkIntent(req: CreateIntentRequest): void {
   }
 }
 
-export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: string): MarketplaceQuote {
+/** How a quote is made besides its request: express quotes, and the pools of one chain only. */
+export interface QuoteOptions {
+  quoteType?: 'quote' | 'express';
+  /** Only pools on this chain (the partner named a network). */
+  chain?: string;
+}
+
+export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: string, opts: QuoteOptions = {}): QuoteRecord {
   t.checkRoom();
   checkIntent(req);
-  const pools = tenantPools(t);
+  const pools = opts.chain ? poolsOnChain(tenantPools(t), req, opts.chain) : tenantPools(t);
   const result = allocate({
     source: req.sourceCurrency,
     destination: req.destinationCurrency,
@@ -105,11 +113,27 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
     ...(scenario ? { scenario } : {}),
     payment: null,
     payoutTo: null,
+    ...(opts.quoteType === 'express' ? { quoteType: 'express' as const } : {}),
   };
   quotes(t).put(quoteId, record);
   t.scheduler.enqueue(EXPIRE, quoteId, now + ttl * 1000);
   quote.emit(t, 'pending', eventData(t, record));
-  return view;
+  return record;
+}
+
+/** The pools of the request's pair on one chain; none there is 400 naming the chains that have some. */
+function poolsOnChain(pools: Pool[], req: CreateIntentRequest, chain: string): Pool[] {
+  const pair = poolsForPair(pools, req.sourceCurrency, req.destinationCurrency);
+  const on = pair.filter((p) => p.chain === chain);
+  if (on.length === 0) {
+    const chains = [...new Set(pair.map((p) => p.chain))].join(', ');
+    throw new SandboxError(
+      'VALIDATION_ERROR',
+      `No ${req.sourceCurrency}→${req.destinationCurrency} pool is on ${chain}. Send destinationNetwork as one of ${chains}, or leave it out for the best pools on any chain.`,
+      [{ field: 'destinationNetwork', issue: `must be one of ${chains} for ${req.sourceCurrency}→${req.destinationCurrency}` }],
+    );
+  }
+  return on;
 }
 
 export function getQuote(t: Tenant, id: string): QuoteRecord {
@@ -163,7 +187,9 @@ export function moveQuote(t: Tenant, id: string, event: QuoteEvent, patch: Parti
   const q = getQuote(t, id);
   const status = quoteMachine.next(q.view.status, event, id);
   const now = t.nowIso();
-  let next: QuoteRecord = { ...q, ...patch, view: { ...(patch.view ?? q.view), status }, updatedAt: now };
+  const view = patch.view ?? q.view;
+  const crypto = { ...view.metadata.cryptoPayIn, status: MARKETPLACE_PAY_IN_STATUS[status] };
+  let next: QuoteRecord = { ...q, ...patch, view: { ...view, status, metadata: { ...view.metadata, cryptoPayIn: crypto } }, updatedAt: now };
   if (status === 'completed') next = { ...next, completedAt: now };
   if (quoteMachine.isTerminal(status)) t.scheduler.cancelFor(q.view.quoteId);
   quotes(t).put(q.view.quoteId, next);

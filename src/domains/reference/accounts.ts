@@ -1,5 +1,6 @@
 // The partner's fiat balance accounts: fixed ids per currency (fixtures/balance-accounts.json), the
-// same for every key. A withdrawal names one by accountId, which fixes its currency.
+// same for every key. A withdrawal names one by accountId, which fixes its currency; an FX accept
+// may settle into one (AcctId).
 import accounts from '../../../fixtures/balance-accounts.json' with { type: 'json' };
 import { SandboxError } from '../../kernel/errors.js';
 import type { Tenant } from '../../engine/tenant.js';
@@ -21,14 +22,14 @@ export function listAccounts(t: Tenant) {
   }));
 }
 
-/** The currency of a balance account. Test keys map an unknown id to the NGN account; live keys refuse it. */
-export function accountCurrency(t: Tenant, accountId: string): Currency {
+/** The currency of one of the tenant's balance accounts; any other id is 404 ACCOUNT_NOT_FOUND naming
+ * `field`, under both modes (the test-mode leniency covers bank codes and account numbers only). */
+export function accountCurrency(accountId: string, field = 'accountId'): Currency {
   const found = BY_ID.get(accountId.toLowerCase());
   if (found) return found;
-  if (t.mode === 'sandbox') return 'NGN';
   throw new SandboxError(
     'ACCOUNT_NOT_FOUND',
-    `No balance account '${accountId}' belongs to this API key. Send the accountId of one of your accounts (GET /_sandbox/accounts).`,
-    [{ field: 'accountId', issue: 'is not one of your balance accounts' }],
+    `No balance account '${accountId}' belongs to this API key. Send the accountId of one of your accounts, as listed by GET /_sandbox/accounts.`,
+    [{ field, issue: 'is not one of your balance accounts' }],
   );
 }

@@ -34,15 +34,18 @@ export function checkBankCode(mode: Mode, currency: string, code: string, field:
   );
 }
 
+/** The fixture account at this bank, if any (live keys resolve only these). */
+function fixtureAccount(currency: string, bankCode: string, accountNumber: string) {
+  return accounts.find((a) => a.currency === currency && a.bankCode === bankCode && a.accountNumber === accountNumber);
+}
+
 export function resolveAccount(mode: Mode, q: { accountNumber: string; bankCode: string; currency: Currency }) {
   const name = bankName(q.currency, q.bankCode);
   if (mode === 'sandbox') {
     return { accountNumber: q.accountNumber, accountName: TEST_ACCOUNT_NAME, bankCode: q.bankCode, ...(name ? { bankName: name } : {}) };
   }
   checkBankCode(mode, q.currency, q.bankCode, 'bankCode');
-  const found = accounts.find(
-    (a) => a.currency === q.currency && a.bankCode === q.bankCode && a.accountNumber === q.accountNumber,
-  );
+  const found = fixtureAccount(q.currency, q.bankCode, q.accountNumber);
   if (!found) {
     throw new SandboxError(
       'ACCOUNT_NOT_FOUND',
@@ -51,4 +54,38 @@ export function resolveAccount(mode: Mode, q: { accountNumber: string; bankCode:
     );
   }
   return { accountNumber: found.accountNumber, accountName: found.accountName, bankCode: found.bankCode, bankName: name };
+}
+
+/** Names compared as a bank does: case, and spaces around and between words, do not count. */
+const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * Live rules for paying a bank account: a listed bank, an account that resolves, and the name it
+ * resolves to. `prefix` is where the fields sit in the request (`destination.`). Test keys pass.
+ */
+export function checkPayee(
+  mode: Mode,
+  currency: string,
+  d: { accountNumber: string; accountName: string; bankCode: string },
+  prefix: string,
+): void {
+  if (mode === 'sandbox') return;
+  checkBankCode(mode, currency, d.bankCode, `${prefix}bankCode`);
+  const resolve =
+    currency === 'USD'
+      ? "Live-simulation keys pay only the USD accounts of the sandbox's fixtures/accounts.json (Resolve Bank Account covers NGN and GHS)."
+      : `Resolve it first with GET /api/v1/partners/banks/resolve?accountNumber=${d.accountNumber}&bankCode=${d.bankCode}&currency=${currency}.`;
+  const found = fixtureAccount(currency, d.bankCode, d.accountNumber);
+  if (!found) {
+    throw new SandboxError('ACCOUNT_NOT_FOUND', `No account ${d.accountNumber} exists at bank ${d.bankCode}, so a live payout cannot reach it. ${resolve}`, [
+      { field: `${prefix}accountNumber`, issue: 'does not resolve at this bank' },
+    ]);
+  }
+  if (!sameName(found.accountName, d.accountName)) {
+    throw new SandboxError(
+      'ACCOUNT_NAME_MISMATCH',
+      `Account ${d.accountNumber} at bank ${d.bankCode} is not in the name '${d.accountName}'. Send the accountName that Resolve Bank Account returns for it. ${resolve}`,
+      [{ field: `${prefix}accountName`, issue: 'differs from the name the account resolves to' }],
+    );
+  }
 }

@@ -12,6 +12,7 @@ const tags = ['Sandbox control'];
 const balances = createRoute({
   method: 'get',
   path: '/_sandbox/balances',
+  operationId: 'listBalances',
   tags,
   security,
   summary: "The tenant's wallet balances",
@@ -21,6 +22,7 @@ const balances = createRoute({
 const topUp = createRoute({
   method: 'post',
   path: '/_sandbox/balances/top-up',
+  operationId: 'topUpBalance',
   tags,
   security,
   summary: "Add funds to one of the tenant's balances",
@@ -31,6 +33,7 @@ const topUp = createRoute({
 const accounts = createRoute({
   method: 'get',
   path: '/_sandbox/accounts',
+  operationId: 'listBalanceAccounts',
   tags,
   security,
   summary: "The tenant's fiat balance accounts: the accountId to send on a bank withdrawal",

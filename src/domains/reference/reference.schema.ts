@@ -9,7 +9,7 @@ export const Balance = z.object({ key: z.string(), available: z.string() }).open
 export const BalanceList = z.object({ data: z.array(Balance) }).openapi('BalanceList');
 
 export const TopUpRequest = z
-  .object({
+  .strictObject({
     key: z.enum(BALANCE_KEYS).openapi({ example: 'NGN', description: 'A fiat currency (NGN, GHS, USD), or token:chain (usdc:ethereum)' }),
     amount: z.number().positive().max(1e15).openapi({ example: 1000000, description: 'At most 2 decimal places for fiat, 6 for tokens' }),
   })

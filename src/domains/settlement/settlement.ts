@@ -1,13 +1,14 @@
 // The settlement lifecycle that fiat payouts and disbursement transfers share: PENDING for 30 s,
 // PROCESSING for 270 s, then SUCCESSFUL or FAILED as the scenario decides.
 import { defineLifecycle } from '../../engine/lifecycle.js';
+import type { RuleVocabulary } from '../../engine/scenario.lint.js';
 import { defineMachine } from '../../kernel/machine.js';
 
 export const SETTLEMENT_STATUSES = ['PENDING', 'PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
 export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number];
 
 /** A settlement lifecycle named `name` (also how its 409s name it), whose scenario rules match what `match` gives. */
-export function settlementLifecycle<const N extends string, M>(name: N, match: (input: M) => Record<string, unknown>) {
+export function settlementLifecycle<const N extends string, M>(name: N, match: (input: M) => Record<string, unknown>, rules?: RuleVocabulary) {
   const machine = defineMachine(name, SETTLEMENT_STATUSES, {
     process: { from: ['PENDING'], to: 'PROCESSING' },
     complete: { from: ['PROCESSING'], to: 'SUCCESSFUL' },
@@ -21,6 +22,7 @@ export function settlementLifecycle<const N extends string, M>(name: N, match: (
     durations: { PENDING: 30, PROCESSING: 270 },
     timedMoves: { PENDING: 'process', PROCESSING: { succeed: 'complete', fail: 'fail' } },
     match,
+    rules,
   });
 }
 

@@ -35,6 +35,9 @@ export const CSV_COLUMNS = [
   'destination.branchCode',
   'narrations',
   'category',
+  'status',
+  'failureReason',
+  'createdAt',
 ] as const;
 const REQUIRED_COLUMNS = ['reference', 'amount', 'currency', 'type', 'source.accountNumber', 'destination.accountNumber', 'destination.accountName', 'category'];
 
@@ -114,6 +117,13 @@ export async function readCsv(text: string, name?: string): Promise<ParsedFile> 
   const [head, ...data] = await parseCsv(text);
   if (!head) throw invalidFile('The CSV is empty. Send a header row and at least one transfer.', [{ field: 'file', issue: 'is empty' }]);
   const header = head.record;
+  const unknown = header.filter((c) => !(CSV_COLUMNS as readonly string[]).includes(c));
+  if (unknown.length > 0) {
+    throw invalidFile(
+      `The CSV header names column(s) a bulk file does not take: ${unknown.join(', ')}. Its columns are: ${CSV_COLUMNS.join(', ')}.`,
+      unknown.map((c) => ({ field: 'row 1', issue: `has a column ${c} that is not a field of a row: remove it` })),
+    );
+  }
   const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
   if (missing.length > 0) {
     throw invalidFile(`The CSV header lacks the column(s) ${missing.join(', ')}. Its columns are: ${CSV_COLUMNS.join(', ')}.`, missing.map((c) => ({ field: 'row 1', issue: `has no column ${c}` })));

@@ -49,6 +49,9 @@ async function checkFile(t: Tenant, file: ParsedFile): Promise<BulkRow[]> {
   await eachInSlices(file.rows, (r) => {
     errors.push(...r.errors);
     if (!r.row) return;
+    if (r.row.createdAt !== undefined && Date.parse(r.row.createdAt) > t.now()) {
+      errors.push({ field: r.field('createdAt'), issue: `must not be later than the tenant's clock (${t.nowIso()})` });
+    }
     const ref = r.row.reference;
     if (seen.has(ref)) errors.push({ field: r.field('reference'), issue: 'appears on an earlier row of this file' });
     else if (have.has(ref)) errors.push({ field: r.field('reference'), issue: TAKEN });
@@ -80,7 +83,7 @@ export async function createBulk(t: Tenant, file: ParsedFile, serviceSource: str
   const records = await mapInSlices(rows, (row) => {
     const record = newTransfer(t, row, { serviceSource, bulkId: id, scenario });
     record.createdAt = record.updatedAt = createdAt;
-    return record;
+    return row.status === undefined ? record : settled(record, row);
   });
 
   // Another request of the tenant (another file) may have taken a reference, or the room, since
@@ -98,10 +101,24 @@ export async function createBulk(t: Tenant, file: ParsedFile, serviceSource: str
   // A reset meanwhile forgets the file: its remaining events and its schedule go with it.
   const kept = () => bulks(t).get(id) === bulk;
   await eachInSlices(records, (record) => {
-    if (kept()) transfer.emit(t, 'PENDING', present(record));
+    if (kept() && record.status === 'PENDING') transfer.emit(t, 'PENDING', present(record));
   });
   if (kept()) t.scheduler.enqueue(BULK_ADVANCE, id, now + transfer.duration(t.behaviour(scenario), 'PENDING') * 1000, { from: 'PENDING' });
   return presentBulk(bulk);
+}
+
+/** A row that says how it ended: recorded so, at its own creation time, with no lifecycle and no events. */
+function settled(record: TransferRecord, row: BulkRow): TransferRecord {
+  const status = row.status!;
+  const at = row.createdAt === undefined ? record.createdAt : iso(Date.parse(row.createdAt));
+  return {
+    ...record,
+    status,
+    failureReason: status === 'FAILED' ? (row.failureReason ?? 'Failed as the bulk file said') : null,
+    createdAt: at,
+    updatedAt: at,
+    outcome: { succeed: status === 'SUCCESSFUL', status },
+  };
 }
 
 /** The file's timed move: every row still on the shared schedule and in `from` moves on. */

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import { SandboxError } from '../../kernel/errors.js';
 import { errorResponses, jsonResponse, security } from '../../http/openapi.js';
 import { requestScenario } from '../../http/respond.js';
+import { mediaTypeOf } from '../../http/media-type.js';
 import type { AppEnv } from '../../http/types.js';
 import { CSV_COLUMNS, readCsv, readJson } from './bulk.file.js';
 import { createBulk } from './bulk.service.js';
@@ -19,6 +20,7 @@ const DEFAULT_SOURCE = 'sandbox-bulk-upload';
 export const uploadRoute = createRoute({
   method: 'post',
   path: BULK_UPLOAD_PATH,
+  operationId: 'uploadBulkDisbursement',
   tags: ['Sandbox control'],
   security,
   summary: 'Upload a bulk disbursement file (JSON or CSV)',
@@ -44,7 +46,7 @@ export const uploadRoute = createRoute({
 
 export async function bulkUpload(c: Context<AppEnv>) {
   const t = c.get('tenant');
-  const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const type = mediaTypeOf(c.req.header('content-type'));
   const text = await c.req.text();
   let file;
   if (type === 'application/json') {

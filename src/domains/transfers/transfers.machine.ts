@@ -1,12 +1,12 @@
 import { resourceNames } from '../../engine/lifecycle.js';
 import { settlementLifecycle, type SettlementEvent, type SettlementStatus } from '../settlement/settlement.js';
-import type { BulkRow, CreateTransferRequest } from './transfers.schema.js';
+import { CreateTransferRequest, TRANSFER_CATEGORIES, type BulkRow } from './transfers.schema.js';
 
 export type TransferStatus = SettlementStatus;
 export type TransferEvent = SettlementEvent;
 
 /** As fiat payouts: PENDING → PROCESSING → SUCCESSFUL | FAILED; the scenario rules match the request (or bulk row). */
-export const transfer = settlementLifecycle('transfer', (req: CreateTransferRequest | BulkRow) => ({ ...req }));
+export const transfer = settlementLifecycle('transfer', (req: CreateTransferRequest | BulkRow) => ({ ...req }), { request: CreateTransferRequest, added: { category: TRANSFER_CATEGORIES } });
 export const transferMachine = transfer.machine;
 
 /** Bulk files have no states of their own: each row is a transfer. */

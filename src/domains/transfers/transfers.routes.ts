@@ -34,6 +34,7 @@ const serviceSource = (c: { req: { header(name: string): string | undefined } })
 const create = createRoute({
   method: 'post',
   path: '/api/v1/transfers',
+  operationId: 'createTransfer',
   tags,
   security,
   middleware: [requireServiceSource] as const,
@@ -49,6 +50,7 @@ const create = createRoute({
 const read = createRoute({
   method: 'get',
   path: '/api/v1/transfers/{reference}',
+  operationId: 'getTransfer',
   tags,
   security,
   middleware: [requireServiceSource] as const,
@@ -60,6 +62,7 @@ const read = createRoute({
 const page = createRoute({
   method: 'get',
   path: '/api/v1/transfers/bulk/{id}/transfers',
+  operationId: 'listBulkTransfers',
   tags,
   security,
   middleware: [requireServiceSource] as const,

@@ -1,7 +1,7 @@
 // Disbursement transfers (API document §2.9, §2.10, §4.5): the single-transfer request, the
 // transfer as the sandbox returns it, bulk files and the bulk page.
 import { z } from '@hono/zod-openapi';
-import { fiatAmount, INT32_MAX, timestamp } from '../../http/fields.js';
+import { fiatAmount, INT32_MAX, referenceText, timestamp } from '../../http/fields.js';
 import { SETTLEMENT_STATUSES } from '../settlement/settlement.js';
 
 export const TRANSFER_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
@@ -64,9 +64,33 @@ const bankCodeRule = {
 export const CreateTransferRequest = z.object(transferFields).superRefine(needsBankCode, bankCodeRule).openapi('CreateTransferRequest');
 export type CreateTransferRequest = z.infer<typeof CreateTransferRequest>;
 
+/** What a bulk row may set of the sandbox's own record: how it ended and when it was made (history to test filters against). */
+const settledFields = {
+  status: z
+    .enum(['SUCCESSFUL', 'FAILED'])
+    .optional()
+    .openapi({ description: 'Sandbox only: record the row already ended so, with no lifecycle or events; left out, the row settles as the scenario says' }),
+  failureReason: z.string().min(1).max(200).optional().openapi({ description: 'Sandbox only: with status FAILED, the failure reason' }),
+  createdAt: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: "Sandbox only: with status, when the row was made (not later than the tenant's clock), so files can span dates for from/to" }),
+};
+
+/** A sandbox-only field needs status (and failureReason a FAILED one). */
+function settledRule(v: { status?: string; failureReason?: string; createdAt?: string }, ctx: z.RefinementCtx): void {
+  if (v.failureReason !== undefined && v.status !== 'FAILED') {
+    ctx.addIssue({ code: 'custom', path: ['failureReason'], message: 'applies only with status FAILED: add status FAILED or remove failureReason' });
+  }
+  if (v.createdAt !== undefined && v.status === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['createdAt'], message: 'applies only to a row recorded as ended: add status SUCCESSFUL or FAILED, or remove createdAt' });
+  }
+}
+
 export const BulkRow = z
-  .object({ ...transferFields, category: z.enum(TRANSFER_CATEGORIES).openapi({ example: 'SALARY' }) })
+  .strictObject({ ...transferFields, category: z.enum(TRANSFER_CATEGORIES).openapi({ example: 'SALARY' }), ...settledFields })
   .superRefine(needsBankCode, bankCodeRule)
+  .superRefine(settledRule)
   .openapi('BulkDisbursementRow');
 export type BulkRow = z.infer<typeof BulkRow>;
 
@@ -173,7 +197,7 @@ export const ServiceSourceHeader = z.object({
 });
 
 export const ReferenceParam = z.object({
-  reference: z.string().min(1).max(100).openapi({ param: { name: 'reference', in: 'path' }, example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
+  reference: referenceText(100).openapi({ param: { name: 'reference', in: 'path' }, example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
 });
 
 export const BulkIdParam = z.object({

@@ -1,6 +1,6 @@
 import { defineMachine } from '../../kernel/machine.js';
 import { defineLifecycle } from '../../engine/lifecycle.js';
-import { WALLET_PAYOUT_STATUSES, type CreateWalletPayoutRequest } from './wallet-payouts.schema.js';
+import { ASSETS, CreateWalletPayoutRequest, WALLET_PAYOUT_STATUSES } from './wallet-payouts.schema.js';
 
 export type WalletPayoutStatus = (typeof WALLET_PAYOUT_STATUSES)[number];
 
@@ -24,4 +24,5 @@ export const walletPayout = defineLifecycle({
   timedMoves: { PENDING: 'broadcast', PROCESSING: { succeed: 'complete', fail: 'fail' } },
   // The request names the token `asset`; the scenario predicate is `token`.
   match: (req: CreateWalletPayoutRequest) => ({ ...req, token: req.asset }),
+  rules: { request: CreateWalletPayoutRequest, added: { token: ASSETS } },
 });

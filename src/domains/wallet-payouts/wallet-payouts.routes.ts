@@ -10,6 +10,7 @@ const tags = ['Crypto wallet payouts'];
 const create = createRoute({
   method: 'post',
   path: '/api/v1/partners/wallets/payouts',
+  operationId: 'createWalletPayout',
   tags,
   security,
   summary: 'Create a crypto wallet payout',
@@ -26,6 +27,7 @@ const create = createRoute({
 const read = createRoute({
   method: 'get',
   path: '/api/v1/partners/wallets/payouts/{reference}',
+  operationId: 'getWalletPayout',
   tags,
   security,
   summary: 'Read a crypto wallet payout by reference',

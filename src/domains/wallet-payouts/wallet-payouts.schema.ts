@@ -1,7 +1,7 @@
 // Crypto wallet payouts (API document §2.2, §4.2, §8): a token transfer from the partner's wallet
 // on one chain to an EVM address.
 import { z } from '@hono/zod-openapi';
-import { timestamp } from '../../http/fields.js';
+import { referenceText, timestamp } from '../../http/fields.js';
 import { decimalPlaces } from '../../kernel/money.js';
 
 export const CHAINS = ['ethereum', 'polygon', 'base', 'arbitrum', 'optimism'] as const;
@@ -14,7 +14,7 @@ export type Asset = (typeof ASSETS)[number];
 
 export const CreateWalletPayoutRequest = z
   .object({
-    reference: z.string().min(1).max(100).openapi({ description: 'Idempotency reference, unique per payout', example: 'wd-20001' }),
+    reference: referenceText(100).openapi({ description: 'Idempotency reference, unique per payout', example: 'wd-20001' }),
     chain: z.enum(CHAINS).openapi({ example: 'ethereum' }),
     asset: z.enum(ASSETS).openapi({ example: 'usdc' }),
     amount: z
@@ -53,5 +53,5 @@ export const WalletPayout = z
 export type WalletPayout = z.infer<typeof WalletPayout>;
 
 export const WalletPayoutReferenceParam = z.object({
-  reference: z.string().min(1).max(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'wd-20001' }),
+  reference: referenceText(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'wd-20001' }),
 });

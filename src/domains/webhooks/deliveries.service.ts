@@ -171,6 +171,11 @@ export function recordAttempt(t: Tenant, id: string, attempt: DeliveryAttempt, s
   t.scheduler.enqueue(RETRY, id, dueAt);
 }
 
+/** Every delivery kept, oldest first. */
+export function deliveriesOf(t: Tenant): Iterable<Delivery> {
+  return deliveries(t).values();
+}
+
 /** Deliveries newest first, with counts by status. */
 export function listDeliveries(t: Tenant, opts: { status?: Delivery['status']; limit: number }) {
   const all = [...deliveries(t).values()].reverse();

@@ -50,6 +50,7 @@ export class Outbox implements Sender {
   private readonly slowTenants = new WeakSet<Tenant>();
   private pumpScheduled = false;
   private waiters: (() => void)[] = [];
+  private readonly tenantWaiters = new Map<Tenant, (() => void)[]>();
 
   constructor(options: Partial<OutboxOptions> = {}) {
     this.options = {
@@ -90,6 +91,28 @@ export class Outbox implements Sender {
   forget(t: Tenant, id: string): void {
     const q = this.queues.get(t);
     if (q) q.items = q.items.filter((i) => i.id !== id);
+  }
+
+  /**
+   * Resolves once nothing of this tenant is queued or in flight, or after `maxMs` of real time;
+   * answers whether it got there. Retries waiting on the tenant's clock do not count.
+   */
+  settled(t: Tenant, maxMs: number): Promise<boolean> {
+    if (!this.has(t)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const list = this.tenantWaiters.get(t) ?? [];
+      this.tenantWaiters.set(t, list);
+      const timer = setTimeout(() => {
+        const at = list.indexOf(done);
+        if (at >= 0) list.splice(at, 1);
+        resolve(false);
+      }, maxMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      list.push(done);
+    });
   }
 
   /** Resolves once nothing is queued or in flight (retries waiting on a tenant clock do not count). */
@@ -180,7 +203,12 @@ export class Outbox implements Sender {
         q.busy = false;
         this.active[lane]--;
         if (q.items.length > 0) this.ready[this.laneOf(q.tenant)].push(q);
-        else this.queues.delete(q.tenant);
+        else {
+          this.queues.delete(q.tenant);
+          const waiting = this.tenantWaiters.get(q.tenant);
+          this.tenantWaiters.delete(q.tenant);
+          for (const w of waiting ?? []) w();
+        }
         this.pump();
       });
   }

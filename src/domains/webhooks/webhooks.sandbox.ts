@@ -1,8 +1,9 @@
 // /_sandbox/webhooks*: the tenant's webhook settings and its delivery log. Thin: validate, call the
 // service, present. Nothing here waits for the network: attempts go through the outbox.
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { listDeliveries, redeliver, stopAll, type Sender } from './deliveries.service.js';
+import { deliveriesOf, listDeliveries, redeliver, stopAll } from './deliveries.service.js';
+import type { Outbox } from './outbox.js';
 import type { EventCatalog } from '../../engine/events.js';
 import type { TargetPolicy } from './targets.js';
 import {
@@ -23,6 +24,7 @@ const put = (catalog: EventCatalog) =>
   createRoute({
     method: 'put',
     path: '/_sandbox/webhooks',
+    operationId: 'setWebhook',
     tags,
     security,
     summary: 'Set the webhook: where every event of this key is sent, and how it is signed',
@@ -36,6 +38,7 @@ const put = (catalog: EventCatalog) =>
 const get = createRoute({
   method: 'get',
   path: '/_sandbox/webhooks',
+  operationId: 'getWebhook',
   tags,
   security,
   summary: 'Read the webhook settings (without the secret)',
@@ -45,6 +48,7 @@ const get = createRoute({
 const del = createRoute({
   method: 'delete',
   path: '/_sandbox/webhooks',
+  operationId: 'deleteWebhook',
   tags,
   security,
   summary: 'Remove the webhook: no more deliveries; waiting ones are given up',
@@ -54,6 +58,7 @@ const del = createRoute({
 const list = createRoute({
   method: 'get',
   path: '/_sandbox/webhooks/deliveries',
+  operationId: 'listWebhookDeliveries',
   tags,
   security,
   summary: 'The delivery log, newest first, with every attempt',
@@ -64,6 +69,7 @@ const list = createRoute({
 const resend = createRoute({
   method: 'post',
   path: '/_sandbox/webhooks/deliveries/{id}/redeliver',
+  operationId: 'redeliverWebhookDelivery',
   tags,
   security,
   summary: 'Send a delivery once more, with the same webhook-id',
@@ -72,7 +78,27 @@ const resend = createRoute({
   responses: { 202: jsonResponse(Delivery, 'Redelivery queued'), ...errorResponses(404, 409) },
 });
 
-export function webhookSandbox(sender: Sender, catalog: EventCatalog, targets: TargetPolicy) {
+/** The longest a flush waits for attempts in flight, in real time. */
+const FLUSH_WAIT_MS = 15_000;
+
+const FlushResult = z
+  .object({
+    settled: z.boolean().openapi({ description: 'false when attempts were still under way after the longest wait (15 s)' }),
+    data: z.array(Delivery).openapi({ description: 'Every delivery attempted during the flush, with its attempts, newest first' }),
+  })
+  .openapi('WebhookFlushResult');
+
+const flush = createRoute({
+  method: 'post',
+  path: '/_sandbox/webhooks/flush',
+  tags,
+  security,
+  summary: "Make every delivery due on the tenant's clock now, and wait (at most 15 s) until each was attempted",
+  description: 'Answers the deliveries attempted meanwhile with their results, so a test need not sleep and poll. Retries not yet due wait for the clock.',
+  responses: { 200: jsonResponse(FlushResult, 'The deliveries attempted'), ...errorResponses() },
+});
+
+export function webhookSandbox(sender: Outbox, catalog: EventCatalog, targets: TargetPolicy) {
   return newRouter()
     .openapi(put(catalog), (c) => {
       const s = putSettings(c.get('tenant'), c.req.valid('json'), targets);
@@ -87,5 +113,13 @@ export function webhookSandbox(sender: Sender, catalog: EventCatalog, targets: T
       return c.json({ status: 'success' as const, message }, 200);
     })
     .openapi(list, (c) => c.json(listDeliveries(c.get('tenant'), c.req.valid('query')), 200))
-    .openapi(resend, (c) => c.json(redeliver(c.get('tenant'), c.req.valid('param').id, sender), 202));
+    .openapi(resend, (c) => c.json(redeliver(c.get('tenant'), c.req.valid('param').id, sender), 202))
+    .openapi(flush, async (c) => {
+      const t = c.get('tenant');
+      const before = new Map([...deliveriesOf(t)].map((d) => [d.id, d.attempts.length + d.tries]));
+      t.catchUp();
+      const settled = await sender.settled(t, FLUSH_WAIT_MS);
+      const data = [...deliveriesOf(t)].filter((d) => before.get(d.id) !== d.attempts.length + d.tries).reverse();
+      return c.json({ settled, data }, 200);
+    });
 }

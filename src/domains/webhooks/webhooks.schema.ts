@@ -43,7 +43,7 @@ const eventFilter = (catalog: EventCatalog) =>
     });
 
 export const WebhookFaults = z
-  .object({
+  .strictObject({
     duplicate: z.boolean().default(false).openapi({ description: 'Send every accepted delivery a second time, with the same webhook-id' }),
     outOfOrder: z.boolean().default(false).openapi({ description: 'Swap deliveries in pairs: each one is held until the next has been sent' }),
     delaySeconds: z
@@ -57,7 +57,7 @@ export const WebhookFaults = z
   .openapi('WebhookFaults');
 
 export const WebhookSettingsRequest = z
-  .object({
+  .strictObject({
     url: z
       .string()
       .max(2048)

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineMachine } from '../../kernel/machine.js';
 import { defineLifecycle } from '../../engine/lifecycle.js';
 import { pattern } from '../../engine/scenario.schema.js';
-import { WITHDRAWAL_STATUSES, type CreateWithdrawalRequest } from './withdrawals.schema.js';
+import { ACCOUNT_CURRENCIES } from '../reference/accounts.js';
+import { CreateWithdrawalRequest, WITHDRAWAL_STATUSES } from './withdrawals.schema.js';
 
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
@@ -27,6 +28,12 @@ export const withdrawal = defineLifecycle({
   durations: { PROCESSING: 300 },
   timedMoves: { PROCESSING: { succeed: 'complete', fail: 'fail' } },
   match: (w: { req: CreateWithdrawalRequest; currency: string; reference: string }) => ({ ...w.req, currency: w.currency, reference: w.reference }),
+  rules: {
+    request: CreateWithdrawalRequest,
+    added: { currency: ACCOUNT_CURRENCIES, reference: null },
+    referenceNote:
+      "can never be steered: a withdrawal's reference is drawn by the sandbox (TRF-…), not sent; match accountNumber, amount or fields instead",
+  },
   scenario: {
     fields: {
       authCode: z

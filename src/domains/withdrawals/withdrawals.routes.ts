@@ -10,6 +10,7 @@ const tags = ['Bank withdrawals'];
 const create = createRoute({
   method: 'post',
   path: '/api/v1/partners/withdrawal',
+  operationId: 'createWithdrawal',
   tags,
   security,
   summary: 'Withdraw from a balance account to a bank account',
@@ -27,6 +28,7 @@ const create = createRoute({
 const read = createRoute({
   method: 'get',
   path: '/api/v1/partners/withdrawal/{reference}',
+  operationId: 'getWithdrawal',
   tags,
   security,
   summary: 'Read a bank withdrawal by its reference (TRF-...)',

@@ -1,7 +1,7 @@
 // Bank withdrawals (API document §2.3, §4.3): money out of one of the partner's fiat balance
 // accounts to a bank account.
 import { z } from '@hono/zod-openapi';
-import { fiatAmount, timestamp } from '../../http/fields.js';
+import { fiatAmount, referenceText, timestamp } from '../../http/fields.js';
 import { ACCOUNT_CURRENCIES } from '../reference/accounts.js';
 
 export const WITHDRAWAL_STATUSES = ['PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
@@ -47,14 +47,11 @@ export const Withdrawal = z
 export type Withdrawal = z.infer<typeof Withdrawal>;
 
 export const IdempotencyHeader = z.object({
-  'idempotency-key': z
-    .string()
-    .min(1)
-    .max(100)
+  'idempotency-key': referenceText(100)
     .optional()
     .openapi({ description: 'Idempotency-Key (optional): a retry with the same key and body replays the first response', example: 'settle-2026-06' }),
 });
 
 export const WithdrawalReferenceParam = z.object({
-  reference: z.string().min(1).max(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'TRF-5F3A9C0B1D2E4F60718293A4B5C6D7E8' }),
+  reference: referenceText(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'TRF-5F3A9C0B1D2E4F60718293A4B5C6D7E8' }),
 });

@@ -54,7 +54,7 @@ function checkAuthCode(t: Tenant, authCode: string | undefined, scenario?: strin
 export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenario?: string): WithdrawalRecord {
   t.checkRoom();
   checkAuthCode(t, req.authCode, scenario);
-  const currency = accountCurrency(t, req.accountId);
+  const currency = accountCurrency(req.accountId);
   checkBankCode(t.mode, currency, req.bankCode, 'bankCode');
   debit(t, currency, req.amount, false);
   const behaviour = t.behaviour(scenario);

@@ -1,0 +1,40 @@
+// What the control client sends and receives: the output and input types of the very zod schemas the
+// /_sandbox routes validate with and /openapi.json is generated from, so the two cannot differ.
+import type { z } from '@hono/zod-openapi';
+import type * as Admin from '../admin/admin.schema.js';
+import type * as Resources from '../admin/resources.routes.js';
+import type * as Scenarios from '../admin/scenario.routes.js';
+import type * as Reference from '../domains/reference/reference.schema.js';
+import type * as Transfers from '../domains/transfers/transfers.schema.js';
+import type * as Webhooks from '../domains/webhooks/webhooks.schema.js';
+
+export type SandboxHealth = z.output<typeof Admin.Health>;
+export type ResetResult = z.output<typeof Admin.ResetResult>;
+export type ClockState = z.output<typeof Admin.ClockState>;
+export type AdvanceClockResult = z.output<typeof Admin.AdvanceResult>;
+export type JournalList = z.output<typeof Admin.JournalList>;
+export type SandboxEvent = z.output<typeof Admin.SandboxEvent>;
+export type EventList = z.output<typeof Admin.EventList>;
+export type SimulateBody = z.input<typeof Admin.SimulateRequest>;
+export type SimulateResult = z.output<typeof Admin.SimulateResult>;
+export type ResourcesQuery = Partial<z.output<typeof Resources.ResourcesQuery>>;
+export type ResourceList = z.output<typeof Resources.ResourceList>;
+export type ScenarioList = z.output<typeof Scenarios.ScenarioList>;
+export type ScenarioState = z.output<typeof Scenarios.ScenarioState>;
+/** An inline scenario document, in the format of GET /_sandbox/scenario.schema.json. */
+export type ScenarioDocument = NonNullable<z.input<typeof Scenarios.ChooseScenario>['scenario']>;
+export type Balance = z.output<typeof Reference.Balance>;
+export type BalanceList = z.output<typeof Reference.BalanceList>;
+export type TopUpRequest = z.input<typeof Reference.TopUpRequest>;
+export type BalanceAccountList = z.output<typeof Reference.BalanceAccountList>;
+export type BulkUploadRequest = z.input<typeof Transfers.BulkUploadRequest>;
+export type BulkFile = z.output<typeof Transfers.BulkFile>;
+export type WebhookSettingsRequest = z.input<typeof Webhooks.WebhookSettingsRequest>;
+export type WebhookSettings = z.output<typeof Webhooks.WebhookSettings>;
+export type WebhookSettingsWithSecret = z.output<typeof Webhooks.WebhookSettingsWithSecret>;
+export type WebhookStopped = z.output<typeof Webhooks.WebhookStopped>;
+export type DeliveriesQuery = Partial<z.output<typeof Webhooks.DeliveriesQuery>>;
+export type Delivery = z.output<typeof Webhooks.Delivery>;
+export type DeliveryList = z.output<typeof Webhooks.DeliveryList>;
+/** The JSON Schema (draft 2020-12) of the scenario format. */
+export type ScenarioJsonSchema = Record<string, unknown>;

@@ -1,0 +1,5 @@
+import type { DomainModule } from '../module.js';
+import { rateRoutes } from './rates.routes.js';
+
+/** The market's rates as the live service publishes them: the JSON rate and the rate stream. */
+export const liquidityDomain = { routes: rateRoutes, resources: [] } satisfies DomainModule;

@@ -1,0 +1,68 @@
+import { createRoute } from '@hono/zod-openapi';
+import { errorResponses, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { reply } from '../../http/respond.js';
+import { Heartbeat, Rate, RateLookupQuery, RateQuery, RateUpdate } from './rates.schema.js';
+import { currentRate, ratePair } from './rates.service.js';
+import { rateStream } from './rates.stream.js';
+
+const tags = ['Rates'];
+
+const rate = createRoute({
+  method: 'get',
+  path: '/api/v1/partners/rates',
+  tags,
+  security,
+  operationId: 'getRate',
+  summary: 'Read the conversion rate of a pair',
+  description:
+    'From the live reference, not the API document. The rate is a multiplier: an amount in from times rate is the amount in to ' +
+    '(NGN→USDT is about 0.00063, USDT→NGN about 1,580). It reads the same market as the pools, quotes and FX maker rates, ' +
+    're-priced once a minute on the key\'s clock. The body is not wrapped in an envelope.',
+  request: { query: RateLookupQuery },
+  responses: { 200: jsonResponse(Rate, 'The rate now'), ...errorResponses(400) },
+});
+
+const stream = createRoute({
+  method: 'get',
+  path: '/api/v1/partners/marketplace/rates/stream',
+  tags,
+  security,
+  operationId: 'streamRates',
+  summary: 'Stream a pair\'s rate as server-sent events',
+  description:
+    'From the live reference, not the API document. Events: `rate_update` (data: RateUpdate) when the market is re-priced, ' +
+    'once a minute on the key\'s clock, and `heartbeat` (data: RateStreamHeartbeat) every 15 seconds of real time. The stream ' +
+    'opens with a heartbeat and the current rate. Advancing the key\'s clock sends the updates of the minutes it skipped, at ' +
+    'most 60 per advance, evenly spread, the last being the market now.',
+  request: { query: RateQuery },
+  responses: {
+    200: {
+      description: 'An event stream: `event: rate_update` or `event: heartbeat`, each with one line of JSON data',
+      content: {
+        'text/event-stream': {
+          schema: {
+            type: 'string',
+            description: 'Events whose data is a RateUpdate or a RateStreamHeartbeat',
+            // JSON Schema's contentSchema names what each event's data line holds.
+            contentMediaType: 'application/json',
+            contentSchema: { oneOf: [{ $ref: '#/components/schemas/RateUpdate' }, { $ref: '#/components/schemas/RateStreamHeartbeat' }] },
+          } as never,
+          example: 'event: heartbeat\ndata: {"status":"connected","timestamp":"2026-01-15T09:00:00.000Z"}\n\n' +
+            'event: rate_update\ndata: {"from":"NGN","to":"USDT","rate":0.00063086,"timestamp":"2026-01-15T09:00:00.000Z","source":"MARKET_MAKER","percentChange24h":0.2855}\n\n',
+        },
+      },
+    },
+    ...errorResponses(400),
+  },
+});
+
+export const rateRoutes = newRouter()
+  .openapi(rate, (c) => {
+    const q = c.req.valid('query');
+    return reply(c, currentRate(c.get('tenant'), ratePair(q), q.chain), 200);
+  })
+  .openapi(stream, (c) => rateStream(c.get('tenant'), ratePair(c.req.valid('query')), c.get('streams')) as never);
+
+// The event payloads are not the body of any operation: registered so the document names them.
+rateRoutes.openAPIRegistry.register('RateUpdate', RateUpdate);
+rateRoutes.openAPIRegistry.register('RateStreamHeartbeat', Heartbeat);

@@ -1,0 +1,67 @@
+// GET /api/v1/partners/marketplace/rates/stream: server-sent events of one pair's rate. The market
+// is re-priced once a minute on the key's clock: an advance of that clock sends the updates of the
+// minutes it skipped (at most MAX_CATCH_UP, evenly spread, the last being now), and in real time
+// the stream sends a heartbeat every interval, with the updates of any minutes passed since.
+// Each stream holds one interval timer and one clock listener; a client leaving, the shutdown
+// (Streams.closeAll) or a fault replacing the answer releases both.
+import type { Tenant } from '../../engine/tenant.js';
+import type { Streams } from '../../http/streams.js';
+import { marketTime } from './market.js';
+import { rateUpdate, type RatePair } from './rates.service.js';
+
+/** Most rate_update events one clock advance sends. */
+export const MAX_CATCH_UP = 60;
+
+const encoder = new TextEncoder();
+const frame = (event: string, data: object) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+
+/** The steps after `from` up to `to` to report: all of them, or MAX_CATCH_UP evenly spread ending at `to`. */
+export function catchUpSteps(from: number, to: number, max = MAX_CATCH_UP): number[] {
+  const n = to - from;
+  if (n <= 0) return [];
+  const count = Math.min(n, max);
+  return Array.from({ length: count }, (_, i) => to - Math.floor(((count - 1 - i) * n) / count));
+}
+
+export function rateStream(t: Tenant, pair: RatePair, streams: Streams): Response {
+  let stop = () => undefined as void;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let last = marketTime(t).step;
+      let open = true;
+      const send = (event: string, data: object) => {
+        if (open) controller.enqueue(frame(event, data));
+      };
+      const heartbeat = () => send('heartbeat', { status: 'connected', timestamp: t.nowIso() });
+      const moves = () => {
+        const now = marketTime(t).step;
+        for (const step of catchUpSteps(last, now)) send('rate_update', rateUpdate(t, pair, step));
+        last = Math.max(last, now);
+      };
+      const timer = setInterval(() => {
+        moves();
+        heartbeat();
+      }, streams.heartbeatMs);
+      const unsubscribe = t.onAdvance(moves);
+      let unregister = () => undefined as unknown;
+      stop = () => {
+        if (!open) return;
+        open = false;
+        clearInterval(timer);
+        unsubscribe();
+        unregister();
+      };
+      heartbeat();
+      send('rate_update', rateUpdate(t, pair, last));
+      unregister = streams.add(() => {
+        stop();
+        controller.close();
+      });
+    },
+    cancel: () => stop(),
+  });
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
+  });
+}

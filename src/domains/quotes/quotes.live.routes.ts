@@ -1,0 +1,73 @@
+// The quote routes of the live reference that the API document does not list.
+import { createRoute, z } from '@hono/zod-openapi';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { reply, requestScenario } from '../../http/respond.js';
+import { createExpressQuote, createPaymentQuote, getPaymentQuote } from './quotes.express.js';
+import { ExpressQuoteRequest, MarketplaceQuote, PaymentQuote, QuoteIdParam } from './quotes.schema.js';
+import { getQuote } from './quotes.service.js';
+
+const LIVE = 'From the live reference, not the API document. ';
+
+const express = createRoute({
+  method: 'post',
+  path: '/api/v1/partners/marketplace/express/quote',
+  tags: ['Marketplace quotes'],
+  security,
+  operationId: 'createExpressQuote',
+  summary: 'Create an express quote: the pools are chosen for you',
+  description:
+    LIVE +
+    'The amount (source units) is filled from the best-rated pools first, of destinationNetwork only when it is sent. The answer ' +
+    'is an array of one marketplace quote, which then lives as an intent\'s quote (remove an allocation, complete, pay-in, ' +
+    'expiry, cancellation); its events and webhooks say quote_type express.',
+  request: { body: jsonBody(ExpressQuoteRequest) },
+  responses: { 201: jsonResponse(z.array(MarketplaceQuote), 'An array of one quote'), ...errorResponses(400, 409, 413, 415) },
+});
+
+const completed = createRoute({
+  method: 'get',
+  path: '/api/v1/partners/marketplace/quote/{id}/complete',
+  tags: ['Marketplace quotes'],
+  security,
+  operationId: 'getCompletedQuote',
+  summary: 'Read a quote session\'s final details',
+  description: LIVE + 'The marketplace quote as it stands, with its status and pay-in instructions (an object, not an array), in any state.',
+  request: { params: QuoteIdParam },
+  responses: { 200: jsonResponse(MarketplaceQuote, 'The quote'), ...errorResponses(404) },
+});
+
+const create = createRoute({
+  method: 'post',
+  path: '/api/v1/quotes',
+  tags: ['Payment quotes'],
+  security,
+  operationId: 'createPaymentQuote',
+  summary: 'Create a payment-specific quote',
+  description:
+    LIVE +
+    'Filled from the best-rated pools as an express quote, and answered as an array of one payment-specific quote (PENDING). ' +
+    'Complete it with PUT /api/v1/quotes/complete/{id} to give its destination; read it back with GET /api/v1/quotes/payments/{id}.',
+  request: { body: jsonBody(ExpressQuoteRequest) },
+  responses: { 201: jsonResponse(z.array(PaymentQuote), 'An array of one payment-specific quote'), ...errorResponses(400, 409, 413, 415) },
+});
+
+const payment = createRoute({
+  method: 'get',
+  path: '/api/v1/quotes/payments/{id}',
+  tags: ['Payment quotes'],
+  security,
+  operationId: 'getPaymentQuote',
+  summary: 'Read a payment-specific quote',
+  description:
+    LIVE +
+    'The payment-specific quote of a quote id (made by POST /api/v1/quotes or by completing a quote), its status following ' +
+    'the quote: PENDING, then COMPLETED on pay-in, or EXPIRED, or CANCELLED. A quote not completed yet is 404.',
+  request: { params: QuoteIdParam },
+  responses: { 200: jsonResponse(PaymentQuote, 'The payment-specific quote as it stands'), ...errorResponses(404) },
+});
+
+export const liveQuoteRoutes = newRouter()
+  .openapi(express, (c) => reply(c, [createExpressQuote(c.get('tenant'), c.req.valid('json'), requestScenario(c))], 201))
+  .openapi(completed, (c) => reply(c, getQuote(c.get('tenant'), c.req.valid('param').id).view, 200))
+  .openapi(create, (c) => reply(c, [createPaymentQuote(c.get('tenant'), c.req.valid('json'), requestScenario(c))], 201))
+  .openapi(payment, (c) => reply(c, getPaymentQuote(c.get('tenant'), c.req.valid('param').id), 200));

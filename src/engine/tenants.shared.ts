@@ -1,0 +1,117 @@
+// Tenants on a shared store (PostgreSQL): any replica may serve any tenant, so every request, timed
+// move and background write runs in a session that holds the tenant's row lock across replicas and
+// starts from its latest committed state (postgres.tenant.ts).
+//
+// - A request: begin (lock, read what changed), catch up due moves, the handler, commit, unlock.
+//   Read-your-writes, idempotent replays, 409s, balances and unique references follow from the lock:
+//   no two sessions of one tenant ever interleave, wherever they run.
+// - Timed moves: each commit writes the base-clock time of the tenant's next move (due_at). Every
+//   replica's tick asks for tenants whose due_at has passed and opens each with SKIP LOCKED: a
+//   tenant held elsewhere is skipped (its holder catches up itself). A move is taken from the jobs
+//   and applied in the same transaction, so it happens once; a replica that dies mid-move rolls it
+//   back with its connection, and the next tick anywhere applies it.
+// - Randomness (ids, names): reseeded at each session from the tenant's seed and the version it
+//   starts from, so two replicas never draw the same ids for one tenant.
+import { TenantRandom, tenantSeed } from '../kernel/random.js';
+import type { PostgresStore } from '../store/postgres.store.js';
+import type { PostgresTenantStore } from '../store/postgres.tenant.js';
+import { sweepTenant } from './retention.js';
+import { Tenant, type Mode, type TenantEnv } from './tenant.js';
+
+/** Tenants a tick looks at, at most. */
+const DUE_BATCH = 100;
+
+export class SharedTenants {
+  private readonly byId = new Map<string, Tenant>();
+  private readonly idOf = new Map<string, string>();
+  /** The store's sync count each tenant object was last rebuilt at. */
+  private readonly readAt = new Map<Tenant, number>();
+  private readonly seeds = new Map<string, number>();
+
+  constructor(
+    private readonly store: PostgresStore,
+    private readonly env: TenantEnv,
+    private readonly seed: number | undefined,
+    private readonly keyToId: (key: string) => string,
+  ) {}
+
+  acquire(key: string, mode: Mode): Promise<Tenant> {
+    let id = this.idOf.get(key);
+    if (id === undefined) {
+      if (this.idOf.size >= 10_000) this.idOf.clear();
+      this.idOf.set(key, (id = this.keyToId(key)));
+    }
+    return this.open(id, mode) as Promise<Tenant>;
+  }
+
+  /** Begin a session on a tenant; undefined when `skipLocked` and someone holds it. */
+  async open(id: string, mode: Mode, skipLocked = false): Promise<Tenant | undefined> {
+    const ts = this.store.copy(id);
+    if ((await ts.begin(mode, { skipLocked })) === 'busy') return undefined;
+    let t = this.byId.get(id);
+    if (!t) {
+      t = new Tenant(id, mode, ts, new TenantRandom(0), this.env);
+      const tenant = t;
+      ts.nextDue = () => {
+        const next = tenant.scheduler.nextDueAt();
+        return next === undefined ? null : tenant.baseTimeOf(next);
+      };
+      this.byId.set(id, t);
+    } else if (this.readAt.get(t) !== ts.syncs) t.reload();
+    this.readAt.set(t, ts.syncs);
+    t.random.reseed((this.seedOf(id) + Math.imul(ts.version, 0x9e3779b9)) >>> 0);
+    t.lastUsedAt = this.env.clock.now();
+    return t;
+  }
+
+  /** End the session: commit what is left (nothing, after a flush) and unlock. */
+  end(t: Tenant): Promise<void> {
+    return (t.store as PostgresTenantStore).end();
+  }
+
+  release(t: Tenant): void {
+    this.end(t).catch((err: unknown) => console.error(`[sandbox] could not end the session of tenant ${t.id}:`, err));
+  }
+
+  loaded(): IterableIterator<Tenant> {
+    return this.byId.values();
+  }
+
+  /** Apply the due moves of every tenant whose next move has come, on whichever replica gets it. */
+  async tick(): Promise<void> {
+    for (const { id, mode } of await this.store.due(this.env.clock.now(), DUE_BATCH)) {
+      await this.inSession(id, mode as Mode, (t) => void t.catchUp(), 'background moves');
+    }
+  }
+
+  /** Sweep old resources of the tenants this replica holds copies of, each in a session. */
+  async retain(stopped: () => boolean): Promise<void> {
+    if (this.env.retentionMs <= 0) return;
+    for (const t of [...this.byId.values()]) {
+      if (stopped()) return;
+      const cutoff = this.env.clock.now() - this.env.retentionMs;
+      await this.inSession(t.id, t.mode, (held) => {
+        for (const _ of sweepTenant(held, cutoff, this.env.retained));
+      }, 'retention');
+    }
+  }
+
+  private async inSession(id: string, mode: Mode, work: (t: Tenant) => void, what: string): Promise<void> {
+    let t: Tenant | undefined;
+    try {
+      t = await this.open(id, mode, true);
+      if (!t) return;
+      work(t);
+    } catch (err) {
+      console.error(`[sandbox] ${what} of tenant ${id} failed:`, err);
+    } finally {
+      if (t) await this.end(t).catch((err: unknown) => console.error(`[sandbox] ${what} of tenant ${id} failed:`, err));
+    }
+  }
+
+  private seedOf(id: string): number {
+    let s = this.seeds.get(id);
+    if (s === undefined) this.seeds.set(id, (s = tenantSeed(this.seed, id)));
+    return s;
+  }
+}

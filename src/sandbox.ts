@@ -1,0 +1,54 @@
+// startSandbox(): a sandbox inside the caller's process, for a partner's test suite. It is
+// startServer with options checked by the CLI's config schema (port 0 by default) and the control
+// client bound to its URL. Nothing is kept at module level: many can run side by side.
+import type { z } from 'zod';
+import { SandboxClient } from './client/control.js';
+import { ConfigSchema, type Config } from './config.js';
+import type { Clock } from './kernel/clock.js';
+import { startServer } from './server.js';
+
+/** Settings given as text with a unit on the command line (90s, 45m, 12h, 7d), or as seconds. */
+type Durations = 'resourceRetention' | 'tenantRetention';
+
+/** The settings of `payments-sandbox` on the command line, as an object (e.g. --max-resources is maxResources),
+ * plus where background failures are reported. `port` is 0 (any free port) unless given. */
+export type SandboxOptions = Partial<Omit<Config, Durations>> &
+  Partial<Pick<z.input<typeof ConfigSchema>, Durations>> & {
+    /** Where failures of background work are reported; console.error by default. */
+    logError?: (message: string, err: unknown) => void;
+    /** The time every key's clock starts from; real time by default. */
+    clock?: Clock;
+  };
+
+/** A running sandbox: its URL, the control client (health, scenarioSchema, tenant) and close(). */
+export interface Sandbox extends SandboxClient {
+  /** e.g. http://127.0.0.1:41234 */
+  readonly url: string;
+  readonly port: number;
+  /** Stop accepting, let requests in flight finish, flush the store. The same promise on every call. */
+  close(): Promise<void>;
+}
+
+class RunningSandbox extends SandboxClient implements Sandbox {
+  constructor(
+    url: string,
+    readonly port: number,
+    readonly close: () => Promise<void>,
+  ) {
+    super(url);
+  }
+}
+
+/** Start a sandbox on a port of this machine: `const sb = await startSandbox({ seed: 1, scenario: 'failures' })`. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const { logError, clock, ...settings } = options;
+  const unknown = Object.keys(settings).filter((k) => !(k in ConfigSchema.shape));
+  if (unknown.length) throw new TypeError(`startSandbox: unknown option ${unknown.map((k) => `'${k}'`).join(', ')}. Known: ${Object.keys(ConfigSchema.shape).join(', ')}, logError, clock.`);
+  const parsed = ConfigSchema.safeParse({ port: 0, ...settings });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`);
+    throw new TypeError(`startSandbox: invalid options. ${problems.join('; ')}`);
+  }
+  const server = await startServer(parsed.data, { logError, clock });
+  return new RunningSandbox(server.url, server.port, server.close);
+}

@@ -1,0 +1,135 @@
+// The PostgreSQL store as several replicas see it: two stores on one database, each with its own copy.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type TestPostgres } from '../../test/support/postgres.js';
+import { MIGRATIONS } from './postgres.schema.js';
+import { PostgresStore } from './postgres.store.js';
+import { TOMBSTONE_VERSIONS, type PostgresTenantStore } from './postgres.tenant.js';
+
+let pg: TestPostgres;
+let databases = 0;
+const opened: PostgresStore[] = [];
+beforeAll(async () => {
+  pg = await startPostgres();
+});
+afterAll(() => pg?.stop());
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+
+async function database(): Promise<string> {
+  const name = `replicas_${++databases}`;
+  const admin = await PostgresStore.open(pg.url);
+  await admin.sql.unsafe(`CREATE DATABASE ${name}`);
+  await admin.close();
+  return pg.url.replace(/\/postgres$/, `/${name}`);
+}
+
+async function replicas(url: string): Promise<[PostgresStore, PostgresStore]> {
+  const both = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
+  opened.push(...both);
+  return both;
+}
+
+/** One session: begin, work, commit. */
+async function session<T>(t: PostgresTenantStore, work: (t: PostgresTenantStore) => T): Promise<T> {
+  await t.begin('sandbox');
+  try {
+    return work(t);
+  } finally {
+    await t.end();
+  }
+}
+
+describe('postgres store across replicas', () => {
+  it('creates the schema once when two replicas start together, and records its version', async () => {
+    const url = await database();
+    const [a] = await replicas(url);
+    const rows = await a.sql<{ version: number }[]>`SELECT version FROM sandbox_schema`;
+    expect(rows).toEqual([{ version: MIGRATIONS.length }]);
+  });
+
+  it('refuses a database migrated by a newer sandbox', async () => {
+    const url = await database();
+    const [a] = await replicas(url);
+    await a.sql`UPDATE sandbox_schema SET version = ${MIGRATIONS.length + 1}`;
+    await expect(PostgresStore.open(url)).rejects.toThrow(`schema is at version ${MIGRATIONS.length + 1}, newer than this sandbox knows`);
+  });
+
+  it('shows each replica the other one’s puts, removes and clears, in the writer’s order', async () => {
+    const [a, b] = await replicas(await database());
+    const ta = a.copy('t');
+    const tb = b.copy('t');
+    await session(ta, (t) => {
+      const c = t.collection<number>('x');
+      c.put('k1', 1);
+      c.put('k2', 2);
+      c.put('k3', 3);
+    });
+    expect(await session(tb, (t) => [...t.collection<number>('x').keys()])).toEqual(['k1', 'k2', 'k3']);
+    await session(tb, (t) => {
+      const c = t.collection<number>('x');
+      c.remove('k1');
+      c.put('k2', 20);
+      c.put('k1', 10);
+      t.collection('y').put('a', 'y');
+    });
+    expect(await session(ta, (t) => [...t.collection<number>('x').keys()].map((k) => [k, t.collection<number>('x').get(k)]))).toEqual([
+      ['k2', 20],
+      ['k3', 3],
+      ['k1', 10],
+    ]);
+    await session(ta, (t) => t.clear(['y']));
+    expect(await session(tb, (t) => [t.collection('x').size, t.collection('y').get('a')])).toEqual([0, 'y']);
+    await session(tb, (t) => t.collection('x').put('new', 1));
+    expect(await session(ta, (t) => [...t.collection('x').keys()])).toEqual(['new']);
+  });
+
+  it('makes sessions of one tenant take turns across replicas: no update is lost', async () => {
+    const [a, b] = await replicas(await database());
+    const copies = [a.copy('t'), b.copy('t')];
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        session(copies[i % 2], (t) => {
+          const c = t.collection<number>('counter');
+          c.put('n', (c.get('n') ?? 0) + 1);
+        }),
+      ),
+    );
+    expect(await session(copies[0], (t) => t.collection('counter').get('n'))).toBe(40);
+  });
+
+  it('reads the tenant whole when a copy is older than the kept tombstones', async () => {
+    const [a, b] = await replicas(await database());
+    const ta = a.copy('t');
+    const tb = b.copy('t');
+    await session(tb, (t) => t.collection('x').put('gone', 1));
+    for (let i = 0; i < 2 * TOMBSTONE_VERSIONS; i++) {
+      await session(ta, (t) => {
+        t.collection('x').remove('gone');
+        t.collection('x').put(`k${i % 3}`, i);
+      });
+    }
+    const rows = await a.sql`SELECT 1 FROM sandbox_records WHERE tenant = 't' AND value IS NULL`;
+    expect(rows.length).toBe(0);
+    expect(await session(tb, (t) => [...t.collection('x').keys()].sort())).toEqual(['k0', 'k1', 'k2']);
+  });
+
+  it('answers busy to a session that skips locked tenants while another replica holds it', async () => {
+    const [a, b] = await replicas(await database());
+    const ta = a.copy('t');
+    await ta.begin('sandbox');
+    expect(await b.copy('t').begin('sandbox', { skipLocked: true })).toBe('busy');
+    await ta.end();
+    expect(await b.copy('t').begin('sandbox', { skipLocked: true })).toBe('changed');
+    await b.copy('t').end();
+  });
+
+  it('starts a dropped tenant empty on the replica that still has a copy of it', async () => {
+    const [a, b] = await replicas(await database());
+    await session(a.copy('t'), (t) => t.collection('x').put('1', 'old'));
+    expect(await session(b.copy('t'), (t) => t.collection('x').get('1'))).toBe('old');
+    await a.drop('t');
+    await session(a.copy('t'), (t) => t.collection('y').put('1', 'new'));
+    expect(await session(b.copy('t'), (t) => [t.collection('x').size, t.collection('y').get('1')])).toEqual([0, 'new']);
+  });
+});

@@ -1,0 +1,284 @@
+// One tenant of the PostgreSQL store: a copy of its records in memory, brought up to date at the
+// start of each session and written back at its end.
+//
+// A session is one transaction that holds the tenant's row lock (SELECT … FOR UPDATE), so across
+// every replica one session at a time reads and writes a tenant. It begins by reading the tenant's
+// row: when its version is the one this copy has, nothing else is read; otherwise the records
+// written since (tombstones included) are read and applied, or all of them when this copy is too old
+// or the tenant was dropped and begun again. Reads and writes in between are the memory store's;
+// writes are logged and written in one pipelined batch with the new version and COMMIT. In this
+// process sessions of one tenant take turns, so a session never sees another's half-done work.
+import type { ReservedSql, Sql } from 'postgres';
+import { MemoryTenantStore, StoreUnavailableError, type StoreOp } from './store.js';
+
+/** Tombstones are kept for this many versions; a copy older than that reloads the tenant whole. */
+export const TOMBSTONE_VERSIONS = 256;
+
+interface Row {
+  version: string;
+  next_seq: string;
+  purged: string;
+  due_at: string | null;
+  incarnation: string;
+}
+
+interface Change {
+  v: string | null;
+  seq: number;
+  /** Removed and put again in this batch: it moves to the end of its collection. */
+  moved: boolean;
+}
+
+export type Begun = 'fresh' | 'changed' | 'busy';
+
+export class PostgresTenantStore extends MemoryTenantStore {
+  private ops: StoreOp[] = [];
+  /** The version this copy holds; -1 before the first read. */
+  private at = -1;
+  /** How many times records were read into this copy: derived state is rebuilt when it moves. */
+  syncs = 0;
+  private nextSeq = 0;
+  private incarnation = '';
+  private dueAt: number | null = null;
+  private conn: ReservedSql | undefined;
+  private turn: Promise<void> = Promise.resolve();
+  private unlock: (() => void) | undefined;
+  /** The base-clock ms of the tenant's next timed move, written with each session (set by Tenants). */
+  nextDue: () => number | null = () => null;
+
+  constructor(
+    readonly id: string,
+    private readonly sql: Sql,
+  ) {
+    super((op) => this.ops.push(op));
+  }
+
+  override get flushed(): boolean {
+    return this.ops.length === 0;
+  }
+
+  /** The committed version this copy holds. */
+  get version(): number {
+    return this.at;
+  }
+
+  /** Whether a session of this process holds the tenant. */
+  get held(): boolean {
+    return this.unlock !== undefined;
+  }
+
+  /**
+   * Take the tenant's turn in this process and its row lock in the database, and bring this copy up
+   * to date. 'changed' when records were read (derived state must be rebuilt). With `skipLocked`,
+   * answers 'busy' at once when a session here or elsewhere holds the tenant, or it does not exist.
+   */
+  async begin(mode: string, opts: { skipLocked?: boolean } = {}): Promise<Begun> {
+    if (opts.skipLocked && this.held) return 'busy';
+    await this.take();
+    try {
+      const c = (this.conn = await this.sql.reserve());
+      const rows = opts.skipLocked
+        ? (await Promise.all([c`BEGIN`, c<Row[]>`SELECT version, next_seq, purged, due_at, incarnation FROM sandbox_tenants WHERE id = ${this.id} FOR UPDATE SKIP LOCKED`]))[1]
+        : (
+            await Promise.all([
+              c`BEGIN`,
+              c`INSERT INTO sandbox_tenants (id, mode) VALUES (${this.id}, ${mode}) ON CONFLICT (id) DO NOTHING`,
+              c<Row[]>`SELECT version, next_seq, purged, due_at, incarnation FROM sandbox_tenants WHERE id = ${this.id} FOR UPDATE`,
+            ])
+          )[2];
+      if (!rows.length) {
+        await this.close('ROLLBACK');
+        this.release();
+        return 'busy';
+      }
+      return (await this.sync(c, rows[0])) ? 'changed' : 'fresh';
+    } catch (err) {
+      await this.close('ROLLBACK');
+      this.at = -1;
+      this.release();
+      throw unavailable(err);
+    }
+  }
+
+  /** Write this session's changes and commit; the turn stays taken until end(). */
+  async commit(): Promise<void> {
+    const c = this.conn;
+    if (!c) return;
+    const ops = this.ops;
+    this.ops = [];
+    const due = this.nextDue();
+    try {
+      if (!ops.length && due === this.dueAt) {
+        await this.close('COMMIT');
+        return;
+      }
+      const version = ops.length ? this.at + 1 : this.at;
+      const { clears, changes, nextSeq } = collapse(ops, this.nextSeq);
+      const queries: Promise<unknown>[] = [];
+      for (const clear of clears) {
+        queries.push(
+          clear.coll !== undefined
+            ? c`UPDATE sandbox_records SET value = NULL, ver = ${version} WHERE tenant = ${this.id} AND coll = ${clear.coll} AND value IS NOT NULL`
+            : c`UPDATE sandbox_records SET value = NULL, ver = ${version} WHERE tenant = ${this.id} AND value IS NOT NULL AND NOT (coll = ANY(${c.array(clear.keep, 25)}::text[]))`,
+        );
+      }
+      const colls: string[] = [];
+      const ids: string[] = [];
+      const seqs: number[] = [];
+      const values: (string | null)[] = [];
+      const moved: [string[], string[]] = [[], []];
+      for (const [coll, byId] of changes) {
+        for (const [id, ch] of byId) {
+          colls.push(coll);
+          ids.push(id);
+          seqs.push(ch.seq);
+          values.push(ch.v);
+          if (ch.moved) moved[0].push(coll), moved[1].push(id);
+        }
+      }
+      if (moved[0].length) {
+        queries.push(c`UPDATE sandbox_records r SET value = NULL FROM unnest(${c.array(moved[0], 25)}::text[], ${c.array(moved[1], 25)}::text[]) AS m(c, i)
+          WHERE r.tenant = ${this.id} AND r.coll = m.c AND r.id = m.i`);
+      }
+      if (colls.length) {
+        queries.push(c`INSERT INTO sandbox_records (tenant, coll, id, seq, ver, value)
+          SELECT ${this.id}, u.c, u.i, u.s, ${version}, u.v
+          FROM unnest(${c.array(colls, 25)}::text[], ${c.array(ids, 25)}::text[], ${c.array(seqs, 20)}::bigint[], ${c.array(values as string[], 25)}::text[]) AS u(c, i, s, v)
+          ON CONFLICT (tenant, coll, id) DO UPDATE SET value = excluded.value, ver = excluded.ver,
+            seq = CASE WHEN sandbox_records.value IS NULL THEN excluded.seq ELSE sandbox_records.seq END`);
+      }
+      const purge = ops.length > 0 && version % TOMBSTONE_VERSIONS === 0 ? version - TOMBSTONE_VERSIONS : undefined;
+      if (purge !== undefined) {
+        queries.push(c`DELETE FROM sandbox_records WHERE tenant = ${this.id} AND value IS NULL AND ver <= ${purge}`);
+      }
+      queries.push(c`UPDATE sandbox_tenants SET version = ${version}, next_seq = ${nextSeq}, due_at = ${due},
+        purged = GREATEST(purged, ${purge ?? 0}) WHERE id = ${this.id}`);
+      queries.push(c`COMMIT`);
+      this.conn = undefined;
+      await Promise.all(queries);
+      c.release();
+      this.at = version;
+      this.nextSeq = nextSeq;
+      this.dueAt = due;
+    } catch (err) {
+      // Nothing of the batch may be kept: the copy is read whole again by the next session.
+      this.conn = c;
+      await this.close('ROLLBACK');
+      this.at = -1;
+      throw unavailable(err);
+    }
+  }
+
+  /** Commit (or end) the session and give the turn to the next one. */
+  async end(): Promise<void> {
+    try {
+      await this.commit();
+    } finally {
+      this.release();
+    }
+  }
+
+  /** Writes made outside a session (by background work) get one of their own. */
+  override async flush(): Promise<void> {
+    if (this.conn) return this.commit();
+    if (!this.ops.length) return;
+    await this.begin('sandbox');
+    await this.end();
+  }
+
+  /** Forget this copy: the next session reads the tenant whole. */
+  forget(): void {
+    this.at = -1;
+  }
+
+  private take(): Promise<void> {
+    const before = this.turn;
+    let unlock!: () => void;
+    this.turn = before.then(() => new Promise<void>((resolve) => (unlock = resolve)));
+    return before.then(() => {
+      this.unlock = unlock;
+    });
+  }
+
+  private release(): void {
+    const unlock = this.unlock;
+    this.unlock = undefined;
+    unlock?.();
+  }
+
+  private async close(command: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+    const c = this.conn;
+    if (!c) return;
+    this.conn = undefined;
+    try {
+      await (command === 'COMMIT' ? c`COMMIT` : c`ROLLBACK`);
+    } catch {
+      // a connection that failed is closed by the driver; nothing was committed on it
+    } finally {
+      c.release();
+    }
+  }
+
+  /** Apply what other sessions wrote since this copy's version; true when anything was read. */
+  private async sync(c: ReservedSql, row: Row): Promise<boolean> {
+    const version = Number(row.version);
+    this.dueAt = row.due_at === null ? null : Number(row.due_at);
+    if (version === this.at && row.incarnation === this.incarnation) return false;
+    const whole = this.at < 0 || row.incarnation !== this.incarnation || this.at < Number(row.purged) || version < this.at;
+    const rows = whole
+      ? await c<{ coll: string; id: string; value: string }[]>`SELECT coll, id, value FROM sandbox_records WHERE tenant = ${this.id} AND value IS NOT NULL ORDER BY seq`
+      : await c<{ coll: string; id: string; value: string | null; seq: string }[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND ver > ${this.at} ORDER BY seq`;
+    if (whole) for (const map of this.data.values()) map.clear();
+    for (const r of rows) {
+      let map = this.data.get(r.coll);
+      if (!map) this.data.set(r.coll, (map = new Map()));
+      if (r.value === null) map.delete(r.id);
+      else {
+        // Put first after this copy's version: it goes to the end, where the writer put it.
+        if (!whole && Number((r as { seq: string }).seq) >= this.nextSeq) map.delete(r.id);
+        map.set(r.id, JSON.parse(r.value));
+      }
+    }
+    this.at = version;
+    this.syncs++;
+    this.nextSeq = Number(row.next_seq);
+    this.incarnation = row.incarnation;
+    // Writes made outside a session, not yet written, stay on top.
+    for (const op of this.ops) this.apply(op);
+    return true;
+  }
+}
+
+/** A batch of writes as its end state: collections cleared, then each record's last value. */
+function collapse(ops: StoreOp[], firstSeq: number) {
+  const clears: { coll?: string; keep: string[] }[] = [];
+  const changes = new Map<string, Map<string, Change>>();
+  let seq = firstSeq;
+  for (const op of ops) {
+    if (op.op === 'clearAll') {
+      const keep = op.keep ?? [];
+      for (const coll of changes.keys()) if (!keep.includes(coll)) changes.delete(coll);
+      clears.push({ keep });
+      continue;
+    }
+    if (op.op === 'clear') {
+      changes.delete(op.c);
+      clears.push({ coll: op.c, keep: [] });
+      continue;
+    }
+    let byId = changes.get(op.c);
+    if (!byId) changes.set(op.c, (byId = new Map()));
+    const ch = byId.get(op.id);
+    if (op.op === 'del') {
+      if (ch) ch.v = null;
+      else byId.set(op.id, { v: null, seq: 0, moved: false });
+    } else if (!ch) byId.set(op.id, { v: JSON.stringify(op.v), seq: seq++, moved: false });
+    else if (ch.v === null) Object.assign(ch, { v: JSON.stringify(op.v), seq: seq++, moved: true });
+    else ch.v = JSON.stringify(op.v);
+  }
+  return { clears, changes, nextSeq: seq };
+}
+
+function unavailable(err: unknown): Error {
+  return err instanceof StoreUnavailableError ? err : new StoreUnavailableError(err);
+}

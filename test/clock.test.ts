@@ -1,0 +1,94 @@
+// The tenant clock QA can pin: frozen and thawed, moved to an instant (never back), and webhook
+// deliveries flushed without sleeping; one advance applies every webhook retry the skipped time covers.
+import { describe, expect, it } from 'vitest';
+import { createTestApp, KEY } from './support/app.js';
+import { setup } from './support/webhooks.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('PUT /_sandbox/clock', () => {
+  it('freezes the clock: real time passing moves nothing until it is advanced or thawed', async () => {
+    const t = await createTestApp();
+    const frozen = await t.call('PUT', '/_sandbox/clock', { body: { frozen: true } });
+    expect(frozen.status).toBe(200);
+    expect(frozen.body).toMatchObject({ now: '2026-01-15T09:00:00.000Z', frozen: true });
+    t.clock.advance(600);
+    expect((await t.call('GET', '/_sandbox/clock')).body).toMatchObject({ now: '2026-01-15T09:00:00.000Z', frozen: true, offsetSeconds: -600 });
+    const moved = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 599 } });
+    expect(moved.body).toMatchObject({ now: '2026-01-15T09:09:59.000Z', frozen: true });
+    const thawed = await t.call('PUT', '/_sandbox/clock', { body: { frozen: false } });
+    expect(thawed.body).toMatchObject({ now: '2026-01-15T09:09:59.000Z', frozen: false, offsetSeconds: -1 });
+    t.clock.advance(1);
+    expect((await t.call('GET', '/_sandbox/clock')).body.now).toBe('2026-01-15T09:10:00.000Z');
+  });
+
+  it('refuses a body that is not {frozen: boolean}, naming the field', async () => {
+    const t = await createTestApp();
+    const res = await t.call('PUT', '/_sandbox/clock', { body: { frozen: true, at: 'now' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ field: 'at', issue: 'is not a field of this request: remove it' }]);
+  });
+});
+
+describe('POST /_sandbox/clock/advance', () => {
+  it('moves to an instant, applying what falls due on the way; never back (409)', async () => {
+    const t = await createTestApp();
+    const created = await t.call('POST', '/api/v1/partners/payouts', {
+      body: { reference: 'to-1', amount: 100, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'A B', bankCode: '058' } },
+    });
+    expect(created.status).toBe(201);
+    const res = await t.call('POST', '/_sandbox/clock/advance', { body: { to: '2026-01-15T09:05:00Z' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ now: '2026-01-15T09:05:00.000Z', applied: 2 });
+    expect((await t.call('GET', '/api/v1/partners/payouts/to-1')).body.data.status).toBe('SUCCESSFUL');
+    const back = await t.call('POST', '/_sandbox/clock/advance', { body: { to: '2026-01-15T09:04:59Z' } });
+    expect(back.status).toBe(409);
+    expect(back.body.error).toMatchObject({ code: 'CLOCK_BACKWARDS', details: [{ field: 'to', issue: 'must not be earlier than 2026-01-15T09:05:00.000Z' }] });
+    const both = await t.call('POST', '/_sandbox/clock/advance', { body: { to: '2027-01-31T00:00:00Z', seconds: 1 } });
+    expect(both.status).toBe(400);
+    expect(both.body.error.details).toEqual([{ field: 'seconds', issue: 'send exactly one of seconds or to' }]);
+  });
+});
+
+describe('webhooks against the pinned clock', () => {
+  it('POST /_sandbox/webhooks/flush waits for the due attempts and answers their results', async () => {
+    const { t, r, hook, pay } = await setup();
+    await hook({ events: ['payout.pending'] });
+    r.plan.push(503);
+    await pay('flush-1');
+    const res = await t.call('POST', '/_sandbox/webhooks/flush');
+    expect(res.status).toBe(200);
+    expect(res.body.settled).toBe(true);
+    expect(res.body.data).toHaveLength(1);
+    expect(res.body.data[0]).toMatchObject({ event: 'payout.pending', status: 'pending', tries: 1, nextAttemptAt: '2026-01-15T09:00:05.000Z' });
+    expect(res.body.data[0].attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([503]);
+    // Nothing more is due until the clock reaches the retry.
+    expect((await t.call('POST', '/_sandbox/webhooks/flush')).body).toEqual({ settled: true, data: [] });
+  });
+
+  it('one advance of an hour makes every retry the backoff puts in that hour, in order, each at its time', async () => {
+    const { t, r, hook, pay, deliveries } = await setup();
+    await hook({ events: ['payout.pending'] });
+    r.plan.push(500, 500, 500, 500, 500);
+    await t.call('PUT', '/_sandbox/clock', { body: { frozen: true } });
+    await pay('down-1');
+    await t.call('POST', '/_sandbox/webhooks/flush');
+    const start = Date.parse('2026-01-15T09:00:00.000Z');
+    const res = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 3600 } });
+    expect(res.body.now).toBe(iso(start + 3600_000));
+    const [d] = (await deliveries(KEY)).data;
+    expect(d.attempts.map((a: { at: string }) => a.at)).toEqual([0, 5, 35, 155, 755].map((s) => iso(start + s * 1000)));
+    expect(d).toMatchObject({ status: 'pending', tries: 5, nextAttemptAt: iso(start + 4355_000) });
+    await t.call('POST', '/_sandbox/clock/advance', { body: { to: iso(start + 4355_000) } });
+    await t.call('POST', '/_sandbox/webhooks/flush');
+    expect((await deliveries(KEY)).data[0]).toMatchObject({ status: 'succeeded', tries: 6 });
+    expect(r.got).toHaveLength(6);
+  });
+});
+
+describe('GET /_sandbox/health', () => {
+  it('shows the seed the server runs with', async () => {
+    const t = await createTestApp({ config: { seed: 42 } });
+    expect((await t.call('GET', '/_sandbox/health', { key: null })).body).toMatchObject({ status: 'ok', seed: 42 });
+  });
+});
