@@ -47,6 +47,33 @@ export class SandboxClient {
     return res.body;
   }
 
+  /** The server-sent events of a stream route as they arrive; leaving the loop closes the stream. */
+  async *events(path: string): AsyncGenerator<{ event: string; data: any }> {
+    const abort = new AbortController();
+    const res = await fetch(new URL(path, this.baseUrl), {
+      headers: { authorization: `Bearer ${this.key}`, accept: 'text/event-stream' },
+      signal: abort.signal,
+    });
+    this.log(`GET ${path} → ${res.status}`);
+    if (res.status !== 200 || !res.body) throw new Error(`GET ${path}: expected 200, got ${res.status}: ${await res.text()}`);
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(frame)?.[1] ?? 'message';
+          const data = frame.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+          yield { event, data: JSON.parse(data) };
+        }
+      }
+    } finally {
+      abort.abort();
+    }
+  }
+
   /** Moves this key's clock forward: every payout step, expiry and webhook due by then happens. */
   advance(seconds: number) {
     return this.expect(200, 'POST', '/_sandbox/clock/advance', { body: { seconds } });

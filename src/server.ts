@@ -12,6 +12,7 @@ import type { LoadedScenario } from './engine/scenario.load.js';
 import { ScenarioRegistry } from './engine/scenario.registry.js';
 import { Connections, timeoutOptions } from './http/connections.js';
 import { Drain, Holds } from './http/drain.js';
+import { Streams } from './http/streams.js';
 import { systemClock, type Clock } from './kernel/clock.js';
 import { LowdbStore } from './store/lowdb.store.js';
 import { MemoryStore } from './store/memory.store.js';
@@ -23,6 +24,8 @@ export interface ServerOptions {
   clock?: Clock;
   /** Where failures of background work are reported; console.error by default. */
   logError?: (message: string, err: unknown) => void;
+  /** How often event streams send a heartbeat, in ms (15 s by default). */
+  heartbeatMs?: number;
 }
 
 export interface SandboxServer {
@@ -71,7 +74,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   // With --data, no tenant is read here: each loads on its first request, so the port opens at once.
   const store = await openStore(config);
   const holds = new Holds();
-  const { app, tenants, streams } = createApp({ config, store, clock: opts.clock ?? systemClock, allowedKeys: keys, scenarios, sleep: holds.sleep });
+  const { app, tenants, streams } = createApp({ config, store, clock: opts.clock ?? systemClock, allowedKeys: keys, scenarios, sleep: holds.sleep, streams: new Streams(opts.heartbeatMs) });
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, serverOptions: timeoutOptions(config) }) as Server;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;

@@ -35,7 +35,9 @@ describe('GET /api/v1/partners/banks/resolve', () => {
     const t = await createTestApp();
     const res = await t.call('GET', '/api/v1/partners/banks/resolve?accountNumber=9999999999&bankCode=XYZ&currency=NGN');
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ accountNumber: '9999999999', accountName: 'John Doe', bankCode: 'XYZ' });
+    expect(res.body.data).toEqual({ accountNumber: '9999999999', accountName: 'John Doe', bankCode: 'XYZ', bankName: 'Sandbox Test Bank' });
+    const listed = await t.call('GET', '/api/v1/partners/banks/resolve?accountNumber=9999999999&bankCode=058&currency=NGN');
+    expect(listed.body.data.bankName).toBe('Guaranty Trust Bank');
   });
 
   it('requires accountNumber and bankCode', async () => {

@@ -1,6 +1,7 @@
 // The tenant clock QA can pin: frozen and thawed, moved to an instant (never back), and webhook
 // deliveries flushed without sleeping; one advance applies every webhook retry the skipped time covers.
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/kernel/clock.js';
 import { createTestApp, KEY } from './support/app.js';
 import { setup } from './support/webhooks.js';
 
@@ -90,5 +91,26 @@ describe('GET /_sandbox/health', () => {
   it('shows the seed the server runs with', async () => {
     const t = await createTestApp({ config: { seed: 42 } });
     expect((await t.call('GET', '/_sandbox/health', { key: null })).body).toMatchObject({ status: 'ok', seed: 42 });
+  });
+});
+
+/** A base clock that moves on a millisecond each time it is read, as real time does while a request runs. */
+class RunningClock extends ManualClock {
+  override now(): number {
+    this.advance(0.001);
+    return super.now();
+  }
+}
+
+describe('an advance by seconds', () => {
+  it('moves the offset by exactly that many seconds however long its moves take', async () => {
+    const t = await createTestApp({ clock: new RunningClock() });
+    await t.call('POST', '/api/v1/partners/payouts', {
+      body: { reference: 'exact-1', amount: 5000, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } },
+    });
+    const first = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 3600 } });
+    expect([first.status, first.body.offsetSeconds, first.body.applied]).toEqual([200, 3600, 2]);
+    const second = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 630 } });
+    expect(second.body.offsetSeconds).toBe(4230);
   });
 });

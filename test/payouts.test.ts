@@ -227,7 +227,7 @@ describe('tenants', () => {
     expect(ok.status).toBe(201);
     const test = await t.call('POST', PATH, { body: payout({ destination: { accountNumber: '1', accountName: 'A', bankCode: '999' } }) });
     expect(test.status).toBe(201);
-    expect(test.body.data.destination.bankName).toBeUndefined();
+    expect(test.body.data.destination).toEqual({ accountNumber: '1', accountName: 'A', bankCode: '999', bankName: 'Sandbox Test Bank' });
   });
 
   it('live keys refuse an account that does not resolve, naming the field and the resolve operation, and debit nothing', async () => {

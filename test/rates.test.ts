@@ -86,3 +86,73 @@ describe('GET /api/v1/partners/rates', () => {
     expect(await read('from=USDT&to=NGN', KEY_B)).toEqual(start);
   });
 });
+
+describe('one market: the rate read and the quote made after it agree', () => {
+  /** The NGN→USDT pools' rates (NGN per USDT) as the FX listings show them now. */
+  const poolRates = async () => {
+    const res = await fx(t, 'GET', '/listings?source=NGN&destination=USDT');
+    return ((res.xml.Listgs ?? []) as Record<string, string>[]).map((l) => Number(l.XchgRate));
+  };
+
+  for (const [label, seconds] of [['as the sandbox starts', 0], ['after the market moved five hours', 5 * 3600]] as const) {
+    it(`an express quote's weighted average rate is within the pools' spread of the rate read, ${label}`, async () => {
+      if (seconds) await advance(t, seconds);
+      const rate = await read('from=NGN&to=USDT');
+      const pools = await poolRates();
+      const [lo, hi] = [Math.min(...pools), Math.max(...pools)];
+      const res = await t.call('POST', '/api/v1/partners/marketplace/express/quote', { body: { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000 } });
+      expect(res.status).toBe(201);
+      const war = res.body[0].allocationResult.weightedAverageRate;
+      const market = 1 / rate.rate;
+      // The quote trades at the pools' rates; the rate read is their mid: both within the spread.
+      expect(war).toBe(pools[0]);
+      expect(market).toBeGreaterThanOrEqual(lo);
+      expect(market).toBeLessThanOrEqual(hi);
+      expect(Math.abs(war - market)).toBeLessThanOrEqual(hi - lo);
+      // 50,000 NGN at the quote's rate is what the rate read says, less the pool's edge over the mid.
+      expect(res.body[0].totalDestinationAmount).toBeCloseTo(50000 * rate.rate * (market / war), 3);
+      if (seconds) expect(pools[0]).not.toBe(1580.5);
+    });
+  }
+});
+
+describe('a scenario pins a rate or scripts a move', () => {
+  const scenario = (market: unknown) => t.call('PUT', '/_sandbox/scenario', { body: { scenario: { market } } });
+
+  it('pins USDT/NGN and drops it 5 % after 10 minutes: the rate, the maker rate and quotes follow, as ADMIN_OVERRIDE', async () => {
+    expect((await scenario({ 'USDT/NGN': { pin: 1600, moves: [{ after: 600, percent: -5 }] } })).status).toBe(200);
+    expect(await read('from=USDT&to=NGN')).toMatchObject({ rate: 1600, source: 'ADMIN_OVERRIDE' });
+    expect((await makerRate('USDT', 'NGN')).XchgRate).toBe('1600');
+    // Another market keeps its walk.
+    expect((await read('from=GHS&to=USDT')).source).toBe('MARKET_MAKER');
+    await advance(t, 599);
+    expect((await read('from=USDT&to=NGN')).rate).toBe(1600);
+    await advance(t, 1);
+    expect(await read('from=USDT&to=NGN')).toMatchObject({ rate: 1520, timestamp: '2026-01-15T09:10:00.000Z' });
+    // The pools moved with it: the best USDT→NGN pool (1575 at the start) is now 1575 × 1520 / 1569.3625.
+    const quote = await t.call('POST', '/api/v1/partners/marketplace/express/quote', { body: { sourceCurrency: 'USDT', destinationCurrency: 'NGN', amount: 100 } });
+    expect(quote.body[0].allocationResult.weightedAverageRate).toBe(new Decimal(1575).mul(1520).div('1569.3625').toSignificantDigits(8).toNumber());
+    await t.call('DELETE', '/_sandbox/scenario');
+    expect((await read('from=USDT&to=NGN')).source).toBe('MARKET_MAKER');
+  });
+
+  it('takes a pair either way round: NGN/USDT up 10 % is USDT 10 % cheaper in NGN', async () => {
+    const before = await read('from=NGN&to=USDT');
+    await scenario({ 'NGN/USDT': { moves: [{ after: 0, percent: 10 }] } });
+    const after = await read('from=NGN&to=USDT');
+    // 1.1 times the start's 1 / 1585.1375, to the 8 significant digits of the maker rate it inverts.
+    expect(after.rate).toBeCloseTo(before.rate * 1.1, 9);
+    expect(after.rate).not.toBe(before.rate);
+    expect(after.source).toBe('ADMIN_OVERRIDE');
+  });
+
+  it('refuses a section that is no pair of the market, naming where', async () => {
+    for (const market of [{ 'NGN/GHS': { pin: 1 } }, { 'USDT/NGN': {} }, { 'USDT/NGN': { pin: -1 } }]) {
+      const res = await scenario(market);
+      expect(res.status, JSON.stringify(market)).toBe(400);
+      expect(res.body.error.details[0].field, JSON.stringify(market)).toMatch(/^scenario\.market/);
+    }
+    const schema = (await t.call('GET', '/_sandbox/scenario.schema.json', { key: null })).body;
+    expect(JSON.stringify(schema)).toContain('ADMIN_OVERRIDE');
+  });
+});

@@ -200,7 +200,8 @@ export function adminRoutes(opts: AdminOptions) {
     .openapi(advance, async (c) => {
       const t = c.get('tenant');
       const body = c.req.valid('json');
-      const now = t.now();
+      const base = t.baseNow();
+      const now = t.nowAt(base);
       const target = body.to !== undefined ? Date.parse(body.to) : now + Math.round(body.seconds! * 1000);
       if (target < now) {
         throw new SandboxError('CLOCK_BACKWARDS', `The clock is at ${iso(now)}; it never goes back. Send a later instant in to, or seconds.`, [
@@ -209,7 +210,7 @@ export function adminRoutes(opts: AdminOptions) {
       }
       let applied = 0;
       for (;;) {
-        const step = t.advanceTo(target, opts.settle && (() => opts.settle!.busy(t)));
+        const step = t.advanceTo(target, opts.settle && (() => opts.settle!.busy(t)), base);
         applied += step.applied;
         if (!step.paused) break;
         await opts.settle!.wait(t);

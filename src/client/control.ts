@@ -9,7 +9,10 @@ export const CONTROL_OPERATIONS = {
   scenarioSchema: 'GET /_sandbox/scenario.schema.json',
   reset: 'POST /_sandbox/reset',
   clock: 'GET /_sandbox/clock',
+  freezeClock: 'PUT /_sandbox/clock',
+  resumeClock: 'PUT /_sandbox/clock',
   advanceClock: 'POST /_sandbox/clock/advance',
+  advanceClockTo: 'POST /_sandbox/clock/advance',
   requests: 'GET /_sandbox/requests',
   events: 'GET /_sandbox/events',
   simulate: 'POST /_sandbox/simulate/{resource}/{id}/{event}',
@@ -25,6 +28,7 @@ export const CONTROL_OPERATIONS = {
   'webhooks.set': 'PUT /_sandbox/webhooks',
   'webhooks.get': 'GET /_sandbox/webhooks',
   'webhooks.remove': 'DELETE /_sandbox/webhooks',
+  'webhooks.flush': 'POST /_sandbox/webhooks/flush',
   deliveries: 'GET /_sandbox/webhooks/deliveries',
   redeliver: 'POST /_sandbox/webhooks/deliveries/{id}/redeliver',
 } as const;
@@ -107,6 +111,8 @@ export class SandboxTenant {
     get(): Promise<T.WebhookSettings>;
     /** Stop deliveries; deliveries waiting for a retry are given up. */
     remove(): Promise<T.WebhookStopped>;
+    /** Make every delivery due on the key's clock happen now, and wait (at most 15 s) until each was attempted. */
+    flush(): Promise<T.FlushResult>;
   };
 
   constructor(
@@ -119,6 +125,7 @@ export class SandboxTenant {
       set: (target, options = {}) => this.call('webhooks.set', { body: { ...options, url: target } }),
       get: () => this.call('webhooks.get'),
       remove: () => this.call('webhooks.remove'),
+      flush: () => this.call('webhooks.flush'),
     };
   }
 
@@ -145,9 +152,25 @@ export class SandboxTenant {
     return this.call('clock');
   }
 
-  /** Move the key's clock forward; every move, expiry and webhook due by then happens at once, in order. */
+  /** Stop the key's clock where it stands: it then moves only when advanced. */
+  freezeClock(): Promise<T.ClockState> {
+    return this.call('freezeClock', { body: { frozen: true } });
+  }
+
+  /** Let a frozen clock run on from where it stands. */
+  resumeClock(): Promise<T.ClockState> {
+    return this.call('resumeClock', { body: { frozen: false } });
+  }
+
+  /** Move the key's clock forward; every move, expiry and webhook due by then happens, in order, each at its own time. */
   advanceClock(seconds: number): Promise<T.AdvanceClockResult> {
-    return this.call('advanceClock', { body: { seconds } });
+    return this.call('advanceClock', { body: { seconds } satisfies T.AdvanceClockRequest });
+  }
+
+  /** Move the key's clock to an instant (never earlier than now: a 409); as advanceClock otherwise. */
+  advanceClockTo(instant: Date | string): Promise<T.AdvanceClockResult> {
+    const to = typeof instant === 'string' ? instant : instant.toISOString();
+    return this.call('advanceClockTo', { body: { to } satisfies T.AdvanceClockRequest });
   }
 
   /** The request journal, newest first, secrets redacted. */

@@ -12,6 +12,7 @@ export type SandboxHealth = z.output<typeof Admin.Health>;
 export type ResetResult = z.output<typeof Admin.ResetResult>;
 export type ClockState = z.output<typeof Admin.ClockState>;
 export type AdvanceClockResult = z.output<typeof Admin.AdvanceResult>;
+export type AdvanceClockRequest = z.input<typeof Admin.AdvanceRequest>;
 export type JournalList = z.output<typeof Admin.JournalList>;
 export type SandboxEvent = z.output<typeof Admin.SandboxEvent>;
 export type EventList = z.output<typeof Admin.EventList>;
@@ -36,5 +37,6 @@ export type WebhookStopped = z.output<typeof Webhooks.WebhookStopped>;
 export type DeliveriesQuery = Partial<z.output<typeof Webhooks.DeliveriesQuery>>;
 export type Delivery = z.output<typeof Webhooks.Delivery>;
 export type DeliveryList = z.output<typeof Webhooks.DeliveryList>;
+export type FlushResult = z.output<typeof Webhooks.FlushResult>;
 /** The JSON Schema (draft 2020-12) of the scenario format. */
 export type ScenarioJsonSchema = Record<string, unknown>;

@@ -208,7 +208,18 @@ export class Tenant {
 
   /** Move the tenant's clock forward and apply everything that fell due, in order. */
   advance(seconds: number): number {
-    return this.advanceTo(this.now() + Math.round(seconds * 1000)).applied;
+    const base = this.env.clock.now();
+    return this.advanceTo(this.nowAt(base) + Math.round(seconds * 1000), undefined, base).applied;
+  }
+
+  /** The tenant's time when the base clock reads `base` (see now()). */
+  nowAt(base: number): number {
+    return this.pinnedAt ?? this.frozenAt ?? base + this.offsetMs;
+  }
+
+  /** The base clock's reading: pass it to advanceTo with a target computed from nowAt(it). */
+  baseNow(): number {
+    return this.env.clock.now();
   }
 
   /**
@@ -217,7 +228,7 @@ export class Tenant {
    * clock at that instant, so work the job started elsewhere (a webhook attempt) can finish before
    * the rest of the skipped time is applied: call again with the same target to go on.
    */
-  advanceTo(target: number, pauseWhen?: () => boolean): { applied: number; paused: boolean } {
+  advanceTo(target: number, pauseWhen?: () => boolean, base = this.env.clock.now()): { applied: number; paused: boolean } {
     let applied = 0;
     let paused = false;
     if (!this.running) {
@@ -226,7 +237,7 @@ export class Tenant {
         for (let job = this.scheduler.takeDue(target); job; job = this.scheduler.takeDue(target)) {
           const handler = this.env.jobHandlers[job.kind];
           if (!handler) continue;
-          this.moveClockTo(Math.max(job.dueAt, this.now()));
+          this.moveClockTo(Math.max(job.dueAt, this.nowAt(base)), base);
           this.pinnedAt = job.dueAt;
           try {
             handler(this, job);
@@ -245,7 +256,7 @@ export class Tenant {
         this.running = false;
       }
     }
-    if (!paused) this.moveClockTo(Math.max(target, this.now()));
+    if (!paused) this.moveClockTo(Math.max(target, this.nowAt(base)), base);
     this.saveClock();
     if (!paused) for (const listener of this.advanceListeners) listener();
     return { applied, paused };
@@ -258,14 +269,15 @@ export class Tenant {
   }
 
   /** Set the clock to a later tenant instant (not saved: see saveClock). */
-  private moveClockTo(at: number): void {
-    const now = this.now();
+  private moveClockTo(at: number, base: number): void {
+    // Measured from the base reading the advance began with, so an advance of n seconds moves the
+    // offset by exactly n seconds however long its moves take to apply.
+    const now = this.nowAt(base);
     if (at <= now) return;
     if (this.frozenAt !== undefined) {
       this.frozenAt = at;
       return;
     }
-    const base = this.env.clock.now();
     // Advances older than the retention age no longer matter to timeAt().
     const kept = this.env.retentionMs > 0 ? this.advances.filter(([t]) => t > base - this.env.retentionMs) : [...this.advances];
     const last = kept[kept.length - 1];

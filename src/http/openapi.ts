@@ -90,8 +90,10 @@ export function withScenarioHeader<D extends object>(document: D): D {
     name: 'X-Sandbox-Scenario',
     in: 'header',
     required: false,
-    schema: { type: 'string', maxLength: 100, example: 'failures' },
-    description: 'A bundled or loaded scenario to apply to this one request (see GET /_sandbox/scenarios); an unknown name is 400.',
+    // No example: the docs page's Try it out would send it on every call and change the outcome.
+    schema: { type: 'string', maxLength: 100 },
+    description:
+      'A bundled or loaded scenario to apply to this one request, e.g. `failures` (see GET /_sandbox/scenarios); an unknown name is 400. Leave it empty for the key\'s own scenario.',
   };
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     if (!takesScenarioHeader(path)) continue;

@@ -68,9 +68,37 @@ describe('the control client', () => {
   it('advanceClock: every move due by then happens at once', async () => {
     const t = await withPayout();
     const r = await t.advanceClock(300);
-    expect(r).toMatchObject({ offsetSeconds: 300, applied: 2, pendingJobs: 0, nextDueAt: null });
+    expect(r).toMatchObject({ applied: 2, pendingJobs: 0, nextDueAt: null });
+    expect(r.offsetSeconds).toBeCloseTo(300, 1);
     const read = await (await t.fetch('/api/v1/partners/payouts/order-1')).json();
     expect(read.data.status).toBe('SUCCESSFUL');
+  });
+
+  it('freezeClock: the key’s clock stands still until advanced', async () => {
+    const t = sb.tenant();
+    const frozen = await t.freezeClock();
+    expect(frozen.frozen).toBe(true);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await t.clock()).now).toBe(frozen.now);
+    expect((await t.advanceClock(60)).now).toBe(new Date(Date.parse(frozen.now) + 60_000).toISOString());
+  });
+
+  it('resumeClock: a frozen clock runs on from where it stands', async () => {
+    const t = sb.tenant();
+    await t.freezeClock();
+    const resumed = await t.resumeClock();
+    expect(resumed.frozen).toBe(false);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(Date.parse((await t.clock()).now)).toBeGreaterThan(Date.parse(resumed.now));
+  });
+
+  it('advanceClockTo: moves the clock to an instant, never back', async () => {
+    const t = await withPayout();
+    const { now } = await t.clock();
+    const r = await t.advanceClockTo(new Date(Date.parse(now) + 301_000));
+    expect(r).toMatchObject({ applied: 2, pendingJobs: 0 });
+    expect((await (await t.fetch('/api/v1/partners/payouts/order-1')).json()).data.status).toBe('SUCCESSFUL');
+    await expect(t.advanceClockTo(now)).rejects.toMatchObject({ status: 409, code: 'CLOCK_BACKWARDS' });
   });
 
   it('requests: the journal, newest first', async () => {
@@ -194,6 +222,17 @@ describe('the control client', () => {
     await t.webhooks.set('http://127.0.0.1:4999/hooks');
     expect(await t.webhooks.remove()).toMatchObject({ status: 'success' });
     await expect(t.webhooks.get()).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('webhooks.flush: every delivery due is attempted before it answers', async () => {
+    const r = await receiver();
+    const t = sb.tenant();
+    await t.webhooks.set(r.url, { events: ['payout.pending'] });
+    expect((await t.fetch('/api/v1/partners/payouts', { method: 'POST', body: JSON.stringify(payout('order-1')) })).status).toBe(201);
+    const flushed = await t.webhooks.flush();
+    expect(flushed.settled).toBe(true);
+    expect(r.got.map((g) => JSON.parse(g.body).event)).toEqual(['payout.pending']);
+    expect((await t.deliveries()).data).toMatchObject([{ event: 'payout.pending', status: 'succeeded' }]);
   });
 
   it('deliveries: the delivery log with every attempt', async () => {

@@ -3,7 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxClient } from '../../examples/client.js';
 import { fiatPayout } from '../../examples/fiat-payout.js';
+import { expressQuote } from '../../examples/express-quote.js';
 import { fxTrade } from '../../examples/fx-trade.js';
+import { paymentQuote } from '../../examples/payment-quote.js';
+import { rateStream } from '../../examples/rate-stream.js';
 import { quote } from '../../examples/quote.js';
 import { transfers } from '../../examples/transfers.js';
 import { walletPayout } from '../../examples/wallet-payout.js';
@@ -82,6 +85,28 @@ describe('examples/', () => {
       confirmed: 'COMP',
       final: 'COMP',
     });
+  });
+
+  it('express-quote: rate → express quote on the market it describes → complete → pay-in → completed', async () => {
+    const { c, lines } = client();
+    expect(await expressQuote(c)).toEqual({ created: 'pending', chain: 'BASE', nearTheRate: true, payment: 'PENDING', final: 'completed', paid: 'COMPLETED' });
+    expect(lines[1]).toBe('POST /api/v1/partners/marketplace/express/quote → 201');
+  });
+
+  it('payment-quote: POST /api/v1/quotes → complete → PENDING → COMPLETED', async () => {
+    const { c } = client();
+    expect(await paymentQuote(c)).toEqual({
+      created: 'PENDING',
+      payIn: { token: 'USDT', amount: 100.5, status: 'AWAITING_PAYMENT' },
+      waiting: 'PENDING',
+      final: 'COMPLETED',
+      sameQuote: true,
+    });
+  });
+
+  it('rate-stream: a clock advance of ten minutes streams ten re-pricings, the last one the JSON rate', async () => {
+    const { c } = client();
+    expect(await rateStream(c)).toEqual({ opened: 'heartbeat', updates: 11, sameAsRate: true });
   });
 
   it('webhooks: every payout event arrives signed', async () => {

@@ -59,8 +59,8 @@ it('installs from the tarball: the command answers health, and partner suites (v
   const manifest = JSON.parse(readFileSync(path.join(app, 'node_modules/payments-sandbox/package.json'), 'utf8'));
   expect(manifest.private).toBeUndefined();
 
-  // What `npx payments-sandbox --port 0` runs.
-  const proc = spawn(path.join(app, 'node_modules/.bin/payments-sandbox'), ['--port', '0'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+  // In a group of its own, so that npx and the server it starts stop together.
+  const proc = spawn('npx', ['payments-sandbox', '--port', '0'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   try {
     let out = '';
     const url = await new Promise<string>((resolve, reject) => {
@@ -77,7 +77,11 @@ it('installs from the tarball: the command answers health, and partner suites (v
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok', store: 'memory' });
   } finally {
-    proc.kill('SIGTERM');
+    if (proc.exitCode === null && proc.signalCode === null) {
+      const exited = new Promise((resolve) => proc.once('exit', resolve));
+      process.kill(-proc.pid!, 'SIGTERM');
+      await exited;
+    }
   }
 
   run(path.join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);

@@ -1,6 +1,7 @@
 // Calls to the FX interface: every XML answer is checked against the XSD of its root before the
 // test sees it, and handed back parsed (values as text) as `xml`.
 import { expect } from 'vitest';
+import { acceptBankExample, acceptChainExample, instructionExample } from '../../src/domains/fx/fx.examples.js';
 import { LISTINGS_ARRAYS } from '../../src/iso20022/listings.js';
 import { parseXml, type XmlElement } from '../../src/iso20022/xml.js';
 import { isXsdName } from '../../src/iso20022/xsd-names.js';
@@ -40,18 +41,10 @@ export function rejection(res: FxResult) {
   return { status: res.status, code: rsn.RjctgPtyRsn, location: rsn.ErrLctn, text: rsn.RsnDesc as string };
 }
 
-export const instruction = (o: { base?: string; quoted?: string; amount?: string; rate?: string; direction?: string } = {}) =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<FXTradInstr>
-  <CcyPair><BaseCcy>${o.base ?? 'NGN'}</BaseCcy><QtdCcy>${o.quoted ?? 'USDT'}</QtdCcy></CcyPair>
-  <TradAmts><TradgCcyAmt>${o.amount ?? '1000'}</TradgCcyAmt></TradAmts>
-  ${o.rate ? `<AgrdRate><XchgRate>${o.rate}</XchgRate></AgrdRate>` : ''}
-  <AmtDrctn>${o.direction ?? 'BUY'}</AmtDrctn>
-</FXTradInstr>`;
-
-export const acceptBank = '<FXTradAccptReq><SttlmDstn><BkDstn><AcctNm>John Doe</AcctNm><AcctNb>0123456789</AcctNb><BkCd>058</BkCd></BkDstn></SttlmDstn></FXTradAccptReq>';
+export const instruction = instructionExample;
+export const acceptBank = acceptBankExample;
 export const acceptAccount = '<FXTradAccptReq><AcctId>73fa4f38-0f4d-443c-acf8-4003ed7e9ee9</AcctId></FXTradAccptReq>';
-export const acceptChain = '<FXTradAccptReq><SttlmDstn><BlkChnDstn><Adr>0x52908400098527886E0F7030069857D2E4169EE7</Adr></BlkChnDstn></SttlmDstn></FXTradAccptReq>';
+export const acceptChain = acceptChainExample;
 
 /** Create a trade; returns its TxId. */
 export async function newTrade(t: TestApp, o: Parameters<typeof instruction>[0] = {}, key?: string): Promise<string> {

@@ -24,6 +24,14 @@ export class OpenApiValidator {
     }
   }
 
+  /** The documented JSON schema of a response (as written, $refs unresolved), or undefined. */
+  responseSchema(method: string, path: string, status: number): unknown {
+    const m = method.toLowerCase();
+    const route = this.routes.find((r) => r.method === m && r.regex.test(path));
+    const res = route?.op.responses[String(status)] ?? route?.op.responses.default;
+    return (res?.content?.['application/json'] as { schema?: unknown } | undefined)?.schema;
+  }
+
   /** Throws with the schema errors when the body does not match; returns the route it matched. */
   check(method: string, path: string, status: number, body: unknown): string {
     const m = method.toLowerCase();

@@ -31,11 +31,11 @@ export function makeQuoteFxFlows(): Flow[] {
       title: 'FX trade in XML',
       outline: 'create → accept → confirm',
       async run(step, tools) {
-        const created = await step('Create a trade: buy 100 USDT with NGN (FXTradInstr)', 'POST', `${FX}/trades`, {
+        const created = await step('Create a trade: buy 100 USDT with NGN at the market rate (FXTradInstr)', 'POST', `${FX}/trades`, {
           expect: 201,
           xml:
             `${XML_DECL}<FXTradInstr><CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>USDT</QtdCcy></CcyPair>` +
-            '<TradAmts><TradgCcyAmt>100</TradgCcyAmt></TradAmts><AgrdRate><XchgRate>1580.5</XchgRate></AgrdRate><AmtDrctn>BUY</AmtDrctn></FXTradInstr>',
+            '<TradAmts><TradgCcyAmt>100</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr>',
         });
         const txId = tools.xmlText(created.responseBody, 'TxId');
         const id = encodeURIComponent(txId);

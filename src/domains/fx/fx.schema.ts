@@ -3,6 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import { INT32_MAX } from '../../http/fields.js';
 import type { XsdName } from '../../iso20022/xsd-names.js';
+import { REQUEST_EXAMPLES } from './fx.examples.js';
 import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './listings.js';
 
 const XML = 'application/xml';
@@ -13,7 +14,7 @@ const message = (root: XsdName, what: string) =>
 export const xmlRequest = (root: XsdName, required = true) => ({
   required,
   description: `Root ${root} (XSD: /xsd/${root}.xsd), optionally inside an ISO 20022 <Document> wrapper.${required ? '' : ' The body may be empty.'}`,
-  content: { [XML]: { schema: message(root, 'The request') } },
+  content: { [XML]: { schema: message(root, 'The request'), example: REQUEST_EXAMPLES[root] } },
 });
 
 export const xmlResponse = (root: XsdName, description: string) => ({

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { Decimal } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenant.js';
 import { isToken } from './allocation.js';
+import { marketOverrides, type MarketOverrides } from './market.scenario.js';
 import { POOLS, type Pool } from './pools.js';
 
 /** The market is re-priced once a minute. */
@@ -32,24 +33,27 @@ const SCALES = [
 export const marketOf = (source: string, destination: string) =>
   isToken(destination) ? `${source.toUpperCase()}/${destination.toUpperCase()}` : `${destination.toUpperCase()}/${source.toUpperCase()}`;
 
-/** Where a key's market stands: the minute it is priced at, and when that minute began. */
+/** Where a key's market stands: the minute it is priced at, when that minute began, and what the scenario in force sets. */
 export interface MarketTime {
   seed: number;
-  /** Minutes since the key's market began (negative: before it). */
+  /** Minutes since the sandbox started, on the key's clock (negative: before it). */
   step: number;
   /** Tenant-clock ms at which the step began. */
   at: number;
+  /** Pins and scripted moves of the scenario in force, if any. */
+  overrides?: MarketOverrides;
 }
 
-/** Where the key's market stands at its clock's now (or `now`): minutes since the market began. */
+/** Where the key's market stands at its clock's now (or `now`). */
 export function marketTime(t: Tenant, now = t.now()): MarketTime {
   const origin = t.marketOrigin;
   const step = Math.floor((now - origin) / STEP_MS);
-  return { seed: t.globalSeed ?? 0, step, at: origin + step * STEP_MS };
+  const overrides = marketOverrides(t.behaviour());
+  return { seed: t.globalSeed ?? 0, step, at: origin + step * STEP_MS, ...(overrides ? { overrides } : {}) };
 }
 
-/** The market's factor at a step: 1 at step 0. Kept: one set per seed, market and minute. */
-export function factorAt(seed: number, market: string, step: number): Decimal {
+/** The seeded walk's factor of a market at a step: 1 at step 0. Kept: one per seed, market and minute. */
+function factorAt(seed: number, market: string, step: number): Decimal {
   const key = `${seed}|${market}|${step}`;
   let f = factors.get(key);
   if (!f) {
@@ -60,30 +64,81 @@ export function factorAt(seed: number, market: string, step: number): Decimal {
   return f;
 }
 
+/** Whether a scenario sets the market's price (its rates then say ADMIN_OVERRIDE). */
+export const isOverridden = (m: MarketTime, market: string) => overridesOf(m, market).length > 0;
+
+/** The scenario's entries for a market, keyed either way round, each with its orientation. */
+function overridesOf(m: MarketTime, market: string) {
+  if (!m.overrides) return [];
+  const [fiat, token] = market.split('/');
+  return [
+    { o: m.overrides[`${token}/${fiat}`], tokenFirst: true, direction: `${token}/${fiat}` },
+    { o: m.overrides[market], tokenFirst: false, direction: market },
+  ].filter((x) => x.o !== undefined);
+}
+
+/** A market's factor at a step (fiat per token, against the fixture rates): the walk, or the scenario's pin, times its moves due by then. */
+export function factorOf(m: MarketTime, market: string, step = m.step): Decimal {
+  const entries = overridesOf(m, market);
+  if (entries.length === 0) return factorAt(m.seed, market, step);
+  let f = factorAt(m.seed, market, step);
+  for (const { o, tokenFirst, direction } of entries) {
+    if (o!.pin !== undefined) {
+      // The pin is the pair's price: its direction's maker rate (or the inverse for fiat first).
+      const anchor = anchorOf(direction)!;
+      f = tokenFirst ? new Decimal(o!.pin).div(anchor) : new Decimal(1).div(new Decimal(o!.pin).mul(anchor));
+    }
+  }
+  for (const { o, tokenFirst } of entries) {
+    for (const move of o!.moves ?? []) {
+      if (move.after > step * (STEP_MS / 1000)) continue;
+      const by = new Decimal(move.percent).div(100).plus(1);
+      f = tokenFirst ? f.mul(by) : f.div(by);
+    }
+  }
+  return f;
+}
+
 /**
  * The signed percentage change over the 24 hours before a step, to 4 decimals, of a price that
  * moves with the market (fiat per token), or against it (`inverse`: token per fiat).
  */
-export function change24hPct(seed: number, market: string, step: number, inverse = false): Decimal {
-  const [now, before] = [factorAt(seed, market, step), factorAt(seed, market, step - DAY_STEPS)];
+export function change24hPct(m: MarketTime, market: string, step: number, inverse = false): Decimal {
+  const [now, before] = [factorOf(m, market, step), factorOf(m, market, step - DAY_STEPS)];
   return (inverse ? before.div(now) : now.div(before)).minus(1).mul(100).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
 }
 
 /** A price moved by its market's factor, to 8 significant digits. */
 export const moved = (price: Decimal.Value, factor: Decimal) => factor.mul(price).toSignificantDigits(8, Decimal.ROUND_HALF_UP);
 
-/** The fixture pools priced at a step (their own balances are the tenant's business). */
-export function poolsAt(seed: number, step: number): readonly Pool[] {
-  if (step === 0) return POOLS;
-  const key = `${seed}|${step}`;
+/** The fixture pools priced at the key's market (their own balances are the tenant's business). */
+export function poolsAt(m: MarketTime): readonly Pool[] {
+  if (m.step === 0 && !m.overrides) return POOLS;
+  const price = () => POOLS.map((p) => ({ ...p, rate: moved(p.rate, factorOf(m, marketOf(p.source, p.destination))).toFixed() }));
+  // A scenario's prices are worked out each time; the walk's are kept per seed and minute.
+  if (m.overrides) return price();
+  const key = `${m.seed}|${m.step}`;
   let pools = priced.get(key);
   if (!pools) {
-    pools = POOLS.map((p) => ({ ...p, rate: moved(p.rate, factorAt(seed, marketOf(p.source, p.destination), step)).toFixed() }));
+    pools = price();
     if (priced.size >= 64) priced.clear();
     priced.set(key, pools);
   }
   return pools;
 }
+
+/** Mean fixture pool rate (fiat per one token) of each direction the pools convert, keyed `SRC/DST`. */
+const ANCHORS: ReadonlyMap<string, Decimal> = (() => {
+  const byPair = new Map<string, Decimal[]>();
+  for (const p of POOLS) {
+    const key = `${p.source}/${p.destination}`;
+    byPair.set(key, [...(byPair.get(key) ?? []), new Decimal(p.rate)]);
+  }
+  return new Map([...byPair].map(([k, rates]) => [k, Decimal.sum(...rates).div(rates.length)]));
+})();
+
+/** The mean fixture rate of a direction `SRC/DST` (fiat per token), if the pools convert it. */
+export const anchorOf = (direction: string) => ANCHORS.get(direction);
 
 const KEPT = 4_000;
 const factors = new Map<string, Decimal>();

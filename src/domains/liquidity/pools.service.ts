@@ -16,8 +16,7 @@ const states = (t: Tenant) => t.store.collection<PoolState>('pools');
 
 /** Every pool as this tenant sees it now: priced by the key's market, with the key's balances. */
 export function tenantPools(t: Tenant): Pool[] {
-  const { seed, step } = marketTime(t);
-  const priced = poolsAt(seed, step);
+  const priced = poolsAt(marketTime(t));
   const s = states(t);
   if (s.size === 0) return priced as Pool[];
   return priced.map((p) => {

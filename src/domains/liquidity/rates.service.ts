@@ -62,8 +62,9 @@ function multiplier(t: Tenant, pair: RatePair, at: number) {
   const inverse = isToken(pair.to);
   const rate = (inverse ? new Decimal(1).div(q.rate) : q.rate).toSignificantDigits(8, Decimal.ROUND_HALF_UP);
   const m = marketTime(t, at);
-  const change = inverse ? change24hPct(m.seed, marketOf(pair.from, pair.to), m.step, true) : q.change24hPct;
-  return { rate: rate.toNumber(), timestamp: q.timestamp, ageSeconds: q.ageSeconds, change: change.toNumber() };
+  const change = inverse ? change24hPct(m, marketOf(pair.from, pair.to), m.step, true) : q.change24hPct;
+  const source = q.overridden ? ('ADMIN_OVERRIDE' as const) : ('MARKET_MAKER' as const);
+  return { rate: rate.toNumber(), timestamp: q.timestamp, ageSeconds: q.ageSeconds, change: change.toNumber(), source };
 }
 
 /** GET /api/v1/partners/rates: the rate now, on the asked chain or the best pool's. */
@@ -89,7 +90,7 @@ export function currentRate(t: Tenant, pair: RatePair, chain?: string): z.infer<
     from: show(pair.from),
     to: show(pair.to),
     rate: r.rate,
-    source: 'MARKET_MAKER',
+    source: r.source,
     timestamp: iso(r.timestamp),
     chain: on.toLowerCase(),
     ageSeconds: r.ageSeconds,
@@ -102,5 +103,5 @@ export function rateUpdate(t: Tenant, pair: RatePair, step: number): z.infer<typ
   const m = marketTime(t);
   const at = m.at + (step - m.step) * STEP_MS;
   const r = multiplier(t, pair, at);
-  return { from: pair.from, to: pair.to, rate: r.rate, timestamp: iso(r.timestamp), source: 'MARKET_MAKER', percentChange24h: r.change };
+  return { from: pair.from, to: pair.to, rate: r.rate, timestamp: iso(r.timestamp), source: r.source, percentChange24h: r.change };
 }

@@ -35,8 +35,10 @@ export function rateStream(t: Tenant, pair: RatePair, streams: Streams): Respons
       const heartbeat = () => send('heartbeat', { status: 'connected', timestamp: t.nowIso() });
       const moves = () => {
         const now = marketTime(t).step;
-        for (const step of catchUpSteps(last, now)) send('rate_update', rateUpdate(t, pair, step));
-        last = Math.max(last, now);
+        // A reset takes the key's clock back: the market now is sent again.
+        const steps = now < last ? [now] : catchUpSteps(last, now);
+        for (const step of steps) send('rate_update', rateUpdate(t, pair, step));
+        last = now;
       };
       const timer = setInterval(() => {
         moves();

@@ -37,7 +37,9 @@ export const Payout = z
     currency: z.enum(PAYOUT_CURRENCIES),
     status: z.enum(PAYOUT_STATUSES),
     fee: z.number(),
-    destination: PayoutDestination.extend({ bankName: z.string().optional() }),
+    destination: PayoutDestination.extend({
+      bankName: z.string().openapi({ description: "The bank's name from the bank list; under test keys a code outside the list is 'Sandbox Test Bank'" }),
+    }),
     narration: z.string().optional(),
     transactionReference: z.string().openapi({ description: "The service's own reference, HPR-TRSF- plus hex", example: 'HPR-TRSF-5F3A9C0B1D2E4F60718293A4' }),
     failureReason: z.string().nullable(),
@@ -72,7 +74,7 @@ export const ResolveQuery = z.object({
 });
 
 export const ResolvedAccount = z
-  .object({ accountNumber: z.string(), accountName: z.string(), bankCode: z.string(), bankName: z.string().optional() })
+  .object({ accountNumber: z.string(), accountName: z.string(), bankCode: z.string(), bankName: z.string() })
   .openapi('ResolvedAccount');
 
 export const ResolveEnvelope = successEnvelope(ResolvedAccount, 'ResolveEnvelope');

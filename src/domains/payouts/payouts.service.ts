@@ -50,12 +50,13 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
   const nowIso = iso(now);
   const pendingFor = payout.duration(behaviour, 'PENDING');
   const processingFor = payout.duration(behaviour, 'PROCESSING');
-  const name = bankName(req.currency, req.destination.bankCode);
   // Built field by field: a spread of the validated object gave every record its own hidden class.
   const d = req.destination;
-  const destination: PayoutRecord['destination'] = { accountNumber: d.accountNumber, accountName: d.accountName, bankCode: d.bankCode };
-  if (d.branchCode !== undefined) destination.branchCode = d.branchCode;
-  if (name) destination.bankName = name;
+  const name = bankName(req.currency, d.bankCode);
+  const destination: PayoutRecord['destination'] =
+    d.branchCode === undefined
+      ? { accountNumber: d.accountNumber, accountName: d.accountName, bankCode: d.bankCode, bankName: name }
+      : { accountNumber: d.accountNumber, accountName: d.accountName, bankCode: d.bankCode, branchCode: d.branchCode, bankName: name };
   const record: PayoutRecord = {
     reference: req.reference,
     amount: req.amount,

@@ -1,11 +1,14 @@
 // The bank list and account resolution. Test keys accept any bank code and resolve every account
-// to the placeholder name; live keys need a listed bank and an account from the fixtures.
+// to the placeholder name (a code outside the list to the placeholder bank); live keys need a listed
+// bank and an account from the fixtures.
 import banks from '../../../fixtures/banks.json' with { type: 'json' };
 import accounts from '../../../fixtures/accounts.json' with { type: 'json' };
 import { SandboxError } from '../../kernel/errors.js';
 import type { Mode } from '../../engine/tenant.js';
 
 export const TEST_ACCOUNT_NAME = 'John Doe';
+/** The bank name shown for a code outside the bank list, which only test keys may send. */
+export const TEST_BANK_NAME = 'Sandbox Test Bank';
 
 type Currency = 'NGN' | 'GHS' | 'USD';
 const COUNTRY: Record<Currency, string> = { NGN: 'NG', GHS: 'GH', USD: 'US' };
@@ -18,8 +21,10 @@ export function listBanks(currency: Currency) {
   return BANKS[currency].map((b) => ({ ...b, currency, country: COUNTRY[currency] }));
 }
 
-export function bankName(currency: string, code: string): string | undefined {
-  return BY_CODE.get(`${currency}:${code}`)?.name;
+/** The name of the bank with this code: a listed bank's, else the test placeholder (test keys take
+ * any code; live keys are refused one outside the list before a name is needed). */
+export function bankName(currency: string, code: string): string {
+  return BY_CODE.get(`${currency}:${code}`)?.name ?? TEST_BANK_NAME;
 }
 
 /** Live rules: the bank code must be one of the currency's banks. */
@@ -42,7 +47,7 @@ function fixtureAccount(currency: string, bankCode: string, accountNumber: strin
 export function resolveAccount(mode: Mode, q: { accountNumber: string; bankCode: string; currency: Currency }) {
   const name = bankName(q.currency, q.bankCode);
   if (mode === 'sandbox') {
-    return { accountNumber: q.accountNumber, accountName: TEST_ACCOUNT_NAME, bankCode: q.bankCode, ...(name ? { bankName: name } : {}) };
+    return { accountNumber: q.accountNumber, accountName: TEST_ACCOUNT_NAME, bankCode: q.bankCode, bankName: name };
   }
   checkBankCode(mode, q.currency, q.bankCode, 'bankCode');
   const found = fixtureAccount(q.currency, q.bankCode, q.accountNumber);

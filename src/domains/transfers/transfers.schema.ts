@@ -91,7 +91,19 @@ export const BulkRow = z
   .strictObject({ ...transferFields, category: z.enum(TRANSFER_CATEGORIES).openapi({ example: 'SALARY' }), ...settledFields })
   .superRefine(needsBankCode, bankCodeRule)
   .superRefine(settledRule)
-  .openapi('BulkDisbursementRow');
+  .openapi('BulkDisbursementRow', {
+    // A row as a partner's file holds it: the sandbox-only fields (status, failureReason, createdAt) are left out.
+    example: {
+      reference: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f',
+      amount: 25000,
+      currency: 'NGN',
+      type: 'BANK',
+      category: 'SALARY',
+      source: { accountNumber: '1000200030' },
+      destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+      narrations: 'January salary',
+    },
+  });
 export type BulkRow = z.infer<typeof BulkRow>;
 
 export const Transfer = z

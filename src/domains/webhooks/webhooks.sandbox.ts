@@ -1,6 +1,6 @@
 // /_sandbox/webhooks*: the tenant's webhook settings and its delivery log. Thin: validate, call the
 // service, present. Nothing here waits for the network: attempts go through the outbox.
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
 import { deliveriesOf, listDeliveries, redeliver, stopAll } from './deliveries.service.js';
 import type { Outbox } from './outbox.js';
@@ -11,6 +11,7 @@ import {
   Delivery,
   DeliveryList,
   DeliveryParam,
+  FlushResult,
   WebhookSettings,
   WebhookSettingsWithSecret,
   WebhookStopped,
@@ -80,13 +81,6 @@ const resend = createRoute({
 
 /** The longest a flush waits for attempts in flight, in real time. */
 const FLUSH_WAIT_MS = 15_000;
-
-const FlushResult = z
-  .object({
-    settled: z.boolean().openapi({ description: 'false when attempts were still under way after the longest wait (15 s)' }),
-    data: z.array(Delivery).openapi({ description: 'Every delivery attempted during the flush, with its attempts, newest first' }),
-  })
-  .openapi('WebhookFlushResult');
 
 const flush = createRoute({
   method: 'post',

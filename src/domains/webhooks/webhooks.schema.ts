@@ -84,11 +84,16 @@ export const settingsRequestOf = (catalog: EventCatalog) =>
     events: z.array(eventFilter(catalog)).min(1).max(50).optional().openapi({ description: 'Which events to deliver; all when left out' }),
   }).openapi('WebhookSettingsRequest');
 
+/** The faults as answered: every one is always sent, with its value in force. */
+const WebhookFaultsInForce = z
+  .object({ duplicate: z.boolean(), outOfOrder: z.boolean(), delaySeconds: z.number().int() })
+  .openapi('WebhookFaultsInForce');
+
 export const WebhookSettings = z
   .object({
     url: z.string(),
     events: z.array(z.string()),
-    faults: WebhookFaults,
+    faults: WebhookFaultsInForce,
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -150,6 +155,13 @@ export const DeliveryList = z
     }),
   })
   .openapi('WebhookDeliveryList');
+
+export const FlushResult = z
+  .object({
+    settled: z.boolean().openapi({ description: 'false when attempts were still under way after the longest wait (15 s)' }),
+    data: z.array(Delivery).openapi({ description: 'Every delivery attempted during the flush, with its attempts, newest first' }),
+  })
+  .openapi('WebhookFlushResult');
 
 export const DeliveryParam = z.object({
   id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' }, example: 'msg_2Zf0c8e1a4b7d9c3e5f6a7b8' }),
