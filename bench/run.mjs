@@ -297,6 +297,7 @@ for (const name of part('data') ? (process.env.BENCH_DATA?.split(',').map((n) =>
     dataRps[name][stored] = { rps: Math.round(r.requests.total / r.duration), p99: r.latency.p99, cpuUsPerRequest: Math.round(((cpuUs({ proc: s.proc }) - cpu0) / r.requests.total) * 10) / 10, non2xx: r.non2xx + r.errors + r.timeouts };
     await stop(s);
     rmSync(dir, { recursive: true, force: true });
+    console.error(`--data ${name}, ${stored} stored: ${JSON.stringify(dataRps[name][stored])}`);
   }
 }
 
