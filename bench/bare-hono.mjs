@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 
 const payouts = new Map();
 const quotes = new Map();
+const walletPayouts = new Map();
 const app = new Hono();
 const authed = (c) => (c.req.header('authorization') ?? '').startsWith('Bearer sk_test_');
 const now = () => new Date().toISOString();
@@ -34,6 +35,7 @@ app.post('/api/v1/partners/wallets/payouts', async (c) => {
   const b = await c.req.json();
   if (typeof b.reference !== 'string' || !(b.amount >= 10) || !/^0x[a-fA-F0-9]{40}$/.test(b.toAddress)) return c.json({ status: 'error' }, 400);
   const data = { reference: b.reference, withdrawalId: randomUUID(), walletId: randomUUID(), chain: b.chain, token: b.asset, amount: b.amount, estimatedFee: 2.5, toAddress: b.toAddress, status: 'PENDING', transactionHash: null, createdAt: now(), estimatedCompletionAt: now() };
+  walletPayouts.set(b.reference, data);
   return c.json(data, 201);
 });
 
@@ -78,8 +80,10 @@ app.get('/api/v1/partners/fx/listings', (c) => {
   const source = c.req.query('source')?.toUpperCase();
   const destination = c.req.query('destination')?.toUpperCase();
   const matching = POOLS.filter((p) => (!source || p.source === source) && (!destination || p.destination === destination));
-  const page = `  <Pgntn>\n    <PageNumber>0</PageNumber>\n    <PageSize>10</PageSize>\n    <TotalElements>${matching.length}</TotalElements>\n  </Pgntn>`;
-  const body = [page, ...matching.slice(0, 10).map((p) => LISTING.get(p)), '  <OprgMd>sandbox</OprgMd>'].join('\n');
+  const number = Number(c.req.query('page') ?? 0);
+  const size = Number(c.req.query('pageSize') ?? 10);
+  const page = `  <Pgntn>\n    <PageNumber>${number}</PageNumber>\n    <PageSize>${size}</PageSize>\n    <TotalElements>${matching.length}</TotalElements>\n  </Pgntn>`;
+  const body = [page, ...matching.slice(number * size, number * size + size).map((p) => LISTING.get(p)), '  <OprgMd>sandbox</OprgMd>'].join('\n');
   return c.body(xmlDoc('FndPrcgPsptRpt', body), 200, XML_TYPE);
 });
 
@@ -92,21 +96,111 @@ app.get('/api/v1/partners/fx/rates/makers', (c) => {
   return c.body(xmlDoc('FxTradStsAndDtls', body), 200, XML_TYPE);
 });
 
-app.post('/api/v1/partners/marketplace/intent', async (c) => {
+app.get('/api/v1/partners/wallets/payouts/:reference', (c) => {
+  if (!authed(c)) return c.json({ status: 'error' }, 401);
+  const data = walletPayouts.get(c.req.param('reference'));
+  return data ? c.json(data) : c.json({ status: 'error' }, 404);
+});
+
+const withdrawals = new Map();
+const ACCOUNTS = { '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9': 'NGN' };
+app.post('/api/v1/partners/withdrawal', async (c) => {
   if (!authed(c)) return c.json({ status: 'error' }, 401);
   const b = await c.req.json();
-  const quote = { quoteId: randomUUID(), status: 'pending', source: b.sourceCurrency, destination: b.destinationCurrency, amount: b.amount, ttl: 300 };
+  const currency = ACCOUNTS[b.accountId];
+  if (!currency || typeof b.amount !== 'number' || typeof b.accountNumber !== 'string') return c.json({ status: 'error' }, 400);
+  const at = now();
+  const reference = `TRF-${randomUUID().replaceAll('-', '').toUpperCase()}`;
+  const data = { amount: b.amount, currency, destination: { accountNumber: b.accountNumber, accountName: b.accountName, bankCode: b.bankCode }, providerStatus: 'PROCESSING', reference, status: 'PROCESSING', accountId: b.accountId, failureReason: null, createdAt: at, updatedAt: at, estimatedCompletionAt: at };
+  withdrawals.set(reference, data);
+  return c.json(data, 201);
+});
+app.get('/api/v1/partners/withdrawal/:reference', (c) => {
+  if (!authed(c)) return c.json({ status: 'error' }, 401);
+  const data = withdrawals.get(c.req.param('reference'));
+  return data ? c.json(data) : c.json({ status: 'error' }, 404);
+});
+
+const transfers = new Map();
+const transferRecord = (b, extra) => {
+  const at = now();
+  return { id: `trf_${randomUUID().replaceAll('-', '').slice(0, 24)}`, reference: b.reference, amount: b.amount, currency: b.currency, type: b.type, source: { accountNumber: b.source.accountNumber }, destination: { ...b.destination }, ...(b.narrations ? { narrations: b.narrations } : {}), status: 'PENDING', fee: 10, serviceSource: 'bench', category: null, bulkId: null, failureReason: null, createdAt: at, updatedAt: at, ...extra };
+};
+app.post('/api/v1/transfers', async (c) => {
+  if (!authed(c) || !c.req.header('x-service-source')) return c.json({ status: 'error' }, 401);
+  const b = await c.req.json();
+  if (typeof b.reference !== 'string' || typeof b.amount !== 'number' || !b.destination?.accountNumber) return c.json({ status: 'error' }, 400);
+  const data = transferRecord(b);
+  transfers.set(b.reference, data);
+  return c.json([data], 201);
+});
+app.get('/api/v1/transfers/:reference', (c) => {
+  if (!authed(c) || !c.req.header('x-service-source')) return c.json({ status: 'error' }, 401);
+  const data = transfers.get(c.req.param('reference'));
+  return data ? c.json(data) : c.json({ status: 'error' }, 404);
+});
+// The demo bulk file every sandbox key holds: 24 settled rows, a page of 10 answered.
+const DEMO = JSON.parse(readFileSync(new URL('../fixtures/bulk-demo-salaries.json', import.meta.url), 'utf8'));
+const demoRows = DEMO.items.map((r, i) => transferRecord(r, { id: `trf_demo_${String(i + 1).padStart(4, '0')}`, failureReason: r.failureReason ?? null, status: r.status, fee: r.currency === 'NGN' ? 100 : 5, serviceSource: DEMO.serviceSource, category: r.category, bulkId: DEMO.id }));
+app.get('/api/v1/transfers/bulk/:id/transfers', (c) => {
+  if (!authed(c) || !c.req.header('x-service-source')) return c.json({ status: 'error' }, 401);
+  if (c.req.param('id') !== DEMO.id) return c.json({ status: 'error' }, 404);
+  const page = Number(c.req.query('page') ?? 0);
+  const size = Number(c.req.query('size') ?? 10);
+  return c.json({ content: demoRows.slice(page * size, page * size + size), pageNumber: page, pageSize: size, totalElements: demoRows.length, totalPages: Math.ceil(demoRows.length / size) });
+});
+
+// The quote flow answers the sandbox's shapes: the quote priced at the best fixture pool, with its
+// pay-in instructions, the completed quote, and the simulated pay-in returning the quote's state.
+const MERCHANT = randomUUID();
+const quoteOf = (b) => {
+  const pool = POOLS.filter((p) => p.source === b.sourceCurrency && p.destination === b.destinationCurrency).sort((x, y) => Number(x.rate) - Number(y.rate))[0];
+  if (!pool) return undefined;
+  const rate = Number(pool.rate);
+  const received = Math.round((b.amount / rate) * 1e6) / 1e6;
+  const quoteId = randomUUID();
+  const reference = `HPR-${randomUUID().replaceAll('-', '')}`;
+  const created = new Date();
+  const expires = new Date(created.getTime() + 300_000).toISOString();
+  return {
+    quoteId, status: 'pending', source: b.sourceCurrency, destination: b.destinationCurrency, chain: 'BASE', amount: b.amount, totalSourceAmount: b.amount, totalDestinationAmount: received, clientId: MERCHANT, mode: 'sandbox', ttl: 300,
+    allocationResult: { totalSourceAmount: b.amount, totalDestinationAmount: received, weightedAverageRate: rate, allocations: [{ id: randomUUID(), clientId: pool.clientId ?? randomUUID(), poolId: pool.id, poolAccountId: pool.accountId ?? randomUUID(), allocatedAmount: received, sourceAmount: b.amount, rate, reference: `${reference}-1`, metadata: { poolName: pool.name, chain: 'BASE' } }] },
+    metadata: {
+      bankPayIn: { accountName: 'Payments Sandbox Ltd', accountNumber: '5651803357', bankName: 'Access Bank', reference },
+      cryptoPayIn: { addressId: randomUUID(), address: `0x${randomUUID().replaceAll('-', '')}${'0'.repeat(8)}`, chain: 'BASE', token: b.destinationCurrency, addressType: 'EVM', expectedAmount: 0, externalReference: quoteId, status: 'inactive', createdAt: created.toISOString(), expiresAt: expires, virtualAccountId: randomUUID(), derivationIndex: quotes.size, warningMessage: 'This quote is paid in by bank transfer to the bankPayIn account; do not send tokens to this address.' },
+    },
+    chatMetadata: { conversationId: null, chatQuoteId: null, listingId: null, initialListingRate: null, negotiationStartedAt: null, quoteSentAt: null, acceptedAt: null },
+  };
+};
+app.post('/api/v1/partners/marketplace/intent', async (c) => {
+  if (!authed(c)) return c.json({ status: 'error' }, 401);
+  const quote = quoteOf(await c.req.json());
+  if (!quote) return c.json({ status: 'error' }, 400);
   quotes.set(quote.quoteId, quote);
   return c.json(quote, 201);
 });
+app.get('/api/v1/partners/marketplace/quote/:id', (c) => {
+  if (!authed(c)) return c.json({ status: 'error' }, 401);
+  const q = quotes.get(c.req.param('id'));
+  return q ? c.json(q) : c.json({ status: 'error' }, 404);
+});
 app.put('/api/v1/quotes/complete/:id', async (c) => {
+  if (!authed(c)) return c.json({ status: 'error' }, 401);
   const q = quotes.get(c.req.param('id'));
   if (!q) return c.json({ status: 'error' }, 404);
-  await c.req.json();
+  const b = await c.req.json();
+  if (!b.destination?.blockChain?.address) return c.json({ status: 'error' }, 400);
   q.status = 'awaiting_payment';
-  return c.json({ quoteId: q.quoteId, status: 'PENDING', amount: q.amount });
+  const a = q.allocationResult.allocations[0];
+  const { cryptoPayIn } = q.metadata;
+  return c.json({
+    quoteId: q.quoteId, merchantId: q.clientId, sourceCurrency: q.source, destinationCurrency: q.destination, destinationNetwork: q.chain, rate: a.rate, providerId: a.clientId, providerBalanceId: a.poolAccountId, amount: q.amount, receiveAmount: q.totalDestinationAmount, totalAmount: q.amount + 0.5, expiresAt: cryptoPayIn.expiresAt, createdAt: now(), HyperRailReference: `HR-REF-${String(quotes.size).padStart(6, '0')}`, status: 'PENDING',
+    metadata: { bankPayIn: q.metadata.bankPayIn, cryptoPayIn: { ...cryptoPayIn, status: 'INACTIVE' } },
+    fees: [{ name: 'Processing Fee', amount: 0.5, feeType: 'FLAT' }],
+  });
 });
 app.post('/_sandbox/simulate/quotes/:id/pay-in', (c) => {
+  if (!authed(c)) return c.json({ status: 'error' }, 401);
   const q = quotes.get(c.req.param('id'));
   if (!q) return c.json({ status: 'error' }, 404);
   q.status = 'completed';

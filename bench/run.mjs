@@ -13,6 +13,8 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 /** Each server's seconds per workload are split into this many alternating rounds. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const ONLY = process.env.BENCH_ONLY?.split(',').map((n) => n.trim());
+/** BENCH_PARTS="rss,data,cold" runs only those of the measurements after the workloads. */
+const PARTS = process.env.BENCH_PARTS?.split(',').map((n) => n.trim());
 const CONNECTIONS = 50;
 let keySeq = 0;
 const newKey = () => `sk_test_bench${String(++keySeq).padStart(4, '0')}${Date.now().toString(16)}`;
@@ -22,7 +24,7 @@ process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
 
 function start(args, file = 'dist/main.js') {
   const t0 = performance.now();
-  const flags = file === 'dist/main.js' ? ['--max-semi-space-size=32'] : [];
+  const flags = file === 'dist/main.js' ? (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=32').split(' ').filter(Boolean) : [];
   const proc = spawn(process.execPath, [...flags, file, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PORT: '0' } });
   children.add(proc);
   proc.on('exit', () => children.delete(proc));
@@ -54,79 +56,117 @@ const rssMb = (s) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc
 
 const json = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
 const xml = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/xml' });
+const hex8 = () => Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, '0');
 const uniq = () => Math.random().toString(36).slice(2, 8);
 
 const payoutBody = (reference) =>
   JSON.stringify({ reference, amount: 1000, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } });
+const walletPayoutBody = (reference) => JSON.stringify({ reference, chain: 'base', asset: 'usdc', amount: 10, toAddress: '0x52908400098527886E0F7030069857D2E4169EE7' });
+/** Every key's NGN balance account (a fixed id of the sandbox's accounts). */
+const NGN_ACCOUNT = '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9';
+const WITHDRAWAL =
+  JSON.stringify({ accountId: NGN_ACCOUNT, accountName: 'John Doe', accountNumber: '0123456789', amount: 1000, bankCode: '058', authCode: '123456' });
+const transferHeaders = (key) => ({ ...json(key), 'x-service-source': 'bench' });
+const transferBody = (reference) =>
+  JSON.stringify({ reference, amount: 1000, currency: 'NGN', type: 'BANK', source: { accountNumber: '1000200030' }, destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } });
+/** A fresh UUID-shaped transfer reference from a run prefix and a counter. */
+const transferRef = (p, n) => `${p}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+const INTENT = JSON.stringify({ sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 1000, amountDirection: 'source' });
+const COMPLETE = JSON.stringify({ destination: { blockChain: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } } });
 
 const FX_TRADE =
   '<?xml version="1.0" encoding="UTF-8"?><FXTradInstr><CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>USDT</QtdCcy></CcyPair><TradAmts><TradgCcyAmt>1000</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr>';
-/** The trade each key reads back in GET FX trade. */
-const fxTrades = new Map();
+/** What each key reads back in the read-back workloads, by workload and key. */
+const created = new Map();
+/** Create one resource for a key before a read-back workload and keep the id it is read by. */
+const keep = (key, id) => created.set(key, id);
+const topUp = (url, key) =>
+  fetch(`${url}/_sandbox/balances/top-up`, { method: 'POST', headers: json(key), body: JSON.stringify({ key: 'usdc:base', amount: 1e12 }) });
 
-/** Each workload: the autocannon requests for one key, and an optional setup run first. */
+/** A workload that creates a fresh resource per request: the request for one key, n the count so far. */
+const creating = (method, path, headers, body, prefix = uniq) => (key) => {
+  let n = 0;
+  const p = prefix();
+  return [{ method, path, headers: headers(key), setupRequest: (req) => ({ ...req, body: body(p, ++n) }) }];
+};
+
+/** Each workload: the autocannon requests for one key, an optional setup run first, and whether each
+ * request creates a resource (the --data and memory measurements run those). */
 const WORKLOADS = {
-  'POST payout': (key) => {
-    let n = 0;
-    const p = uniq();
-    return [{ method: 'POST', path: '/api/v1/partners/payouts', headers: json(key), setupRequest: (req) => ({ ...req, body: payoutBody(`b-${p}-${++n}`) }) }];
-  },
+  'POST payout': { creates: true, requests: creating('POST', '/api/v1/partners/payouts', json, (p, n) => payoutBody(`b-${p}-${n}`)) },
   'GET payout read-back': {
     setup: async (url, key) => fetch(`${url}/api/v1/partners/payouts`, { method: 'POST', headers: json(key), body: payoutBody('bench-read') }),
     requests: (key) => [{ method: 'GET', path: '/api/v1/partners/payouts/bench-read', headers: json(key) }],
   },
-  'POST wallet payout': {
-    // Enough usdc on base for every payout of the run.
-    setup: async (url, key) =>
-      fetch(`${url}/_sandbox/balances/top-up`, { method: 'POST', headers: json(key), body: JSON.stringify({ key: 'usdc:base', amount: 1e12 }) }),
-    requests: (key) => {
-    let n = 0;
-    const p = uniq();
-    return [
-      {
-        method: 'POST',
-        path: '/api/v1/partners/wallets/payouts',
-        headers: json(key),
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({ reference: `w-${p}-${++n}`, chain: 'base', asset: 'usdc', amount: 10, toAddress: '0x52908400098527886E0F7030069857D2E4169EE7' }),
-        }),
-      },
-    ];
+  // Enough usdc on base for every payout of the run.
+  'POST wallet payout': { creates: true, setup: topUp, requests: creating('POST', '/api/v1/partners/wallets/payouts', json, (p, n) => walletPayoutBody(`w-${p}-${n}`)) },
+  'GET wallet payout read-back': {
+    setup: async (url, key) => {
+      await topUp(url, key);
+      await fetch(`${url}/api/v1/partners/wallets/payouts`, { method: 'POST', headers: json(key), body: walletPayoutBody('bench-read') });
     },
+    requests: (key) => [{ method: 'GET', path: '/api/v1/partners/wallets/payouts/bench-read', headers: json(key) }],
   },
-  'POST FX trade (XML)': (key) => [{ method: 'POST', path: '/api/v1/partners/fx/trades', headers: xml(key), body: FX_TRADE }],
+  'POST withdrawal': { creates: true, requests: creating('POST', '/api/v1/partners/withdrawal', json, () => WITHDRAWAL) },
+  'GET withdrawal read-back': {
+    setup: async (url, key) => {
+      const res = await fetch(`${url}/api/v1/partners/withdrawal`, { method: 'POST', headers: json(key), body: WITHDRAWAL });
+      keep(key, (await res.json()).reference);
+    },
+    requests: (key) => [{ method: 'GET', path: `/api/v1/partners/withdrawal/${created.get(key)}`, headers: json(key) }],
+  },
+  'POST transfer': {
+    creates: true,
+    requests: creating('POST', '/api/v1/transfers', transferHeaders, (p, n) => transferBody(transferRef(p, n)), hex8),
+  },
+  'GET transfer read-back': {
+    setup: async (url, key) => fetch(`${url}/api/v1/transfers`, { method: 'POST', headers: transferHeaders(key), body: transferBody(transferRef('0000beef', 1)) }),
+    requests: (key) => [{ method: 'GET', path: `/api/v1/transfers/${transferRef('0000beef', 1)}`, headers: transferHeaders(key) }],
+  },
+  'GET bulk page': (key) => [{ method: 'GET', path: '/api/v1/transfers/bulk/bulk_demo_salaries/transfers', headers: transferHeaders(key) }],
+  'POST FX trade (XML)': { creates: true, requests: (key) => [{ method: 'POST', path: '/api/v1/partners/fx/trades', headers: xml(key), body: FX_TRADE }] },
   'GET FX trade (XML)': {
     setup: async (url, key) => {
       const res = await fetch(`${url}/api/v1/partners/fx/trades`, { method: 'POST', headers: xml(key), body: FX_TRADE });
-      fxTrades.set(key, /<TxId>([^<]+)<\/TxId>/.exec(await res.text())[1]);
+      keep(key, /<TxId>([^<]+)<\/TxId>/.exec(await res.text())[1]);
     },
-    requests: (key) => [{ method: 'GET', path: `/api/v1/partners/fx/trades/${fxTrades.get(key)}`, headers: xml(key) }],
+    requests: (key) => [{ method: 'GET', path: `/api/v1/partners/fx/trades/${created.get(key)}`, headers: xml(key) }],
   },
   'GET listings (XML)': (key) => [{ method: 'GET', path: '/api/v1/partners/fx/listings?source=NGN&destination=USDT', headers: xml(key) }],
+  'GET listings of 40 pools (XML)': (key) => [{ method: 'GET', path: '/api/v1/partners/fx/listings?pageSize=40', headers: xml(key) }],
   'GET maker rate (XML)': (key) => [{ method: 'GET', path: '/api/v1/partners/fx/rates/makers?from=NGN&to=USDT', headers: xml(key) }],
-  'quote flow: intent, complete, pay-in': (key) => [
+  'POST quote intent': { creates: true, requests: (key) => [{ method: 'POST', path: '/api/v1/partners/marketplace/intent', headers: json(key), body: INTENT }] },
+  'GET quote read-back': {
+    setup: async (url, key) => {
+      const res = await fetch(`${url}/api/v1/partners/marketplace/intent`, { method: 'POST', headers: json(key), body: INTENT });
+      keep(key, (await res.json()).quoteId);
+    },
+    requests: (key) => [{ method: 'GET', path: `/api/v1/partners/marketplace/quote/${created.get(key)}`, headers: json(key) }],
+  },
+  // Intent then complete: with 'POST quote intent' this gives the complete step's cost.
+  'quote flow: intent + complete': (key) => quoteFlow(key).slice(0, 2),
+  'quote flow: intent + complete + pay-in': (key) => quoteFlow(key),
+};
+
+function quoteFlow(key) {
+  return [
     {
       method: 'POST',
       path: '/api/v1/partners/marketplace/intent',
       headers: json(key),
-      body: JSON.stringify({ sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 1000, amountDirection: 'source' }),
+      body: INTENT,
       onResponse: (status, body, context) => {
         if (status < 300) context.quoteId = JSON.parse(body).quoteId;
       },
     },
-    {
-      method: 'PUT',
-      headers: json(key),
-      setupRequest: (req, context) => ({
-        ...req,
-        path: `/api/v1/quotes/complete/${context.quoteId}`,
-        body: JSON.stringify({ destination: { blockChain: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } } }),
-      }),
-    },
+    { method: 'PUT', headers: json(key), setupRequest: (req, context) => ({ ...req, path: `/api/v1/quotes/complete/${context.quoteId}`, body: COMPLETE }) },
     { method: 'POST', headers: json(key), setupRequest: (req, context) => ({ ...req, path: `/_sandbox/simulate/quotes/${context.quoteId}/pay-in` }) },
-  ],
-};
+  ];
+}
+
+/** A workload's autocannon requests for a key. */
+const requestsFor = (name) => (typeof WORKLOADS[name] === 'function' ? WORKLOADS[name] : WORKLOADS[name].requests);
+const CREATING = Object.keys(WORKLOADS).filter((n) => WORKLOADS[n].creates);
 
 async function load(url, requests, opts = {}) {
   return autocannon({ url, connections: CONNECTIONS, requests, ...(opts.amount ? { amount: opts.amount } : { duration: opts.seconds ?? DURATION }) });
@@ -141,7 +181,7 @@ function cpuUs(server) {
 /** Warm a server up on a workload, then give it the key it is measured with. */
 async function prepare(server, name) {
   const w = WORKLOADS[name];
-  const requestsOf = typeof w === 'function' ? w : w.requests;
+  const requestsOf = requestsFor(name);
   const warm = newKey();
   if (w.setup) await w.setup(server.url, warm);
   await load(server.url, requestsOf(warm), { amount: 3000 });
@@ -186,7 +226,7 @@ async function runWorkload(name) {
 const rows = [];
 const bare = await start([], 'bench/bare-hono.mjs');
 const sandbox = await start([]);
-for (const name of Object.keys(WORKLOADS).filter((n) => !ONLY || ONLY.includes(n))) {
+for (const name of Object.keys(WORKLOADS).filter((n) => (ONLY ? ONLY.includes(n) : !PARTS))) {
   const { bare: b, sandbox: s } = await runWorkload(name);
   rows.push({ workload: name, bare: b, sandbox: s, ratio: s.rps / b.rps, rssMb: rssMb(sandbox) });
 }
@@ -205,47 +245,83 @@ function printRows() {
 }
 if (ONLY) {
   printRows();
-  process.exit(0);
+  if (!PARTS) process.exit(0);
 }
+const part = (name) => (PARTS ? PARTS.includes(name) : !ONLY);
 
-// RSS after 100,000 resources across 100 tenants (memory store)
-const many = await start([]);
-{
-  let n = 0;
+// RSS after 100,000 resources across 100 tenants (memory store): payouts alone, then a mixed set
+// (each tenant's requests go round the creating workloads: payouts, wallet payouts, withdrawals,
+// transfers, FX trades, quote intents).
+async function rssAfter(kinds) {
+  const s = await start([]);
   const keys = Array.from({ length: 100 }, newKey);
-  await load(many.url, [{ method: 'POST', path: '/api/v1/partners/payouts', setupRequest: (req) => ({ ...req, headers: json(keys[n % 100]), body: payoutBody(`m-${++n}`) }) }], { amount: 100_000 });
-}
-const rss100k = rssMb(many);
-await stop(many);
-
-// With --data: throughput with 100,000 payouts stored in one tenant against 1,000 stored
-const dataRps = {};
-for (const stored of [1_000, 100_000]) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-bench-'));
-  const s = await start(['--data', dir]);
-  const key = newKey();
-  await load(s.url, WORKLOADS['POST payout'](key), { amount: stored });
-  const r = await load(s.url, WORKLOADS['POST payout'](key));
-  dataRps[stored] = { rps: Math.round(r.requests.average), p99: r.latency.p99 };
+  for (const key of keys) await WORKLOADS['POST wallet payout'].setup(s.url, key);
+  const perKey = keys.map((key) => kinds.map((k) => requestsFor(k)(key)[0]));
+  let n = 0;
+  const r = await load(s.url, [{ setupRequest: (req) => {
+    const i = n++;
+    const t = perKey[i % 100][Math.floor(i / 100) % kinds.length];
+    // Each template's own setupRequest gives it a fresh body.
+    return t.setupRequest ? t.setupRequest({ ...req, ...t }) : { ...req, ...t };
+  } }], { amount: Number(process.env.BENCH_RSS_COUNT ?? 100_000) });
+  const mb = rssMb(s);
+  // What it settles at once idle (V8 gives back heap it no longer needs only when allocation stops).
+  await new Promise((r) => setTimeout(r, 10_000));
+  const idleMb = rssMb(s);
   await stop(s);
-  rmSync(dir, { recursive: true, force: true });
+  const failed = r.non2xx + r.errors + r.timeouts;
+  console.log(`RSS run (${kinds.join(", ")}): ${r["2xx"]} of ${r.requests.total} answered 2xx, ${failed} failed; RSS ${mb} MB, ${idleMb} MB after 10 s idle`);
+  return mb;
+}
+const rss = {};
+if (part('rss')) {
+  const sets = process.env.BENCH_RSS?.split(',') ?? ['payouts', 'mixed'];
+  if (sets.includes('payouts')) rss.payouts = await rssAfter(['POST payout']);
+  if (sets.includes('mixed')) rss.mixed = await rssAfter(CREATING);
+}
+
+// With --data: throughput of each creating workload with 100,000 of its resources stored in one
+// tenant against 1,000 stored.
+const dataRps = {};
+for (const name of part('data') ? (process.env.BENCH_DATA?.split(',').map((n) => n.trim()) ?? CREATING) : []) {
+  dataRps[name] = {};
+  for (const stored of [1_000, 100_000]) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-bench-'));
+    // No cap on one tenant's resources (the default, 100,000, would refuse the run's creations).
+    const s = await start(['--data', dir, '--max-resources', '0']);
+    const key = newKey();
+    if (WORKLOADS[name].setup) await WORKLOADS[name].setup(s.url, key);
+    await load(s.url, requestsFor(name)(key), { amount: stored });
+    const cpu0 = cpuUs({ proc: s.proc });
+    const r = await load(s.url, requestsFor(name)(key));
+    dataRps[name][stored] = { rps: Math.round(r.requests.total / r.duration), p99: r.latency.p99, cpuUsPerRequest: Math.round(((cpuUs({ proc: s.proc }) - cpu0) / r.requests.total) * 10) / 10, non2xx: r.non2xx + r.errors + r.timeouts };
+    await stop(s);
+    rmSync(dir, { recursive: true, force: true });
+    console.error(`--data ${name}, ${stored} stored: ${JSON.stringify(dataRps[name][stored])}`);
+  }
 }
 
 const colds = [];
-for (let i = 0; i < 5; i++) {
+for (let i = 0; i < (part('cold') ? 5 : 0); i++) {
   const s = await start([]);
   colds.push(s.coldStartMs);
   await stop(s);
 }
-const coldStartMs = Math.round(Math.min(...colds));
+const coldStartMs = colds.length ? Math.round(Math.min(...colds)) : undefined;
 
-printRows();
-const dataRatio = dataRps[100_000].rps / dataRps[1_000].rps;
-console.log(`\n--data POST payout: ${dataRps[1_000].rps} req/s with 1,000 stored, ${dataRps[100_000].rps} req/s with 100,000 stored (${(dataRatio * 100).toFixed(0)} %, target >= 50 %)`);
-console.log(`RSS after 100,000 payouts across 100 tenants: ${rss100k} MB (target < 200 MB)`);
-console.log(`cold start to first 200 (best of 5): ${coldStartMs} ms (target < 500 ms)`);
+if (!ONLY) printRows();
+const dataRatio = {};
+for (const [name, d] of Object.entries(dataRps)) {
+  dataRatio[name] = d[100_000].rps / d[1_000].rps;
+  console.log(
+    `--data ${name}: ${d[1_000].rps} req/s (${d[1_000].cpuUsPerRequest} µs CPU) with 1,000 stored, ${d[100_000].rps} req/s (${d[100_000].cpuUsPerRequest} µs CPU) with 100,000 stored (${(dataRatio[name] * 100).toFixed(0)} %, target >= 50 %), p99 ${d[1_000].p99} / ${d[100_000].p99} ms, non-2xx ${d[1_000].non2xx} / ${d[100_000].non2xx}`,
+  );
+}
+if (rss.payouts) console.log(`RSS after 100,000 payouts across 100 tenants: ${rss.payouts} MB; after a mixed 100,000: ${rss.mixed} MB (target < 200 MB)`);
+if (coldStartMs) console.log(`cold start to first 200 (best of 5): ${coldStartMs} ms (target < 500 ms)`);
+if (ONLY || PARTS) process.exit(0);
 
 writeFileSync(
   'bench/results.json',
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: DURATION, rounds: ROUNDS, rows, dataRps, dataRatio, rss100k, coldStartMs }, null, 2) + '\n',
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: DURATION, rounds: ROUNDS, rows, dataRps, dataRatio, rss, coldStartMs }, null, 2) + '\n',
 );

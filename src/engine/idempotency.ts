@@ -7,6 +7,9 @@
 // but the full response is kept only for the newest LIMITS.responsesKept creations of the tenant.
 // A replay of an older one is answered from the resource itself (`reread`): same status, same
 // shape, the resource as it stands now. A route that passes no `reread` keeps its responses inline.
+// A route whose response is a pure view of a record that is replaced, never changed, on each move
+// keeps that record as created (`kept`) instead of the response: while the resource has not moved it
+// is the very object the resource collection holds, so a kept response costs no memory of its own.
 import { SandboxError } from '../kernel/errors.js';
 import { fingerprint } from '../kernel/json.js';
 import type { Tenant } from './tenant.js';
@@ -19,6 +22,8 @@ export const LIMITS = {
 export interface StoredResponse {
   status: number;
   body: unknown;
+  /** What the body is a view of (the record as created), kept instead of the body when the reread can rebuild it. */
+  kept?: unknown;
 }
 
 /** How a route re-presents a created resource whose stored response has been dropped. */
@@ -27,6 +32,8 @@ export interface Reread {
   id(body: unknown): string;
   /** The creation response's body, built from the resource as it stands now. */
   body(id: string): unknown;
+  /** The creation response's body rebuilt, byte for byte, from what `create` kept. */
+  rebuild?(kept: unknown): unknown;
 }
 
 interface IdempotencyRecord {
@@ -40,6 +47,8 @@ interface IdempotencyRecord {
 
 export const idempotencyRecords = (t: Tenant) => t.store.collection<IdempotencyRecord>('idempotency');
 export const storedResponses = (t: Tenant) => t.store.collection<unknown>('idempotency_responses');
+/** The records as created that kept responses are rebuilt from. */
+export const keptSources = (t: Tenant) => t.store.collection<unknown>('idempotency_kept');
 
 export function idempotent(
   tenant: Tenant,
@@ -75,16 +84,19 @@ export function idempotent(
     return created;
   }
   records.put(key, { fp, status: res.status, id: reread.id(res.body) });
-  const responses = storedResponses(tenant);
-  responses.put(key, res.body);
+  const kept = reread.rebuild && res.kept !== undefined;
+  const responses = kept ? keptSources(tenant) : storedResponses(tenant);
+  responses.put(key, kept ? res.kept : res.body);
   while (responses.size > LIMITS.responsesKept) responses.remove(responses.keys().next().value!);
   return created;
 }
 
 function replayBody(t: Tenant, key: string, seen: IdempotencyRecord, reread?: Reread): unknown {
   if (seen.body !== undefined) return seen.body;
-  const kept = storedResponses(t).get(key);
-  if (kept !== undefined) return kept;
+  const stored = storedResponses(t).get(key);
+  if (stored !== undefined) return stored;
+  const kept = reread?.rebuild ? keptSources(t).get(key) : undefined;
+  if (kept !== undefined) return reread!.rebuild!(kept);
   if (!reread || seen.id === undefined) {
     throw new Error(`idempotency record ${key} has neither a stored response nor a way to re-read it`);
   }

@@ -9,7 +9,7 @@
 import { iso } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
 import type { SandboxEvent } from './events.js';
-import { idempotencyRecords, storedResponses } from './idempotency.js';
+import { idempotencyRecords, keptSources, storedResponses } from './idempotency.js';
 import type { Resource } from './resource.js';
 import type { Tenant } from './tenant.js';
 
@@ -98,6 +98,7 @@ export function* sweepTenant(t: Tenant, before: number, retained: Retained): Gen
   // Idempotency records whose resource is gone: the reference may be used again.
   const records = idempotencyRecords(t);
   const responses = storedResponses(t);
+  const kept = keptSources(t);
   for (const key of records.keys()) {
     const rec = records.get(key)!;
     const scope = key.slice(0, key.indexOf(':'));
@@ -105,6 +106,7 @@ export function* sweepTenant(t: Tenant, before: number, retained: Retained): Gen
     if (collection && rec.id !== undefined && !t.store.collection(collection).has(rec.id)) {
       records.remove(key);
       responses.remove(key);
+      kept.remove(key);
     }
     yield 1;
   }

@@ -25,7 +25,8 @@ export interface Creation<R extends { reference: string }, B> {
   create(): R;
   /** Read the resource by its reference (a replay whose first answer is no longer kept is built from it). */
   read(reference: string): R;
-  /** The created answer, from the record. */
+  /** The created answer, from the record: a pure view of it (a replay rebuilds the first answer from
+   * the record as created, which moves replace, never change). */
   present(r: R): B;
 }
 
@@ -45,9 +46,9 @@ export function created<R extends { reference: string }, B>(c: Context<AppEnv>, 
     () => {
       const r = spec.create();
       reference = r.reference;
-      return { status: 201, body: spec.present(r) };
+      return { status: 201, body: spec.present(r), kept: r };
     },
-    { id: () => reference, body: (ref) => spec.present(spec.read(ref)) },
+    { id: () => reference, body: (ref) => spec.present(spec.read(ref)), rebuild: (r) => spec.present(r as R) },
     spec.keyField,
   );
   if (res.replayed) c.header('Idempotent-Replayed', 'true');

@@ -30,7 +30,7 @@ describe('idempotency records', () => {
     LIMITS.responsesKept = 5;
     const t = await createTestApp();
     for (let i = 1; i <= 8; i++) expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout(`idem-${i}`) })).status).toBe(201);
-    expect(await collectionSize(t, 'idempotency_responses')).toBe(5);
+    expect(await collectionSize(t, 'idempotency_kept')).toBe(5);
     expect(await collectionSize(t, 'idempotency')).toBe(8);
     await advance(t, 3600);
 

@@ -84,7 +84,7 @@ async function sizes(t: TestApp, key: string) {
   const tenant = await t.tenants.get(key, 'sandbox');
   return {
     events: size('events'),
-    responses: size('idempotency_responses'),
+    responses: size('idempotency_responses') + size('idempotency_kept'),
     deliveries: size('webhook_deliveries'),
     journal: tenant.journal.list(10_000).length,
   };

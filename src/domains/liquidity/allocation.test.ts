@@ -249,6 +249,37 @@ describe('helpers', () => {
     expect(poolsForPair(POOLS, 'NGN', 'GHS')).toEqual([]);
     expect(poolById(buy[0].id)).toBe(buy[0]);
   });
+
+  it('orders rates that differ beyond a double\'s precision exactly', () => {
+    const high = pool('NGN', 'USDT', '1580.50000000000000000002', '10');
+    const low = pool('NGN', 'USDT', '1580.50000000000000000001', '10');
+    expect(poolsForPair([high, low], 'NGN', 'USDT')).toEqual([low, high]);
+    expect(poolsForPair([low, high], 'USDT', 'NGN')).toEqual([]);
+    expect(poolsForPair([low, high].map((p) => ({ ...p, source: 'USDT', destination: 'NGN' })), 'USDT', 'NGN').map((p) => p.rate)).toEqual([high.rate, low.rate]);
+  });
+
+  it('answers the same allocation whatever the pools past the ones it uses hold', () => {
+    // Pools are looked at only until they can fill the request: what lies beyond changes nothing.
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 1500, max: 1600 }), fc.integer({ min: 1, max: 400 })), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 50_000 }), (specs, amount) => {
+        const pools = specs.map(([rate, balance]) => pool('NGN', 'USDT', String(rate), String(balance)));
+        let first;
+        try {
+          first = allocate({ source: 'NGN', destination: 'USDT', amount, amountDirection: 'source', pools });
+        } catch (e) {
+          expect((e as SandboxError).code).toBe('INSUFFICIENT_LIQUIDITY');
+          return;
+        }
+        // Halve what every pool after the last one used holds (which keeps each of them after it).
+        const order = poolsForPair(pools, 'NGN', 'USDT').map((p) => p.id);
+        const last = order.indexOf(first.allocations.at(-1)!.poolId);
+        const after = new Set(order.slice(last + 1));
+        const beyond = pools.map((p) => (after.has(p.id) ? { ...p, availableBalance: String(Math.max(1, Math.floor(Number(p.availableBalance) / 2))) } : p));
+        expect(allocate({ source: 'NGN', destination: 'USDT', amount, amountDirection: 'source', pools: beyond })).toEqual(first);
+      }),
+      { seed: 17, numRuns: 200 },
+    );
+  });
 });
 
 describe('fixtures/pools.json', () => {

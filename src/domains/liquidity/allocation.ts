@@ -106,7 +106,11 @@ export function poolsForPair<P extends LiquidityPool>(pools: readonly P[], sourc
   return pools
     .filter((p) => p.source.toUpperCase() === s && p.destination.toUpperCase() === d)
     .sort((a, b) => {
-      const byRate = x(a.rate).cmp(b.rate);
+      // Number() is monotonic, so differing doubles order the decimals alike; equal ones may be
+      // different decimals, which the exact comparison tells apart.
+      const ra = Number(a.rate);
+      const rb = Number(b.rate);
+      const byRate = ra < rb ? -1 : ra > rb ? 1 : x(a.rate).cmp(b.rate);
       if (byRate !== 0) return fiatToToken ? byRate : -byRate;
       const byBalance = x(b.availableBalance).cmp(a.availableBalance);
       if (byBalance !== 0) return byBalance;
@@ -203,8 +207,12 @@ export function allocate(input: AllocationInput): AllocationResult {
   };
 
   const candidates = poolsForPair(input.pools, source, destination);
+  // Pools are looked at best first only until they can fill the request: the picks below never
+  // reach further, and only a request they cannot fill needs every pool (for the refusal's totals).
   const legs: Leg[] = [];
+  let available = x(0);
   for (const pool of candidates) {
+    if (available.gte(requested)) break;
     const rate = x(pool.rate);
     if (!rate.isFinite() || rate.lte(0)) continue;
     if (limit && isWorseRate(destination, rate, limit)) continue;
@@ -214,9 +222,9 @@ export function allocate(input: AllocationInput): AllocationResult {
     // A pool whose whole capacity converts to nothing on the other side cannot be used.
     if (capacity.lte(0) || counterpart(capacity, rate).lte(0)) continue;
     legs.push({ pool, rate, balance, capacity });
+    available = available.plus(capacity);
   }
 
-  const available = legs.reduce((sum, l) => sum.plus(l.capacity), x(0));
   if (available.lt(requested)) {
     throw insufficient({
       source,

@@ -47,13 +47,23 @@ export function derivedUuid(text: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
+/** A value fixed per API key, worked out once per tenant (two hashes per quote otherwise). */
+function perTenant<V>(of: (t: Tenant) => V): (t: Tenant) => V {
+  const kept = new WeakMap<Tenant, V>();
+  return (t) => {
+    let v = kept.get(t);
+    if (v === undefined) kept.set(t, (v = of(t)));
+    return v;
+  };
+}
+
 /** The partner's client id (merchantId on payment quotes): fixed per API key. */
-export const clientIdOf = (t: Tenant) => derivedUuid(`marketplace-client:${t.id}`);
+export const clientIdOf = perTenant((t) => derivedUuid(`marketplace-client:${t.id}`));
 
 /** The collection account a fiat pay-in goes to: one 10-digit account per API key. */
-function payInAccountNumber(t: Tenant): string {
-  return (BigInt(`0x${hash(`pay-in-account:${t.id}`).slice(0, 15)}`) % 10_000_000_000n).toString().padStart(10, '0');
-}
+const payInAccountNumber = perTenant((t) =>
+  (BigInt(`0x${hash(`pay-in-account:${t.id}`).slice(0, 15)}`) % 10_000_000_000n).toString().padStart(10, '0'),
+);
 
 /** The deposit address of derivation index n: an EVM address fixed per API key and index. */
 function depositAddress(t: Tenant, index: number): string {
