@@ -69,12 +69,12 @@ const settledFields = {
   status: z
     .enum(['SUCCESSFUL', 'FAILED'])
     .optional()
-    .openapi({ description: 'Sandbox only: record the row already ended so, with no lifecycle or events; left out, the row settles as the scenario says' }),
-  failureReason: z.string().min(1).max(200).optional().openapi({ description: 'Sandbox only: with status FAILED, the failure reason' }),
+    .openapi({ example: 'FAILED', description: 'Sandbox only: record the row already ended so, with no lifecycle or events; left out, the row settles as the scenario says' }),
+  failureReason: z.string().min(1).max(200).optional().openapi({ example: 'Account closed', description: 'Sandbox only: with status FAILED, the failure reason' }),
   createdAt: z.iso
     .datetime({ offset: true })
     .optional()
-    .openapi({ description: "Sandbox only: with status, when the row was made (not later than the tenant's clock), so files can span dates for from/to" }),
+    .openapi({ example: '2026-01-10T08:00:00Z', description: "Sandbox only: with status, when the row was made (not later than the tenant's clock), so files can span dates for from/to" }),
 };
 
 /** A sandbox-only field needs status (and failureReason a FAILED one). */
