@@ -25,8 +25,9 @@ describe('guided quote and FX flows', () => {
     expect([...c.doc.querySelectorAll('[data-view="flow-log"] .exchange h3')].map((h) => h.textContent)).toEqual([
       '1. Create an intent: 50,000 NGN to USDT',
       '2. Complete the quote with a blockchain destination',
-      '3. Simulate the pay-in',
-      '4. Read the quote back',
+      '3. Read the quote: is it waiting for its pay-in?',
+      '4. Simulate the pay-in',
+      '5. Read the quote back',
     ]);
     expect(c.doc.querySelector('[data-field="flow-outcome"]')!.getAttribute('data-outcome')).toBe('ok');
     const outcome = c.text('[data-field="flow-outcome"]');
@@ -36,6 +37,7 @@ describe('guided quote and FX flows', () => {
     expect(log).toEqual([
       'POST /api/v1/partners/marketplace/intent → 201',
       `PUT /api/v1/quotes/complete/${quoteId} → 200`,
+      `GET /api/v1/partners/marketplace/quote/${quoteId} → 200`,
       `POST /_sandbox/simulate/quotes/${quoteId}/pay-in → 200`,
       `GET /api/v1/partners/marketplace/quote/${quoteId} → 200`,
     ]);

@@ -170,8 +170,14 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     let n = 0;
     const step: Step = async (label, method, path, opts = {}) => {
       const { expect, ...call } = opts;
-      const x = await api.call(label, method, path, call);
+      let x = await api.call(label, method, path, call);
       log.insertAdjacentHTML('beforeend', views.exchange(x, ++n));
+      // 503 and 429 mean the request was not processed, so the same call is safe to repeat.
+      for (let retry = 1; (x.status === 503 || x.status === 429) && retry <= 3; retry++) {
+        await new Promise((resolve) => setTimeout(resolve, 1000 * retry));
+        x = await api.call(`${label} (try ${retry + 1})`, method, path, call);
+        log.insertAdjacentHTML('beforeend', views.exchange(x, ++n));
+      }
       await refresh();
       const ok = expect !== undefined ? x.status === expect : x.status >= 200 && x.status < 300;
       if (!ok) throw new Error(`${label}: ${x.status}${serverMessage(x.responseBody)}`);
