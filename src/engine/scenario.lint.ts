@@ -45,20 +45,17 @@ interface ZodDef {
 
 const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: ZodDef } })._zod.def;
 
+/** Schemas that only wrap another (optional, nullable, defaults and the like): read through them. */
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'readonly', 'catch', 'nonoptional']);
+
 /** Every leaf field of a schema by dotted path, with its values when it is an enum (null otherwise). */
 export function leafFields(schema: z.ZodType, prefix = '', out = new Map<string, readonly string[] | null>()): Map<string, readonly string[] | null> {
   const def = defOf(schema);
+  if (WRAPPERS.has(def.type)) return leafFields(def.innerType!, prefix, out);
   switch (def.type) {
     case 'object':
       for (const [k, v] of Object.entries(def.shape ?? {})) leafFields(v, prefix ? `${prefix}.${k}` : k, out);
       return out;
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'readonly':
-    case 'catch':
-    case 'nonoptional':
-      return leafFields(def.innerType!, prefix, out);
     case 'pipe':
       return leafFields(def.in!, prefix, out);
     case 'union':
@@ -79,6 +76,7 @@ export function leafFields(schema: z.ZodType, prefix = '', out = new Map<string,
 /** The field names an object of `schema` at `path` takes (for "did you mean" on an unknown field). */
 export function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   const def = defOf(schema);
+  if (WRAPPERS.has(def.type)) return fieldsAt(def.innerType!, path);
   switch (def.type) {
     case 'object':
       if (path.length === 0) return Object.keys(def.shape ?? {});
@@ -91,13 +89,6 @@ export function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): strin
       return [...new Set((def.options ?? []).flatMap((o) => fieldsAt(o, path)))];
     case 'intersection':
       return [...fieldsAt(def.left!, path), ...fieldsAt(def.right!, path)];
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'readonly':
-    case 'catch':
-    case 'nonoptional':
-      return fieldsAt(def.innerType!, path);
     case 'pipe':
       return fieldsAt(def.in!, path);
     default:

@@ -124,7 +124,7 @@ export class Tenant {
 
   /** The tenant's time in ms. While a due job runs, the time it fell due. */
   now(): number {
-    return this.pinnedAt ?? this.frozenAt ?? this.env.clock.now() + this.offsetMs;
+    return this.nowAt(this.env.clock.now());
   }
 
   /** Whether the clock stands still until advanced. */
@@ -192,21 +192,24 @@ export class Tenant {
     this.running = true;
     let count = 0;
     try {
-      for (let job = this.scheduler.takeDue(now); job; job = this.scheduler.takeDue(now)) {
-        const handler = this.env.jobHandlers[job.kind];
-        if (!handler) continue;
-        this.pinnedAt = job.dueAt;
-        try {
-          handler(this, job);
-        } finally {
-          this.pinnedAt = undefined;
-        }
-        count++;
-      }
+      for (let job = this.scheduler.takeDue(now); job; job = this.scheduler.takeDue(now)) if (this.runJob(job)) count++;
     } finally {
       this.running = false;
     }
     return count;
+  }
+
+  /** Run a due job at the time it fell due; false when no handler knows its kind. */
+  private runJob(job: Job): boolean {
+    const handler = this.env.jobHandlers[job.kind];
+    if (!handler) return false;
+    this.pinnedAt = job.dueAt;
+    try {
+      handler(this, job);
+    } finally {
+      this.pinnedAt = undefined;
+    }
+    return true;
   }
 
   /** Move the tenant's clock forward and apply everything that fell due, in order. */
@@ -238,15 +241,9 @@ export class Tenant {
       this.running = true;
       try {
         for (let job = this.scheduler.takeDue(target); job; job = this.scheduler.takeDue(target)) {
-          const handler = this.env.jobHandlers[job.kind];
-          if (!handler) continue;
+          if (!this.env.jobHandlers[job.kind]) continue;
           this.moveClockTo(Math.max(job.dueAt, this.nowAt(base)), base);
-          this.pinnedAt = job.dueAt;
-          try {
-            handler(this, job);
-          } finally {
-            this.pinnedAt = undefined;
-          }
+          this.runJob(job);
           applied++;
           // Jobs due at the same instant run together; the pause comes before the clock moves on.
           const next = pauseWhen && this.scheduler.nextDueAt();
