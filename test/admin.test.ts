@@ -78,6 +78,21 @@ describe('request journal', () => {
     expect(JSON.stringify(all.body)).not.toContain(KEY);
   });
 
+  it('redacts by meaning: credentials go, an asset named token stays', async () => {
+    const t = await createTestApp();
+    await t.call('POST', '/api/v1/partners/payouts', { body: { ...payout('j-secret'), authCode: '123456', password: 'hunter2' }, unchecked: true });
+    await t.call('POST', '/_sandbox/balances/top-up', { body: { key: 'usdc:base', amount: 1000 } });
+    const wallet = await t.call('POST', '/api/v1/partners/wallets/payouts', {
+      body: { reference: 'j-wallet', chain: 'base', asset: 'usdc', amount: 10, toAddress: '0x52908400098527886E0F7030069857D2E4169EE7' },
+    });
+    expect(wallet.status).toBe(201);
+    // The top-up is a control call: the journal holds the API's requests only.
+    const [walletEntry, secretEntry] = (await t.call('GET', '/_sandbox/requests?limit=2')).body.data;
+    expect(walletEntry.path).toBe('/api/v1/partners/wallets/payouts');
+    expect(JSON.stringify(walletEntry.responseBody)).toContain('"token":"usdc"');
+    expect(secretEntry.requestBody).toMatchObject({ reference: 'j-secret', authCode: '[redacted]', password: '[redacted]' });
+  });
+
   it('is bounded per tenant and separate per key', async () => {
     const t = await createTestApp({ config: { journalSize: 5 } });
     for (let i = 0; i < 8; i++) await t.call('GET', `/api/v1/partners/payouts/x-${i}`);

@@ -67,7 +67,9 @@ function keptHeaders(h: RequestHeaders): Record<string, string> {
 }
 
 const SECRET_HEADERS = /^(authorization|cookie|x-api-key|webhook-signature)$/i;
-const SECRET_FIELDS = /^(authCode|secret|password|pin|otp|token|apiKey|api_key)$/i;
+// By meaning: credentials and one-time codes. A plain `token` is the API's word for an asset (a wallet
+// payout's `token: "usdc"`, a quote pool's token), so only tokens that are credentials are named.
+const SECRET_FIELDS = /^(authCode|secret|password|pin|otp|apiKey|api_key|accessToken|access_token|refreshToken|refresh_token)$/i;
 
 export function redactHeaders(h: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
