@@ -1,7 +1,7 @@
 // GET /api/v1/partners/rates: the live service's JSON rate, read from the one market of the sandbox.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../src/kernel/money.js';
-import { advance, createTestApp, KEY_B, type TestApp } from './support/app.js';
+import { advance, createTestApp, KEY, KEY_B, type TestApp } from './support/app.js';
 import { fx } from './support/fx.js';
 
 const RATES = '/api/v1/partners/rates';
@@ -154,5 +154,32 @@ describe('a scenario pins a rate or scripts a move', () => {
     }
     const schema = (await t.call('GET', '/_sandbox/scenario.schema.json', { key: null })).body;
     expect(JSON.stringify(schema)).toContain('ADMIN_OVERRIDE');
+  });
+});
+
+describe('GET /api/v1/partners/marketplace/rates/stream: streams per key', () => {
+  const open = (t: TestApp, key = KEY) =>
+    t.app.request('/api/v1/partners/marketplace/rates/stream?from=NGN&to=USDT', { headers: { authorization: `Bearer ${key}` } });
+
+  it('lets one key hold 10 streams at once, refuses the 11th with 429, and not another key\'s', async () => {
+    const t = await createTestApp();
+    const held = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await open(t);
+      expect(res.status).toBe(200);
+      held.push(res);
+    }
+    const refused = await open(t);
+    expect(refused.status).toBe(429);
+    const body = await refused.json();
+    expect(body.error.code).toBe('RATE_LIMITED');
+    expect(body.message).toContain('10 rate streams open');
+    const other = await open(t, KEY_B);
+    expect(other.status).toBe(200);
+    // Closing one makes room again.
+    await held[0].body!.cancel();
+    const again = await open(t);
+    expect(again.status).toBe(200);
+    for (const res of [...held.slice(1), other, again]) await res.body!.cancel();
   });
 });

@@ -52,7 +52,7 @@ const stream = createRoute({
         },
       },
     },
-    ...errorResponses(400),
+    ...errorResponses(400, 429),
   },
 });
 

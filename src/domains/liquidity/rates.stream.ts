@@ -6,6 +6,7 @@
 // (Streams.closeAll) or a fault replacing the answer releases both.
 import type { Tenant } from '../../engine/tenant.js';
 import type { Streams } from '../../http/streams.js';
+import { SandboxError } from '../../kernel/errors.js';
 import { marketTime } from './market.js';
 import { rateUpdate, type RatePair } from './rates.service.js';
 
@@ -24,6 +25,12 @@ export function catchUpSteps(from: number, to: number, max = MAX_CATCH_UP): numb
 }
 
 export function rateStream(t: Tenant, pair: RatePair, streams: Streams): Response {
+  if (streams.openFor(t) >= streams.maxPerKey) {
+    throw new SandboxError(
+      'RATE_LIMITED',
+      `This API key already holds ${streams.maxPerKey} rate streams open, the most one key may hold. Close one before opening another; one stream per pair is enough.`,
+    );
+  }
   let stop = () => undefined as void;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -55,7 +62,7 @@ export function rateStream(t: Tenant, pair: RatePair, streams: Streams): Respons
       };
       heartbeat();
       send('rate_update', rateUpdate(t, pair, last));
-      unregister = streams.add(() => {
+      unregister = streams.add(t, () => {
         stop();
         controller.close();
       });
