@@ -82,20 +82,19 @@ export const MARKETPLACE_PAY_IN_STATUS = {
   cancelled: 'cancelled',
 } as const satisfies Record<QuoteStatus, string>;
 
+/** A payment-specific quote's words for the quote's end states (its own and its deposit address's). */
+const PAYMENT_ENDED = { completed: 'COMPLETED', expired: 'EXPIRED', cancelled: 'CANCELLED' } as const;
+
 /** The payment-specific quote's status and its deposit address's, by the quote's status. */
 export const PAYMENT_STATUS = {
   pending: 'PENDING',
   awaiting_payment: 'PENDING',
-  completed: 'COMPLETED',
-  expired: 'EXPIRED',
-  cancelled: 'CANCELLED',
+  ...PAYMENT_ENDED,
 } as const satisfies Record<QuoteStatus, string>;
 export const PAYMENT_PAY_IN_STATUS = {
   pending: 'AWAITING_PAYMENT',
   awaiting_payment: 'AWAITING_PAYMENT',
-  completed: 'COMPLETED',
-  expired: 'EXPIRED',
-  cancelled: 'CANCELLED',
+  ...PAYMENT_ENDED,
 } as const satisfies Record<QuoteStatus, string>;
 
 const values = <T extends Record<string, string>>(o: T) => [...new Set(Object.values(o))] as [T[keyof T], ...T[keyof T][]];
