@@ -67,11 +67,22 @@ const timers = (list: string) => list.split(',').filter((k) => k === 'Timeout').
 /** The process's active handles and requests, by kind. */
 const handles = () => process.getActiveResourcesInfo().filter((k) => k !== 'TTYWrap').sort().join(',');
 
+/** The handles once they have stopped changing: a start-up timer still running when the count is
+ * taken would otherwise be counted as the process's own and then go. */
+async function settledHandles(): Promise<string> {
+  let last = handles();
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 200));
+    const now = handles();
+    if (now === last) return now;
+    last = now;
+  }
+}
+
 describe('GET /api/v1/partners/marketplace/rates/stream', () => {
   it('streams the moved market on clock advances and heartbeats in real time, then leaves nothing behind', async () => {
     await start();
-    await new Promise((r) => setTimeout(r, 50));
-    const before = handles();
+    const before = await settledHandles();
     const s = open('from=USDT&to=NGN');
     await until(() => s.updates.length === 1 && s.heartbeats.length >= 1, 'the opening events');
     expect(s.heartbeats[0]).toEqual({ status: 'connected', timestamp: '2026-01-15T09:00:00.000Z' });
