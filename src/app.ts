@@ -14,7 +14,7 @@ import { controlRoutes, OPEN_PATHS } from './admin/index.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { domains, resourcesOf } from './domains/index.js';
 import type { DomainModule } from './domains/module.js';
-import { handedOver, Outbox, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
+import { handedOver, keepQueued, Outbox, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
 import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, validationHook } from './http/errors.js';
@@ -167,7 +167,10 @@ export function createApp(deps: AppDeps) {
   app.route('/', docsRoutes());
   app.route('/', consoleRoutes());
 
-  return { app, tenants, outbox, streams };
+  /** Before the store closes: attempts in flight finish; queued ones stay due in the store (a shared
+   * store has them written down as handoffs already). */
+  const closeWebhooks = () => outbox.close(handoff ? undefined : keepQueued);
+  return { app, tenants, outbox, streams, closeWebhooks };
 }
 
 /** The document's tags in the order the docs page shows them: the API document's resources in its

@@ -74,7 +74,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   // With --data, no tenant is read here: each loads on its first request, so the port opens at once.
   const store = await openStore(config);
   const holds = new Holds();
-  const { app, tenants, streams } = createApp({ config, store, clock: opts.clock ?? systemClock, allowedKeys: keys, scenarios, sleep: holds.sleep, streams: new Streams(opts.heartbeatMs) });
+  const { app, tenants, streams, closeWebhooks } = createApp({ config, store, clock: opts.clock ?? systemClock, allowedKeys: keys, scenarios, sleep: holds.sleep, streams: new Streams(opts.heartbeatMs) });
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, serverOptions: timeoutOptions(config) }) as Server;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
@@ -111,6 +111,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
         await drain.run();
         connections.stop();
         await ticking;
+        await closeWebhooks();
         await tenants.stop();
         await store.close();
       })()),

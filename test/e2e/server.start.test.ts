@@ -42,3 +42,47 @@ it('refuses a port already in use, with the reason', async () => {
   open = [a];
   await expect(startServer(ConfigSchema.parse({ port: a.port }))).rejects.toThrow(/EADDRINUSE/);
 });
+
+it('lets webhook attempts in flight finish before closing, and keeps the queued ones due for the next start', async () => {
+  const { createServer } = await import('node:http');
+  const { mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const received: string[] = [];
+  // The receiver answers each attempt 300 ms late, so one attempt is in flight and the next queued when close() is called.
+  const receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => setTimeout(() => {
+      received.push((JSON.parse(body) as { event: string }).event);
+      res.writeHead(200).end('ok');
+    }, 300));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
+  const data = await mkdtemp(`${tmpdir()}/close-`);
+  try {
+    const first = await startServer(ConfigSchema.parse({ port: 0, data }));
+    expect((await fetch(`${first.url}/_sandbox/webhooks`, { method: 'PUT', headers, body: JSON.stringify({ url: hook }) })).status).toBe(200);
+    for (const reference of ['hook-1', 'hook-2']) {
+      const body = JSON.stringify({ ...JSON.parse(payout), reference });
+      expect((await fetch(`${first.url}/api/v1/partners/payouts`, { method: 'POST', headers, body })).status).toBe(201);
+    }
+    await first.close();
+    // The attempt in flight was answered and written down before the store closed.
+    expect(received).toEqual(['payout.pending']);
+
+    const second = await startServer(ConfigSchema.parse({ port: 0, data }));
+    open = [second];
+    const list = async () => {
+      const res = await fetch(`${second.url}/_sandbox/webhooks/deliveries`, { headers });
+      return ((await res.json()) as { data: { status: string; attempts: { statusCode: number | null }[] }[] }).data;
+    };
+    await expect.poll(async () => (await list()).map((d) => [d.status, d.attempts.map((a) => a.statusCode)]), { timeout: 5000 }).toEqual([
+      ['succeeded', [200]],
+      ['succeeded', [200]],
+    ]);
+    expect(received).toEqual(['payout.pending', 'payout.pending']);
+  } finally {
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+});

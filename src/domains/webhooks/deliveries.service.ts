@@ -171,6 +171,13 @@ export function recordAttempt(t: Tenant, id: string, attempt: DeliveryAttempt, s
   t.scheduler.enqueue(RETRY, id, dueAt);
 }
 
+/** An attempt queued but not sent when the server stopped: due again at once, from the stored jobs. */
+export function keepQueued(t: Tenant, id: string, trigger: Trigger): void {
+  if (deliveries(t).get(id)?.status !== 'pending' || (trigger !== 'initial' && trigger !== 'retry')) return;
+  t.scheduler.cancelFor(id, RETRY);
+  t.scheduler.enqueue(RETRY, id, t.now(), trigger === 'initial' ? { first: true } : undefined);
+}
+
 /** Every delivery kept, oldest first. */
 export function deliveriesOf(t: Tenant): Iterable<Delivery> {
   return deliveries(t).values();

@@ -3,12 +3,13 @@
 import type { EventCatalog, SandboxEvent } from '../../engine/events.js';
 import type { Tenant } from '../../engine/tenant.js';
 import type { DomainModule } from '../module.js';
-import { deliverEvent, deliveryJobs, type Sender } from './deliveries.service.js';
+import { deliverEvent, deliveryJobs, keepQueued, type Sender } from './deliveries.service.js';
 import { Outbox } from './outbox.js';
 import { webhookSandbox } from './webhooks.sandbox.js';
 import { SETTINGS_COLLECTION } from './webhooks.service.js';
 
 export { Outbox, type OutboxOptions } from './outbox.js';
+export { keepQueued };
 export { handedOver } from './handoff.js';
 export type { TargetPolicy } from './targets.js';
 

@@ -50,6 +50,7 @@ export class Outbox implements Sender {
   private readonly slowTenants = new WeakSet<Tenant>();
   private pumpScheduled = false;
   private waiters: (() => void)[] = [];
+  private closed = false;
   private readonly tenantWaiters = new Map<Tenant, (() => void)[]>();
 
   constructor(options: Partial<OutboxOptions> = {}) {
@@ -71,6 +72,7 @@ export class Outbox implements Sender {
 
   /** Queue an attempt. A delivery already waiting in the queue is not queued twice. */
   send(t: Tenant, id: string, trigger: Trigger, opts: { first?: boolean } = {}): void {
+    if (this.closed) return;
     let q = this.queues.get(t);
     if (!q) this.queues.set(t, (q = { tenant: t, items: [], busy: false }));
     if (q.items.some((i) => i.id === id)) return;
@@ -121,6 +123,29 @@ export class Outbox implements Sender {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
+  /**
+   * Start no more attempts, hand each queued one to `keep` (which writes it down as due), wait (at
+   * most one attempt's timeout) for those in flight to be answered and recorded, then release the
+   * connections.
+   */
+  async close(keep?: (t: Tenant, id: string, trigger: Trigger) => void): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const lane of ['prompt', 'slow'] as const) this.ready[lane].length = 0;
+    for (const q of this.queues.values()) {
+      for (const item of q.items) keep?.(q.tenant, item.id, item.trigger);
+      q.items.length = 0;
+    }
+    this.queues.clear();
+    if (this.active.prompt + this.active.slow > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.timeoutMs + 1000)));
+      await Promise.race([this.idle(), late]);
+      clearTimeout(timer);
+    }
+    await this.targets.close?.();
+  }
+
   stats() {
     let queued = 0;
     for (const q of this.queues.values()) queued += q.items.length;
@@ -160,7 +185,7 @@ export class Outbox implements Sender {
   }
 
   private pump(): void {
-    for (;;) {
+    for (; !this.closed; ) {
       const open = (lane: Lane) => this.ready[lane].length > 0 && this.active[lane] < this.capacity(lane);
       const lane: Lane | undefined = open('prompt') ? 'prompt' : open('slow') ? 'slow' : undefined;
       if (!lane) break;

@@ -79,12 +79,16 @@ export interface Targets {
   dispatcher?: Dispatcher;
   /** Why an attempt to this URL is refused before any connection; undefined when it may go. */
   refusal(url: string): string | undefined;
+  /** Release the connections kept open for attempts. */
+  close?(): Promise<void>;
 }
 
 export function targetsFor(policy: TargetPolicy): Targets {
   if (policy === 'any') return { refusal: () => undefined };
+  const dispatcher = new Agent({ connect: { lookup: publicOnlyLookup } });
   return {
-    dispatcher: new Agent({ connect: { lookup: publicOnlyLookup } }),
+    dispatcher,
+    close: () => dispatcher.close(),
     refusal: (value) => {
       const host = hostOf(new URL(value));
       const problem = isIP(host) ? addressProblem(host) : undefined;
