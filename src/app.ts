@@ -46,6 +46,8 @@ export interface AppDeps {
   domains?: readonly DomainModule[];
   /** The app's event streams (a test passes one with a short heartbeat). */
   streams?: Streams;
+  /** Real time one clock advance may spend waiting for webhook attempts (15 s by default). */
+  advanceWaitMs?: number;
 }
 
 const formats = new WeakMap<readonly DomainModule[], ScenarioFormat>();
@@ -130,7 +132,11 @@ export function createApp(deps: AppDeps) {
       startedAt: Date.now(),
       storeKind: deps.store.kind,
       // An advance lets each webhook attempt a move started finish (bounded) before going on, so retries fall due in order.
-      settle: { busy: (t) => outbox.has(t), wait: (t) => outbox.settled(t, outbox.options.timeoutMs + 1000).then(() => undefined) },
+      settle: {
+        busy: (t) => outbox.has(t),
+        wait: (t, maxMs) => outbox.settled(t, Math.min(maxMs, outbox.options.timeoutMs + 1000)).then(() => undefined),
+        budgetMs: deps.advanceWaitMs ?? 15_000,
+      },
       seed: config.seed,
     }),
   );

@@ -85,6 +85,22 @@ describe('webhooks against the pinned clock', () => {
     expect((await deliveries(KEY)).data[0]).toMatchObject({ status: 'succeeded', tries: 6 });
     expect(r.got).toHaveLength(6);
   });
+
+  it('spends at most its waiting budget on a receiver that never answers, and still reaches the instant', async () => {
+    const { t, r, hook, pay, deliveries } = await setup({ timeoutMs: 1000 }, { advanceWaitMs: 1500 });
+    await hook({ events: ['payout.pending'] });
+    r.plan.push(0, 0, 0, 0, 0, 0);
+    await t.call('PUT', '/_sandbox/clock', { body: { frozen: true } });
+    await pay('hang-1');
+    await t.call('POST', '/_sandbox/webhooks/flush');
+    const began = Date.now();
+    const res = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 7200 } });
+    // Waiting for each of the five retries would take five attempt timeouts (5 s); the budget ends it at 1.5 s.
+    expect(Date.now() - began).toBeLessThan(3500);
+    expect([res.status, res.body.now]).toEqual([200, '2026-01-15T11:00:00.000Z']);
+    await t.call('POST', '/_sandbox/webhooks/flush');
+    expect((await deliveries(KEY)).data[0].attempts.length).toBeGreaterThan(2);
+  });
 });
 
 describe('GET /_sandbox/health', () => {

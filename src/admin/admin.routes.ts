@@ -70,8 +70,11 @@ function clockState(t: Tenant) {
 export interface Settle {
   /** Whether something the tenant's moves started is still under way. */
   busy(t: Tenant): boolean;
-  /** Resolves once it is done, or after a bounded wait. */
-  wait(t: Tenant): Promise<void>;
+  /** Resolves once it is done, or after at most `maxMs` of real time. */
+  wait(t: Tenant, maxMs: number): Promise<void>;
+  /** Real time one advance may spend waiting in all; past it, the rest of the advance applies its
+   * moves without waiting, so a receiver that hangs cannot hold an advance for minutes. */
+  budgetMs: number;
 }
 
 export interface AdminOptions {
@@ -209,11 +212,14 @@ export function adminRoutes(opts: AdminOptions) {
         ]);
       }
       let applied = 0;
+      const until = Date.now() + (opts.settle?.budgetMs ?? 0);
       for (;;) {
-        const step = t.advanceTo(target, opts.settle && (() => opts.settle!.busy(t)), base);
+        const left = until - Date.now();
+        const settle = opts.settle && left > 0 ? opts.settle : undefined;
+        const step = t.advanceTo(target, settle && (() => settle.busy(t)), base);
         applied += step.applied;
         if (!step.paused) break;
-        await opts.settle!.wait(t);
+        await settle!.wait(t, left);
       }
       return c.json({ ...clockState(t), applied }, 200);
     })

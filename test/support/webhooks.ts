@@ -76,9 +76,9 @@ export const payout = (reference: string) => ({
   destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
 });
 
-export async function setup(opts: Partial<OutboxOptions> = {}) {
+export async function setup(opts: Partial<OutboxOptions> = {}, app: { advanceWaitMs?: number } = {}) {
   const outbox = new Outbox(opts);
-  const t = await createTestApp({ outbox });
+  const t = await createTestApp({ outbox, ...app });
   const r = await receiver();
   const hook = async (body: Record<string, unknown>, key = KEY) => {
     const res = await t.call('PUT', '/_sandbox/webhooks', { key, body: { url: r.url, ...body } });
