@@ -76,6 +76,7 @@ export function createApp(deps: AppDeps) {
   const handoff = deps.store.kind === 'postgres' ? handedOver(outbox, () => deps.clock.now()) : undefined;
   const webhooks = webhooksModule(outbox, events, handoff?.sender);
   const modules = [...list, webhooks];
+  const streams = deps.streams ?? new Streams();
   const jobHandlers = Object.assign({}, ...resources.map((r) => r.jobs), ...modules.map((d) => d.jobs ?? {}));
   const tenants = new Tenants(
     deps.store,
@@ -98,14 +99,13 @@ export function createApp(deps: AppDeps) {
       marketOrigin: deps.clock.now(),
     },
     config.seed,
-    { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t), idleMs: config.tenantRetention * 1000 },
+    { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t) || streams.openFor(t) > 0, idleMs: config.tenantRetention * 1000 },
   );
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never, router: new KeptStaticRouter() });
   app.onError(onError);
   app.notFound(onNotFound);
 
-  const streams = deps.streams ?? new Streams();
   const withTenant = tenantMiddleware(tenants, { allowedKeys: deps.allowedKeys, liveFormat: config.keyFormat === 'live' });
   const faultSeeds = new WeakMap<Tenant, number>();
   const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;

@@ -1,6 +1,9 @@
 // GET /api/v1/partners/rates: the live service's JSON rate, read from the one market of the sandbox.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../src/kernel/money.js';
+import { LowdbStore } from '../src/store/lowdb.store.js';
 import { advance, createTestApp, KEY, KEY_B, type TestApp } from './support/app.js';
 import { fx } from './support/fx.js';
 
@@ -181,5 +184,23 @@ describe('GET /api/v1/partners/marketplace/rates/stream: streams per key', () =>
     const again = await open(t);
     expect(again.status).toBe(200);
     for (const res of [...held.slice(1), other, again]) await res.body!.cancel();
+  });
+
+  it('keeps a key with an open stream loaded past --max-tenants, so its clock advances still reach the stream', async () => {
+    const store = await LowdbStore.open(await mkdtemp(`${tmpdir()}/streams-`));
+    const t = await createTestApp({ store, config: { maxTenants: 1 } });
+    const res = await open(t);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    const until = async (n: number) => {
+      while ((text.match(/event: rate_update/g) ?? []).length < n) text += (await reader.read()).value ?? '';
+    };
+    await until(1);
+    // Another key's request would unload the least recently used idle key: the streaming one is not idle.
+    expect((await t.call('GET', '/_sandbox/clock', { key: KEY_B })).status).toBe(200);
+    await advance(t, 120);
+    await until(3);
+    expect((text.match(/event: rate_update/g) ?? []).length).toBe(3);
+    await reader.cancel();
   });
 });

@@ -3,7 +3,8 @@
 // With a limit (--max-tenants) and a store that can reload (--data), the least recently used idle
 // tenants are dropped from memory once more than the limit are loaded: made durable, their files
 // closed, their runtime objects forgotten. The next request with that key loads them again from
-// disk. Idle means no request holds the tenant and the webhook sender has nothing queued for it.
+// disk. Idle means no request holds the tenant, the webhook sender has nothing queued for it and
+// it holds no event stream open.
 // A memory-only store is never evicted from: its tenants' data exist nowhere else.
 //
 // Retention (retention.ts) runs here in the background: tenants idle past `idleMs` are dropped
