@@ -54,6 +54,9 @@ describe('command line and environment', () => {
     expect(serve(['--max-open-logs', '16'], { SANDBOX_MAX_OPEN_LOGS: '64' }).maxOpenLogs).toBe(16);
     expect(serve([], { SANDBOX_MAX_OPEN_LOGS: '64' }).maxOpenLogs).toBe(64);
     expect(() => serve(['--max-open-logs', '0'])).toThrow(/--max-open-logs: /);
+    expect(serve([]).heartbeatSeconds).toBe(15);
+    expect(serve(['--heartbeat-seconds', '5'], { SANDBOX_HEARTBEAT_SECONDS: '30' }).heartbeatSeconds).toBe(5);
+    expect(() => serve(['--heartbeat-seconds', '0'])).toThrow(/--heartbeat-seconds: /);
     const c = serve(['--resource-retention', '90m', '--max-resources', '500'], { SANDBOX_TENANT_RETENTION: '0', SANDBOX_RESOURCE_RETENTION: '7d' });
     expect(c).toMatchObject({ resourceRetention: 5400, tenantRetention: 0, maxResources: 500 });
     expect(serve([], { SANDBOX_RESOURCE_RETENTION: '3600' }).resourceRetention).toBe(3600);

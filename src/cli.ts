@@ -38,6 +38,8 @@ Options (environment variable in brackets):
                     request; 0 keeps every tenant. Default 30d [SANDBOX_TENANT_RETENTION]
   --max-resources N most resources one key may hold; a create past it is refused with
                     409 TENANT_FULL. 0: no cap. Default 100000 [SANDBOX_MAX_RESOURCES]
+  --heartbeat-seconds N  how often an open rate stream sends a heartbeat, 1 to 300,
+                    default 15 [SANDBOX_HEARTBEAT_SECONDS]
 
 Connections (milliseconds; 0 turns a timeout off):
   --headers-timeout-ms N     headers must arrive within N, default 10000
@@ -78,6 +80,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
       'keep-alive-timeout-ms': { type: 'string' },
       'max-unread-bytes': { type: 'string' },
       'unread-timeout-ms': { type: 'string' },
+      'heartbeat-seconds': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -68,6 +68,8 @@ export const ConfigSchema = z.object({
    * than unreadTimeoutMs, is closed. */
   maxUnreadBytes: z.coerce.number().int().min(0).default(64 * 1024),
   unreadTimeoutMs: z.coerce.number().int().min(0).default(30_000),
+  /** How often an open rate stream sends a heartbeat (and the rate updates of minutes passed since), in seconds of real time. */
+  heartbeatSeconds: z.coerce.number().int().min(1).max(300).default(15),
 }).refine((c) => !(c.store && c.data), {
   path: ['store'],
   message: 'give either --store postgres://… (shared database) or --data DIR (files), not both',
@@ -102,6 +104,7 @@ export const ENV_NAMES: Record<string, keyof Config> = {
   SANDBOX_KEEP_ALIVE_TIMEOUT_MS: 'keepAliveTimeoutMs',
   SANDBOX_MAX_UNREAD_BYTES: 'maxUnreadBytes',
   SANDBOX_UNREAD_TIMEOUT_MS: 'unreadTimeoutMs',
+  SANDBOX_HEARTBEAT_SECONDS: 'heartbeatSeconds',
 };
 
 export const defaultConfig = (): Config => ConfigSchema.parse({});

@@ -24,7 +24,7 @@ export interface ServerOptions {
   clock?: Clock;
   /** Where failures of background work are reported; console.error by default. */
   logError?: (message: string, err: unknown) => void;
-  /** How often event streams send a heartbeat, in ms (15 s by default). */
+  /** How often event streams send a heartbeat, in ms (the config's heartbeatSeconds by default). */
   heartbeatMs?: number;
 }
 
@@ -74,7 +74,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   // With --data, no tenant is read here: each loads on its first request, so the port opens at once.
   const store = await openStore(config);
   const holds = new Holds();
-  const { app, tenants, streams, closeWebhooks } = createApp({ config, store, clock: opts.clock ?? systemClock, allowedKeys: keys, scenarios, sleep: holds.sleep, streams: new Streams(opts.heartbeatMs) });
+  const { app, tenants, streams, closeWebhooks } = createApp({ config, store, clock: opts.clock ?? systemClock, allowedKeys: keys, scenarios, sleep: holds.sleep, streams: new Streams(opts.heartbeatMs ?? config.heartbeatSeconds * 1000) });
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, serverOptions: timeoutOptions(config) }) as Server;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;

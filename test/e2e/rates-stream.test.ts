@@ -173,4 +173,14 @@ describe('GET /api/v1/partners/marketplace/rates/stream', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     await until(() => s.errors.length > 0, 'the client to see the end');
   });
+
+  it('sends heartbeats at the interval --heartbeat-seconds sets', async () => {
+    server = await startServer(ConfigSchema.parse({ port: 0, heartbeatSeconds: 1 }));
+    const s = open('from=NGN&to=USDT');
+    await until(() => s.heartbeats.length >= 1, 'the opening heartbeat');
+    const opened = Date.now();
+    await until(() => s.heartbeats.length >= 2, 'the heartbeat a second later', 3_000);
+    expect(Date.now() - opened).toBeGreaterThan(700);
+    expect(s.heartbeats[1].status).toBe('connected');
+  });
 });
