@@ -46,6 +46,8 @@ export interface AppDeps {
   domains?: readonly DomainModule[];
   /** The app's event streams (a test passes one with a short heartbeat). */
   streams?: Streams;
+  /** Base-clock ms at which the market began (the store's origin); the clock's now by default. */
+  marketOrigin?: number;
   /** Real time one clock advance may spend waiting for webhook attempts (15 s by default). */
   advanceWaitMs?: number;
 }
@@ -96,7 +98,7 @@ export function createApp(deps: AppDeps) {
       settings: modules.flatMap((d) => d.settings ?? []),
       seed: config.seed,
       overdue: handoff?.overdue,
-      marketOrigin: deps.clock.now(),
+      marketOrigin: deps.marketOrigin ?? deps.clock.now(),
     },
     config.seed,
     { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t) || streams.openFor(t) > 0, idleMs: config.tenantRetention * 1000 },

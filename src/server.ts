@@ -74,7 +74,12 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
   // With --data, no tenant is read here: each loads on its first request, so the port opens at once.
   const store = await openStore(config);
   const holds = new Holds();
-  const { app, tenants, streams, closeWebhooks } = createApp({ config, store, clock: opts.clock ?? systemClock, allowedKeys: keys, scenarios, sleep: holds.sleep, streams: new Streams(opts.heartbeatMs ?? config.heartbeatSeconds * 1000) });
+  const clock = opts.clock ?? systemClock;
+  const marketOrigin = await store.origin(clock.now()).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  const { app, tenants, streams, closeWebhooks } = createApp({ config, store, clock, marketOrigin, allowedKeys: keys, scenarios, sleep: holds.sleep, streams: new Streams(opts.heartbeatMs ?? config.heartbeatSeconds * 1000) });
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, serverOptions: timeoutOptions(config) }) as Server;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;

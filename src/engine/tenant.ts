@@ -34,7 +34,8 @@ export interface TenantEnv {
   /** Work handed to this process's memory that must be resumed elsewhere if it dies (webhook
    * attempts, on a shared store): the earliest deadline (base-clock ms), and resuming what is past it. */
   overdue?: { next(t: Tenant): number | undefined; resume(t: Tenant): void };
-  /** Base-clock ms at which the market began (the app's start): its prices walk from there. */
+  /** Base-clock ms at which the market began (the store's first start, kept by the store, the same on
+   * every replica and after a restart): its prices walk from there. */
   marketOrigin?: number;
 }
 

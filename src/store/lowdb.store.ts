@@ -2,11 +2,12 @@
 //
 //   DIR/tenants/<tenantId>/snapshot.json   written whole with lowdb (temp file + rename)
 //   DIR/tenants/<tenantId>/wal-<gen>.jsonl one checked record a line per write since that snapshot
+//   DIR/sandbox.json                       what the whole sandbox keeps: when it began (its market's origin)
 //
 // Tenants load on first use, so opening the store reads no tenant. A tenant whose files are damaged
 // is refused (StoreLoadError, naming the file) each time it is asked for, and loads as soon as its
 // files are repaired; the other tenants are not affected. File formats: file.format.ts.
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StoreLoadError } from './file.format.js';
 import { LogPool } from './log.file.js';
@@ -26,6 +27,9 @@ export interface LowdbOptions {
   /** Most log files open at once, whatever the number of tenants. */
   maxOpenLogs?: number;
 }
+
+/** The file of what the whole sandbox keeps, beside the tenants' directory. */
+const SANDBOX_FILE = 'sandbox.json';
 
 export class LowdbStore implements Store {
   readonly kind = 'lowdb' as const;
@@ -52,7 +56,7 @@ export class LowdbStore implements Store {
     const store = new LowdbStore(path.resolve(dir), opts.compactBytes ?? DEFAULT_COMPACT_BYTES, opts.maxOpenLogs ?? DEFAULT_OPEN_LOGS);
     await mkdir(store.root, { recursive: true });
     const stray = [
-      ...(await readdir(store.dir)).filter((name) => name !== 'tenants').map((name) => path.join(store.dir, name)),
+      ...(await readdir(store.dir)).filter((name) => name !== 'tenants' && name !== SANDBOX_FILE).map((name) => path.join(store.dir, name)),
       ...(await readdir(store.root, { withFileTypes: true })).filter((e) => !e.isDirectory()).map((e) => path.join(store.root, e.name)),
     ];
     for (const file of stray) console.warn(`[sandbox] ignoring ${file}: not part of the sandbox's data`);
@@ -101,6 +105,34 @@ export class LowdbStore implements Store {
 
   tenantIds(): string[] {
     return [...this.tenants.keys()];
+  }
+
+  async origin(now: number): Promise<number> {
+    const file = path.join(this.dir, SANDBOX_FILE);
+    const read = async (): Promise<number | undefined> => {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw err;
+      }
+      let origin: unknown;
+      try {
+        origin = (JSON.parse(text) as { origin?: unknown }).origin;
+      } catch {
+        // a damaged file is refused below, by name
+      }
+      if (typeof origin !== 'number') throw new Error(`Cannot read ${file}: it holds no {"origin": ms}. Delete it to start the market afresh.`);
+      return origin;
+    };
+    const kept = await read();
+    if (kept !== undefined) return kept;
+    // Created once: a file that appeared meanwhile is read instead.
+    await writeFile(file, `${JSON.stringify({ origin: now })}\n`, { flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    });
+    return (await read())!;
   }
 
   async storedTenantIds(): Promise<string[]> {

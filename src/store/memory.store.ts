@@ -4,6 +4,11 @@ import { MemoryTenantStore, type Store, type TenantStore } from './store.js';
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
   private readonly tenants = new Map<string, MemoryTenantStore>();
+  private began: number | undefined;
+
+  async origin(now: number): Promise<number> {
+    return (this.began ??= now);
+  }
 
   async tenant(tenantId: string): Promise<TenantStore> {
     let t = this.tenants.get(tenantId);

@@ -39,6 +39,8 @@ export const MIGRATIONS: readonly string[] = [
   // The base-clock ms of the tenant's last write, so idle tenants are found without reading them.
   `ALTER TABLE sandbox_tenants ADD COLUMN used_at bigint;
    CREATE INDEX sandbox_tenants_used ON sandbox_tenants (used_at);`,
+  // What the whole sandbox keeps, shared by every replica: when it began (the market's origin).
+  `CREATE TABLE sandbox_meta (key text PRIMARY KEY, value text NOT NULL);`,
 ];
 
 export class SchemaTooNewError extends Error {}

@@ -48,12 +48,23 @@ describe('postgres store across replicas', () => {
     expect(rows).toEqual([{ version: MIGRATIONS.length }]);
   });
 
+  it('gives every replica the origin of the first one to start, even when they start together', async () => {
+    const url = await database();
+    const [a, b] = await replicas(url);
+    const [x, y] = await Promise.all([a.origin(1_000), b.origin(2_000)]);
+    expect(x).toBe(y);
+    expect([1_000, 2_000]).toContain(x);
+    const [c] = await replicas(url);
+    expect(await c.origin(9_000)).toBe(x);
+  });
+
   it('migrates a database an older sandbox created, keeping its data', async () => {
     const url = await database();
     const [a] = await replicas(url);
     await session(a.copy('t'), (t) => t.collection('x').put('1', 'kept'));
     // as the first version of the schema left it
     await a.sql`ALTER TABLE sandbox_tenants DROP COLUMN used_at`;
+    await a.sql`DROP TABLE sandbox_meta`;
     await a.sql`UPDATE sandbox_schema SET version = 1`;
     const [b] = await replicas(url);
     expect(await b.sql`SELECT version FROM sandbox_schema`).toEqual([{ version: MIGRATIONS.length }]);

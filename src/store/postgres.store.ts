@@ -65,6 +65,18 @@ export class PostgresStore implements Store {
     return [...this.tenants.keys()];
   }
 
+  async origin(now: number): Promise<number> {
+    // The first replica to start sets it; the others, then and later, read that one.
+    const rows = await this.query(
+      () => this.sql<{ value: string }[]>`
+        WITH added AS (INSERT INTO sandbox_meta (key, value) VALUES ('origin', ${String(now)}) ON CONFLICT (key) DO NOTHING RETURNING value)
+        SELECT value FROM added UNION ALL SELECT value FROM sandbox_meta WHERE key = 'origin'`,
+    );
+    // A replica inserting at the same instant commits after this statement's snapshot: read it now.
+    const [row] = rows.length ? rows : await this.query(() => this.sql<{ value: string }[]>`SELECT value FROM sandbox_meta WHERE key = 'origin'`);
+    return Number(row.value);
+  }
+
   async storedTenantIds(): Promise<string[]> {
     const rows = await this.query(() => this.sql<{ id: string }[]>`SELECT id FROM sandbox_tenants`);
     return rows.map((r) => r.id);

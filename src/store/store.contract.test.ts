@@ -31,6 +31,14 @@ const stores: [string, () => Promise<Store>][] = [
 storeContract(stores);
 
 describe('lowdb store durability', () => {
+  it('keeps the origin across a reopen, and refuses a damaged origin file by name', async () => {
+    const dir = await tmp();
+    expect(await (await openLowdb(dir)).origin(5_000)).toBe(5_000);
+    expect(await (await openLowdb(dir)).origin(9_000)).toBe(5_000);
+    await writeFile(path.join(dir, 'sandbox.json'), '{"origin":');
+    await expect((await openLowdb(dir)).origin(9_000)).rejects.toThrow(`Cannot read ${path.join(dir, 'sandbox.json')}: it holds no {"origin": ms}`);
+  });
+
   it('finds every flushed write after a reopen, in order', async () => {
     const dir = await tmp();
     const s1 = await openLowdb(dir);

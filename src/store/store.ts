@@ -44,6 +44,10 @@ export interface Store {
   /** Ids of every tenant with stored data, loaded or not (a store that loads on first use has more
    * than it holds in memory). */
   storedTenantIds(): Promise<string[]>;
+  /** Base-clock ms at which this store's sandbox began: `now` on the first call ever, the same
+   * instant afterwards (after a restart, and on every replica of a shared store). The market
+   * walks from it. */
+  origin(now: number): Promise<number>;
   /** Make everything durable and release files. */
   close(): Promise<void>;
   /** Drop a tenant from memory after making it durable; the next `tenant()` reloads it. Only stores

@@ -86,3 +86,26 @@ it('lets webhook attempts in flight finish before closing, and keeps the queued 
     await new Promise((resolve) => receiver.close(resolve));
   }
 });
+
+it('prices the market from the first start: a restart with --data shows the same rate at the same instant of the key', async () => {
+  const { mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { ManualClock } = await import('../../src/kernel/clock.js');
+  const data = await mkdtemp(`${tmpdir()}/origin-`);
+  const rateAt = async (clock: InstanceType<typeof ManualClock>, freeze: boolean) => {
+    const s = await startServer(ConfigSchema.parse({ port: 0, data, seed: 5 }), { clock });
+    open = [s];
+    if (freeze) expect((await fetch(`${s.url}/_sandbox/clock`, { method: 'PUT', headers, body: JSON.stringify({ frozen: true }) })).status).toBe(200);
+    const res = await fetch(`${s.url}/api/v1/partners/rates?from=NGN&to=USDT`, { headers });
+    const body = (await res.json()) as { rate: number; timestamp: string };
+    await s.close();
+    open = [];
+    return body;
+  };
+  const first = await rateAt(new ManualClock(), true);
+  // Started again 90 minutes later: the key's clock stands where it was frozen, and so does its market.
+  const later = new ManualClock();
+  later.advance(90 * 60);
+  const second = await rateAt(later, false);
+  expect(second).toEqual(first);
+});

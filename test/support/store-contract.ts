@@ -5,6 +5,13 @@ import type { Store } from '../../src/store/store.js';
 
 export function storeContract(stores: [string, () => Promise<Store>][]): void {
   describe.each(stores)('%s store contract', (_name, make) => {
+    it('keeps the instant of its first start as its origin', async () => {
+      const store = await make();
+      expect(await store.origin(1_000)).toBe(1_000);
+      expect(await store.origin(61_000)).toBe(1_000);
+      await store.close();
+    });
+
     it('puts, gets, lists in insertion order, removes and counts', async () => {
       const store = await make();
       const t = await store.tenant('t1');

@@ -1,8 +1,9 @@
 // The one market of a key: every price the sandbox shows (pool rates in quotes, FX trades and
 // listings, the FX maker rate, the JSON rate and the rate stream) is read here.
 //
-// Each fiat/token market (NGN/USDT, GHS/USDC, ...) moves by a factor that is 1 when the sandbox
-// starts (the fixture pools' rates) and then walks on each key's clock, re-priced once a minute. The
+// Each fiat/token market (NGN/USDT, GHS/USDC, ...) moves by a factor that is 1 at the store's origin
+// (the fixture pools' rates; the first start, which the store keeps, so every replica and every
+// restart share it) and then walks on each key's clock, re-priced once a minute. The
 // walk is value noise at several time scales (1 hour to 1 week): a hash of (seed, market, scale,
 // step) gives a point in [-1, 1] per step, smoothed between points. So a price is a pure function of
 // (--seed, market, minutes since the start on the key's clock): the same seed and the same clock
