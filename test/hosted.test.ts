@@ -146,6 +146,26 @@ describe('two replicas on one database', () => {
   });
 });
 
+describe('faults on a shared store', () => {
+  it("hold only their own request: the key's other requests on either replica answer at once", async () => {
+    const doc = { name: 'slow-payouts', faults: [{ route: { method: 'POST', path: PAYOUTS }, fault: { kind: 'latency', ms: 2000 } }] };
+    expect((await a.call('PUT', '/_sandbox/scenario', { body: { scenario: doc } })).status).toBe(200);
+    const began = Date.now();
+    const slow = a.call('POST', PAYOUTS, { body: payout() });
+    await new Promise((r) => setTimeout(r, 300));
+    const before = Date.now();
+    // Written already, and the key's lock let go while the answer waits.
+    const read = await b.call('GET', `${PAYOUTS}/order-1`);
+    expect(Date.now() - before).toBeLessThan(1000);
+    expect([read.status, read.body.data.status]).toEqual([200, 'PENDING']);
+    expect((await a.call('GET', '/_sandbox/clock')).status).toBe(200);
+    expect(Date.now() - before).toBeLessThan(1500);
+    const created = await slow;
+    expect([created.status, created.headers.get('x-sandbox-fault')]).toEqual([201, 'latency 2000ms']);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(2000);
+  });
+});
+
 describe('webhooks with two replicas', () => {
   it('record each attempt whichever replica sent it, and retry on the replica that finds the retry due', async () => {
     const r = await receiver();

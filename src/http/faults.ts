@@ -99,15 +99,17 @@ async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sl
       return renderError(c, faultError(fault));
     case 'latency':
       await arrived(c);
-      await sleep(fault.ms);
       await next();
       c.header('X-Sandbox-Fault', `latency ${fault.ms}ms`);
-      return;
+      return wait(c, () => sleep(fault.ms));
     case 'timeout':
       if (fault.processed) await endStream(c, next);
       else await arrived(c);
-      await sleep(fault.holdMs);
-      return replace(c, dropConnection(c));
+      replace(c, new Response(null, { status: 200 }));
+      return wait(c, async () => {
+        await sleep(fault.holdMs);
+        replace(c, dropConnection(c));
+      });
     case 'drop':
       if (fault.processed) await endStream(c, next);
       return replace(c, dropConnection(c));
@@ -121,6 +123,16 @@ async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sl
       return replace(c, new Response(text.slice(0, Math.ceil(text.length / 2)), { status: c.res.status, headers }));
     }
   }
+}
+
+/**
+ * A fault's wait, once the request's work is done. A request holding its tenant (locked, on a
+ * shared store, for every replica) waits after letting it go, so the key's other requests never
+ * wait behind a fault; the answer (or the dropped connection) leaves after the wait either way.
+ */
+function wait(c: Context<AppEnv>, work: () => Promise<void>): Promise<void> | void {
+  if (c.get('tenantHeld')) c.set('afterRelease', work);
+  else return work();
 }
 
 const isStream = (c: Context) => (c.res.headers.get('content-type') ?? '').startsWith('text/event-stream');

@@ -99,6 +99,7 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
   }
   try {
     c.set('tenant', tenant);
+    c.set('tenantHeld', true);
     tenant.catchUp();
     await next();
     if (tenant.store.flushed) return;
@@ -117,6 +118,8 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
     }
   } finally {
     tenants.release(tenant);
+    // A fault's wait, served once the tenant is let go (see http/faults.ts).
+    await c.get('afterRelease')?.();
   }
 }
 

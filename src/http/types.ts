@@ -10,5 +10,9 @@ export interface AppEnv {
     renderError: ((err: import('../kernel/errors.js').SandboxError) => Response) | undefined;
     /** The app's open event streams, which a shutdown ends. */
     streams: Streams;
+    /** Set while the request holds its tenant (a stored tenant, locked on a shared store) until it ends. */
+    tenantHeld: boolean | undefined;
+    /** Work to do once the request has let its tenant go (a fault's wait), so it holds no lock. */
+    afterRelease: (() => Promise<void>) | undefined;
   };
 }
