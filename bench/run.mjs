@@ -13,7 +13,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 /** Each server's seconds per workload are split into this many alternating rounds. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const ONLY = process.env.BENCH_ONLY?.split(',').map((n) => n.trim());
-/** BENCH_PARTS="rss,data,cold" runs only those of the measurements after the workloads. */
+/** BENCH_PARTS="rss,data,cold,pg" runs only those of the measurements after the workloads. */
 const PARTS = process.env.BENCH_PARTS?.split(',').map((n) => n.trim());
 const CONNECTIONS = 50;
 let keySeq = 0;
@@ -309,7 +309,52 @@ for (let i = 0; i < (part('cold') ? 5 : 0); i++) {
 }
 const coldStartMs = colds.length ? Math.round(Math.min(...colds)) : undefined;
 
-if (!ONLY) printRows();
+// PostgreSQL (--store): a throwaway cluster (fsync off, as in the tests), then for each workload the
+// memory store, one replica, and two replicas on one database (each with its own key and 50
+// connections, loaded at once), every figure from the same run.
+const PG_WORKLOADS = (process.env.BENCH_PG?.split(',').map((n) => n.trim())) ?? ['POST payout', 'GET payout read-back', 'POST FX trade (XML)', 'POST quote intent'];
+const pgRows = [];
+if (part('pg')) {
+  const { startPostgres } = await import('../scripts/postgres-cluster.mjs');
+  const { default: postgres } = await import('postgres');
+  const pg = await startPostgres();
+  let databases = 0;
+  const database = async () => {
+    const sql = postgres(pg.url, { max: 1, onnotice: () => undefined });
+    const name = `bench_${++databases}`;
+    await sql.unsafe(`CREATE DATABASE ${name}`);
+    await sql.end();
+    return pg.url.replace(/\/postgres$/, `/${name}`);
+  };
+  const measure = async (servers, name) => {
+    const ms = await Promise.all(servers.map((s) => prepare(s, name)));
+    await Promise.all(ms.map((m) => round(m, DURATION)));
+    for (const s of servers) await stop(s);
+    const each = ms.map(summary);
+    return { rps: each.reduce((n, x) => n + x.rps, 0), p99: Math.max(...each.map((x) => x.p99)), cpuUsPerRequest: Math.max(...each.map((x) => x.cpuUsPerRequest)), non2xx: each.reduce((n, x) => n + x.non2xx, 0) };
+  };
+  try {
+    for (const name of PG_WORKLOADS) {
+      const memory = await measure([await start([])], name);
+      const one = await measure([await start(['--store', await database()])], name);
+      const url = await database();
+      const two = await measure([await start(['--store', url]), await start(['--store', url])], name);
+      pgRows.push({ workload: name, memory, one, two });
+      console.error(`postgres ${name}: ${JSON.stringify({ memory, one, two })}`);
+    }
+  } finally {
+    await pg.stop();
+  }
+}
+
+if (!ONLY && rows.length) printRows();
+if (pgRows.length) {
+  console.log('\n| workload | memory req/s | PostgreSQL, 1 replica req/s (p99 ms) | PostgreSQL, 2 replicas req/s (p99 ms) | sandbox CPU µs per request, memory / 1 replica | non-2xx |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of pgRows) {
+    console.log(`| ${r.workload} | ${r.memory.rps} | ${r.one.rps} (${r.one.p99}) | ${r.two.rps} (${r.two.p99}) | ${r.memory.cpuUsPerRequest} / ${r.one.cpuUsPerRequest} | ${r.memory.non2xx + r.one.non2xx + r.two.non2xx} |`);
+  }
+}
 const dataRatio = {};
 for (const [name, d] of Object.entries(dataRps)) {
   dataRatio[name] = d[100_000].rps / d[1_000].rps;
@@ -323,5 +368,5 @@ if (ONLY || PARTS) process.exit(0);
 
 writeFileSync(
   'bench/results.json',
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: DURATION, rounds: ROUNDS, rows, dataRps, dataRatio, rss, coldStartMs }, null, 2) + '\n',
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: DURATION, rounds: ROUNDS, rows, dataRps, dataRatio, rss, coldStartMs, pgRows }, null, 2) + '\n',
 );

@@ -114,7 +114,7 @@ export function createApp(deps: AppDeps) {
   // The FX interface answers errors as XML, its key check and body limit included: set that first.
   app.use(`${FX_BASE}/*`, xmlErrors());
   app.use('/xsd/*', xmlErrors());
-  app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), plainJsonType(), journalMiddleware(), withTenant, (c, next) => {
+  app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), plainJsonType(), withTenant, journalMiddleware(), (c, next) => {
     c.set('streams', streams);
     return next();
   });

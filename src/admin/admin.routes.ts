@@ -223,7 +223,7 @@ export function adminRoutes(opts: AdminOptions) {
       }
       return c.json({ ...clockState(t), applied }, 200);
     })
-    .openapi(journal, (c) => c.json({ data: c.get('tenant').journal.list(c.req.valid('query').limit) }, 200))
+    .openapi(journal, async (c) => c.json({ data: await c.get('tenant').journal.list(c.req.valid('query').limit) }, 200))
     .openapi(eventLog(opts.events), (c) => {
       const q = c.req.valid('query');
       // An empty value is no filter, as if left out.

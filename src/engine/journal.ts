@@ -1,5 +1,8 @@
 // The request journal: the tenant's latest requests and responses, in memory, bounded. Bodies are
 // held by reference and redacted only when read, so recording costs the hot path next to nothing.
+// On a shared store every replica must see every request: the entries then go to the store's
+// journal (written with the request's session), as listed, and are read back from it.
+import type { JournalStore } from '../store/store.js';
 
 /** A request's headers as received: Node's parsed object, or a Headers (in-process requests). */
 export type RequestHeaders = Headers | Readonly<Record<string, string | string[] | undefined>>;
@@ -23,31 +26,53 @@ export class Journal {
   private entries: JournalEntry[] = [];
   private seq = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly shared?: JournalStore,
+  ) {}
 
-  /** Keep an entry; its id is assigned here (the caller's is overwritten). */
-  record(entry: JournalEntry): void {
+  /**
+   * Keep an entry; its id is assigned here (the caller's is overwritten). `body` is the request's
+   * text when the route read it: kept as it arrives. A shared journal needs it at once (the entry is
+   * written with the session), so the answer is then a promise to await before the session ends.
+   */
+  record(entry: JournalEntry, body?: Promise<string>): Promise<void> | void {
+    if (this.shared) return this.recordShared(entry, body);
     entry.id = `req_${++this.seq}`;
     this.entries.push(entry);
     if (this.entries.length > this.limit) this.entries.shift();
+    // It has arrived by now; taking it without awaiting keeps the response from waiting a turn.
+    body?.then(
+      (t) => (entry.requestBody = t),
+      () => undefined,
+    );
+  }
+
+  private async recordShared(entry: JournalEntry, body?: Promise<string>): Promise<void> {
+    if (body) entry.requestBody = await body.catch(() => undefined);
+    // The store numbers the entry: ids are then unique across replicas.
+    this.shared!.add(JSON.stringify(listed(entry)), this.limit);
   }
 
   /** Newest first, secrets redacted. */
-  list(limit: number): ListedEntry[] {
-    return this.entries
-      .slice(-limit)
-      .reverse()
-      .map((e) => ({
-        ...e,
-        requestHeaders: redactHeaders(keptHeaders(e.requestHeaders)),
-        requestBody: redact(parseIfJson(e.requestBody)),
-        responseBody: redact(e.responseBody),
-      }));
+  async list(limit: number): Promise<ListedEntry[]> {
+    if (this.shared) return (await this.shared.list(limit)).map(({ id, entry }) => ({ ...(JSON.parse(entry) as ListedEntry), id: `req_${id}` }));
+    return this.entries.slice(-limit).reverse().map(listed);
   }
 
   clear(): void {
     this.entries = [];
+    this.shared?.clear();
   }
+}
+
+function listed(e: JournalEntry): ListedEntry {
+  return {
+    ...e,
+    requestHeaders: redactHeaders(keptHeaders(e.requestHeaders)),
+    requestBody: redact(parseIfJson(e.requestBody)),
+    responseBody: redact(e.responseBody),
+  };
 }
 
 /** A journal entry as the control API shows it. */

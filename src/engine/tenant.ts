@@ -96,7 +96,7 @@ export class Tenant {
     this.events = new EventLog(store.collection<SandboxEvent>('events'), env.eventLogSize, (e) =>
       env.onEvent?.(this, e),
     );
-    this.journal = new Journal(env.journalSize);
+    this.journal = new Journal(env.journalSize, store.journal);
     this.lastUsedAt = env.clock.now();
     this.offsetMs = 0;
     this.advances = [];

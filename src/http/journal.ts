@@ -1,4 +1,5 @@
-// Records each API request of a tenant in its journal. The response body is the object the route
+// Records each API request of a tenant in its journal; it runs inside the tenant's session, so on a
+// shared store the entry is written with it. The response body is the object the route
 // answered with, handed over by reply(), created() or renderError() through
 // c.set('responseBody'); nothing is cloned or serialised on the hot path. The request's headers are
 // kept as the server parsed them and narrowed to the ones worth showing when the journal is read.
@@ -27,16 +28,10 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       requestBody: undefined,
       responseBody: c.get('responseBody'),
     };
-    tenant.journal.record(entry);
     // The body text, when the route read one, is kept as is and parsed only when the journal is read.
-    // It has arrived by now; taking it without awaiting keeps the response from waiting a turn.
     const text = bodyTextRead(c);
-    if (text) {
-      text.then(
-        (t) => (entry.requestBody = t),
-        () => undefined,
-      );
-    }
+    const shared = tenant.journal.record(entry, text ?? undefined);
+    if (shared) await shared;
   };
 }
 

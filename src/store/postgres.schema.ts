@@ -41,6 +41,9 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX sandbox_tenants_used ON sandbox_tenants (used_at);`,
   // What the whole sandbox keeps, shared by every replica: when it began (the market's origin).
   `CREATE TABLE sandbox_meta (key text PRIMARY KEY, value text NOT NULL);`,
+  // The request journal of each tenant, written by whichever replica served the request.
+  `CREATE TABLE sandbox_journal (id bigserial PRIMARY KEY, tenant text NOT NULL, entry text NOT NULL);
+   CREATE INDEX sandbox_journal_tenant ON sandbox_journal (tenant, id);`,
 ];
 
 export class SchemaTooNewError extends Error {}

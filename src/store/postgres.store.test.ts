@@ -65,6 +65,7 @@ describe('postgres store across replicas', () => {
     // as the first version of the schema left it
     await a.sql`ALTER TABLE sandbox_tenants DROP COLUMN used_at`;
     await a.sql`DROP TABLE sandbox_meta`;
+    await a.sql`DROP TABLE sandbox_journal`;
     await a.sql`UPDATE sandbox_schema SET version = 1`;
     const [b] = await replicas(url);
     expect(await b.sql`SELECT version FROM sandbox_schema`).toEqual([{ version: MIGRATIONS.length }]);

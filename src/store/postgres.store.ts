@@ -118,6 +118,7 @@ export class PostgresStore implements Store {
         const [row] = await tx<{ used_at: string | null }[]>`SELECT used_at FROM sandbox_tenants WHERE id = ${tenantId} FOR UPDATE`;
         if (unusedSince !== undefined && (!row || row.used_at === null || Number(row.used_at) >= unusedSince)) return false;
         await tx`DELETE FROM sandbox_records WHERE tenant = ${tenantId}`;
+        await tx`DELETE FROM sandbox_journal WHERE tenant = ${tenantId}`;
         await tx`DELETE FROM sandbox_tenants WHERE id = ${tenantId}`;
         return true;
       }),

@@ -9,7 +9,7 @@
 // writes are logged and written in one pipelined batch with the new version and COMMIT. In this
 // process sessions of one tenant take turns, so a session never sees another's half-done work.
 import type { ReservedSql, Sql } from 'postgres';
-import { MemoryTenantStore, StoreUnavailableError, type StoreOp } from './store.js';
+import { MemoryTenantStore, StoreUnavailableError, type JournalStore, type StoreOp } from './store.js';
 
 /** A read writes the tenant's last use down at most this often (base-clock ms). */
 const USED_EVERY_MS = 3600_000;
@@ -52,6 +52,26 @@ export class PostgresTenantStore extends MemoryTenantStore {
   nextDue: () => number | null = () => null;
   /** The base-clock ms written as the tenant's last use; null for work that is no use (ticks). */
   now: () => number | null = () => null;
+  /** Journal entries of this session, written with its commit, and how many the tenant keeps. */
+  private entries: string[] = [];
+  private keep = 0;
+  private journalCleared = false;
+
+  /** The tenant's request journal, in the database: every replica's requests, written with each session. */
+  readonly journal: JournalStore = {
+    add: (entry, keep) => {
+      this.entries.push(entry);
+      this.keep = keep;
+    },
+    list: async (limit) => {
+      const c = this.conn ?? this.sql;
+      return c<{ id: string; entry: string }[]>`SELECT id::text, entry FROM sandbox_journal WHERE tenant = ${this.id} ORDER BY id DESC LIMIT ${limit}`;
+    },
+    clear: () => {
+      this.entries = [];
+      this.journalCleared = true;
+    },
+  };
 
   constructor(
     readonly id: string,
@@ -113,18 +133,29 @@ export class PostgresTenantStore extends MemoryTenantStore {
     if (!c) return;
     const ops = this.ops;
     this.ops = [];
+    const entries = this.entries;
+    this.entries = [];
+    const journalCleared = this.journalCleared;
+    this.journalCleared = false;
     const due = this.nextDue();
     const now = this.now();
     // The last use is written with every write, and by a read at most hourly.
     const used = now !== null && (ops.length > 0 || this.usedAt === null || now - this.usedAt >= USED_EVERY_MS) ? now : null;
     try {
-      if (!ops.length && due === this.dueAt && used === null) {
+      if (!ops.length && due === this.dueAt && used === null && !entries.length && !journalCleared) {
         await this.close('COMMIT');
         return;
       }
       const version = ops.length ? this.at + 1 : this.at;
       const { clears, changes, nextSeq } = collapse(ops, this.nextSeq);
       const queries: Promise<unknown>[] = [];
+      if (journalCleared) queries.push(c`DELETE FROM sandbox_journal WHERE tenant = ${this.id}`);
+      if (entries.length) {
+        queries.push(c`INSERT INTO sandbox_journal (tenant, entry) SELECT ${this.id}, unnest(${c.array(entries, 25)}::text[])`);
+        // The tenant keeps its newest `keep` entries, as the embedded journal does.
+        queries.push(c`DELETE FROM sandbox_journal WHERE tenant = ${this.id} AND id <= (
+          SELECT id FROM sandbox_journal WHERE tenant = ${this.id} ORDER BY id DESC OFFSET ${this.keep} LIMIT 1)`);
+      }
       for (const clear of clears) {
         queries.push(
           clear.coll !== undefined

@@ -25,6 +25,17 @@ export interface TenantStore {
   flush(): Promise<void>;
   /** True when every write so far is durable (always, in memory): the HTTP layer then skips flush(). */
   readonly flushed: boolean;
+  /** Where the request journal is kept when every replica must see it (a shared store); absent, the
+   * journal stays in this process's memory. */
+  readonly journal?: JournalStore;
+}
+
+/** A shared request journal: entries (as listed, JSON text) written with the session; listed newest
+ * first, each with the id the store gave it. */
+export interface JournalStore {
+  add(entry: string, keep: number): void;
+  list(limit: number): Promise<{ id: string; entry: string }[]>;
+  clear(): void;
 }
 
 /** The database behind a shared store cannot be reached (or failed mid-write): nothing of the work

@@ -86,7 +86,7 @@ async function sizes(t: TestApp, key: string) {
     events: size('events'),
     responses: size('idempotency_responses') + size('idempotency_kept'),
     deliveries: size('webhook_deliveries'),
-    journal: tenant.journal.list(10_000).length,
+    journal: (await tenant.journal.list(10_000)).length,
   };
 }
 
