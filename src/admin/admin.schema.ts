@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../http/fields.js';
 import type { EventCatalog } from '../engine/events.js';
+import { FAULT_KINDS } from '../engine/faults.js';
 
 
 export const Health = z
@@ -54,7 +55,18 @@ export const JournalEntry = z
     method: z.string(),
     path: z.string(),
     query: z.string(),
-    status: z.number().int(),
+    status: z.number().int().nullable().openapi({ description: "The status of the sandbox's answer; null when a drop or timeout fault stopped the request before it ran" }),
+    sent: z
+      .union([z.number().int(), z.enum(['dropped', 'timeout'])])
+      .openapi({ description: 'What reached the client: the status sent, or dropped (connection closed with no answer) or timeout (held, then closed)' }),
+    fault: z
+      .object({
+        kind: z.enum(FAULT_KINDS),
+        rule: z.number().int().openapi({ description: "Index of the rule in the scenario's faults list" }),
+        scenario: z.string(),
+      })
+      .nullable()
+      .openapi({ description: 'The scenario fault that struck the request, if any' }),
     durationMs: z.number(),
     requestHeaders: z.record(z.string(), z.string()),
     requestBody: z.unknown(),

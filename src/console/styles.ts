@@ -28,7 +28,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .muted, .empty { color: var(--muted); }
 .status { display: inline-block; padding: 0 .4rem; border-radius: 3px; font-size: .85rem; font-weight: 600; background: #eef0f4; }
 .status-SUCCESSFUL, .status-COMPLETED, .status-COMP, .status-completed, .status-succeeded, .status-http-2xx { background: #dcf3e4; color: var(--ok); }
-.status-FAILED, .status-failed, .status-http-4xx, .status-http-5xx, .status-CANC, .status-cancelled, .status-expired, .status-CANCELLED { background: #fde4e1; color: var(--bad); }
+.status-FAILED, .status-failed, .status-http-4xx, .status-http-5xx, .status-CANC, .status-cancelled, .status-expired, .status-CANCELLED, .status-dropped, .status-timeout { background: #fde4e1; color: var(--bad); }
 .status-PENDING, .status-PROCESSING, .status-pending, .status-NEWT, .status-SETT, .status-awaiting_payment { background: #fdf0d9; color: var(--wait); }
 .resource { border-top: 1px solid var(--line); padding: .5rem 0; }
 .resource .kind { color: var(--muted); }

@@ -151,11 +151,19 @@ function concrete(f: Fault, seed: number, key: string, n: number): ChosenFault {
 }
 
 /**
- * The fault for this request, if any: every rule whose route matches counts the call; the first
- * rule whose trigger fires decides. `scope` names the scenario so its counters are its own.
+ * The fault for this request and the index of the rule that chose it, if any: every rule whose
+ * route matches counts the call; the first rule whose trigger fires decides. `scope` names the
+ * scenario so its counters are its own.
  */
-export function chooseFault(t: Tenant, seed: number, scope: string, rules: readonly FaultRule[], method: string, path: string): ChosenFault | undefined {
-  let chosen: ChosenFault | undefined;
+export function chooseFault(
+  t: Tenant,
+  seed: number,
+  scope: string,
+  rules: readonly FaultRule[],
+  method: string,
+  path: string,
+): { fault: ChosenFault; rule: number } | undefined {
+  let chosen: { fault: ChosenFault; rule: number } | undefined;
   rules.forEach((rule, i) => {
     if (!routeMatches(rule, method, path)) return;
     const key = `${scope}:fault:${i}`;
@@ -163,7 +171,7 @@ export function chooseFault(t: Tenant, seed: number, scope: string, rules: reado
     if (chosen) return;
     const hit = fires(t, seed, key, n, rule);
     if (hit) {
-      chosen = hit;
+      chosen = { fault: hit, rule: i };
       countFired(t, scope, `fault:${i}`);
     }
   });

@@ -3,6 +3,7 @@
 // On a shared store every replica must see every request: the entries then go to the store's
 // journal (written with the request's session), as listed, and are read back from it.
 import type { JournalStore } from '../store/store.js';
+import type { FaultKind } from './faults.js';
 
 /** A request's headers as received: Node's parsed object, or a Headers (in-process requests). */
 export type RequestHeaders = Headers | Readonly<Record<string, string | string[] | undefined>>;
@@ -13,7 +14,12 @@ export interface JournalEntry {
   method: string;
   path: string;
   query: string;
-  status: number;
+  /** The status of the answer the sandbox made; null when a fault stopped the request before it ran. */
+  status: number | null;
+  /** What reached the client: that answer's status, or no answer at all. */
+  sent: number | 'dropped' | 'timeout';
+  /** The scenario fault that struck the request, if any. */
+  fault: { kind: FaultKind; rule: number; scenario: string } | null;
   durationMs: number;
   /** As received; narrowed to KEPT_HEADERS and redacted when listed. */
   requestHeaders: RequestHeaders;
@@ -56,7 +62,7 @@ export class Journal {
 
   /** Newest first, secrets redacted. */
   async list(limit: number): Promise<ListedEntry[]> {
-    if (this.shared) return (await this.shared.list(limit)).map(({ id, entry }) => ({ ...(JSON.parse(entry) as ListedEntry), id: `req_${id}` }));
+    if (this.shared) return (await this.shared.list(Math.min(limit, this.limit))).map(({ id, entry }) => ({ ...(JSON.parse(entry) as ListedEntry), id: `req_${id}` }));
     return this.entries.slice(-limit).reverse().map(listed);
   }
 

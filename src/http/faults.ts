@@ -67,9 +67,14 @@ export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv>
     const { scenario } = scenarioInForce(t, opts.registry, requestScenario(c));
     const rules = scenario.doc.faults;
     if (!rules?.length) return next();
-    const fault = chooseFault(t, opts.seedOf(t), scenario.name, rules, c.req.method, c.req.path);
-    if (!fault) return next();
-    return applyFault(c, next, fault, sleep);
+    const hit = chooseFault(t, opts.seedOf(t), scenario.name, rules, c.req.method, c.req.path);
+    if (!hit) return next();
+    return applyFault(c, next, hit.fault, sleep).then((res) => {
+      // What the journal tells: the rule, the sandbox's own answer, and what reached the client.
+      const sent = hit.fault.kind === 'drop' ? 'dropped' : hit.fault.kind === 'timeout' ? 'timeout' : (res ?? c.res).status;
+      c.set('fault', { kind: hit.fault.kind, rule: hit.rule, scenario: scenario.name, status: c.get('faultStatus') ?? (typeof sent === 'number' ? sent : null), sent });
+      return res;
+    });
   };
 }
 
@@ -138,7 +143,8 @@ function wait(c: Context<AppEnv>, work: () => Promise<void>): Promise<void> | vo
 const isStream = (c: Context) => (c.res.headers.get('content-type') ?? '').startsWith('text/event-stream');
 
 /** Run the route; an event stream it answered with is ended at once, since its answer is replaced. */
-async function endStream(c: Context, next: Next): Promise<void> {
+async function endStream(c: Context<AppEnv>, next: Next): Promise<void> {
   await next();
+  c.set('faultStatus', c.res.status);
   if (isStream(c)) await c.res.body?.cancel();
 }

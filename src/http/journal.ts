@@ -16,17 +16,21 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
     if (!tenant) return;
     const url = c.req.url;
     const q = url.indexOf('?');
+    const fault = c.get('fault');
     const entry: JournalEntry = {
       id: '',
       at: tenant.nowIso(),
       method: c.req.method,
       path: c.req.path,
       query: q >= 0 ? url.slice(q + 1) : '',
-      status: c.res.status,
+      status: fault ? fault.status : c.res.status,
+      sent: fault ? fault.sent : c.res.status,
+      fault: fault ? { kind: fault.kind, rule: fault.rule, scenario: fault.scenario } : null,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       requestHeaders: headersOf(c),
       requestBody: undefined,
-      responseBody: c.get('responseBody'),
+      // A request stopped before it ran made no answer: the placeholder the fault answered with is none.
+      responseBody: fault && fault.status === null ? null : c.get('responseBody'),
     };
     // The body text, when the route read one, is kept as is and parsed only when the journal is read.
     const text = bodyTextRead(c);

@@ -12,6 +12,11 @@ export interface AppEnv {
     streams: Streams;
     /** Set while the request holds its tenant (a stored tenant, locked on a shared store) until it ends. */
     tenantHeld: boolean | undefined;
+    /** The scenario fault that struck this request, for the journal: which rule, and what the
+     * sandbox's own answer was (null when the request never ran) before the fault replaced it. */
+    fault: { kind: import('../engine/faults.js').FaultKind; rule: number; scenario: string; status: number | null; sent: number | 'dropped' | 'timeout' } | undefined;
+    /** The status the request's own answer had, when a drop or timeout fault ran it first. */
+    faultStatus: number | undefined;
     /** Work to do once the request has let its tenant go (a fault's wait), so it holds no lock. */
     afterRelease: (() => Promise<void>) | undefined;
   };

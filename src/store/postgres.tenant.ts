@@ -14,6 +14,9 @@ import { MemoryTenantStore, StoreUnavailableError, type JournalStore, type Store
 /** A read writes the tenant's last use down at most this often (base-clock ms). */
 const USED_EVERY_MS = 3600_000;
 
+/** The journal is trimmed to its size once a copy has written this many entries. */
+const TRIM_EVERY = 32;
+
 /** Tombstones are kept for this many versions; a copy older than that reloads the tenant whole. */
 export const TOMBSTONE_VERSIONS = 256;
 
@@ -56,6 +59,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
   private entries: string[] = [];
   private keep = 0;
   private journalCleared = false;
+  private journalWrites = 0;
 
   /** The tenant's request journal, in the database: every replica's requests, written with each session. */
   readonly journal: JournalStore = {
@@ -152,9 +156,14 @@ export class PostgresTenantStore extends MemoryTenantStore {
       if (journalCleared) queries.push(c`DELETE FROM sandbox_journal WHERE tenant = ${this.id}`);
       if (entries.length) {
         queries.push(c`INSERT INTO sandbox_journal (tenant, entry) SELECT ${this.id}, unnest(${c.array(entries, 25)}::text[])`);
-        // The tenant keeps its newest `keep` entries, as the embedded journal does.
-        queries.push(c`DELETE FROM sandbox_journal WHERE tenant = ${this.id} AND id <= (
-          SELECT id FROM sandbox_journal WHERE tenant = ${this.id} ORDER BY id DESC OFFSET ${this.keep} LIMIT 1)`);
+        // The tenant keeps its newest `keep` entries, as the embedded journal does; trimmed every
+        // TRIM_EVERY entries this copy writes (the journal never lists more than `keep`).
+        this.journalWrites += entries.length;
+        if (this.journalWrites >= TRIM_EVERY) {
+          this.journalWrites = 0;
+          queries.push(c`DELETE FROM sandbox_journal WHERE tenant = ${this.id} AND id <= (
+            SELECT id FROM sandbox_journal WHERE tenant = ${this.id} ORDER BY id DESC OFFSET ${this.keep} LIMIT 1)`);
+        }
       }
       for (const clear of clears) {
         queries.push(
@@ -192,8 +201,11 @@ export class PostgresTenantStore extends MemoryTenantStore {
       if (purge !== undefined) {
         queries.push(c`DELETE FROM sandbox_records WHERE tenant = ${this.id} AND value IS NULL AND ver <= ${purge}`);
       }
-      queries.push(c`UPDATE sandbox_tenants SET version = ${version}, next_seq = ${nextSeq}, due_at = ${due},
-        purged = GREATEST(purged, ${purge ?? 0}), used_at = COALESCE(${used}, used_at) WHERE id = ${this.id}`);
+      // A session that only adds journal entries leaves the tenant's row as it is.
+      if (ops.length || due !== this.dueAt || used !== null) {
+        queries.push(c`UPDATE sandbox_tenants SET version = ${version}, next_seq = ${nextSeq}, due_at = ${due},
+          purged = GREATEST(purged, ${purge ?? 0}), used_at = COALESCE(${used}, used_at) WHERE id = ${this.id}`);
+      }
       queries.push(c`COMMIT`);
       this.conn = undefined;
       await Promise.all(queries);

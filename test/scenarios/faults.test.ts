@@ -116,6 +116,32 @@ describe('dropped connections and timeouts, in process', () => {
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it('journal what the client got: the rule that struck, the sandbox\'s own answer, and dropped or timeout', async () => {
+    await useScenario(t, faults(
+      { route: { path: '/api/v1/partners/payouts' }, nth: 1, fault: { kind: 'drop' } },
+      { route: { path: '/api/v1/partners/payouts' }, nth: 2, fault: { kind: 'timeout', holdMs: 10, processed: true } },
+      { route: { path: '/api/v1/partners/payouts' }, nth: 3, fault: { kind: 'error', status: 503 } },
+    ));
+    await expect(t.call('POST', PAYOUTS, { body: payout('j-1') })).rejects.toThrow('connection dropped');
+    await expect(t.call('POST', PAYOUTS, { body: payout('j-2') })).rejects.toThrow('connection dropped');
+    expect((await t.call('POST', PAYOUTS, { body: payout('j-3') })).status).toBe(503);
+    expect((await t.call('POST', PAYOUTS, { body: payout('j-4') })).status).toBe(201);
+    const entries = (await t.call('GET', '/_sandbox/requests?limit=4')).body.data.reverse();
+    const told = entries.map((e: { status: number | null; sent: unknown; fault: { kind: string; rule: number } | null; responseBody: unknown }) => [
+      e.status,
+      e.sent,
+      e.fault && [e.fault.kind, e.fault.rule],
+      e.responseBody === null ? null : 'body',
+    ]);
+    expect(told).toEqual([
+      [null, 'dropped', ['drop', 0], null],
+      [201, 'timeout', ['timeout', 1], 'body'],
+      [503, 503, ['error', 2], 'body'],
+      [201, 201, null, 'body'],
+    ]);
+    expect(entries[0].fault.scenario).toBe(entries[2].fault.scenario);
+  });
+
   it('timeout: holds for holdMs (default 30 s), then closes without an answer', async () => {
     await useScenario(t, faults({ sequence: [{ kind: 'timeout' }, { kind: 'timeout', holdMs: 5000, processed: true }] }));
     await expect(t.call('POST', PAYOUTS, { body: payout('t-1') })).rejects.toThrow('connection dropped');
