@@ -7,7 +7,10 @@
 // meet the same faults.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { ERROR_CODES, statusOf, type ErrorCode } from '../kernel/errors.js';
 import { compileGlob, GLOB_LIMITS, globProblem } from './scenario.glob.js';
+import { matches, pattern, PredicatesSchema } from './scenario.predicates.js';
+import { regexMatches } from './scenario.regex.js';
 import type { Tenant } from './tenant.js';
 
 export const FAULT_KINDS = ['error', 'latency', 'timeout', 'drop', 'malformed'] as const;
@@ -16,13 +19,59 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 const ms = z.number().int().min(0).max(120_000);
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-export const FaultSchema = z.discriminatedUnion('kind', [
-  z.strictObject({
+/** The codes an error fault may answer: every code of the API's error table, but the sandbox's own
+ * (its scenarios, bulk files, clock, store and caps). */
+export const FAULT_CODES = ERROR_CODES.filter(
+  (c) => !['INVALID_SCENARIO', 'INVALID_BULK_FILE', 'CLOCK_BACKWARDS', 'TENANT_FULL', 'TENANT_DATA_DAMAGED'].includes(c),
+) as [ErrorCode, ...ErrorCode[]];
+
+/** The code a status alone answers with; other statuses need a code, since several share them. */
+export const STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
+  429: 'RATE_LIMITED',
+  500: 'INTERNAL_ERROR',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'GATEWAY_TIMEOUT',
+};
+
+const ErrorFaultSchema = z
+  .strictObject({
     kind: z.literal('error'),
-    status: z.literal([429, 500, 502, 503, 504]),
+    status: z.number().int().min(400).max(599).optional().describe('HTTP status; 429 and 5xx may stand alone, others need a code'),
+    code: z.enum(FAULT_CODES).optional().describe("An error code of the API's error table; its status is the one it always has"),
     message: z.string().min(1).max(300).optional(),
     retryAfter: z.number().int().min(0).max(86_400).optional().describe('Seconds sent in Retry-After (429 and 503)'),
-  }),
+  })
+  .superRefine((f, ctx) => {
+    if (f.code !== undefined) {
+      if (f.status !== undefined && f.status !== statusOf(f.code)) {
+        ctx.addIssue({ code: 'custom', path: ['status'], message: `${f.code} is answered with ${statusOf(f.code)}: send status ${statusOf(f.code)}, or leave status out` });
+      }
+      return;
+    }
+    if (f.status === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['code'], message: 'give a code (an error code of the API, e.g. INSUFFICIENT_BALANCE) or a status (429, 500, 502, 503 or 504)' });
+    } else if (!STATUS_CODES[f.status]) {
+      const codes = FAULT_CODES.filter((c) => statusOf(c) === f.status);
+      ctx.addIssue(
+        codes.length
+          ? { code: 'custom', path: ['code'], message: `status ${f.status} needs a code: one of ${codes.join(', ')}` }
+          : { code: 'custom', path: ['status'], message: `no error of the API is answered with ${f.status}: give a code (its status follows), or 429, 500, 502, 503 or 504` },
+      );
+    }
+  });
+
+/** Request predicates of a fault rule: those of outcome rules, on the JSON body and the query, and headers. */
+export const FaultWhenSchema = PredicatesSchema.extend({
+  header: z
+    .record(z.string().regex(/^[a-z0-9-]{1,100}$/, 'must be a header name in lower case'), pattern)
+    .refine((h) => Object.keys(h).length <= 5, 'must name at most 5 headers')
+    .optional()
+    .describe('RE2 regular expressions on request headers, by lower-case name'),
+}).describe('Every predicate given must hold; body predicates read JSON bodies and the query string');
+
+export const FaultSchema = z.discriminatedUnion('kind', [
+  ErrorFaultSchema,
   z.strictObject({
     kind: z.literal('latency'),
     ms: z.union([ms, z.strictObject({ min: ms, max: ms }).refine((r) => r.min <= r.max, 'min must not exceed max')]),
@@ -63,6 +112,7 @@ export const FaultRuleSchema = z
           ),
       })
       .optional(),
+    when: FaultWhenSchema.optional(),
     fault: FaultSchema.optional(),
     sequence: z.array(z.union([z.literal('pass'), FaultSchema])).min(1).max(100).optional(),
     repeat: z.boolean().optional().describe('Start the sequence again after its last step'),
@@ -84,13 +134,31 @@ export type FaultRule = z.infer<typeof FaultRuleSchema>;
 
 /** A fault chosen for one request, with what the middleware needs to apply it. */
 export type ChosenFault =
-  | { kind: 'error'; status: number; message?: string; retryAfter?: number }
+  | { kind: 'error'; status: number; code: ErrorCode; message?: string; retryAfter?: number }
   | { kind: 'latency'; ms: number }
   | { kind: 'timeout'; holdMs: number; processed: boolean }
   | { kind: 'drop'; processed: boolean }
   | { kind: 'malformed' };
 
 const routes = new Map<string, (path: string) => boolean>();
+
+/** What a fault rule's `when` reads of a request: its JSON body and query as fields, and its headers. */
+export interface FaultRequest {
+  method: string;
+  path: string;
+  fields: Record<string, unknown>;
+  header(name: string): string | undefined;
+}
+
+function whenMatches(rule: FaultRule, req: FaultRequest): boolean {
+  const when = rule.when;
+  if (!when) return true;
+  for (const [name, re] of Object.entries(when.header ?? {})) {
+    const v = req.header(name);
+    if (v === undefined || !regexMatches(re, v)) return false;
+  }
+  return matches(when, req.fields);
+}
 
 function routeMatches(rule: FaultRule, method: string, path: string): boolean {
   if (!rule.route) return true;
@@ -145,14 +213,21 @@ function concrete(f: Fault, seed: number, key: string, n: number): ChosenFault {
       return { kind: 'timeout', holdMs: f.holdMs ?? 30_000, processed: f.processed ?? false };
     case 'drop':
       return { kind: 'drop', processed: f.processed ?? false };
+    case 'error':
+      return { ...f, code: f.code ?? STATUS_CODES[f.status!], status: f.code ? statusOf(f.code) : f.status! };
     default:
       return f;
   }
 }
 
+/** Whether any rule reads the request's body, query or headers (the middleware then reads them first). */
+export function readsRequest(rules: readonly FaultRule[]): boolean {
+  return rules.some((r) => r.when !== undefined);
+}
+
 /**
  * The fault for this request and the index of the rule that chose it, if any: every rule whose
- * route matches counts the call; the first rule whose trigger fires decides. `scope` names the
+ * route and `when` match counts the call; the first rule whose trigger fires decides. `scope` names the
  * scenario so its counters are its own.
  */
 export function chooseFault(
@@ -160,12 +235,11 @@ export function chooseFault(
   seed: number,
   scope: string,
   rules: readonly FaultRule[],
-  method: string,
-  path: string,
+  req: FaultRequest,
 ): { fault: ChosenFault; rule: number } | undefined {
   let chosen: { fault: ChosenFault; rule: number } | undefined;
   rules.forEach((rule, i) => {
-    if (!routeMatches(rule, method, path)) return;
+    if (!routeMatches(rule, req.method, req.path) || !whenMatches(rule, req)) return;
     const key = `${scope}:fault:${i}`;
     const n = bump(t, key);
     if (chosen) return;

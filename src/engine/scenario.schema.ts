@@ -7,48 +7,17 @@ import { z } from 'zod';
 import { FaultRuleSchema } from './faults.js';
 import type { LifecycleInfo } from './lifecycle.js';
 import { lintScenario, type AppRoute, type Lint } from './scenario.lint.js';
-import { REGEX_LIMITS, regexProblem } from './scenario.regex.js';
+import { MAX_ITEMS, PredicatesSchema, type Predicates } from './scenario.predicates.js';
+import { REGEX_LIMITS } from './scenario.regex.js';
+
+export { pattern, PredicatesSchema, type Predicates } from './scenario.predicates.js';
 
 const MAX_SECONDS = 10 * 365 * 24 * 3600;
 const seconds = z.number().min(0).max(MAX_SECONDS);
 const posInt = z.number().int().min(1);
 const ttl = z.number().int().min(1).max(MAX_SECONDS);
 
-/** How many items a list of a scenario may hold (outcome and fault rules, nth lists, names). */
-const MAX_ITEMS = 50;
-
-// A regular expression, run on RE2 (see scenario.regex.ts).
-export const pattern = z
-  .string()
-  .min(1)
-  .max(REGEX_LIMITS.length)
-  .superRefine((p, ctx) => {
-    const problem = p.length > REGEX_LIMITS.length ? undefined : regexProblem(p);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
-const word = z.string().min(1).max(50);
-const oneOrMany = z.union([word, z.array(word).min(1).max(MAX_ITEMS)]);
 const nth = z.union([posInt, z.array(posInt).min(1).max(100)]);
-
-export const PredicatesSchema = z
-  .strictObject({
-    amount: z
-      .strictObject({ min: z.number().optional(), max: z.number().optional() })
-      .refine((a) => a.min === undefined || a.max === undefined || a.min <= a.max, 'min must not exceed max')
-      .optional()
-      .describe('Inclusive bounds on amount'),
-    currency: oneOrMany.optional().describe('Matches currency, sourceCurrency or destinationCurrency, any case'),
-    chain: oneOrMany.optional().describe('Any case'),
-    token: oneOrMany.optional().describe('Any case'),
-    reference: pattern.optional().describe('RE2 regular expression on the reference'),
-    accountNumber: pattern.optional().describe('RE2 regular expression on accountNumber or destination.accountNumber'),
-    fields: z
-      .record(z.string().min(1).max(100), pattern)
-      .refine((f) => Object.keys(f).length <= 10, 'must name at most 10 fields')
-      .optional()
-      .describe('RE2 regular expressions on any field by dotted path, at most 10'),
-  })
-  .describe('Every predicate given must hold');
 
 function outcomeSchema(terminal: readonly string[]) {
   return z
@@ -128,7 +97,6 @@ function patternPaths(doc: Scenario, lifecycles: readonly LifecycleInfo[]): (str
 }
 
 export type OutcomeRule = z.infer<ReturnType<typeof outcomeSchema>>;
-export type Predicates = z.infer<typeof PredicatesSchema>;
 
 /** A resource's section of a scenario. */
 export interface ScenarioSection {

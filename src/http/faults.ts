@@ -2,10 +2,10 @@
 // X-Sandbox-Scenario header before any handler runs (an unknown name is 400). Faults are the closed
 // list of engine/faults.ts; this file is the only place that knows how each one reaches the wire.
 import type { Context, MiddlewareHandler, Next } from 'hono';
-import { SandboxError, type ErrorCode } from '../kernel/errors.js';
+import { SandboxError } from '../kernel/errors.js';
 import { renderError } from './errors.js';
 import { nodeRequest, replaceResponse as replace } from './framework.js';
-import { chooseFault, type ChosenFault } from '../engine/faults.js';
+import { chooseFault, readsRequest, type ChosenFault, type FaultRequest, type FaultRule } from '../engine/faults.js';
 import type { ScenarioRegistry } from '../engine/scenario.registry.js';
 import { scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
 import type { Tenant } from '../engine/tenant.js';
@@ -15,24 +15,35 @@ import type { AppEnv } from './types.js';
 export type Sleep = (ms: number) => Promise<void>;
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const CODES: Record<number, ErrorCode> = {
-  429: 'RATE_LIMITED',
-  500: 'INTERNAL_ERROR',
-  502: 'BAD_GATEWAY',
-  503: 'SERVICE_UNAVAILABLE',
-  504: 'GATEWAY_TIMEOUT',
-};
+/** The message of an error fault that gives none: what its code means, in words. */
+function defaultMessage(f: Extract<ChosenFault, { kind: 'error' }>): string {
+  const wait = f.retryAfter !== undefined ? ` Retry after ${f.retryAfter} second${f.retryAfter === 1 ? '' : 's'}.` : ' Retry the request.';
+  if (f.status === 429) return `Too many requests for this API key.${wait}`;
+  if (f.status >= 500) return `The service could not handle the request (HTTP ${f.status}, set by the sandbox scenario).${wait}`;
+  const words = f.code.toLowerCase().replace(/_/g, ' ');
+  return `${words[0].toUpperCase()}${words.slice(1)} (answered by the sandbox scenario).`;
+}
 
 function faultError(f: Extract<ChosenFault, { kind: 'error' }>): SandboxError {
-  const wait = f.retryAfter !== undefined ? ` Retry after ${f.retryAfter} second${f.retryAfter === 1 ? '' : 's'}.` : ' Retry the request.';
-  const message =
-    f.message ??
-    (f.status === 429
-      ? `Too many requests for this API key.${wait}`
-      : `The service could not handle the request (HTTP ${f.status}, set by the sandbox scenario).${wait}`);
   const headers: Record<string, string> = { 'X-Sandbox-Fault': `error ${f.status}` };
   if (f.retryAfter !== undefined) headers['Retry-After'] = String(f.retryAfter);
-  return new SandboxError(CODES[f.status], message, [], headers);
+  return new SandboxError(f.code, f.message ?? defaultMessage(f), [], headers);
+}
+
+/** What a fault rule's `when` reads: the JSON body (when it is one) over the query, and the headers. */
+async function faultRequest(c: Context<AppEnv>): Promise<FaultRequest> {
+  await arrived(c);
+  const fields: Record<string, unknown> = { ...c.req.query() };
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    const text = await c.req.text().catch(() => '');
+    try {
+      const body: unknown = text ? JSON.parse(text) : undefined;
+      if (body && typeof body === 'object' && !Array.isArray(body)) Object.assign(fields, body);
+    } catch {
+      // not JSON (an FX XML body, or a malformed one): only the query and headers are read
+    }
+  }
+  return { method: c.req.method, path: c.req.path, fields, header: (name) => c.req.header(name) };
 }
 
 /** Close the client's connection without an answer. In-process requests get a body that fails. */
@@ -67,15 +78,21 @@ export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv>
     const { scenario } = scenarioInForce(t, opts.registry, requestScenario(c));
     const rules = scenario.doc.faults;
     if (!rules?.length) return next();
-    const hit = chooseFault(t, opts.seedOf(t), scenario.name, rules, c.req.method, c.req.path);
+    if (readsRequest(rules)) return faultRequest(c).then((req) => strike(c, next, t, scenario.name, rules, req));
+    return strike(c, next, t, scenario.name, rules, { method: c.req.method, path: c.req.path, fields: {}, header: () => undefined });
+  };
+
+  /** Choose the fault, if any, and apply it; then tell the journal what happened. */
+  function strike(c: Context<AppEnv>, next: Next, t: Tenant, scope: string, rules: readonly FaultRule[], req: FaultRequest) {
+    const hit = chooseFault(t, opts.seedOf(t), scope, rules, req);
     if (!hit) return next();
     return applyFault(c, next, hit.fault, sleep).then((res) => {
       // What the journal tells: the rule, the sandbox's own answer, and what reached the client.
       const sent = hit.fault.kind === 'drop' ? 'dropped' : hit.fault.kind === 'timeout' ? 'timeout' : (res ?? c.res).status;
-      c.set('fault', { kind: hit.fault.kind, rule: hit.rule, scenario: scenario.name, status: c.get('faultStatus') ?? (typeof sent === 'number' ? sent : null), sent });
+      c.set('fault', { kind: hit.fault.kind, rule: hit.rule, scenario: scope, status: c.get('faultStatus') ?? (typeof sent === 'number' ? sent : null), sent });
       return res;
     });
-  };
+  }
 }
 
 /** For a route outside /api that honours X-Sandbox-Scenario (the bulk upload): an unknown name is 400,

@@ -7,6 +7,7 @@ import { ConfigSchema } from '../../src/config.js';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { MemoryStore } from '../../src/store/memory.store.js';
 import { KEY, KEY_B } from '../support/app.js';
+import { fx, instruction, rejection } from '../support/fx.js';
 import { payout, PAYOUTS, scenarioApp, useScenario } from './support.js';
 
 type App = Awaited<ReturnType<typeof scenarioApp>>;
@@ -98,6 +99,56 @@ describe('malformed body', () => {
     expect(text.startsWith('{"status":"success","message":"Payout initiated successfully"')).toBe(true);
     expect(() => JSON.parse(text)).toThrow();
     expect((await get('m-1')).body.data.status).toBe('PENDING');
+  });
+});
+
+describe('faults that speak the API\'s language', () => {
+  it('answer any code of the error table, to the requests `when` picks: references starting dup- get 409', async () => {
+    await useScenario(t, faults({ route: { method: 'POST', path: PAYOUTS }, when: { reference: '^dup-' }, fault: { kind: 'error', code: 'IDEMPOTENCY_CONFLICT' } }));
+    const dup = await t.call('POST', PAYOUTS, { body: payout('dup-1') });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toEqual({
+      status: 'error',
+      message: 'Idempotency conflict (answered by the sandbox scenario).',
+      error: { type: 'conflict_error', code: 'IDEMPOTENCY_CONFLICT', details: [] },
+    });
+    expect(dup.headers.get('x-sandbox-fault')).toBe('error 409');
+    expect((await get('dup-1')).status).toBe(404);
+    expect((await t.call('POST', PAYOUTS, { body: payout('order-1') })).status).toBe(201);
+  });
+
+  it('count only the requests that match: the 2nd payout is refused 400 INSUFFICIENT_BALANCE with the rule\'s message', async () => {
+    await useScenario(t, faults({
+      route: { method: 'POST', path: PAYOUTS },
+      when: { currency: 'NGN', header: { 'x-test-case': '^balance' } },
+      nth: 2,
+      fault: { kind: 'error', code: 'INSUFFICIENT_BALANCE', status: 400, message: 'Insufficient balance in the NGN account.' },
+    }));
+    const headers = { 'x-test-case': 'balance-2' };
+    expect((await t.call('POST', PAYOUTS, { body: payout('b-1'), headers })).status).toBe(201);
+    // Without the header the rule does not match, so this one is not counted.
+    expect((await t.call('POST', PAYOUTS, { body: payout('b-2') })).status).toBe(201);
+    const second = await t.call('POST', PAYOUTS, { body: payout('b-3'), headers });
+    expect([second.status, second.body.error.code, second.body.message]).toEqual([400, 'INSUFFICIENT_BALANCE', 'Insufficient balance in the NGN account.']);
+    expect((await t.call('POST', PAYOUTS, { body: payout('b-4'), headers })).status).toBe(201);
+  });
+
+  it('answer the FX interface with its XML reject', async () => {
+    await useScenario(t, faults({ route: { path: '/api/v1/partners/fx/trades' }, fault: { kind: 'error', code: 'INSUFFICIENT_LIQUIDITY' } }));
+    const res = await fx(t, 'POST', '/trades', { xml: instruction() });
+    expect(rejection(res)).toMatchObject({ status: 400, code: 'INSUFFICIENT_LIQUIDITY', text: 'Insufficient liquidity (answered by the sandbox scenario).' });
+  });
+
+  it('refuse a misspelt code, a status its code does not have, and a status that needs a code', async () => {
+    const put = (fault: unknown) => t.call('PUT', '/_sandbox/scenario', { body: faults({ fault }) });
+    const details = async (fault: unknown) => (await put(fault)).body.error.details;
+    expect((await details({ kind: 'error', code: 'INSUFICIENT_BALANCE' }))[0]).toMatchObject({ field: 'scenario.faults[0].fault.code', issue: expect.stringContaining('did you mean "INSUFFICIENT_BALANCE"?') });
+    expect(await details({ kind: 'error', code: 'INSUFFICIENT_BALANCE', status: 409 })).toEqual([
+      { field: 'scenario.faults[0].fault.status', issue: 'INSUFFICIENT_BALANCE is answered with 400: send status 400, or leave status out' },
+    ]);
+    expect(await details({ kind: 'error', status: 409 })).toEqual([
+      { field: 'scenario.faults[0].fault.code', issue: 'status 409 needs a code: one of IDEMPOTENCY_CONFLICT, INVALID_STATE_TRANSITION' },
+    ]);
   });
 });
 

@@ -110,7 +110,7 @@ describe('the scenario schema', () => {
       'faults[0].fault.kind: expected kind to be one of error, latency, timeout, drop, malformed',
     ]);
     expect(problems({ faults: [{ fault: { kind: 'error', status: 404 } }] })).toEqual([
-      'faults[0].fault.status: expected one of 429, 500, 502, 503, 504',
+      'faults[0].fault.code: status 404 needs a code: one of ROUTE_NOT_FOUND, RESOURCE_NOT_FOUND, ACCOUNT_NOT_FOUND',
     ]);
     const notApi = 'must begin with /api/, since faults apply to /api requests only (for example /api/v1/partners/payouts or /api/**)';
     for (const path of ['api', '/v1/partners/banks', '/_sandbox/**', '/api']) {
@@ -126,7 +126,7 @@ describe('the scenario schema', () => {
 
   it('reports what is wrong with the branch of an either/or field the input meant', () => {
     expect(problems({ faults: [{ sequence: [{ kind: 'error', status: 418 }, 'pas', { kind: 'explode' }] }] })).toEqual([
-      'faults[0].sequence[0].status: expected one of 429, 500, 502, 503, 504',
+      'faults[0].sequence[0].status: no error of the API is answered with 418: give a code (its status follows), or 429, 500, 502, 503 or 504',
       'faults[0].sequence[1]: expected one of "pass"',
       'faults[0].sequence[2].kind: expected kind to be one of error, latency, timeout, drop, malformed',
     ]);

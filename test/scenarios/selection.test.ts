@@ -84,7 +84,7 @@ describe('the tenant scenario', () => {
         code: 'INVALID_SCENARIO',
         details: [
           { field: 'scenario.payout.timing.PENDING', issue: 'expected number, received string' },
-          { field: 'scenario.faults[0].fault.status', issue: 'expected one of 429, 500, 502, 503, 504' },
+          { field: 'scenario.faults[0].fault.status', issue: 'no error of the API is answered with 418: give a code (its status follows), or 429, 500, 502, 503 or 504' },
         ],
       },
     });
@@ -101,7 +101,7 @@ describe('the tenant scenario', () => {
     );
     expect(res.body.error.details).toEqual([
       { field: 'scenario.payout.outcomes[0].nth[0]', issue: 'must be a whole number' },
-      { field: 'scenario.faults[0].sequence[0].status', issue: 'expected one of 429, 500, 502, 503, 504' },
+      { field: 'scenario.faults[0].sequence[0].status', issue: 'no error of the API is answered with 418: give a code (its status follows), or 429, 500, 502, 503 or 504' },
     ]);
   });
 
