@@ -8,6 +8,9 @@ export interface Outcome<S extends string = string> {
   reason?: string;
   /** The terminal state a scenario named, when it named one (e.g. 'expired' for a quote). */
   status?: S;
+  /** Seconds from creation to the end state, when a scenario rule says (`after`): the timed states
+   * before it are shortened or lengthened to fit. */
+  after?: number;
 }
 
 /** The part of a lifecycle a behaviour reads. */

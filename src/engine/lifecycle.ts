@@ -83,8 +83,9 @@ export interface Lifecycle<N extends string, S extends string, E extends string,
     ResourceNames<N> {
   readonly machine: Machine<S, E>;
   readonly states: readonly S[];
-  /** Seconds `state` lasts under this behaviour (its scenario's timing, else the default). */
-  duration(b: Behaviour, state: S): number;
+  /** Seconds `state` lasts under this behaviour (its scenario's timing, else the default), for a
+   * resource that will end as `outcome`: an outcome with `after` fits the timed states before it. */
+  duration(b: Behaviour, state: S, outcome?: Outcome): number;
   /** How the lifecycle of a new resource ends under this behaviour. */
   outcome(b: Behaviour, input: M): Outcome<S>;
   /** Its lifetime in seconds under this behaviour. */
@@ -104,7 +105,7 @@ export interface Lifecycle<N extends string, S extends string, E extends string,
    * timed move, `after` from `now` (the tenant's time by default): so many seconds, or as long as
    * the behaviour says the state lasts.
    */
-  retime(t: Tenant, id: string, state: S, after: Behaviour | number, now?: number): void;
+  retime(t: Tenant, id: string, state: S, after: Behaviour | number, now?: number, outcome?: Outcome): void;
   /** The handler of its timers: reads the resource and moves it by its timed event. */
   timerJobs(read: (t: Tenant, id: string) => { status: S; outcome: Outcome } | undefined, move: (t: Tenant, id: string, event: E) => unknown): Record<string, JobHandler>;
 }
@@ -117,6 +118,21 @@ export function defineLifecycle<N extends string, S extends string, E extends st
   const match = spec.match ?? ((input: M) => input as Record<string, unknown>);
   const timer = `${spec.name}.advance`;
   const moves: Partial<Record<S, E | { succeed: E; fail: E }>> = spec.timedMoves ?? {};
+  /** The states a resource passes through on its timed moves until the one the outcome decides. */
+  let chain: S[] | undefined;
+  const timedChain = (): S[] => {
+    if (chain) return chain;
+    chain = [];
+    let state: S | undefined = spec.machine.states.find((s) => moves[s] !== undefined);
+    while (state !== undefined && !chain.includes(state)) {
+      chain.push(state);
+      const move: E | { succeed: E; fail: E } | undefined = moves[state];
+      if (move === undefined || typeof move !== 'string') break;
+      state = spec.machine.transitions[move].to;
+      if (moves[state] === undefined) break;
+    }
+    return chain;
+  };
   const timedEvent = (state: S, outcome: Outcome): E | undefined => {
     const move: E | { succeed: E; fail: E } | undefined = moves[state];
     if (move === undefined || typeof move === 'string') return move;
@@ -134,8 +150,17 @@ export function defineLifecycle<N extends string, S extends string, E extends st
     scenario: spec.scenario ?? {},
     events: [...eventOf.values(), ...(spec.extraEvents ?? [])],
     ...(spec.rules ? { rules: spec.rules } : {}),
-    duration(b, state) {
-      return b.duration(this, state);
+    duration(b, state, outcome) {
+      const plain = b.duration(this, state);
+      if (outcome?.after === undefined) return plain;
+      // The timed states from the first to the one whose move the outcome decides, in order: each
+      // keeps its time while it fits in `after`, and the last one takes what is left.
+      const chain = timedChain();
+      const at = chain.indexOf(state);
+      if (at < 0) return plain;
+      let left = outcome.after;
+      for (let i = 0; i < at; i++) left -= Math.min(b.duration(this, chain[i]), left);
+      return at === chain.length - 1 ? left : Math.min(plain, left);
     },
     outcome(b, input) {
       return b.outcome(this, match(input)) as Outcome<S>;
@@ -154,10 +179,10 @@ export function defineLifecycle<N extends string, S extends string, E extends st
     },
     timer,
     timedEvent,
-    retime(t, id, state, after, now = t.now()) {
+    retime(t, id, state, after, now = t.now(), outcome) {
       t.scheduler.cancelFor(id, timer);
       if (moves[state] === undefined) return;
-      const seconds = typeof after === 'number' ? after : this.duration(after, state);
+      const seconds = typeof after === 'number' ? after : this.duration(after, state, outcome);
       t.scheduler.enqueue(timer, id, now + seconds * 1000);
     },
     timerJobs(read, move) {

@@ -32,6 +32,7 @@ function pickOutcome(t: Tenant, scope: string, resource: BehaviourResource, rule
     succeed: picked.status === resource.success,
     status: picked.status,
     ...(picked.reason !== undefined ? { reason: picked.reason } : {}),
+    ...(picked.after !== undefined ? { after: picked.after } : {}),
   };
 }
 

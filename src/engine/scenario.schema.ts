@@ -27,6 +27,7 @@ function outcomeSchema(terminal: readonly string[]) {
       every: posInt.optional().describe('Every n-th request matching `when`'),
       status: z.enum(terminal as [string, ...string[]]),
       reason: z.string().min(1).max(200).optional(),
+      after: seconds.optional().describe('Seconds from creation to this end state, whatever the timing says (the timed states before it are fitted to it)'),
     })
     .refine((o) => o.nth === undefined || o.every === undefined, { message: 'give at most one of nth and every', path: ['every'] });
 }

@@ -48,8 +48,9 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
   const behaviour = t.behaviour(scenario);
   const now = t.now();
   const nowIso = iso(now);
-  const pendingFor = payout.duration(behaviour, 'PENDING');
-  const processingFor = payout.duration(behaviour, 'PROCESSING');
+  const outcome = payout.outcome(behaviour, req);
+  const pendingFor = payout.duration(behaviour, 'PENDING', outcome);
+  const processingFor = payout.duration(behaviour, 'PROCESSING', outcome);
   // Built field by field: a spread of the validated object gave every record its own hidden class.
   const d = req.destination;
   const name = bankName(req.currency, d.bankCode);
@@ -70,7 +71,7 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
     createdAt: nowIso,
     updatedAt: nowIso,
     estimatedCompletionAt: iso(now + (pendingFor + processingFor) * 1000),
-    outcome: payout.outcome(behaviour, req),
+    outcome,
     scenario,
   };
   // The debit is the first write: whatever could refuse the payout has run by now.
@@ -95,7 +96,7 @@ export function movePayout(t: Tenant, reference: string, event: PayoutEvent, rea
   const next: PayoutRecord = { ...p, status, failureReason, updatedAt: t.nowIso() };
   payouts(t).put(reference, next);
   if (status === 'FAILED') credit(t, p.currency, dec(p.amount).plus(p.fee));
-  payout.retime(t, reference, status, t.behaviour(p.scenario));
+  payout.retime(t, reference, status, t.behaviour(p.scenario), undefined, p.outcome);
   payout.emit(t, status, present(next));
   return next;
 }

@@ -74,7 +74,7 @@ export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSou
   }
   const record = newTransfer(t, req, { serviceSource, bulkId: null, scenario });
   transfers(t).put(record.reference, record);
-  transfer.retime(t, record.reference, 'PENDING', t.behaviour(scenario));
+  transfer.retime(t, record.reference, 'PENDING', t.behaviour(scenario), undefined, record.outcome);
   transfer.emit(t, 'PENDING', present(record));
   return record;
 }
@@ -100,7 +100,7 @@ export function applyMove(t: Tenant, r: TransferRecord, event: TransferEvent, re
 export function moveTransfer(t: Tenant, reference: string, event: TransferEvent, reason?: string): TransferRecord {
   const r = getTransfer(t, reference);
   const next = applyMove(t, r, event, reason, true);
-  transfer.retime(t, r.reference, next.status, t.behaviour(r.scenario));
+  transfer.retime(t, r.reference, next.status, t.behaviour(r.scenario), undefined, r.outcome);
   return next;
 }
 

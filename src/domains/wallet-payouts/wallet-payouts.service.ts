@@ -34,8 +34,9 @@ export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, sc
   debit(t, balanceKey(req.chain, req.asset), dec(req.amount).plus(fee));
   const behaviour = t.behaviour(scenario);
   const now = t.now();
-  const pendingFor = walletPayout.duration(behaviour, 'PENDING');
-  const processingFor = walletPayout.duration(behaviour, 'PROCESSING');
+  const outcome = walletPayout.outcome(behaviour, req);
+  const pendingFor = walletPayout.duration(behaviour, 'PENDING', outcome);
+  const processingFor = walletPayout.duration(behaviour, 'PROCESSING', outcome);
   const record: WalletPayoutRecord = {
     reference: req.reference,
     withdrawalId: ids.uuid(t.random),
@@ -53,7 +54,7 @@ export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, sc
     failureReason: null,
     updatedAt: iso(now),
     processingFor,
-    outcome: walletPayout.outcome(behaviour, req),
+    outcome,
     ...(scenario ? { scenario } : {}),
   };
   payouts(t).put(record.reference, record);

@@ -59,8 +59,9 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
   debit(t, currency, req.amount, false);
   const behaviour = t.behaviour(scenario);
   const now = t.now();
-  const processingFor = withdrawal.duration(behaviour, 'PROCESSING');
   const reference = ids.withdrawalReference(t.random);
+  const outcome = withdrawal.outcome(behaviour, { req, currency, reference });
+  const processingFor = withdrawal.duration(behaviour, 'PROCESSING', outcome);
   const record: WithdrawalRecord = {
     amount: req.amount,
     currency,
@@ -74,7 +75,7 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
     createdAt: iso(now),
     updatedAt: iso(now),
     estimatedCompletionAt: iso(now + processingFor * 1000),
-    outcome: withdrawal.outcome(behaviour, { req, currency, reference }),
+    outcome,
     ...(scenario ? { scenario } : {}),
   };
   withdrawals(t).put(record.reference, record);
@@ -97,7 +98,7 @@ export function moveWithdrawal(t: Tenant, reference: string, event: WithdrawalEv
   const next: WithdrawalRecord = { ...w, status, providerStatus: status, failureReason, updatedAt: t.nowIso() };
   withdrawals(t).put(reference, next);
   if (status === 'FAILED') credit(t, w.currency, w.amount);
-  withdrawal.retime(t, reference, status, t.behaviour(w.scenario));
+  withdrawal.retime(t, reference, status, t.behaviour(w.scenario), undefined, w.outcome);
   withdrawal.emit(t, status, present(next));
   return next;
 }
