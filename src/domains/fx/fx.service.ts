@@ -3,6 +3,7 @@
 import { iso } from '../../kernel/clock.js';
 import { SandboxError, notFound } from '../../kernel/errors.js';
 import { dec } from '../../kernel/money.js';
+import type { Outcome } from '../../engine/behaviour.js';
 import type { Tenant } from '../../engine/tenant.js';
 import type { PayInDetails, TradeStatus } from '../../iso20022/parts.js';
 import type { SettlementDestination } from '../../iso20022/trade-accept.js';
@@ -44,6 +45,12 @@ export interface TradeRecord {
   updatedAt: string;
   destination?: SettlementDestination;
   payIn?: PayInDetails;
+  /** Why the trade was cancelled, when a scenario's outcome rule cancelled it. */
+  cancellationReason?: string;
+  /** How the trade ends by itself once accepted, when a scenario rule says (else only the partner moves it). */
+  outcome?: Outcome;
+  /** The scenario it was created under, when a request header chose one. */
+  scenario?: string;
 }
 
 /** The company account trades are paid into (the same for every key). */
@@ -85,7 +92,9 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
   const sell = req.direction === 'SELL';
   const now = t.now();
   const at = iso(now);
-  const ttlSeconds = fxTrade.ttlOf(t.behaviour(scenario));
+  const behaviour = t.behaviour(scenario);
+  const ttlSeconds = fxTrade.ttlOf(behaviour);
+  const outcome = fxTrade.outcome(behaviour, req);
   const record: TradeRecord = {
     txId: t.random.uuid(),
     status: 'NEWT',
@@ -109,6 +118,8 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
     createdAt: at,
     expiresAt: iso(now + ttlSeconds * 1000),
     updatedAt: at,
+    ...(outcome.status !== undefined ? { outcome } : {}),
+    ...(scenario ? { scenario } : {}),
   };
   trades(t).put(record.txId, record);
   fxTrade.emit(t, 'NEWT', eventData(t, record));
@@ -148,17 +159,29 @@ export function confirmTrade(t: Tenant, txId: string): TradeRecord {
   return move(t, trade, 'confirm');
 }
 
-export function cancelTrade(t: Tenant, txId: string): TradeRecord {
-  return move(t, getTrade(t, txId), 'cancel');
+export function cancelTrade(t: Tenant, txId: string, reason?: string): TradeRecord {
+  return move(t, getTrade(t, txId), 'cancel', reason === undefined ? {} : { cancellationReason: reason });
 }
 
 function move(t: Tenant, trade: TradeRecord, event: TradeEvent, extra: Partial<TradeRecord> = {}): TradeRecord {
   const status = tradeMachine.next(trade.status, event, trade.txId);
   const next: TradeRecord = { ...trade, ...extra, status, updatedAt: t.nowIso() };
   trades(t).put(next.txId, next);
+  // An accepted trade a scenario rule ends by itself gets its timer; any other move drops it.
+  t.scheduler.cancelFor(next.txId, fxTrade.timer);
+  if (status === 'SETT' && next.outcome) fxTrade.retime(t, next.txId, 'SETT', t.behaviour(next.scenario), undefined, next.outcome);
   fxTrade.emit(t, status, eventData(t, next));
   return next;
 }
+
+/** The timed end of an accepted trade, as its scenario rule planned it. */
+export const fxTradeJobs = fxTrade.timerJobs(
+  (t, txId) => {
+    const trade = trades(t).get(txId);
+    return trade?.outcome && { status: trade.status, outcome: trade.outcome };
+  },
+  (t, txId, event) => (event === 'cancel' ? cancelTrade(t, txId, trades(t).get(txId)?.outcome?.reason ?? 'Cancelled during settlement') : confirmTrade(t, txId)),
+);
 
 /** The bought currency must suit the form: a bank takes fiat, a blockchain address takes tokens. */
 function checkDestination(t: Tenant, trade: TradeRecord, d: SettlementDestination): void {
@@ -182,10 +205,12 @@ function checkDestination(t: Tenant, trade: TradeRecord, d: SettlementDestinatio
 
 /** The trade as JSON (the control API's view): the record with the seconds left to accept it. */
 export function tradeView(t: Tenant, trade: TradeRecord) {
-  return { ...trade, ttlSeconds: ttlLeft(t, trade) };
+  const { outcome: _o, scenario: _s, ...view } = trade;
+  return { ...view, ttlSeconds: ttlLeft(t, trade) };
 }
 
 /** The event payload: the trade as the status message shows it, with its details, in snake_case. */
 function eventData(t: Tenant, trade: TradeRecord): Record<string, unknown> {
-  return { ...trade, ttlSeconds: ttlLeft(t, trade), mode: t.mode };
+  const { outcome: _o, scenario: _s, ...view } = trade;
+  return { ...view, ttlSeconds: ttlLeft(t, trade), mode: t.mode };
 }

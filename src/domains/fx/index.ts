@@ -3,7 +3,7 @@ import type { Tenant } from '../../engine/tenant.js';
 import type { DomainModule } from '../module.js';
 import { fxTrade, type TradeEvent } from './fx.machine.js';
 import { fxRoutes } from './fx.routes.js';
-import { acceptTrade, cancelTrade, confirmTrade, tradeView, type TradeRecord } from './fx.service.js';
+import { acceptTrade, cancelTrade, confirmTrade, fxTradeJobs, tradeView, type TradeRecord } from './fx.service.js';
 
 /**
  * /_sandbox/simulate/fx-trades/{txId}/{accept|confirm|cancel}: the same moves as the XML routes,
@@ -28,6 +28,7 @@ export const fxTradeResource = defineResource(fxTrade, {
   id: (r: TradeRecord) => r.txId,
   status: (r) => r.status,
   view: tradeView,
+  jobs: fxTradeJobs,
   simulate: { events: fxTrade.machine.events, apply: (t, id, event, body) => tradeView(t, simulate(t, id, event, body)) },
 });
 
