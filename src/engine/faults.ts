@@ -16,6 +16,10 @@ import type { Tenant } from './tenant.js';
 export const FAULT_KINDS = ['error', 'latency', 'timeout', 'drop', 'malformed'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
+/** How a malformed answer is malformed. */
+export const MALFORMED_FORMS = ['truncated', 'invalid', 'html', 'content-type', 'reset'] as const;
+export type MalformedForm = (typeof MALFORMED_FORMS)[number];
+
 const ms = z.number().int().min(0).max(120_000);
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -85,7 +89,15 @@ export const FaultSchema = z.discriminatedUnion('kind', [
     kind: z.literal('drop'),
     processed: z.boolean().optional().describe('Run the request before dropping, so the write happens but no answer comes'),
   }),
-  z.strictObject({ kind: z.literal('malformed') }),
+  z.strictObject({
+    kind: z.literal('malformed'),
+    form: z
+      .enum(MALFORMED_FORMS)
+      .optional()
+      .describe(
+        'truncated (default): half the body; invalid: the whole body, unparseable; html: a proxy\'s 502 error page, the request not processed; content-type: the body as text/plain; reset: half the body, then the connection is reset',
+      ),
+  }),
 ]);
 export type Fault = z.infer<typeof FaultSchema>;
 
@@ -138,7 +150,7 @@ export type ChosenFault =
   | { kind: 'latency'; ms: number }
   | { kind: 'timeout'; holdMs: number; processed: boolean }
   | { kind: 'drop'; processed: boolean }
-  | { kind: 'malformed' };
+  | { kind: 'malformed'; form?: MalformedForm };
 
 const routes = new Map<string, (path: string) => boolean>();
 

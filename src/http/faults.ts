@@ -135,16 +135,58 @@ async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sl
     case 'drop':
       if (fault.processed) await endStream(c, next);
       return replace(c, dropConnection(c));
-    case 'malformed': {
-      await next();
-      // An event stream never ends by itself: its first half is nothing.
-      const text = isStream(c) ? (await c.res.body?.cancel(), '') : await c.res.text();
-      const headers = new Headers(c.res.headers);
-      headers.delete('content-length');
-      headers.set('X-Sandbox-Fault', 'malformed');
-      return replace(c, new Response(text.slice(0, Math.ceil(text.length / 2)), { status: c.res.status, headers }));
+    case 'malformed':
+      return malformed(c, next, fault.form ?? 'truncated');
+  }
+}
+
+/** The error page a reverse proxy answers with when the service behind it fails. */
+const PROXY_PAGE =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+/** The answer, spoiled in one of the ways a client must survive. */
+async function malformed(c: Context<AppEnv>, next: Next, form: NonNullable<Extract<ChosenFault, { kind: 'malformed' }>['form']>): Promise<Response> {
+  if (form === 'html') {
+    return replace(c, new Response(PROXY_PAGE, { status: 502, headers: { 'content-type': 'text/html', 'X-Sandbox-Fault': 'malformed html' } }));
+  }
+  await next();
+  // An event stream never ends by itself: its first half is nothing.
+  const text = isStream(c) ? (await c.res.body?.cancel(), '') : await c.res.text();
+  const headers = new Headers(c.res.headers);
+  headers.delete('content-length');
+  headers.set('X-Sandbox-Fault', form === 'truncated' ? 'malformed' : `malformed ${form}`);
+  const half = text.slice(0, Math.ceil(text.length / 2));
+  switch (form) {
+    case 'truncated':
+      return replace(c, new Response(half, { status: c.res.status, headers }));
+    case 'invalid':
+      return replace(c, new Response(unparseable(text), { status: c.res.status, headers }));
+    case 'content-type':
+      headers.set('content-type', 'text/plain; charset=utf-8');
+      return replace(c, new Response(text, { status: c.res.status, headers }));
+    case 'reset': {
+      // Headers and half the body go out, then the connection is reset mid-body.
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(half));
+          // Over a socket it is destroyed, as a reset does; in process the body fails instead.
+          setTimeout(() => {
+            const socket = nodeRequest(c)?.socket;
+            if (socket) socket.destroy();
+            else controller.error(new Error('connection reset by the sandbox scenario'));
+          }, 10);
+        },
+      });
+      return replace(c, new Response(body, { status: c.res.status, headers }));
     }
   }
+}
+
+/** The whole body made unparseable: JSON with its keys unquoted, XML without its root's end tag. */
+function unparseable(text: string): string {
+  const end = /<\/[A-Za-z]+>\s*$/.exec(text);
+  if (end) return text.slice(0, end.index);
+  return text.replace(/"([A-Za-z_][A-Za-z0-9_]*)":/g, '$1:');
 }
 
 /**

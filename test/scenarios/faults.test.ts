@@ -102,6 +102,46 @@ describe('malformed body', () => {
   });
 });
 
+describe('malformed body forms', () => {
+  const post = async (reference: string) => {
+    const res = await t.app.request(PAYOUTS, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(payout(reference)) });
+    return { status: res.status, type: res.headers.get('content-type'), fault: res.headers.get('x-sandbox-fault'), text: await res.text() };
+  };
+
+  it('invalid: the whole body, with its keys unquoted, so no JSON parser reads it; the payout is made', async () => {
+    await useScenario(t, faults({ route: { method: 'POST', path: PAYOUTS }, fault: { kind: 'malformed', form: 'invalid' } }));
+    const res = await post('i-1');
+    expect([res.status, res.fault]).toEqual([201, 'malformed invalid']);
+    expect(res.text.startsWith('{status:"success",message:"Payout initiated successfully",data:{reference:"i-1"')).toBe(true);
+    expect(() => JSON.parse(res.text)).toThrow();
+    expect((await get('i-1')).status).toBe(200);
+  });
+
+  it('invalid on the FX interface: the XML without its root\'s end tag', async () => {
+    await useScenario(t, faults({ route: { method: 'GET', path: '/api/v1/partners/fx/listings' }, fault: { kind: 'malformed', form: 'invalid' } }));
+    const res = await t.call('GET', '/api/v1/partners/fx/listings', { headers: { 'content-type': 'application/xml' } });
+    expect(res.status).toBe(200);
+    const root = /^<\?xml[^>]*\?>\s*<([A-Za-z]+)/.exec(res.text)?.[1];
+    expect(root).toBe('FndPrcgPsptRpt');
+    expect(res.text).not.toContain(`</${root}>`);
+  });
+
+  it('html: a proxy\'s 502 error page in text/html, and nothing was done', async () => {
+    await useScenario(t, faults({ route: { method: 'POST', path: PAYOUTS }, fault: { kind: 'malformed', form: 'html' } }));
+    const res = await post('h-1');
+    expect([res.status, res.type, res.fault]).toEqual([502, 'text/html', 'malformed html']);
+    expect(res.text).toContain('<title>502 Bad Gateway</title>');
+    expect((await get('h-1')).status).toBe(404);
+  });
+
+  it('content-type: the JSON answer labelled text/plain', async () => {
+    await useScenario(t, faults({ route: { method: 'POST', path: PAYOUTS }, fault: { kind: 'malformed', form: 'content-type' } }));
+    const res = await post('c-1');
+    expect([res.status, res.type]).toEqual([201, 'text/plain; charset=utf-8']);
+    expect(JSON.parse(res.text).data.reference).toBe('c-1');
+  });
+});
+
 describe('faults that speak the API\'s language', () => {
   it('answer any code of the error table, to the requests `when` picks: references starting dup- get 409', async () => {
     await useScenario(t, faults({ route: { method: 'POST', path: PAYOUTS }, when: { reference: '^dup-' }, fault: { kind: 'error', code: 'IDEMPOTENCY_CONFLICT' } }));
@@ -226,6 +266,17 @@ describe('dropped connections and timeouts, over a real socket', () => {
     expect(err).toBeInstanceOf(TypeError);
     expect(String((err as Error & { cause?: { code?: string } }).cause?.code ?? (err as Error & { cause?: Error }).cause?.message)).toMatch(/ECONNRESET|UND_ERR_SOCKET|other side closed/);
     expect((await fetch(`${url}${PAYOUTS}/x`, { headers })).status).toBe(404);
+  });
+
+  it('malformed reset sends the status, the headers and half the body, then resets the connection', async () => {
+    const { url, headers } = await listen([{ route: { method: 'POST', path: PAYOUTS }, fault: { kind: 'malformed', form: 'reset' } }]);
+    const res = await fetch(`${url}${PAYOUTS}`, { method: 'POST', headers, body: JSON.stringify(payout('r-1')) });
+    expect([res.status, res.headers.get('x-sandbox-fault')]).toEqual([201, 'malformed reset']);
+    const err = await res.text().then(() => null, (e: Error) => e);
+    expect(err).toBeInstanceOf(TypeError);
+    // The payout was made: a retry with its reference replays it.
+    const retry = await fetch(`${url}${PAYOUTS}/r-1`, { headers });
+    expect(retry.status).toBe(200);
   });
 
   it('timeout holds the request until the client gives up, then closes the socket', async () => {
