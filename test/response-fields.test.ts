@@ -56,6 +56,10 @@ async function tour(call: (method: string, path: string, o?: CallOptions) => Pro
   await call('PUT', '/_sandbox/scenario', { body: { name: 'failures' } });
   await call('GET', '/_sandbox/scenario');
   await call('DELETE', '/_sandbox/scenario');
+  await call('PUT', '/_sandbox/scenarios/saved-one', { body: { scenario: { description: 'Saved', payout: { timing: { PENDING: 1 } } } } });
+  await call('PUT', '/_sandbox/scenarios/saved-two', { body: { scenario: { payout: { timing: { PENDING: 2 } } } } });
+  await call('GET', '/_sandbox/scenarios');
+  await call('DELETE', '/_sandbox/scenarios/saved-one');
   await call('GET', '/_sandbox/clock');
   await call('POST', '/api/v1/partners/payouts', { body: { reference: 'p-4', amount: 100, currency: 'NGN', destination: dest } });
   await call('GET', '/_sandbox/clock');

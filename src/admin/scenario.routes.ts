@@ -7,7 +7,17 @@ import { firedCount } from '../engine/faults.js';
 import { checkScenario, ScenarioError, type LoadedScenario } from '../engine/scenario.load.js';
 import type { ScenarioRegistry } from '../engine/scenario.registry.js';
 import type { ScenarioSection } from '../engine/scenario.schema.js';
-import { chooseScenario, clearScenario, scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
+import { NAME_RULE } from '../engine/scenario.schema.js';
+import {
+  chooseScenario,
+  clearScenario,
+  deleteScenario,
+  findScenario,
+  saveScenario,
+  savedScenarios,
+  scenarioInForce,
+  unknownScenario,
+} from '../engine/scenario.select.js';
 import type { Tenant } from '../engine/tenant.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 
@@ -17,7 +27,7 @@ export const ScenarioSummary = z
   .object({
     name: z.string().openapi({ example: 'failures' }),
     description: z.string().nullable(),
-    origin: z.enum(['bundled', 'file', 'inline']),
+    origin: z.enum(['bundled', 'file', 'inline', 'saved']).openapi({ description: 'saved: saved by this key with PUT /_sandbox/scenarios/{name}, for this key only' }),
     startDefault: z.boolean().openapi({ description: 'Whether this is the default every tenant starts with' }),
   })
   .openapi('ScenarioSummary');
@@ -29,7 +39,7 @@ export const ScenarioState = z
     name: z.string(),
     description: z.string().nullable(),
     source: z.enum(['tenant', 'start']).openapi({ description: 'tenant: chosen with PUT for this key; start: the --scenario default' }),
-    origin: z.enum(['bundled', 'file', 'inline']),
+    origin: z.enum(['bundled', 'file', 'inline', 'saved']),
     file: z.string().nullable(),
     document: z.record(z.string(), z.unknown()).openapi({ description: 'The scenario document, as in /_sandbox/scenario.schema.json' }),
     fired: z
@@ -42,6 +52,8 @@ export const ScenarioState = z
       .openapi({ description: 'How many times each rule fired since the scenario was bound (or the key reset its counters)' }),
   })
   .openapi('ScenarioState');
+
+const ScenarioDocument = z.record(z.string(), z.unknown()).openapi('ScenarioDocument', { description: 'A scenario document in YAML' });
 
 const ScenarioWarning = z.object({ path: z.string(), message: z.string() }).openapi('ScenarioWarning');
 
@@ -81,6 +93,16 @@ function state(t: Tenant, registry: ScenarioRegistry) {
     file: scenario.origin === 'file' ? scenario.file : null,
     document: scenario.doc as Record<string, unknown>,
   };
+}
+
+/** The server's scenarios, then the key's saved ones. */
+function listed(t: Tenant, registry: ScenarioRegistry) {
+  const server = registry.names().map((name) => {
+    const s = registry.get(name)!;
+    return { name, description: s.description, origin: s.origin, startDefault: s === registry.startDefault };
+  });
+  const own = savedScenarios(t).map((s) => ({ name: s.name, description: s.description, origin: s.origin, startDefault: false }));
+  return { data: [...server, ...own] };
 }
 
 function invalid(err: ScenarioError): SandboxError {
@@ -128,7 +150,7 @@ const list = createRoute({
   operationId: 'listScenarios',
   tags,
   security,
-  summary: 'The scenarios this server knows, with their descriptions',
+  summary: "The scenarios this server knows and this key saved, with their descriptions",
   responses: { 200: jsonResponse(ScenarioList, 'Scenarios'), ...errorResponses() },
 });
 
@@ -156,11 +178,60 @@ const choose = createRoute({
       required: false,
       content: {
         'application/json': { schema: ChooseScenario },
-        'application/yaml': { schema: z.record(z.string(), z.unknown()).openapi('ScenarioDocument', { description: 'A scenario document in YAML' }) },
+        'application/yaml': { schema: ScenarioDocument },
       },
     },
   },
   responses: { 200: jsonResponse(ChosenScenario, 'The scenario now in force, with warnings about rules never reached'), ...errorResponses(400, 415) },
+});
+
+const ScenarioName = z.object({
+  name: z
+    .string()
+    .regex(NAME_RULE, 'must be lower case letters, digits and dashes, at most 60')
+    .openapi({ param: { name: 'name', in: 'path' }, example: 'slow-bank' }),
+});
+
+export const SavedScenario = ScenarioSummary.extend({
+  warnings: z.array(ScenarioWarning).openapi({ description: 'Rules the document holds that can never be reached; it is saved all the same' }),
+}).openapi('SavedScenario');
+
+const SaveScenario = z
+  .object({ scenario: z.record(z.string(), z.unknown()).openapi({ description: 'The scenario document (see /_sandbox/scenario.schema.json)' }) })
+  .openapi('SaveScenarioRequest');
+
+const save = createRoute({
+  method: 'put',
+  path: '/_sandbox/scenarios/{name}',
+  operationId: 'saveScenario',
+  tags,
+  security,
+  summary: 'Save a scenario under a name, for this key only',
+  description:
+    'JSON {"scenario": {...}}, or with Content-Type application/yaml the document itself. The name then works in X-Sandbox-Scenario and in PUT /_sandbox/scenario {"name"} for this key; another key does not see it. At most 20 per key; the server\'s own names are taken.',
+  request: {
+    params: ScenarioName,
+    body: {
+      // Checked by the handler: a YAML body is not the JSON object's shape.
+      required: false,
+      content: {
+        'application/json': { schema: SaveScenario },
+        'application/yaml': { schema: ScenarioDocument },
+      },
+    },
+  },
+  responses: { 200: jsonResponse(SavedScenario, 'The scenario saved'), ...errorResponses(400, 409, 415) },
+});
+
+const remove = createRoute({
+  method: 'delete',
+  path: '/_sandbox/scenarios/{name}',
+  operationId: 'deleteScenario',
+  tags,
+  security,
+  summary: "Forget one of this key's saved scenarios",
+  request: { params: ScenarioName },
+  responses: { 200: jsonResponse(ScenarioList, "This key's scenarios left, with the server's"), ...errorResponses(404) },
 });
 
 const clear = createRoute({
@@ -177,12 +248,40 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
   const schema = registry.format.jsonSchema();
   return newRouter()
     .openapi(schemaRoute, (c) => c.json(schema, 200))
-    .openapi(list, (c) => {
-      const data = registry.names().map((name) => {
-        const s = registry.get(name)!;
-        return { name, description: s.description, origin: s.origin, startDefault: s === registry.startDefault };
-      });
-      return c.json({ data }, 200);
+    .openapi(list, (c) => c.json(listed(c.get('tenant'), registry), 200))
+    .openapi(save, async (c) => {
+      const t = c.get('tenant');
+      const { name } = c.req.valid('param');
+      const type = c.req.header('content-type') ?? '';
+      let input: unknown;
+      if (/^(application|text)\/(x-)?yaml\s*(;|$)/i.test(type)) input = yamlBody(await c.req.text());
+      else if (/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
+        const raw = (await c.req.json()) as Record<string, unknown>;
+        const extra = Object.keys(raw).filter((k) => k !== 'scenario');
+        if (extra.length > 0 || raw.scenario === undefined) {
+          throw new SandboxError('INVALID_SCENARIO', 'Send {"scenario": {...}}: the document under scenario, and nothing else.', [
+            ...extra.map((k) => ({ field: k, issue: 'is not a field of this request; send scenario' })),
+            ...(raw.scenario === undefined ? [{ field: 'scenario', issue: 'is required' }] : []),
+          ]);
+        }
+        input = raw.scenario;
+      } else {
+        throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'Send {"scenario": {...}} with Content-Type: application/json, or a scenario document with Content-Type: application/yaml.');
+      }
+      const doc = inline(input, registry);
+      saveScenario(t, registry, name, doc);
+      const kept = findScenario(t, registry, name)!;
+      return c.json({ name, description: kept.description, origin: 'saved' as const, startDefault: false, warnings: registry.format.lint(kept.doc).warnings }, 200);
+    })
+    .openapi(remove, (c) => {
+      const t = c.get('tenant');
+      const { name } = c.req.valid('param');
+      if (!deleteScenario(t, name)) {
+        throw new SandboxError('RESOURCE_NOT_FOUND', `This key has no saved scenario named '${name}'. GET /_sandbox/scenarios lists them (origin saved).`, [
+          { field: 'name', issue: 'no saved scenario of this key has this name' },
+        ]);
+      }
+      return c.json(listed(t, registry), 200);
     })
     .openapi(current, (c) => c.json(state(c.get('tenant'), registry), 200))
     .openapi(choose, async (c) => {
@@ -217,8 +316,8 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
         ]);
       }
       if (body.name !== undefined) {
-        const named = registry.get(body.name);
-        if (!named) throw unknownScenario(body.name, registry, 'name');
+        const named = findScenario(t, registry, body.name);
+        if (!named) throw unknownScenario(body.name, registry, 'name', t);
         chooseScenario(t, { name: body.name });
         return c.json({ ...state(t, registry), warnings: registry.format.lint(named.doc).warnings }, 200);
       }

@@ -25,6 +25,8 @@ export const CONTROL_OPERATIONS = {
   scenario: 'GET /_sandbox/scenario',
   useScenario: 'PUT /_sandbox/scenario',
   clearScenario: 'DELETE /_sandbox/scenario',
+  saveScenario: 'PUT /_sandbox/scenarios/{name}',
+  deleteScenario: 'DELETE /_sandbox/scenarios/{name}',
   'webhooks.set': 'PUT /_sandbox/webhooks',
   'webhooks.get': 'GET /_sandbox/webhooks',
   'webhooks.remove': 'DELETE /_sandbox/webhooks',
@@ -250,6 +252,16 @@ export class SandboxTenant {
   /** Go back to the scenario the sandbox started with. */
   clearScenario(): Promise<T.ScenarioState> {
     return this.call('clearScenario');
+  }
+
+  /** Save a scenario under a name for this key; the name then works in useScenario and X-Sandbox-Scenario. */
+  saveScenario(name: string, scenario: T.ScenarioDocument): Promise<T.SavedScenario> {
+    return this.call('saveScenario', { params: { name }, body: { scenario } });
+  }
+
+  /** Forget one of this key's saved scenarios; answers the scenarios left. */
+  deleteScenario(name: string): Promise<T.ScenarioList> {
+    return this.call('deleteScenario', { params: { name } });
   }
 
   /** The webhook delivery log, newest first, with every attempt. */

@@ -22,6 +22,7 @@ export type ResourcesQuery = Partial<z.output<typeof Resources.ResourcesQuery>>;
 export type ResourceList = z.output<typeof Resources.ResourceList>;
 export type ScenarioList = z.output<typeof Scenarios.ScenarioList>;
 export type ScenarioState = z.output<typeof Scenarios.ScenarioState>;
+export type SavedScenario = z.output<typeof Scenarios.SavedScenario>;
 /** An inline scenario document, in the format of GET /_sandbox/scenario.schema.json. */
 export type ScenarioDocument = NonNullable<z.input<typeof Scenarios.ChooseScenario>['scenario']>;
 export type Balance = z.output<typeof Reference.Balance>;

@@ -24,7 +24,7 @@ export class ScenarioError extends Error {
 }
 
 /** Where a scenario came from. */
-export type ScenarioOrigin = 'bundled' | 'file' | 'inline';
+export type ScenarioOrigin = 'bundled' | 'file' | 'inline' | 'saved';
 
 export interface LoadedScenario {
   name: string;

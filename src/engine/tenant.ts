@@ -39,8 +39,10 @@ export interface TenantEnv {
   marketOrigin?: number;
 }
 
-/** The engine's own settings collection (the scenario a tenant chose): a reset keeps it. */
+/** The engine's own settings collections (the scenario a tenant chose, the scenarios it saved by
+ * name): a reset keeps them. */
 const SCENARIO_COLLECTION = 'scenario';
+export const SAVED_SCENARIOS = 'scenario_saved';
 
 interface ClockState {
   offsetMs: number;
@@ -310,7 +312,7 @@ export class Tenant {
 
   /** Forget resources, jobs, events, journal and clock offset; keep settings (scenario, webhooks). */
   reset(): void {
-    this.store.clear([SCENARIO_COLLECTION, ...this.env.settings]);
+    this.store.clear([SCENARIO_COLLECTION, SAVED_SCENARIOS, ...this.env.settings]);
     this.scheduler.clear();
     this.events.reset();
     this.journal.clear();

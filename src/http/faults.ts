@@ -7,7 +7,7 @@ import { renderError } from './errors.js';
 import { nodeRequest, replaceResponse as replace } from './framework.js';
 import { chooseFault, readsRequest, type ChosenFault, type FaultRequest, type FaultRule } from '../engine/faults.js';
 import type { ScenarioRegistry } from '../engine/scenario.registry.js';
-import { scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
+import { findScenario, scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
 import type { Tenant } from '../engine/tenant.js';
 import { requestScenario } from './respond.js';
 import type { AppEnv } from './types.js';
@@ -100,7 +100,7 @@ export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv>
 export function scenarioHeaderCheck(registry: ScenarioRegistry): MiddlewareHandler<AppEnv> {
   return (c, next) => {
     const name = requestScenario(c);
-    if (name && !registry.get(name)) throw unknownScenario(name, registry);
+    if (name && !findScenario(c.get('tenant'), registry, name)) throw unknownScenario(name, registry, 'X-Sandbox-Scenario', c.get('tenant'));
     return next();
   };
 }

@@ -192,6 +192,23 @@ describe('the control client', () => {
     expect(err).toMatchObject({ status: 400 });
   });
 
+  it('saveScenario: a named scenario for this key only, usable by name', async () => {
+    const t = sb.tenant();
+    const saved = await t.saveScenario('fast-payouts', { payout: { timing: { PENDING: 1, PROCESSING: 1 } } });
+    expect(saved).toMatchObject({ name: 'fast-payouts', origin: 'saved', warnings: [] });
+    expect(await t.useScenario('fast-payouts')).toMatchObject({ name: 'fast-payouts', origin: 'saved', source: 'tenant' });
+    const other = await sb.tenant().useScenario('fast-payouts').catch((e: unknown) => e);
+    expect(other).toMatchObject({ status: 400, code: 'INVALID_SCENARIO' });
+  });
+
+  it('deleteScenario: forgets a saved scenario', async () => {
+    const t = sb.tenant();
+    await t.saveScenario('gone-soon', { payout: { timing: { PENDING: 5 } } });
+    const { data } = await t.deleteScenario('gone-soon');
+    expect(data.map((s) => s.name)).not.toContain('gone-soon');
+    expect(await t.deleteScenario('gone-soon').catch((e: unknown) => e)).toMatchObject({ status: 404 });
+  });
+
   it('clearScenario: back to the start default', async () => {
     const t = sb.tenant();
     await t.useScenario('instant');
