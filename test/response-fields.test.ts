@@ -60,6 +60,7 @@ async function tour(call: (method: string, path: string, o?: CallOptions) => Pro
   await call('PUT', '/_sandbox/scenarios/saved-two', { body: { scenario: { payout: { timing: { PENDING: 2 } } } } });
   await call('GET', '/_sandbox/scenarios');
   await call('DELETE', '/_sandbox/scenarios/saved-one');
+  await call('GET', '/_sandbox/magic-values');
   await call('GET', '/_sandbox/clock');
   await call('POST', '/api/v1/partners/payouts', { body: { reference: 'p-4', amount: 100, currency: 'NGN', destination: dest } });
   await call('GET', '/_sandbox/clock');

@@ -20,6 +20,7 @@ export const CONTROL_OPERATIONS = {
   balances: 'GET /_sandbox/balances',
   topUp: 'POST /_sandbox/balances/top-up',
   accounts: 'GET /_sandbox/accounts',
+  magicValues: 'GET /_sandbox/magic-values',
   uploadBulk: 'POST /_sandbox/bulk-disbursements',
   scenarios: 'GET /_sandbox/scenarios',
   scenario: 'GET /_sandbox/scenario',
@@ -232,6 +233,11 @@ export class SandboxTenant {
       query: { name: options.name },
       headers: options.serviceSource ? { 'x-service-source': options.serviceSource } : {},
     });
+  }
+
+  /** The test values that end a resource a set way with no scenario, and whether they work for this key now. */
+  magicValues(): Promise<T.MagicValueList> {
+    return this.call('magicValues');
   }
 
   /** The scenarios this sandbox knows. */

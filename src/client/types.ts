@@ -29,6 +29,7 @@ export type Balance = z.output<typeof Reference.Balance>;
 export type BalanceList = z.output<typeof Reference.BalanceList>;
 export type TopUpRequest = z.input<typeof Reference.TopUpRequest>;
 export type BalanceAccountList = z.output<typeof Reference.BalanceAccountList>;
+export type MagicValueList = z.output<typeof Reference.MagicValueList>;
 export type BulkUploadRequest = z.input<typeof Transfers.BulkUploadRequest>;
 export type BulkFile = z.output<typeof Transfers.BulkFile>;
 export type WebhookSettingsRequest = z.input<typeof Webhooks.WebhookSettingsRequest>;

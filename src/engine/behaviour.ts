@@ -1,7 +1,7 @@
 // How resources behave over time: how long each state lasts, how a lifecycle ends, how long quotes
 // and trades live, and what a domain's own scenario settings say. Scenarios supply these; without
 // one, each resource's own defaults apply (its lifecycle's durations, a 300-second ttl).
-import type { LifecycleInfo } from './lifecycle.js';
+import type { LifecycleInfo, MagicValue } from './lifecycle.js';
 
 export interface Outcome<S extends string = string> {
   succeed: boolean;
@@ -14,7 +14,7 @@ export interface Outcome<S extends string = string> {
 }
 
 /** The part of a lifecycle a behaviour reads. */
-export type BehaviourResource = Pick<LifecycleInfo, 'name' | 'durations' | 'success'>;
+export type BehaviourResource = Pick<LifecycleInfo, 'name' | 'durations' | 'success' | 'magic'>;
 
 export interface Behaviour {
   readonly name: string;
@@ -34,6 +34,26 @@ export const SUCCEEDS: Outcome = Object.freeze({ succeed: true });
 /** How long a timed state lasts when neither the scenario nor the resource says. */
 export const DEFAULT_SECONDS = 60;
 export const DEFAULT_TTL = 300;
+
+/** Seconds a test value holds a resource: until simulated, in practice (ten years). */
+export const HOLD_SECONDS = 10 * 365 * 86_400;
+
+function at(fields: Record<string, unknown>, dotted: string): unknown {
+  let v: unknown = fields;
+  for (const k of dotted.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+
+/** The end a test value sets for a resource with these fields, if one of its values is there. */
+export function magicOutcome(resource: BehaviourResource, fields: Record<string, unknown>): Outcome | undefined {
+  const hit: MagicValue | undefined = resource.magic?.find((m) => at(fields, m.field) === m.value);
+  if (!hit) return undefined;
+  if (hit.hold) return { succeed: true, after: HOLD_SECONDS };
+  return { succeed: hit.status === resource.success, status: hit.status, ...(hit.reason !== undefined ? { reason: hit.reason } : {}) };
+}
 
 export const defaultBehaviour: Behaviour = {
   name: 'default',

@@ -51,6 +51,21 @@ export interface LifecycleInfo extends ResourceNames {
   readonly events: readonly string[];
   /** What its outcome rules are matched on, so a rule that can never match is refused. */
   readonly rules?: RuleVocabulary;
+  /** Its zero-setup test values: requests that end a set way under test keys, whatever the scenario's rules. */
+  readonly magic?: readonly MagicValue[];
+}
+
+/** A test value: a request field holding `value` ends the resource as `status` (with `reason`), or
+ * holds it in its last timed state until simulated. Honoured under test keys unless the scenario
+ * says `magicValues: false`. */
+export interface MagicValue {
+  /** The field, by dotted path in the request (`destination.accountNumber`). */
+  readonly field: string;
+  readonly value: string;
+  readonly status?: string;
+  readonly reason?: string;
+  /** Held in its last timed state until POST /_sandbox/simulate moves it. */
+  readonly hold?: boolean;
 }
 
 export interface LifecycleSpec<N extends string, S extends string, E extends string, X extends string, M> {
@@ -76,6 +91,8 @@ export interface LifecycleSpec<N extends string, S extends string, E extends str
   match?: (input: M) => Record<string, unknown>;
   /** What `match` gives, as a vocabulary the scenario check reads. */
   rules?: RuleVocabulary;
+  /** Zero-setup test values, matched on what `match` gives. */
+  magic?: readonly MagicValue[];
 }
 
 export interface Lifecycle<N extends string, S extends string, E extends string, X extends string, M>
@@ -150,6 +167,7 @@ export function defineLifecycle<N extends string, S extends string, E extends st
     scenario: spec.scenario ?? {},
     events: [...eventOf.values(), ...(spec.extraEvents ?? [])],
     ...(spec.rules ? { rules: spec.rules } : {}),
+    ...(spec.magic ? { magic: spec.magic } : {}),
     duration(b, state, outcome) {
       const plain = b.duration(this, state);
       if (outcome?.after === undefined) return plain;

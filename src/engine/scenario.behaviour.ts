@@ -1,7 +1,7 @@
 // A scenario document as a Behaviour for one tenant. What the document does not say falls back to
 // the defaults (defaultBehaviour); outcome counters for "the n-th matching request" live in the
 // tenant's store, so they are per tenant, survive restarts and go away with a reset.
-import { defaultBehaviour, SUCCEEDS, type Behaviour, type BehaviourResource, type Outcome } from './behaviour.js';
+import { defaultBehaviour, magicOutcome, SUCCEEDS, type Behaviour, type BehaviourResource, type Outcome } from './behaviour.js';
 import { countFired } from './faults.js';
 import { matches } from './scenario.predicates.js';
 import type { Tenant } from './tenant.js';
@@ -46,6 +46,9 @@ export function behaviourOf(doc: Scenario, name: string, t: Tenant): Behaviour {
       return timing?.[state] ?? timing?.['*'] ?? defaultBehaviour.duration(resource, state);
     },
     outcome(resource, fields) {
+      // Test values first, under test keys, unless the scenario turns them off.
+      const magic = t.mode === 'sandbox' && doc.magicValues !== false ? magicOutcome(resource, fields) : undefined;
+      if (magic) return magic;
       const rules = section(resource.name)?.outcomes;
       return rules?.length ? pickOutcome(t, name, resource, rules, fields) : SUCCEEDS;
     },

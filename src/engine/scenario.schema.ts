@@ -63,6 +63,10 @@ export function scenarioSchema(lifecycles: readonly LifecycleInfo[], sections: R
         .regex(NAME_RULE, 'must be lower case letters, digits and dashes, at most 60')
         .optional(),
       description: z.string().min(1).max(2000).optional(),
+      magicValues: z
+        .boolean()
+        .optional()
+        .describe('false turns off the test values (docs/magic-values.md) under this scenario; they are on by default, for test keys only'),
       ...parts,
       faults: z.array(FaultRuleSchema).max(MAX_ITEMS).optional().describe('HTTP faults on /api routes; the first rule that fires decides'),
     })

@@ -174,6 +174,12 @@ describe('the control client', () => {
     expect(await t.uploadBulk(csv, { name: 'february.csv' })).toMatchObject({ name: 'february.csv', count: 1 });
   });
 
+  it('magicValues: the test values, honoured under a test key', async () => {
+    const { honoured, data } = await sb.tenant().magicValues();
+    expect(honoured).toBe(true);
+    expect(data).toContainEqual({ value: '0000000052', field: 'destination.accountNumber', applies: 'fiat payout', effect: 'FAILED: The beneficiary account is closed' });
+  });
+
   it('scenarios: the scenarios this sandbox knows', async () => {
     const { data } = await sb.tenant().scenarios();
     expect(data.map((s) => s.name)).toEqual(expect.arrayContaining(['default', 'failures', 'instant']));

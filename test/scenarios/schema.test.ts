@@ -208,7 +208,7 @@ describe('GET /_sandbox/scenario.schema.json', () => {
     const res = await t.call('GET', '/_sandbox/scenario.schema.json', { key: null });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false });
-    expect(Object.keys(res.body.properties)).toEqual(['name', 'description', 'payout', 'wallet_payout', 'withdrawal', 'transfer', 'quote', 'fx_trade', 'market', 'webhooks', 'faults']);
+    expect(Object.keys(res.body.properties)).toEqual(['name', 'description', 'magicValues', 'payout', 'wallet_payout', 'withdrawal', 'transfer', 'quote', 'fx_trade', 'market', 'webhooks', 'faults']);
     expect(res.body.properties.payout.properties.outcomes.items.properties.status.enum).toEqual(['SUCCESSFUL', 'FAILED']);
   });
 });

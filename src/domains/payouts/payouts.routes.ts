@@ -80,6 +80,7 @@ export const payoutRoutes = newRouter()
     return reply(c, { status: 'success' as const, message: 'Banks retrieved successfully', data: listBanks(currency) }, 200);
   })
   .openapi(resolve, (c) => {
-    const data = resolveAccount(c.get('tenant').mode, c.req.valid('query'));
+    const t = c.get('tenant');
+    const data = resolveAccount(t.mode, c.req.valid('query'), t.behaviour().section('magicValues') !== false);
     return reply(c, { status: 'success' as const, message: 'Account resolved successfully', data }, 200);
   });

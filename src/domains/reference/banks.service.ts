@@ -1,6 +1,7 @@
 // The bank list and account resolution. Test keys accept any bank code and resolve every account
 // to the placeholder name (a code outside the list to the placeholder bank); live keys need a listed
 // bank and an account from the fixtures.
+import { UNRESOLVED_ACCOUNT } from './magic-values.js';
 import banks from '../../../fixtures/banks.json' with { type: 'json' };
 import accounts from '../../../fixtures/accounts.json' with { type: 'json' };
 import { SandboxError } from '../../kernel/errors.js';
@@ -44,9 +45,15 @@ function fixtureAccount(currency: string, bankCode: string, accountNumber: strin
   return accounts.find((a) => a.currency === currency && a.bankCode === bankCode && a.accountNumber === accountNumber);
 }
 
-export function resolveAccount(mode: Mode, q: { accountNumber: string; bankCode: string; currency: Currency }) {
+/** `magic`: whether test values are honoured (test keys, unless the scenario turns them off). */
+export function resolveAccount(mode: Mode, q: { accountNumber: string; bankCode: string; currency: Currency }, magic = false) {
   const name = bankName(q.currency, q.bankCode);
   if (mode === 'sandbox') {
+    if (magic && q.accountNumber === UNRESOLVED_ACCOUNT) {
+      throw new SandboxError('ACCOUNT_NOT_FOUND', `No account ${q.accountNumber} exists at bank ${q.bankCode} (${UNRESOLVED_ACCOUNT} is the test value that never resolves).`, [
+        { field: 'accountNumber', issue: 'no such account at this bank' },
+      ]);
+    }
     return { accountNumber: q.accountNumber, accountName: TEST_ACCOUNT_NAME, bankCode: q.bankCode, bankName: name };
   }
   checkBankCode(mode, q.currency, q.bankCode, 'bankCode');

@@ -1,11 +1,12 @@
-// The reference data's control routes: the tenant's wallet balances, a top-up, and the balance
-// accounts whose accountId a bank withdrawal names.
+// The reference data's control routes: the tenant's wallet balances, a top-up, the balance
+// accounts whose accountId a bank withdrawal names, and the zero-setup test values.
 import { createRoute } from '@hono/zod-openapi';
 import { dec } from '../../kernel/money.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
 import { listAccounts } from './accounts.js';
 import { balanceOf, credit, formatBalance, listBalances } from './balances.service.js';
-import { Balance, BalanceAccountList, BalanceList, TopUpRequest } from './reference.schema.js';
+import { magicValueTable } from './magic-values.js';
+import { Balance, BalanceAccountList, BalanceList, MagicValueList, TopUpRequest } from './reference.schema.js';
 
 const tags = ['Sandbox control'];
 
@@ -40,6 +41,16 @@ const accounts = createRoute({
   responses: { 200: jsonResponse(BalanceAccountList, 'Balance accounts'), ...errorResponses() },
 });
 
+const magicValues = createRoute({
+  method: 'get',
+  path: '/_sandbox/magic-values',
+  operationId: 'listMagicValues',
+  tags,
+  security,
+  summary: 'The test values that end a payout, withdrawal, transfer or wallet payout a set way, with no scenario to write',
+  responses: { 200: jsonResponse(MagicValueList, 'Test values'), ...errorResponses() },
+});
+
 export const referenceSandbox = () =>
   newRouter()
     .openapi(balances, (c) => c.json({ data: listBalances(c.get('tenant')) }, 200))
@@ -49,4 +60,8 @@ export const referenceSandbox = () =>
       credit(t, key, dec(amount));
       return c.json({ key, available: formatBalance(key, balanceOf(t, key)) }, 200);
     })
-    .openapi(accounts, (c) => c.json({ data: listAccounts(c.get('tenant')) }, 200));
+    .openapi(accounts, (c) => c.json({ data: listAccounts(c.get('tenant')) }, 200))
+    .openapi(magicValues, (c) => {
+      const t = c.get('tenant');
+      return c.json({ honoured: t.mode === 'sandbox' && t.behaviour().section('magicValues') !== false, data: magicValueTable() }, 200);
+    });

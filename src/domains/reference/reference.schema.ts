@@ -26,3 +26,19 @@ export const BalanceAccount = z
   .openapi('BalanceAccount');
 
 export const BalanceAccountList = z.object({ data: z.array(BalanceAccount) }).openapi('BalanceAccountList');
+
+export const MagicValueRow = z
+  .object({
+    value: z.string().openapi({ example: '0000000051' }),
+    field: z.string().openapi({ example: 'destination.accountNumber' }),
+    applies: z.string().openapi({ example: 'fiat payout' }),
+    effect: z.string().openapi({ example: 'FAILED: Insufficient funds at the beneficiary bank' }),
+  })
+  .openapi('MagicValue');
+
+export const MagicValueList = z
+  .object({
+    honoured: z.boolean().openapi({ description: "Whether they work for this key now: test keys, unless the scenario in force says magicValues: false" }),
+    data: z.array(MagicValueRow),
+  })
+  .openapi('MagicValueList');

@@ -1,6 +1,6 @@
 // The settlement lifecycle that fiat payouts and disbursement transfers share: PENDING for 30 s,
 // PROCESSING for 270 s, then SUCCESSFUL or FAILED as the scenario decides.
-import { defineLifecycle } from '../../engine/lifecycle.js';
+import { defineLifecycle, type MagicValue } from '../../engine/lifecycle.js';
 import type { RuleVocabulary } from '../../engine/scenario.lint.js';
 import { defineMachine } from '../../kernel/machine.js';
 
@@ -8,7 +8,7 @@ export const SETTLEMENT_STATUSES = ['PENDING', 'PROCESSING', 'SUCCESSFUL', 'FAIL
 export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number];
 
 /** A settlement lifecycle named `name` (also how its 409s name it), whose scenario rules match what `match` gives. */
-export function settlementLifecycle<const N extends string, M>(name: N, match: (input: M) => Record<string, unknown>, rules?: RuleVocabulary) {
+export function settlementLifecycle<const N extends string, M>(name: N, match: (input: M) => Record<string, unknown>, rules?: RuleVocabulary, magic?: readonly MagicValue[]) {
   const machine = defineMachine(name, SETTLEMENT_STATUSES, {
     process: { from: ['PENDING'], to: 'PROCESSING' },
     complete: { from: ['PROCESSING'], to: 'SUCCESSFUL' },
@@ -23,6 +23,7 @@ export function settlementLifecycle<const N extends string, M>(name: N, match: (
     timedMoves: { PENDING: 'process', PROCESSING: { succeed: 'complete', fail: 'fail' } },
     match,
     rules,
+    magic,
   });
 }
 

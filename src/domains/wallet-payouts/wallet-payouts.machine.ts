@@ -1,5 +1,6 @@
 import { defineMachine } from '../../kernel/machine.js';
 import { defineLifecycle } from '../../engine/lifecycle.js';
+import { WALLET_MAGIC } from '../reference/magic-values.js';
 import { ASSETS, CreateWalletPayoutRequest, WALLET_PAYOUT_STATUSES } from './wallet-payouts.schema.js';
 
 export type WalletPayoutStatus = (typeof WALLET_PAYOUT_STATUSES)[number];
@@ -25,4 +26,5 @@ export const walletPayout = defineLifecycle({
   // The request names the token `asset`; the scenario predicate is `token`.
   match: (req: CreateWalletPayoutRequest) => ({ ...req, token: req.asset }),
   rules: { request: CreateWalletPayoutRequest, added: { token: ASSETS } },
+  magic: WALLET_MAGIC,
 });

@@ -3,6 +3,7 @@ import { defineMachine } from '../../kernel/machine.js';
 import { defineLifecycle } from '../../engine/lifecycle.js';
 import { pattern } from '../../engine/scenario.schema.js';
 import { ACCOUNT_CURRENCIES } from '../reference/accounts.js';
+import { fiatMagic } from '../reference/magic-values.js';
 import { CreateWithdrawalRequest, WITHDRAWAL_STATUSES } from './withdrawals.schema.js';
 
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
@@ -28,6 +29,7 @@ export const withdrawal = defineLifecycle({
   durations: { PROCESSING: 300 },
   timedMoves: { PROCESSING: { succeed: 'complete', fail: 'fail' } },
   match: (w: { req: CreateWithdrawalRequest; currency: string; reference: string }) => ({ ...w.req, currency: w.currency, reference: w.reference }),
+  magic: fiatMagic('accountNumber'),
   rules: {
     request: CreateWithdrawalRequest,
     added: { currency: ACCOUNT_CURRENCIES, reference: null },
