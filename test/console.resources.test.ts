@@ -108,6 +108,7 @@ describe('console views', () => {
       scenario: {},
       scenarios: [],
       balances: [],
+      magic: { honoured: true, data: [] },
     });
     expect(html).toContain('data-kind="fx_trade" data-id="tx-1"');
     expect(html.match(/class="status status-\w+">(\w+)</g)).toEqual([

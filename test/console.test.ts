@@ -145,6 +145,18 @@ describe('the console page', () => {
     expect(c.text('[data-field="scenario"]')).toBe('default');
   });
 
+  it('shows the test values, and says when the key\'s scenario turns them off', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    expect(c.text('[data-view="magic"]')).toContain('0000000052');
+    expect(c.text('[data-view="magic"]')).toContain('FAILED: The beneficiary account is closed');
+    expect(c.doc.querySelector('[data-field="magic-off"]')).toBeNull();
+    await t.call('PUT', '/_sandbox/scenario', { body: { scenario: { magicValues: false } } });
+    await c.click('[data-action="advance"][data-seconds="60"]');
+    expect(c.text('[data-field="magic-off"]')).toContain('Not honoured for this key now');
+  });
+
   it('updates by itself when the tenant changes elsewhere', async () => {
     const t = await createTestApp();
     const c = await consoleFor(t, { pollMs: 20 });

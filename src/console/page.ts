@@ -31,6 +31,7 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
     view('clock', 'Clock', { children: html`<p>${advances}</p>` }),
     view('scenario', 'Scenario'),
     view('balances', 'Balances'),
+    view('magic', 'Test values', { children: html`<p class="muted">Send one of these in the field named and the resource ends as shown, with no scenario to write (test keys only).</p>` }),
     view('deliveries', 'Webhook deliveries'),
     view('resources', 'Resources and their timelines', {
       wide: true,

@@ -69,7 +69,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   async function poll(): Promise<void> {
     if (!api.key()) return;
     try {
-      const [resources, journal, deliveries, clock, scenario, scenarios, balances] = await Promise.all([
+      const [resources, journal, deliveries, clock, scenario, scenarios, balances, magic] = await Promise.all([
         api.read('/_sandbox/resources?limit=200'),
         api.read('/_sandbox/requests?limit=100'),
         api.read('/_sandbox/webhooks/deliveries?limit=100'),
@@ -77,9 +77,10 @@ export function startConsole(win: Window, parts: ConsoleParts) {
         api.read('/_sandbox/scenario'),
         api.read('/_sandbox/scenarios'),
         api.read('/_sandbox/balances'),
+        api.read('/_sandbox/magic-values'),
       ]);
       await loadEvents();
-      const snap: Snapshot = { resources, events, journal: journal.data, deliveries, clock, scenario, scenarios: scenarios.data, balances: balances.data };
+      const snap: Snapshot = { resources, events, journal: journal.data, deliveries, clock, scenario, scenarios: scenarios.data, balances: balances.data, magic };
       put('resources', views.timelines(snap));
       put('journal', views.journal(snap.journal));
       put('events', views.events(events));
@@ -87,6 +88,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       put('clock', views.clock(clock));
       put('scenario', views.scenario(scenario, snap.scenarios));
       put('balances', views.balances(snap.balances));
+      put('magic', views.magic(magic));
       say('poll', `Updated ${new Date().toLocaleTimeString()}`);
     } catch (err) {
       if ((err as { status?: number }).status === 401) {

@@ -11,6 +11,7 @@ export interface Snapshot {
   scenario: any;
   scenarios: any[];
   balances: any[];
+  magic: { honoured: boolean; data: any[] };
 }
 
 export type Views = ReturnType<typeof makeViews>;
@@ -166,11 +167,17 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
     return `<table><thead><tr><th>balance</th><th>available</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
+  function magic(m: Snapshot['magic']): string {
+    const rows = m.data.map((r) => `<tr><td><code>${esc(r.value)}</code></td><td><code>${esc(r.field)}</code></td><td>${esc(r.applies)}</td><td>${esc(r.effect)}</td></tr>`).join('');
+    const note = m.honoured ? '' : '<p data-field="magic-off"><strong>Not honoured for this key now</strong> (a live key, or a scenario with magicValues: false).</p>';
+    return `${note}<table><thead><tr><th>value</th><th>field</th><th>applies to</th><th>what happens</th></tr></thead><tbody>${rows}</tbody></table>`;
+  }
+
   function exchange(x: Exchange, n: number): string {
     return `<article class="exchange"><h3>${n}. ${esc(x.label)}</h3>
 <p><span class="method">${esc(x.method)}</span> <code>${esc(x.path)}</code> → ${status(String(x.status))} <span class="muted">${esc(x.ms)} ms</span>${x.retryAfter ? ` <strong data-field="retry-after">Retry after ${esc(x.retryAfter)} s</strong>` : ''}</p>
 ${block('Request headers', headers(x.requestHeaders))}${block('Request body', pretty(x.requestBody))}${block('Response body', pretty(x.responseBody))}</article>`;
   }
 
-  return { esc, pretty, prettyXml, timelines, journal, events, deliveries, clock, scenario, balances, exchange };
+  return { esc, pretty, prettyXml, timelines, journal, events, deliveries, clock, scenario, balances, magic, exchange };
 }
