@@ -209,10 +209,30 @@ function lintOutcomes(r: LintResource, rules: readonly OutcomeRuleLike[], out: L
 }
 
 
-function lintFaults(rules: readonly FaultRuleLike[], routes: readonly AppRoute[] | undefined, out: Lint): void {
+/** Every value any resource's rules know for a closed-list predicate (currency, chain, token). */
+function knownValues(resources: readonly LintResource[], names: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const r of resources) {
+    if (!r.rules) continue;
+    const fields = new Map([...leafFields(r.rules.request), ...Object.entries(r.rules.added ?? {})]);
+    for (const p of names.flatMap(placesOf)) for (const v of fields.get(p) ?? []) out.add(v);
+  }
+  return [...out];
+}
+
+function lintFaults(rules: readonly FaultRuleLike[], routes: readonly AppRoute[] | undefined, resources: readonly LintResource[], out: Lint): void {
   let catchAll: number | undefined;
   rules.forEach((rule, i) => {
     const at = `faults[${i}]`;
+    const when = rule.when as OutcomeRuleLike['when'];
+    for (const [key, names] of [['currency', ['currency', 'sourceCurrency', 'destinationCurrency']], ['chain', ['chain']], ['token', ['token']]] as const) {
+      const want = when?.[key];
+      const values = want === undefined ? [] : knownValues(resources, names);
+      if (values.length === 0) continue;
+      for (const w of Array.isArray(want) ? want : [want!]) {
+        if (!values.some((v) => v.toLowerCase() === w.toLowerCase())) out.errors.push({ path: `${at}.when.${key}`, message: `'${w}' is not a ${key} of the API: ${didYouMean(w, values)}` });
+      }
+    }
     if (catchAll !== undefined) out.warnings.push({ path: at, message: `is never reached: rule [${catchAll}] before it strikes every request` });
     const everyRoute = !rule.route || (rule.route.path === '/api/**' && rule.route.method === undefined);
     const always = rule.fault !== undefined && !rule.when && [rule.probability, rule.nth, rule.every, rule.rate].every((v) => v === undefined);
@@ -246,6 +266,6 @@ export function lintScenario(doc: Record<string, unknown>, resources: readonly L
     if (rules) lintOutcomes(r, rules, out);
   }
   const faults = doc.faults as FaultRuleLike[] | undefined;
-  if (faults) lintFaults(faults, routes, out);
+  if (faults) lintFaults(faults, routes, resources, out);
   return out;
 }

@@ -186,6 +186,8 @@ describe('faults that speak the API\'s language', () => {
     expect(await details({ kind: 'error', code: 'INSUFFICIENT_BALANCE', status: 409 })).toEqual([
       { field: 'scenario.faults[0].fault.status', issue: 'INSUFFICIENT_BALANCE is answered with 400: send status 400, or leave status out' },
     ]);
+    const badCurrency = await t.call('PUT', '/_sandbox/scenario', { body: faults({ when: { currency: 'NGNN' }, fault: { kind: 'error', status: 503 } }) });
+    expect(badCurrency.body.error.details).toEqual([{ field: 'scenario.faults[0].when.currency', issue: "'NGNN' is not a currency of the API: did you mean 'NGN'?" }]);
     expect(await details({ kind: 'error', status: 409 })).toEqual([
       { field: 'scenario.faults[0].fault.code', issue: 'status 409 needs a code: one of IDEMPOTENCY_CONFLICT, INVALID_STATE_TRANSITION' },
     ]);
