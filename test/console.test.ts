@@ -157,6 +157,19 @@ describe('the console page', () => {
     expect(c.text('[data-field="magic-off"]')).toContain('Not honoured for this key now');
   });
 
+  it('reads the market on demand: the rate of each pair and the 40 pools behind the listings', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    await c.click('[data-action="market"]');
+    const rate = (await t.call('GET', '/api/v1/partners/rates?from=NGN&to=USDT')).body.rate as number;
+    expect(c.text('[data-view="market"]')).toContain('NGN → USDT');
+    expect(rate).toBeLessThan(1);
+    expect(c.text('[data-view="market"]')).toContain(String(rate));
+    expect(c.doc.querySelectorAll('[data-field="pools"] tbody tr')).toHaveLength(40);
+    expect(c.text('[data-view="market"]')).toContain('Liquidity pools (40)');
+  });
+
   it('updates by itself when the tenant changes elsewhere', async () => {
     const t = await createTestApp();
     const c = await consoleFor(t, { pollMs: 20 });

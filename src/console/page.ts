@@ -25,12 +25,16 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
   const head = html`<head><meta charset="utf-8"/><meta name="viewport" content="width=device-width, initial-scale=1"/><meta name="referrer" content="no-referrer"/><title>payments-sandbox console</title><link rel="icon" href="/console/favicon.svg" type="image/svg+xml"/><link rel="stylesheet" href="/console/console.css"/><script src="/console/console.js" defer=""></script></head>`;
   const gate = html`<div class="gate"><label for="key">API key (sk_test_ or sk_live_) </label><input id="key" type="password" autocomplete="off" spellcheck="false" placeholder="sk_test_…" size="44"/> <button type="button" class="primary" data-action="sign-in">Open</button> <span data-field="key-error" role="alert"></span><div class="muted">The key stays in this browser tab (sessionStorage) and is sent only in the Authorization header.</div></div>`;
   const signedIn = html`<div class="signed-in">Key <code data-field="key"></code> <button type="button" data-action="forget-key">Forget key</button> <span class="muted" data-field="poll"></span> <span data-field="action-result" role="status" aria-live="polite"></span></div>`;
-  const nav = html`<nav class="needs-key"><a href="#flows">Flows</a><a href="#resources">Resources</a><a href="#journal">Journal</a><a href="#events">Events</a><a href="#deliveries">Webhooks</a><a href="/docs">API docs</a></nav>`;
+  const nav = html`<nav class="needs-key"><a href="#flows">Flows</a><a href="#resources">Resources</a><a href="#journal">Journal</a><a href="#events">Events</a><a href="#deliveries">Webhooks</a><a href="#market">Market</a><a href="/docs">API docs</a></nav>`;
   const flowsView = html`<section id="flows" class="needs-key wide flows"><h2>Guided flows</h2><p class="muted">Each button makes the real API calls with your key, one step at a time.</p>${flowButtons}<h3 data-field="flow-title"></h3><p data-field="flow-outcome" role="status" aria-live="polite"></p><div data-view="flow-log"></div></section>`;
   const views = [
     view('clock', 'Clock', { children: html`<p>${advances}</p>` }),
     view('scenario', 'Scenario'),
     view('balances', 'Balances'),
+    view('market', 'Market', {
+      wide: true,
+      children: html`<p><button type="button" data-action="market">Read the market now</button> <span class="muted">The rates and the liquidity pools behind quotes and FX trades, on this key's clock.</span></p>`,
+    }),
     view('magic', 'Test values', { children: html`<p class="muted">Send one of these in the field named and the resource ends as shown, with no scenario to write (test keys only).</p>` }),
     view('deliveries', 'Webhook deliveries'),
     view('resources', 'Resources and their timelines', {

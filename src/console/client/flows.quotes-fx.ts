@@ -31,6 +31,43 @@ export function makeQuoteFxFlows(): Flow[] {
       },
     },
     {
+      id: 'express-quote',
+      title: 'Rate and express quote',
+      outline: 'read the rate → express quote → complete → pay-in → session details',
+      async run(step) {
+        const rate = await step('Read the NGN to USDT rate', 'GET', '/api/v1/partners/rates?from=NGN&to=USDT');
+        const [quote] = (
+          await step('Create an express quote: 50,000 NGN to USDT, pools chosen by the sandbox', 'POST', '/api/v1/partners/marketplace/express/quote', {
+            expect: 201,
+            body: { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000 },
+          })
+        ).responseBody as any[];
+        const id = encodeURIComponent(quote.quoteId);
+        await step('Complete the quote with a blockchain destination', 'PUT', `/api/v1/quotes/complete/${id}`, {
+          body: { destination: { blockChain: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } } },
+        });
+        const waiting = await step('Read the quote: is it waiting for its pay-in?', 'GET', `/api/v1/partners/marketplace/quote/${id}`);
+        if ((waiting.responseBody as any).status === 'awaiting_payment') await step('Simulate the pay-in', 'POST', `/_sandbox/simulate/quotes/${id}/pay-in`);
+        const session = await step('Read the quote session\'s final details', 'GET', `/api/v1/partners/marketplace/quote/${id}/complete`);
+        return `Express quote ${quote.quoteId} at ${(rate.responseBody as any).rate} NGN per USDT is ${(session.responseBody as any).status ?? (waiting.responseBody as any).status}`;
+      },
+    },
+    {
+      id: 'payment-quote',
+      title: 'Payment-specific quote',
+      outline: 'create a payment quote → read it back by id',
+      async run(step) {
+        const [quote] = (
+          await step('Create a payment quote: 25,000 NGN to USDC on Base', 'POST', '/api/v1/quotes', {
+            expect: 201,
+            body: { sourceCurrency: 'NGN', destinationCurrency: 'USDC', amount: 25000, destinationNetwork: 'BASE' },
+          })
+        ).responseBody as any[];
+        const read = await step('Read the payment quote back', 'GET', `/api/v1/quotes/payments/${encodeURIComponent(quote.quoteId)}`);
+        return `Payment quote ${quote.quoteId} is ${(read.responseBody as any).status}`;
+      },
+    },
+    {
       id: 'fx-trade',
       title: 'FX trade in XML',
       outline: 'create → accept → confirm',

@@ -194,12 +194,25 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     }
   }
 
+  /** The market as the key sees it now: the JSON rate of each pair and the pools behind the FX listings (XML). */
+  async function readMarket(): Promise<void> {
+    const pairs = [['NGN', 'USDT'], ['NGN', 'USDC'], ['GHS', 'USDT'], ['GHS', 'USDC']];
+    try {
+      const rates = await Promise.all(pairs.map(([from, to]) => api.read(`/api/v1/partners/rates?from=${from}&to=${to}`)));
+      const pools = await api.call('Read the liquidity pools', 'GET', '/api/v1/partners/fx/listings?pageSize=40', { headers: { accept: 'application/xml' } });
+      put('market', views.market(rates, String(pools.responseBody ?? '')));
+    } catch (err) {
+      say('action-result', `Could not read the market: ${(err as Error).message}`, 'failed');
+    }
+  }
+
   async function act(target: HTMLElement): Promise<void> {
     const action = target.getAttribute('data-action');
     if (action === 'sign-in') return signIn();
     if (action === 'forget-key') return forget();
     if (!api.key()) return;
     if (action === 'flow') return runFlow(target.getAttribute('data-flow')!);
+    if (action === 'market') return readMarket();
     let x: Exchange;
     try {
       if (action === 'advance') {

@@ -167,6 +167,21 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
     return `<table><thead><tr><th>balance</th><th>available</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
+  /** The rates of a few pairs, and the pools of the FX listings (its XML, read with the browser's parser). */
+  function market(rates: any[], poolsXml: string): string {
+    const rateRows = rates
+      .map((r) => `<tr><td>${esc(r.from)} → ${esc(String(r.to).toUpperCase())}</td><td class="num">${esc(grouped(r.rate))}</td><td>${esc(r.source)}</td><td>${time(r.timestamp)}</td></tr>`)
+      .join('');
+    const xml = new DOMParser().parseFromString(poolsXml, 'application/xml');
+    const text = (node: Element, name: string) => node.getElementsByTagName(name)[0]?.textContent ?? '';
+    const pools = [...xml.getElementsByTagName('Listgs')];
+    const poolRows = pools
+      .map((p) => `<tr><td>${esc(text(p, 'Nm'))}</td><td>${esc(text(p, 'CcyPair'))}</td><td class="num">${esc(grouped(text(p, 'XchgRate')))}</td><td class="num">${esc(grouped(text(p, 'AvlblBal')))}</td></tr>`)
+      .join('');
+    return `<table><thead><tr><th>pair</th><th>rate</th><th>source</th><th>as of</th></tr></thead><tbody>${rateRows}</tbody></table>
+<h3>Liquidity pools (${pools.length})</h3><table data-field="pools"><thead><tr><th>pool</th><th>pair</th><th>rate</th><th>available</th></tr></thead><tbody>${poolRows}</tbody></table>`;
+  }
+
   function magic(m: Snapshot['magic']): string {
     const rows = m.data.map((r) => `<tr><td><code>${esc(r.value)}</code></td><td><code>${esc(r.field)}</code></td><td>${esc(r.applies)}</td><td>${esc(r.effect)}</td></tr>`).join('');
     const note = m.honoured ? '' : '<p data-field="magic-off"><strong>Not honoured for this key now</strong> (a live key, or a scenario with magicValues: false).</p>';
@@ -179,5 +194,5 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
 ${block('Request headers', headers(x.requestHeaders))}${block('Request body', pretty(x.requestBody))}${block('Response body', pretty(x.responseBody))}</article>`;
   }
 
-  return { esc, pretty, prettyXml, timelines, journal, events, deliveries, clock, scenario, balances, magic, exchange };
+  return { esc, pretty, prettyXml, timelines, journal, events, deliveries, clock, scenario, balances, magic, market, exchange };
 }
