@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { flowCatalog } from '../src/console/script.js';
-import { createTestApp, KEY } from './support/app.js';
+import { createTestApp, KEY, LIVE_KEY } from './support/app.js';
 import { openConsole } from './console.support.js';
 
 const SCENARIOS = readdirSync(new URL('../scenarios/', import.meta.url))
@@ -25,6 +25,21 @@ let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await close?.();
   close = undefined;
+});
+
+describe('every guided flow under a live key', () => {
+  for (const flow of FLOWS) {
+    it(`${flow} with sk_live_, under the mode banner`, { timeout: 30_000 }, async () => {
+      const t = await createTestApp();
+      const c = await openConsole(t);
+      close = c.close;
+      await c.signIn(LIVE_KEY);
+      expect(c.text('[data-field="mode"]')).toMatch(/^Live simulation/);
+      await c.click(`[data-flow="${flow}"]`);
+      expect(c.text('[data-field="flow-outcome"]')).toMatch(HEADLINES[flow]);
+      expect(c.doc.querySelector('[data-field="flow-outcome"]')!.getAttribute('data-outcome')).toBe('ok');
+    });
+  }
 });
 
 describe('every guided flow under every bundled scenario', () => {

@@ -96,7 +96,7 @@ describe('the console page', () => {
     const steps = [...c.doc.querySelectorAll('[data-view="flow-log"] .exchange h3')].map((h) => h.textContent);
     expect(steps).toEqual([
       '1. Get All Banks for NGN',
-      '2. Resolve account 0123456789 at Access Bank',
+      '2. Resolve account 0123456789 at Guaranty Trust Bank',
       '3. Create the payout',
       '4. Advance the clock 300 s, to the estimated completion',
       '5. Read the payout back',
@@ -149,6 +149,7 @@ describe('the console page', () => {
     const t = await createTestApp();
     const c = await consoleFor(t);
     await c.signIn(KEY);
+    expect(c.text('[data-field="mode"]')).toBe('Test mode: every account resolves, test values work');
     expect(c.text('[data-view="magic"]')).toContain('0000000052');
     expect(c.text('[data-view="magic"]')).toContain('FAILED: The beneficiary account is closed');
     expect(c.doc.querySelector('[data-field="magic-off"]')).toBeNull();
@@ -168,6 +169,29 @@ describe('the console page', () => {
     expect(c.text('[data-view="market"]')).toContain(String(rate));
     expect(c.doc.querySelectorAll('[data-field="pools"] tbody tr')).toHaveLength(40);
     expect(c.text('[data-view="market"]')).toContain('Liquidity pools (40)');
+  });
+
+  it('moves a resource with the simulate buttons its state allows, tops up a balance and resets the key', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('console-moves') });
+    await c.signIn(KEY);
+    const buttons = () => [...c.doc.querySelectorAll('.resource[data-id="console-moves"] [data-action="simulate"]')].map((b) => b.getAttribute('data-event'));
+    expect(buttons()).toEqual(['process']);
+    await c.click('.resource[data-id="console-moves"] [data-event="process"]');
+    expect((await t.call('GET', '/api/v1/partners/payouts/console-moves')).body.data.status).toBe('PROCESSING');
+    expect(buttons()).toEqual(['complete', 'fail']);
+    await c.click('.resource[data-id="console-moves"] [data-event="fail"]');
+    expect((await t.call('GET', '/api/v1/partners/payouts/console-moves')).body.data.status).toBe('FAILED');
+    expect(buttons()).toEqual([]);
+
+    const ngn = async () => (await t.call('GET', '/_sandbox/balances')).body.data.find((b: { key: string }) => b.key === 'NGN').available as string;
+    const before = Number(await ngn());
+    await c.click('[data-action="top-up"][data-key="NGN"]');
+    expect(Number(await ngn())).toBe(before + 1_000_000);
+    await c.click('[data-action="reset"]');
+    expect((await t.call('GET', '/api/v1/partners/payouts/console-moves')).status).toBe(404);
+    expect(c.text('[data-view="resources"]')).toContain('No resources yet');
   });
 
   it('updates by itself when the tenant changes elsewhere', async () => {

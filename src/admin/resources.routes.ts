@@ -19,6 +19,9 @@ export const ResourceItem = z
     createdAt: z.string().openapi({ format: 'date-time' }),
     eventPrefix: z.string().openapi({ example: 'payout', description: 'Its state changes are the events named <eventPrefix>.<state>' }),
     resource: z.record(z.string(), z.unknown()).openapi({ description: 'The resource as the API shows it' }),
+    moves: z
+      .array(z.string())
+      .openapi({ example: ['process'], description: 'The events POST /_sandbox/simulate/{kind}/{id}/{event} accepts from its current state' }),
   })
   .openapi('SandboxResource');
 
@@ -57,7 +60,8 @@ export function resourceRoutes(kinds: readonly Resource[]) {
         .sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt)))
         .slice(0, limit);
       for (const { r, createdAt, id } of newest) {
-        data.push({ kind: k.segment, id, status: k.status(r), createdAt, eventPrefix: k.name, resource: k.view(t, r) });
+        const status = k.status(r);
+        data.push({ kind: k.segment, id, status, createdAt, eventPrefix: k.name, resource: k.view(t, r), moves: k.moves(status) });
       }
     }
     return c.json({ data, counts }, 200);

@@ -23,14 +23,16 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
     (a) => html`<button type="button" data-action="advance" data-seconds="${String(a.seconds)}">${a.label}</button> `,
   );
   const head = html`<head><meta charset="utf-8"/><meta name="viewport" content="width=device-width, initial-scale=1"/><meta name="referrer" content="no-referrer"/><title>payments-sandbox console</title><link rel="icon" href="/console/favicon.svg" type="image/svg+xml"/><link rel="stylesheet" href="/console/console.css"/><script src="/console/console.js" defer=""></script></head>`;
-  const gate = html`<div class="gate"><label for="key">API key (sk_test_ or sk_live_) </label><input id="key" type="password" autocomplete="off" spellcheck="false" placeholder="sk_test_…" size="44"/> <button type="button" class="primary" data-action="sign-in">Open</button> <span data-field="key-error" role="alert"></span><div class="muted">The key stays in this browser tab (sessionStorage) and is sent only in the Authorization header.</div></div>`;
-  const signedIn = html`<div class="signed-in">Key <code data-field="key"></code> <button type="button" data-action="forget-key">Forget key</button> <span class="muted" data-field="poll"></span> <span data-field="action-result" role="status" aria-live="polite"></span></div>`;
+  const gate = html`<div class="gate"><label for="key">API key (sk_test_ for test mode, sk_live_ for live simulation) </label><input id="key" type="password" autocomplete="off" spellcheck="false" placeholder="sk_test_…" size="44"/> <button type="button" class="primary" data-action="sign-in">Open</button> <span data-field="key-error" role="alert"></span><div class="muted">The key stays in this browser tab (sessionStorage) and is sent only in the Authorization header.</div></div>`;
+  const signedIn = html`<div class="signed-in"><p class="mode" data-field="mode" role="status"></p>Key <code data-field="key"></code> <button type="button" data-action="forget-key">Forget key</button> <span class="muted" data-field="poll"></span> <span data-field="action-result" role="status" aria-live="polite"></span></div>`;
   const nav = html`<nav class="needs-key"><a href="#flows">Flows</a><a href="#resources">Resources</a><a href="#journal">Journal</a><a href="#events">Events</a><a href="#deliveries">Webhooks</a><a href="#market">Market</a><a href="/docs">API docs</a></nav>`;
   const flowsView = html`<section id="flows" class="needs-key wide flows"><h2>Guided flows</h2><p class="muted">Each button makes the real API calls with your key, one step at a time.</p>${flowButtons}<h3 data-field="flow-title"></h3><p data-field="flow-outcome" role="status" aria-live="polite"></p><div data-view="flow-log"></div></section>`;
   const views = [
     view('clock', 'Clock', { children: html`<p>${advances}</p>` }),
     view('scenario', 'Scenario'),
-    view('balances', 'Balances'),
+    view('balances', 'Balances', {
+      children: html`<p><button type="button" data-action="top-up" data-key="NGN" data-amount="1000000">Top up 1,000,000 NGN</button> <button type="button" data-action="top-up" data-key="usdt:base" data-amount="10000">Top up 10,000 USDT on Base</button> <button type="button" data-action="reset">Reset this key's data</button></p>`,
+    }),
     view('market', 'Market', {
       wide: true,
       children: html`<p><button type="button" data-action="market">Read the market now</button> <span class="muted">The rates and the liquidity pools behind quotes and FX trades, on this key's clock.</span></p>`,

@@ -45,4 +45,8 @@ details { border-top: 1px solid var(--line); padding: .3rem 0; }
 body[data-state="locked"] .needs-key { display: none; }
 body[data-state="ready"] .gate { display: none; }
 body:not([data-state="ready"]) .signed-in { display: none; }
+.mode { margin: 0 0 .3rem; padding: .3rem .6rem; border-radius: 4px; font-weight: 600; }
+.mode[data-outcome="test"] { background: #dcf3e4; color: var(--ok); }
+.mode[data-outcome="live"] { background: #fdf0d9; color: var(--wait); }
+.moves button { font-size: .9rem; }
 `;

@@ -47,6 +47,8 @@ export interface Resource<N extends string = string> extends ResourceNames<N> {
   status(r: unknown): string | null;
   view(t: Tenant, r: unknown): Record<string, unknown>;
   readonly simulator: Simulator | undefined;
+  /** The simulate events its machine allows from `status` (an event outside the machine always). */
+  moves(status: string | null): string[];
   readonly jobs: Readonly<Record<string, JobHandler>>;
   readonly ownedBy: Ownership | undefined;
   readonly owns: Ownership | undefined;
@@ -94,6 +96,12 @@ export function defineResource<N extends string, R, E extends string = never>(of
     status: spec.status as (r: unknown) => string | null,
     view: spec.view as (t: Tenant, r: unknown) => Record<string, unknown>,
     simulator: spec.simulate as Simulator | undefined,
+    moves: (status) => {
+      const events = (spec.simulate?.events ?? []) as readonly string[];
+      const machine = of.machine as Machine<string, string> | undefined;
+      if (!machine || status === null) return [...events];
+      return events.filter((e) => !machine.isEvent(e) || machine.can(status, e));
+    },
     jobs: spec.jobs ?? {},
     ownedBy: spec.ownedBy && { field: spec.ownedBy.field, collection: spec.ownedBy.owner.collection },
     owns: spec.owns && { field: spec.owns.field, collection: spec.owns.owned.collection },

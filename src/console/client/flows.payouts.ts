@@ -15,7 +15,9 @@ export function makePayoutFlows(): Flow[] {
       outline: 'banks → resolve → payout → advance → settled',
       async run(step, tools) {
         const banks = await step('Get All Banks for NGN', 'GET', '/api/v1/partners/banks?currency=NGN');
-        const bank = (banks.responseBody as any).data[0];
+        // GTBank (058) holds the account a live key resolves too; any listed bank does for a test key.
+        const list = (banks.responseBody as any).data as { code: string; name: string }[];
+        const bank = list.find((b) => b.code === '058') ?? list[0];
         const resolved = await step(
           `Resolve account ${account} at ${bank.name}`,
           'GET',
@@ -43,13 +45,15 @@ export function makePayoutFlows(): Flow[] {
     {
       id: 'failing-payout',
       title: 'Failing payout',
-      outline: 'payout under the failures scenario → advance → FAILED, money back',
+      outline: 'resolve → payout under the failures scenario → advance → FAILED, money back',
       async run(step, tools) {
+        const resolved = await step(`Resolve account ${account} at bank 058`, 'GET', `/api/v1/partners/banks/resolve?accountNumber=${account}&bankCode=058&currency=NGN`);
+        const accountName = (resolved.responseBody as any).data.accountName;
         const reference = tools.reference('console-failing');
         const created = await step('Create a payout with X-Sandbox-Scenario: failures', 'POST', '/api/v1/partners/payouts', {
           expect: 201,
           headers: { 'x-sandbox-scenario': 'failures' },
-          body: { reference, amount: 2500, currency: 'NGN', destination: { accountNumber: account, accountName: 'John Doe', bankCode: '058' } },
+          body: { reference, amount: 2500, currency: 'NGN', destination: { accountNumber: account, accountName, bankCode: '058' } },
         });
         const p = (created.responseBody as any).data;
         const seconds = secondsUntil(p.createdAt, p.estimatedCompletionAt);

@@ -70,7 +70,7 @@ export function makeQuoteFxFlows(): Flow[] {
     {
       id: 'fx-trade',
       title: 'FX trade in XML',
-      outline: 'create → accept → confirm',
+      outline: 'create → accounts → accept → confirm',
       async run(step, tools) {
         const created = await step('Create a trade: buy 100 USDT with NGN at the market rate (FXTradInstr)', 'POST', `${FX}/trades`, {
           expect: 201,
@@ -80,8 +80,10 @@ export function makeQuoteFxFlows(): Flow[] {
         });
         const txId = tools.xmlText(created.responseBody, 'TxId');
         const id = encodeURIComponent(txId);
-        await step('Accept it, settling to an internal balance (FXTradAccptReq)', 'POST', `${FX}/trades/${id}/accept`, {
-          xml: `${XML_DECL}<FXTradAccptReq><AcctId>7d3c6a9e-1f52-4b8e-9a41-2c0f5e8b7d10</AcctId></FXTradAccptReq>`,
+        const accounts = await step("List this key's balance accounts", 'GET', '/_sandbox/accounts');
+        const accountId: string = (accounts.responseBody as any).data[0].accountId;
+        await step('Accept it, settling to one of those accounts (FXTradAccptReq)', 'POST', `${FX}/trades/${id}/accept`, {
+          xml: `${XML_DECL}<FXTradAccptReq><AcctId>${accountId}</AcctId></FXTradAccptReq>`,
         });
         const confirmed = await step('Confirm it (empty body)', 'POST', `${FX}/trades/${id}/confirmation`, { headers: { accept: 'application/xml' } });
         return `Trade ${txId} is ${tools.xmlText(confirmed.responseBody, 'Sts')}`;

@@ -52,6 +52,13 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     const key = api.key();
     doc.body.setAttribute('data-state', key ? 'ready' : 'locked');
     say('key', api.masked(key));
+    // The mode in force, as the key selects it.
+    const live = key?.startsWith('sk_live_') ?? false;
+    say(
+      'mode',
+      !key ? '' : live ? 'Live simulation: live rules (listed banks, fixture accounts, no test values)' : 'Test mode: every account resolves, test values work',
+      !key ? undefined : live ? 'live' : 'test',
+    );
   }
 
   async function loadEvents(): Promise<void> {
@@ -222,6 +229,14 @@ export function startConsole(win: Window, parts: ConsoleParts) {
         x = await api.call('Choose a scenario', 'PUT', '/_sandbox/scenario', { body: { name } });
       } else if (action === 'scenario-default') {
         x = await api.call('Back to the default scenario', 'DELETE', '/_sandbox/scenario');
+      } else if (action === 'simulate') {
+        const [kind, id, event] = ['data-kind', 'data-id', 'data-event'].map((a) => target.getAttribute(a)!);
+        x = await api.call(`Simulate ${event} on ${id}`, 'POST', `/_sandbox/simulate/${kind}/${encodeURIComponent(id)}/${event}`);
+      } else if (action === 'top-up') {
+        const key = target.getAttribute('data-key')!;
+        x = await api.call(`Top up ${key}`, 'POST', '/_sandbox/balances/top-up', { body: { key, amount: Number(target.getAttribute('data-amount')) } });
+      } else if (action === 'reset') {
+        x = await api.call("Reset this key's data", 'POST', '/_sandbox/reset');
       } else return;
     } catch (err) {
       say('action-result', (err as Error).message, 'failed');

@@ -72,10 +72,10 @@ export function makeViews() {
       const key = `${s.prefix}|${s.id}`;
       history.set(key, [...(history.get(key) ?? []), e]);
     }
-    const cards: { kind: string; id: string; status: string | null; createdAt: string; resource: unknown; steps: any[] }[] = [];
+    const cards: { kind: string; id: string; status: string | null; createdAt: string; resource: unknown; steps: any[]; moves: string[] }[] = [];
     for (const r of snap.resources.data) {
       const key = `${r.eventPrefix}|${r.id}`;
-      cards.push({ kind: r.kind, id: r.id, status: r.status, createdAt: r.createdAt, resource: r.resource, steps: history.get(key) ?? [] });
+      cards.push({ kind: r.kind, id: r.id, status: r.status, createdAt: r.createdAt, resource: r.resource, steps: history.get(key) ?? [], moves: r.moves ?? [] });
       history.delete(key);
     }
     // Kinds this build does not list yet still have a history: draw them from their events.
@@ -83,7 +83,7 @@ export function makeViews() {
       const [prefix, id] = key.split('|');
       const last = steps[steps.length - 1];
       const state = last.data?.status ?? String(last.event).split('.').slice(1).join('.').toUpperCase();
-      cards.push({ kind: prefix, id, status: String(state), createdAt: steps[0].createdAt, resource: last.data, steps });
+      cards.push({ kind: prefix, id, status: String(state), createdAt: steps[0].createdAt, resource: last.data, steps, moves: [] });
     }
     cards.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
     if (cards.length === 0) return '<p class="empty">No resources yet. Run a guided flow, or call the API with this key.</p>';
@@ -99,7 +99,11 @@ export function makeViews() {
           .join('');
         return `<article class="resource" data-kind="${esc(c.kind)}" data-id="${esc(c.id)}">
 <header><span class="kind">${esc(c.kind)}</span> <code>${esc(c.id)}</code> ${status(c.status)}</header>
-<ol class="timeline">${steps || '<li class="step muted">no state changes recorded</li>'}</ol>
+<ol class="timeline">${steps || '<li class="step muted">no state changes recorded</li>'}</ol>${
+          c.moves.length
+            ? `<p class="moves">Simulate: ${c.moves.map((m) => `<button type="button" data-action="simulate" data-kind="${esc(c.kind)}" data-id="${esc(c.id)}" data-event="${esc(m)}">${esc(m)}</button>`).join(' ')}</p>`
+            : ''
+        }
 <details data-keep="res:${esc(c.kind)}:${esc(c.id)}"><summary>As the API shows it</summary><pre tabindex="0">${esc(pretty(c.resource))}</pre></details>
 </article>`;
       })
