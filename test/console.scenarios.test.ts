@@ -61,6 +61,21 @@ describe('every guided flow under every bundled scenario', () => {
         expect(outcome).toMatch(HEADLINES[flow]);
         expect(c.doc.querySelector('[data-field="flow-outcome"]')!.getAttribute('data-outcome')).toBe('ok');
       });
+
+      it(`${flow} under ${scenario}, one step at a time`, { timeout: 30_000 }, async () => {
+        const t = await createTestApp();
+        expect((await t.call('PUT', '/_sandbox/scenario', { body: { name: scenario } })).status).toBe(200);
+        const c = await openConsole(t);
+        close = c.close;
+        await c.signIn(KEY);
+        const announced = await c.runStepwise(flow);
+        expect(c.text('[data-field="flow-outcome"]')).toMatch(HEADLINES[flow]);
+        // Each call was announced before it was made, with its method and path; retries follow unannounced.
+        const made = [...c.doc.querySelectorAll('[data-view="flow-log"] .exchange h3')].map((h) => h.textContent!.replace(/^\d+\. /, ''));
+        expect(announced.length).toBeGreaterThan(0);
+        expect(announced.every((a) => /^Next: (GET|POST|PUT|DELETE) \/\S+ \(.+\)$/.test(a))).toBe(true);
+        expect(made.filter((m) => !/\(try \d\)$/.test(m))).toEqual(announced.map((a) => /\((.+)\)$/.exec(a)![1]));
+      });
     }
   }
 });

@@ -41,5 +41,26 @@ export async function openConsole(t: TestApp, opts: { pollMs?: number; sessionKe
 
   const text = (selector: string) => doc.querySelector(selector)?.textContent ?? '';
 
-  return { win, doc, sent, api, click, signIn, text, close: () => win.happyDOM.abort().then(() => win.close()) };
+  /** Run a flow in step mode, pressing "Next step" each time it asks; answers what each step said it would call. */
+  async function runStepwise(flow: string): Promise<string[]> {
+    (doc.querySelector('#step-mode') as unknown as HTMLInputElement).checked = true;
+    (doc.querySelector(`[data-flow="${flow}"]`) as unknown as HTMLElement).click();
+    const announced: string[] = [];
+    // Until the flow has ended (a call the scenario answers 503 waits seconds before its retry).
+    for (const until = Date.now() + 25_000; Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 5));
+      const next = text('[data-field="next-step"]');
+      const button = doc.querySelector('[data-action="next-step"]') as unknown as HTMLButtonElement;
+      if (next && !button.hidden) {
+        announced.push(next);
+        button.click();
+        continue;
+      }
+      if (doc.querySelector('[data-field="flow-outcome"]')?.getAttribute('data-outcome') !== 'running') break;
+    }
+    await api.idle();
+    return announced;
+  }
+
+  return { win, doc, sent, api, click, signIn, text, runStepwise, close: () => win.happyDOM.abort().then(() => win.close()) };
 }

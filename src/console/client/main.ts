@@ -166,6 +166,22 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     return typeof text === 'string' && text ? `: ${text}` : '';
   }
 
+  /** Shows the next call and resolves when "Next step" is pressed. */
+  let advanceStep: (() => void) | undefined;
+  function nextClicked(next: string): Promise<void> {
+    const button = el('[data-action="next-step"]') as HTMLButtonElement | null;
+    say('next-step', next);
+    if (button) button.hidden = false;
+    return new Promise((resolve) => {
+      advanceStep = () => {
+        advanceStep = undefined;
+        if (button) button.hidden = true;
+        say('next-step', '');
+        resolve();
+      };
+    });
+  }
+
   async function runFlow(id: string): Promise<void> {
     const flow = flows.get(id);
     if (!flow) return;
@@ -177,8 +193,11 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     const buttons = [...doc.querySelectorAll('[data-action="flow"]')] as HTMLButtonElement[];
     for (const b of buttons) b.disabled = true;
     let n = 0;
+    const stepMode = (el('#step-mode') as HTMLInputElement | null)?.checked ?? false;
     const step: Step = async (label, method, path, opts = {}) => {
       const { expect, ...call } = opts;
+      // One step at a time: say what the next call is, and make it when the presenter asks.
+      if (stepMode) await nextClicked(`Next: ${method} ${path} (${label})`);
       let x = await api.call(label, method, path, call);
       log.insertAdjacentHTML('beforeend', views.exchange(x, ++n));
       // 503 and 429 mean the request was not processed, so the same call is safe to repeat.
@@ -216,6 +235,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   async function act(target: HTMLElement): Promise<void> {
     const action = target.getAttribute('data-action');
     if (action === 'sign-in') return signIn();
+    if (action === 'next-step') return advanceStep?.();
     if (action === 'forget-key') return forget();
     if (!api.key()) return;
     if (action === 'flow') return runFlow(target.getAttribute('data-flow')!);
