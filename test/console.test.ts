@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { consoleScript } from '../src/console/script.js';
 import { createTestApp, KEY, KEY_B, type TestApp } from './support/app.js';
 import { openConsole } from './console.support.js';
+import { receiver } from './support/webhooks.js';
 
 let open: Awaited<ReturnType<typeof openConsole>>[] = [];
 afterEach(async () => {
@@ -192,6 +193,30 @@ describe('the console page', () => {
     await c.click('[data-action="reset"]');
     expect((await t.call('GET', '/api/v1/partners/payouts/console-moves')).status).toBe(404);
     expect(c.text('[data-view="resources"]')).toContain('No resources yet');
+  });
+
+  it('sets the webhook, shows the secret and each attempt\'s headers and answer, redelivers and rotates the secret', async () => {
+    const t = await createTestApp();
+    const r = await receiver();
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    (c.doc.querySelector('#webhook-url') as unknown as HTMLInputElement).value = r.url;
+    await c.click('[data-action="webhook-set"]');
+    const secret = c.text('[data-field="webhook-secret"]');
+    expect(secret).toMatch(/^whsec_/);
+    expect((await t.call('GET', '/_sandbox/webhooks')).body.url).toBe(r.url);
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('hooked-1') });
+    await r.waitFor(1);
+    await expect.poll(async () => (await c.api.refresh(), c.text('[data-view="deliveries"]')), { timeout: 5000 }).toContain("Receiver's answer");
+    const shown = c.text('[data-view="deliveries"]');
+    expect(shown).toContain(`webhook-id: ${r.got[0].headers['webhook-id']}`);
+    expect(shown).toContain('thanks');
+    await c.click('[data-action="redeliver"]');
+    await r.waitFor(2);
+    expect(r.got[1].headers['webhook-id']).toBe(r.got[0].headers['webhook-id']);
+    await c.click('[data-action="webhook-rotate"]');
+    expect(c.text('[data-field="webhook-secret"]')).toMatch(/^whsec_/);
+    expect(c.text('[data-field="webhook-secret"]')).not.toBe(secret);
   });
 
   it('updates by itself when the tenant changes elsewhere', async () => {

@@ -67,7 +67,7 @@ describe('queue budget per key', () => {
     const fifth = log.data.find((d: { payload: { data: { reference: string } } }) => d.payload.data.reference === 'budget-4');
     expect(fifth).toMatchObject({ status: 'pending', tries: 1, nextAttemptAt: '2026-01-15T09:00:05.000Z' });
     expect(fifth.attempts).toEqual([
-      { at: '2026-01-15T09:00:00.000Z', trigger: 'initial', url: r.url, statusCode: null, durationMs: 0, error: 'Not sent: 3 attempts of this key were already waiting to be sent' },
+      { at: '2026-01-15T09:00:00.000Z', trigger: 'initial', url: r.url, statusCode: null, durationMs: 0, error: 'Not sent: 3 attempts of this key were already waiting to be sent', requestHeaders: null, responseBody: null },
     ]);
     await outbox.idle();
     await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 5 } });

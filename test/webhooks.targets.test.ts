@@ -98,7 +98,7 @@ describe('target addresses', () => {
     expect(r.got).toHaveLength(0);
     const d = (await after.call('GET', '/_sandbox/webhooks/deliveries', { key: KEY })).body.data[0];
     expect(d.attempts).toEqual([
-      { at: '2026-01-15T09:00:00.000Z', trigger: 'initial', url: r.url, statusCode: null, durationMs: 0, error: `Refused: 127.0.0.1 is a loopback address; ${PUBLIC_ONLY}` },
+      { at: '2026-01-15T09:00:00.000Z', trigger: 'initial', url: r.url, statusCode: null, durationMs: 0, error: `Refused: 127.0.0.1 is a loopback address; ${PUBLIC_ONLY}`, requestHeaders: null, responseBody: null },
     ]);
   });
 });

@@ -120,8 +120,11 @@ describe('delivery', () => {
     expect(log.counts).toEqual({ pending: 0, succeeded: 1, failed: 0 });
     expect(log.data[0]).toMatchObject({ id: h['webhook-id'], event: 'payout.pending', status: 'succeeded', tries: 1, nextAttemptAt: null });
     expect(log.data[0].attempts).toEqual([
-      { at: '2026-01-15T09:00:00.000Z', trigger: 'initial', url: r.url, statusCode: 200, durationMs: expect.any(Number), error: null },
+      { at: '2026-01-15T09:00:00.000Z', trigger: 'initial', url: r.url, statusCode: 200, durationMs: expect.any(Number), error: null, requestHeaders: expect.any(Object), responseBody: 'thanks' },
     ]);
+    // The log keeps the headers the POST carried, exactly as the receiver got them.
+    const sent = log.data[0].attempts[0].requestHeaders;
+    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type', 'user-agent']) expect(sent[name]).toBe(h[name]);
 
     // every later state change is delivered too, in order
     await advance(t, 300);

@@ -255,6 +255,21 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       } else if (action === 'top-up') {
         const key = target.getAttribute('data-key')!;
         x = await api.call(`Top up ${key}`, 'POST', '/_sandbox/balances/top-up', { body: { key, amount: Number(target.getAttribute('data-amount')) } });
+      } else if (action === 'webhook-set' || action === 'webhook-rotate') {
+        const input = el('#webhook-url') as HTMLInputElement;
+        // Rotating sets the webhook again without a secret: the sandbox makes a new one.
+        const url = action === 'webhook-rotate' && !input.value ? ((await api.read('/_sandbox/webhooks')) as any).url : input.value;
+        x = await api.call(action === 'webhook-set' ? 'Set the webhook' : 'Rotate the webhook secret', 'PUT', '/_sandbox/webhooks', { body: { url } });
+        if (x.status === 200) {
+          input.value = (x.responseBody as any).url;
+          say('webhook-secret', (x.responseBody as any).secret);
+        }
+      } else if (action === 'webhook-stop') {
+        x = await api.call('Stop webhooks', 'DELETE', '/_sandbox/webhooks');
+        say('webhook-secret', '');
+      } else if (action === 'redeliver') {
+        const id = target.getAttribute('data-id')!;
+        x = await api.call(`Redeliver ${id}`, 'POST', `/_sandbox/webhooks/deliveries/${encodeURIComponent(id)}/redeliver`);
       } else if (action === 'reset') {
         x = await api.call("Reset this key's data", 'POST', '/_sandbox/reset');
       } else return;

@@ -167,7 +167,7 @@ export class Outbox implements Sender {
     const url = planAttempt(t, id, trigger)?.url;
     if (url === undefined) return;
     const error = `Not sent: ${this.options.queuedMax} attempts of this key were already waiting to be sent`;
-    recordAttempt(t, id, { at, trigger, url, statusCode: null, durationMs: 0, error }, this);
+    recordAttempt(t, id, { at, trigger, url, statusCode: null, durationMs: 0, error, requestHeaders: null, responseBody: null }, this);
   }
 
   private isIdle(): boolean {
@@ -245,8 +245,8 @@ export class Outbox implements Sender {
     const { timeoutMs, wallClock } = this.options;
     const result = await postWebhook(plan, { timeoutMs, wallClock, targets: this.targets });
     answered(result.durationMs);
-    const { statusCode, durationMs, error } = result;
-    recordAttempt(t, item.id, { at: plan.at, trigger: item.trigger, url: plan.url, statusCode, durationMs, error }, this);
+    const { statusCode, durationMs, error, requestHeaders, responseBody } = result;
+    recordAttempt(t, item.id, { at: plan.at, trigger: item.trigger, url: plan.url, statusCode, durationMs, error, requestHeaders, responseBody }, this);
     await t.store.flush().catch((e: Error) => console.error('[sandbox] could not persist a webhook attempt:', e));
   }
 }

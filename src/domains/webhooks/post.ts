@@ -13,11 +13,18 @@ export interface PostResult {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** The headers the POST carried; null when it was refused before connecting. */
+  requestHeaders: Record<string, string> | null;
+  /** The start of the receiver's answer (RESPONSE_KEPT characters); null when none came. */
+  responseBody: string | null;
 }
+
+/** How much of a receiver's answer the delivery log keeps. */
+export const RESPONSE_KEPT = 500;
 
 export async function postWebhook(plan: AttemptPlan, opts: { timeoutMs: number; targets: Targets; wallClock: Clock }): Promise<PostResult> {
   const refusal = opts.targets.refusal(plan.url);
-  if (refusal) return { statusCode: null, error: refusal, durationMs: 0 };
+  if (refusal) return { statusCode: null, error: refusal, durationMs: 0, requestHeaders: null, responseBody: null };
   const sentAt = new Date(opts.wallClock.now());
   const headers = {
     'content-type': 'application/json',
@@ -29,6 +36,7 @@ export async function postWebhook(plan: AttemptPlan, opts: { timeoutMs: number; 
   const started = performance.now();
   let statusCode: number | null = null;
   let error: string | null = null;
+  let responseBody: string | null = null;
   try {
     const res = await fetch(plan.url, {
       method: 'POST',
@@ -39,11 +47,29 @@ export async function postWebhook(plan: AttemptPlan, opts: { timeoutMs: number; 
       dispatcher: opts.targets.dispatcher,
     });
     statusCode = res.status;
-    await res.body?.cancel().catch(() => undefined);
+    responseBody = await start(res.body as ReadableStream<Uint8Array> | null);
   } catch (err) {
     error = describe(err, opts.timeoutMs);
   }
-  return { statusCode, error, durationMs: Math.round(performance.now() - started) };
+  return { statusCode, error, durationMs: Math.round(performance.now() - started), requestHeaders: headers, responseBody };
+}
+
+/** The first RESPONSE_KEPT characters of an answer; the rest is not read. */
+async function start(body: ReadableStream<Uint8Array> | null): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length < RESPONSE_KEPT) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return text.slice(0, RESPONSE_KEPT);
 }
 
 function describe(err: unknown, timeoutMs: number): string {

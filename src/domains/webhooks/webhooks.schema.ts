@@ -115,6 +115,11 @@ export const DeliveryAttempt = z
     statusCode: z.number().int().nullable().openapi({ description: 'The receiver\'s HTTP status; null when no answer came' }),
     durationMs: z.number().int(),
     error: z.string().nullable(),
+    requestHeaders: z
+      .record(z.string(), z.string())
+      .nullable()
+      .openapi({ description: 'The headers the POST carried (webhook-id, webhook-timestamp, webhook-signature, ...); null when it was not sent' }),
+    responseBody: z.string().nullable().openapi({ description: "The start of the receiver's answer (500 characters at most); null when no answer came" }),
   })
   .openapi('WebhookDeliveryAttempt');
 
