@@ -219,6 +219,33 @@ describe('the console page', () => {
     expect(c.text('[data-field="webhook-secret"]')).not.toBe(secret);
   });
 
+  it('pages and filters a tenant of hundreds of resources, requests and events', async () => {
+    const t = await createTestApp();
+    for (let i = 0; i < 150; i++) await t.call('POST', '/api/v1/partners/payouts', { body: payout(`many-${i}`) });
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    const cards = () => c.doc.querySelectorAll('[data-view="resources"] .resource').length;
+    expect(cards()).toBe(25);
+    expect(c.text('[data-field="resources-count"]')).toMatch(/^Showing 25 of \d+$/);
+    await c.click('[data-action="more"][data-list="resources"]');
+    expect(cards()).toBe(50);
+    const filter = c.doc.querySelector('#filter-resources') as unknown as HTMLInputElement;
+    filter.value = 'many-14';
+    filter.dispatchEvent(new c.win.Event('input', { bubbles: true }) as unknown as Event);
+    // many-14 and many-140 … many-149
+    expect(cards()).toBe(11);
+    expect(c.text('[data-field="resources-count"]')).toMatch(/^Showing 11 of 11 matching "many-14" \(\d+ in all\)$/);
+    expect(c.doc.querySelectorAll('[data-view="journal"] details.entry').length).toBe(25);
+    expect(c.doc.querySelectorAll('[data-view="events"] tbody tr').length).toBe(50);
+    const journalFilter = c.doc.querySelector('#filter-journal') as unknown as HTMLInputElement;
+    journalFilter.value = 'many-149';
+    journalFilter.dispatchEvent(new c.win.Event('input', { bubbles: true }) as unknown as Event);
+    expect(c.doc.querySelectorAll('[data-view="journal"] details.entry').length).toBe(0);
+    journalFilter.value = 'POST';
+    journalFilter.dispatchEvent(new c.win.Event('input', { bubbles: true }) as unknown as Event);
+    expect(c.text('[data-field="journal-count"]')).toMatch(/^Showing 25 of \d+ matching "post"/);
+  });
+
   it('updates by itself when the tenant changes elsewhere', async () => {
     const t = await createTestApp();
     const c = await consoleFor(t, { pollMs: 20 });

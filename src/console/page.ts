@@ -43,10 +43,16 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
     }),
     view('resources', 'Resources and their timelines', {
       wide: true,
-      children: html`<p class="muted" data-field="legend">FX trade states: NEWT new, awaiting acceptance · SETT accepted, awaiting pay-in · COMP completed · CANC cancelled.</p>`,
+      children: html`<p><label for="filter-resources">Filter by kind, id or status</label> <input id="filter-resources" data-filter="resources" type="search" size="24"/></p><p class="muted" data-field="legend">FX trade states: NEWT new, awaiting acceptance · SETT accepted, awaiting pay-in · COMP completed · CANC cancelled.</p>`,
     }),
-    view('journal', 'Request journal', { wide: true }),
-    view('events', 'Event log', { wide: true }),
+    view('journal', 'Request journal', {
+      wide: true,
+      children: html`<p><label for="filter-journal">Filter by method, path or status</label> <input id="filter-journal" data-filter="journal" type="search" size="24"/></p>`,
+    }),
+    view('events', 'Event log', {
+      wide: true,
+      children: html`<p><label for="filter-events">Filter by event or resource</label> <input id="filter-events" data-filter="events" type="search" size="24"/></p>`,
+    }),
   ];
   const page = html`<!doctype html><html lang="en">${head}<body data-state="locked"><header class="top"><h1>payments-sandbox console</h1>${gate}${signedIn}${nav}</header><main tabindex="-1">${flowsView}${views}</main></body></html>`;
   // Every piece is synchronous, so the template is a plain string.

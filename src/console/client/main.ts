@@ -19,6 +19,14 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   const flows = new Map(parts.flows.map((f) => [f.id, f]));
   const rendered: Record<string, string> = {};
   let events: any[] = [];
+  let last: Snapshot | undefined;
+  /** What each long list shows: a text filter and how many items (more on "Show more"). */
+  const PAGE = 25;
+  const lists: Record<'resources' | 'journal' | 'events', { text: string; shown: number }> = {
+    resources: { text: '', shown: PAGE },
+    journal: { text: '', shown: PAGE },
+    events: { text: '', shown: PAGE * 2 },
+  };
   let polling: Promise<void> | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
   let pending: Promise<unknown> = Promise.resolve();
@@ -88,9 +96,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       ]);
       await loadEvents();
       const snap: Snapshot = { resources, events, journal: journal.data, deliveries, clock, scenario, scenarios: scenarios.data, balances: balances.data, magic };
-      put('resources', views.timelines(snap));
-      put('journal', views.journal(snap.journal));
-      put('events', views.events(events));
+      last = snap;
+      drawLists();
       put('deliveries', views.deliveries(deliveries));
       put('clock', views.clock(clock));
       put('scenario', views.scenario(scenario, snap.scenarios));
@@ -104,6 +111,14 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       }
       say('poll', `Could not update: ${(err as Error).message}`, 'failed');
     }
+  }
+
+  /** The resource list, journal and event log, each filtered by its text and cut to its page. */
+  function drawLists(): void {
+    if (!last) return;
+    put('resources', views.timelines(last, lists.resources));
+    put('journal', views.journal(last.journal, lists.journal));
+    put('events', views.events(events, lists.events));
   }
 
   /** One poll at a time; a call while one runs waits for it and runs again. */
@@ -240,6 +255,11 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     if (!api.key()) return;
     if (action === 'flow') return runFlow(target.getAttribute('data-flow')!);
     if (action === 'market') return readMarket();
+    if (action === 'more') {
+      const list = lists[target.getAttribute('data-list') as keyof typeof lists];
+      list.shown += list === lists.events ? PAGE * 2 : PAGE;
+      return drawLists();
+    }
     let x: Exchange;
     try {
       if (action === 'advance') {
@@ -287,6 +307,14 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     if (!target) return;
     ev.preventDefault();
     void track(act(target));
+  });
+  doc.addEventListener('input', (ev) => {
+    const box = ev.target as HTMLInputElement;
+    const name = box.getAttribute?.('data-filter') as keyof typeof lists | null;
+    if (!name || !lists[name]) return;
+    lists[name].text = box.value;
+    lists[name].shown = name === 'events' ? PAGE * 2 : PAGE;
+    drawLists();
   });
   doc.addEventListener('keydown', (ev) => {
     if (ev.key === 'Enter' && (ev.target as HTMLElement).id === 'key') void track(signIn());

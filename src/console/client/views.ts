@@ -65,7 +65,23 @@ export function makeViews() {
     return { prefix: prefix === 'order' ? 'quote' : prefix, id: String(id) };
   }
 
-  function timelines(snap: Snapshot): string {
+  /** What a long list shows: the items whose text contains the filter (any case), up to `shown`. */
+  interface ListView {
+    text: string;
+    shown: number;
+  }
+
+  function page<T>(items: T[], view: ListView | undefined, textOf: (item: T) => string, name: string): { items: T[]; footer: string } {
+    const want = (view?.text ?? '').trim().toLowerCase();
+    const matching = want ? items.filter((i) => textOf(i).toLowerCase().includes(want)) : items;
+    const shown = view?.shown ?? matching.length;
+    const rest = matching.length - shown;
+    const counted = `<p class="muted" data-field="${name}-count">Showing ${Math.min(shown, matching.length)} of ${matching.length}${want ? ` matching "${esc(want)}"` : ''}${matching.length !== items.length ? ` (${items.length} in all)` : ''}</p>`;
+    const more = rest > 0 ? `<p><button type="button" data-action="more" data-list="${name}">Show more (${rest} left)</button></p>` : '';
+    return { items: matching.slice(0, shown), footer: counted + more };
+  }
+
+  function timelines(snap: Snapshot, view?: ListView): string {
     const history = new Map<string, any[]>();
     for (const e of snap.events) {
       const s = eventSubject(e);
@@ -87,7 +103,8 @@ export function makeViews() {
     }
     cards.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
     if (cards.length === 0) return '<p class="empty">No resources yet. Run a guided flow, or call the API with this key.</p>';
-    return cards
+    const paged = page(cards, view, (c) => `${c.kind} ${c.id} ${c.status ?? ''}`, 'resources');
+    return paged.items
       .map((c) => {
         const steps = c.steps
           .map((e) => {
@@ -107,30 +124,31 @@ export function makeViews() {
 <details data-keep="res:${esc(c.kind)}:${esc(c.id)}"><summary>As the API shows it</summary><pre tabindex="0">${esc(pretty(c.resource))}</pre></details>
 </article>`;
       })
-      .join('\n');
+      .join('\n') + paged.footer;
   }
 
-  function journal(entries: any[]): string {
+  function journal(entries: any[], view?: ListView): string {
     if (entries.length === 0) return '<p class="empty">No API requests yet.</p>';
-    return entries
+    const paged = page(entries, view, (j) => `${j.method} ${j.path} ${j.sent ?? j.status}`, 'journal');
+    return paged.items
       .map((j) => {
         const q = j.query ? `?${j.query}` : '';
         return `<details class="entry" data-keep="req:${esc(j.id)}"><summary><span class="method">${esc(j.method)}</span> <code>${esc(j.path + q)}</code> ${status(String(j.sent ?? j.status))}${j.fault ? ` <span class="fault">${esc(j.fault.kind)} fault, rule ${esc(j.fault.rule)}</span>` : ''} <span class="muted">${esc(j.durationMs)} ms · ${time(j.at)}</span></summary>
 ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pretty(j.requestBody))}${block('Response body', pretty(j.responseBody))}</details>`;
       })
-      .join('\n');
+      .join('\n') + paged.footer;
   }
 
-  function events(list: any[]): string {
+  function events(list: any[], view?: ListView): string {
     if (list.length === 0) return '<p class="empty">No events yet.</p>';
-    const rows = [...list]
-      .reverse()
+    const paged = page([...list].reverse(), view, (e) => `${e.id} ${e.event} ${eventSubject(e).id}`, 'events');
+    const rows = paged.items
       .map((e) => {
         const s = eventSubject(e);
         return `<tr><td><code>${esc(e.id)}</code></td><td>${esc(e.event)}</td><td><code>${esc(s.id)}</code></td><td>${time(e.createdAt)}</td></tr>`;
       })
       .join('');
-    return `<table><thead><tr><th>id</th><th>event</th><th>resource</th><th>at</th></tr></thead><tbody>${rows}</tbody></table>`;
+    return `<table><thead><tr><th>id</th><th>event</th><th>resource</th><th>at</th></tr></thead><tbody>${rows}</tbody></table>${paged.footer}`;
   }
 
   function deliveries(list: Snapshot['deliveries']): string {
