@@ -33,7 +33,7 @@ describe('payments-sandbox validate', () => {
     const res = run('validate', file);
     expect(res.status).toBe(1);
     expect(res.stderr).toBe(
-      `${file} is not a valid scenario:\n  quote.ttl: must be at least 1\n  faults[0].fault.status: expected one of 429, 500, 502, 503, 504\n`,
+      `${file} is not a valid scenario:\n  quote.ttl: must be at least 1\n  faults[0].fault.status: no error of the API is answered with 418: give a code (its status follows), or 429, 500, 502, 503 or 504\n`,
     );
   });
 
@@ -44,7 +44,7 @@ describe('payments-sandbox validate', () => {
     const res = run('validate', file);
     expect(res.status).toBe(1);
     expect(res.stderr).toBe(
-      `${file} is not a valid scenario:\n  faults[0].sequence[0].status: expected one of 429, 500, 502, 503, 504\n  faults[1].fault.ms.max: is required (expected number)\n`,
+      `${file} is not a valid scenario:\n  faults[0].sequence[0].status: no error of the API is answered with 418: give a code (its status follows), or 429, 500, 502, 503 or 504\n  faults[1].fault.ms.max: is required (expected number)\n`,
     );
   });
 });
@@ -55,7 +55,7 @@ describe('--scenario at start', () => {
     const res = run('--port', '0', '--scenario', file);
     expect(res.status).toBe(1);
     expect(res.stderr).toBe(
-      `payments-sandbox: scenario ${file} refused: at quote.ttl: must be at least 1; at faults[0].fault.status: expected one of 429, 500, 502, 503, 504\n`,
+      `payments-sandbox: scenario ${file} refused: at quote.ttl: must be at least 1; at faults[0].fault.status: no error of the API is answered with 418: give a code (its status follows), or 429, 500, 502, 503 or 504\n`,
     );
   });
 

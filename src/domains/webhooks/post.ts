@@ -4,7 +4,6 @@
 // receivers compare it with their own clock, while the log records the tenant's time.
 import { performance } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
-import { fetch } from 'undici';
 import type { Clock } from '../../kernel/clock.js';
 import type { AttemptPlan } from './deliveries.service.js';
 import { TargetRefused, type Targets } from './targets.js';
@@ -33,6 +32,8 @@ export async function postWebhook(plan: AttemptPlan, opts: { timeoutMs: number; 
     'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
     'webhook-signature': new Webhook(plan.secret).sign(plan.id, sentAt, plan.body),
   };
+  // undici is loaded on the first attempt, not at start: it is a fifth of the start-up time.
+  const { fetch } = await import('undici');
   const started = performance.now();
   let statusCode: number | null = null;
   let error: string | null = null;

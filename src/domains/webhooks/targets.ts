@@ -8,7 +8,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import { createRequire } from 'node:module';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 
 export type TargetPolicy = 'any' | 'public';
 
@@ -85,10 +85,14 @@ export interface Targets {
 
 export function targetsFor(policy: TargetPolicy): Targets {
   if (policy === 'any') return { refusal: () => undefined };
-  const dispatcher = new Agent({ connect: { lookup: publicOnlyLookup } });
+  // Made on the first attempt: loading undici at start would slow every start-up.
+  let agent: UndiciAgent | undefined;
   return {
-    dispatcher,
-    close: () => dispatcher.close(),
+    get dispatcher(): Dispatcher {
+      const { Agent } = createRequire(import.meta.url)('undici') as typeof import('undici');
+      return (agent ??= new Agent({ connect: { lookup: publicOnlyLookup } }));
+    },
+    close: async () => agent?.close(),
     refusal: (value) => {
       const host = hostOf(new URL(value));
       const problem = isIP(host) ? addressProblem(host) : undefined;
