@@ -4,7 +4,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { consoleScript } from '../src/console/script.js';
-import { createTestApp, KEY, KEY_B, type TestApp } from './support/app.js';
+import { createTestApp, KEY, KEY_B, LIVE_KEY, type TestApp } from './support/app.js';
 import { openConsole } from './console.support.js';
 import { receiver } from './support/webhooks.js';
 
@@ -244,6 +244,41 @@ describe('the console page', () => {
     journalFilter.value = 'POST';
     journalFilter.dispatchEvent(new c.win.Event('input', { bubbles: true }) as unknown as Event);
     expect(c.text('[data-field="journal-count"]')).toMatch(/^Showing 25 of \d+ matching "post"/);
+  });
+
+  it.each([
+    ['payout', '/api/v1/partners/payouts', KEY],
+    ['wallet-payout', '/api/v1/partners/wallets/payouts', KEY],
+    ['withdrawal', '/api/v1/partners/withdrawal', KEY],
+    ['transfer', '/api/v1/transfers', KEY],
+    ['intent', '/api/v1/partners/marketplace/intent', KEY],
+    ['fx-trade', '/api/v1/partners/fx/trades', KEY],
+    ['payout', '/api/v1/partners/payouts', LIVE_KEY],
+    ['withdrawal', '/api/v1/partners/withdrawal', LIVE_KEY],
+  ])('creates a %s from the form\'s example (%s, key %s)', async (kind, path, key) => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await c.signIn(key);
+    (c.doc.querySelector('#compose-kind') as unknown as HTMLSelectElement).value = kind;
+    await c.click('[data-action="compose-fill"]');
+    expect((c.doc.querySelector('#compose-body') as unknown as HTMLTextAreaElement).value).not.toBe('');
+    await c.click('[data-action="compose-send"]');
+    const shown = c.text('[data-view="compose"]');
+    expect(shown).toContain(`POST ${path} → 201`);
+    if (kind === 'fx-trade') expect(shown).toContain('<FXTradInstr>');
+    expect(c.doc.querySelector('[data-field="action-result"]')!.getAttribute('data-outcome')).toBe('ok');
+    const res = (await t.call('GET', '/_sandbox/resources', { key })).body.data as { kind: string }[];
+    expect(res.length).toBeGreaterThan(0);
+  });
+
+  it('shows the server\'s refusal when the edited body is wrong', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    (c.doc.querySelector('#compose-body') as unknown as HTMLTextAreaElement).value = JSON.stringify({ reference: 'bad-1', amount: -5, currency: 'NGN' });
+    await c.click('[data-action="compose-send"]');
+    expect(c.text('[data-view="compose"]')).toContain('→ 400');
+    expect(c.text('[data-field="action-result"]')).toMatch(/^Create a fiat payout: 400: /);
   });
 
   it('updates by itself when the tenant changes elsewhere', async () => {

@@ -28,6 +28,10 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
   const nav = html`<nav class="needs-key"><a href="#flows">Flows</a><a href="#resources">Resources</a><a href="#journal">Journal</a><a href="#events">Events</a><a href="#deliveries">Webhooks</a><a href="#market">Market</a><a href="/docs">API docs</a></nav>`;
   const flowsView = html`<section id="flows" class="needs-key wide flows"><h2>Guided flows</h2><p class="muted">Each button makes the real API calls with your key; each call is shown as it completes.</p><p><label><input type="checkbox" id="step-mode"/> One step at a time: each call waits for "Next step"</label></p>${flowButtons}<h3 data-field="flow-title"></h3><p class="next-step"><span data-field="next-step" aria-live="polite"></span> <button type="button" class="primary" data-action="next-step" hidden="">Next step</button></p><p data-field="flow-outcome" role="status" aria-live="polite"></p><div data-view="flow-log"></div></section>`;
   const views = [
+    view('compose', 'Make a request', {
+      wide: true,
+      children: html`<p><label for="compose-kind">Create</label> <select id="compose-kind"><option value="payout">a fiat payout</option><option value="wallet-payout">a wallet payout</option><option value="withdrawal">a bank withdrawal</option><option value="transfer">a transfer</option><option value="intent">a marketplace intent</option><option value="fx-trade">an FX trade (XML)</option></select> <button type="button" data-action="compose-fill">Fill in an example</button> <button type="button" class="primary" data-action="compose-send">Send</button></p><p><label for="compose-body">Request body (edit it freely; the example succeeds as it is)</label></p><textarea id="compose-body" rows="10" cols="80" spellcheck="false"></textarea>`,
+    }),
     view('clock', 'Clock', { children: html`<p>${advances}</p>` }),
     view('scenario', 'Scenario'),
     view('balances', 'Balances', {

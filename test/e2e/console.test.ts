@@ -91,6 +91,25 @@ describe('the console in Chromium', () => {
     await expect.poll(() => page.textContent(outcome), { timeout: 15_000 }).toMatch(/^Trade [0-9a-f-]{36} is COMP$/);
     const fx = page.locator('[data-view="resources"] .resource[data-kind="fx-trades"]');
     await expect.poll(() => fx.locator('.timeline .status').allTextContents(), { timeout: 10_000 }).toEqual(['NEWT', 'SETT', 'COMP']);
+
+    // The same in steps, pausing on each call, then a trade made from the form in XML and moved with its buttons.
+    await page.check('#step-mode');
+    await page.click('[data-flow="payment-quote"]');
+    for (let i = 0; i < 2; i++) {
+      await page.waitForSelector('[data-action="next-step"]:not([hidden])');
+      expect(await page.textContent('[data-field="next-step"]')).toMatch(/^Next: (POST|GET) \/api\/v1\/quotes/);
+      await page.click('[data-action="next-step"]');
+    }
+    await expect.poll(() => page.textContent(outcome), { timeout: 15_000 }).toMatch(/^Payment quote [0-9a-f-]{36} is \w+$/);
+    await page.selectOption('#compose-kind', 'fx-trade');
+    await page.click('[data-action="compose-fill"]');
+    await page.click('[data-action="compose-send"]');
+    await expect.poll(() => page.textContent('[data-view="compose"]'), { timeout: 10_000 }).toContain('POST /api/v1/partners/fx/trades → 201');
+    expect(await page.textContent('[data-view="compose"]')).toContain('<FXTradInstr>');
+    const made = page.locator('[data-view="resources"] .resource[data-kind="fx-trades"]').first();
+    await expect.poll(() => made.locator('[data-action="simulate"]').allTextContents(), { timeout: 10_000 }).toEqual(['accept', 'cancel']);
+    await made.locator('[data-event="cancel"]').click();
+    await expect.poll(() => made.locator('header .status').textContent(), { timeout: 10_000 }).toBe('CANC');
     expect(problems).toEqual([]);
     await page.close();
   });

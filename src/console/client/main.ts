@@ -247,6 +247,61 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     }
   }
 
+  /** The create requests the page offers: where each goes, and an example body that succeeds under the key's mode. */
+  function composeTemplate(kind: string): { label: string; path: string; headers?: Record<string, string>; body: string; xml?: boolean } {
+    const live = api.key()?.startsWith('sk_live_') ?? false;
+    const name = live ? 'Adaeze Okonkwo' : 'John Doe';
+    const json = (v: unknown) => JSON.stringify(v, null, 2);
+    switch (kind) {
+      case 'wallet-payout':
+        return { label: 'Create a wallet payout', path: '/api/v1/partners/wallets/payouts', body: json({ reference: tools.reference('console-wallet'), chain: 'base', asset: 'usdc', amount: 10, toAddress: '0x52908400098527886E0F7030069857D2E4169EE7' }) };
+      case 'withdrawal':
+        return { label: 'Create a bank withdrawal', path: '/api/v1/partners/withdrawal', body: json({ accountId: '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9', accountName: name, accountNumber: '0123456789', amount: 1000, bankCode: '058', authCode: '123456' }) };
+      case 'transfer':
+        return {
+          label: 'Create a transfer',
+          path: '/api/v1/transfers',
+          headers: { 'x-service-source': 'console' },
+          body: json({ reference: win.crypto.randomUUID(), amount: 1000, currency: 'NGN', type: 'BANK', source: { accountNumber: '1000200030' }, destination: { accountNumber: '0123456789', accountName: name, bankCode: '058' } }),
+        };
+      case 'intent':
+        return { label: 'Create a marketplace intent', path: '/api/v1/partners/marketplace/intent', body: json({ sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000, amountDirection: 'source' }) };
+      case 'fx-trade':
+        return {
+          label: 'Create an FX trade',
+          path: '/api/v1/partners/fx/trades',
+          xml: true,
+          body: '<?xml version="1.0" encoding="UTF-8"?>\n<FXTradInstr>\n  <CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>USDT</QtdCcy></CcyPair>\n  <TradAmts><TradgCcyAmt>100</TradgCcyAmt></TradAmts>\n  <AmtDrctn>BUY</AmtDrctn>\n</FXTradInstr>',
+        };
+      default:
+        return { label: 'Create a fiat payout', path: '/api/v1/partners/payouts', body: json({ reference: tools.reference('console-form'), amount: 5000, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: name, bankCode: '058' } }) };
+    }
+  }
+
+  /** Send what the form holds; the exchange (XML shown as sent and received) appears under it. */
+  async function compose(): Promise<void> {
+    const kind = (el('#compose-kind') as HTMLSelectElement).value;
+    const box = el('#compose-body') as HTMLTextAreaElement;
+    if (!box.value.trim()) box.value = composeTemplate(kind).body;
+    const t = composeTemplate(kind);
+    let x: Exchange;
+    if (t.xml) x = await api.call(t.label, 'POST', t.path, { xml: box.value, headers: t.headers });
+    else {
+      let body: unknown;
+      try {
+        body = JSON.parse(box.value);
+      } catch (err) {
+        say('action-result', `The body is not JSON: ${(err as Error).message}`, 'failed');
+        return;
+      }
+      x = await api.call(t.label, 'POST', t.path, { body, headers: t.headers });
+    }
+    put('compose', views.exchange(x, 1));
+    const done = x.status >= 200 && x.status < 300;
+    say('action-result', done ? `${t.label}: ${x.status}` : `${t.label}: ${x.status}${serverMessage(x.responseBody)}`, done ? 'ok' : 'failed');
+    await refresh();
+  }
+
   async function act(target: HTMLElement): Promise<void> {
     const action = target.getAttribute('data-action');
     if (action === 'sign-in') return signIn();
@@ -255,6 +310,11 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     if (!api.key()) return;
     if (action === 'flow') return runFlow(target.getAttribute('data-flow')!);
     if (action === 'market') return readMarket();
+    if (action === 'compose-fill') {
+      (el('#compose-body') as HTMLTextAreaElement).value = composeTemplate((el('#compose-kind') as HTMLSelectElement).value).body;
+      return;
+    }
+    if (action === 'compose-send') return compose();
     if (action === 'more') {
       const list = lists[target.getAttribute('data-list') as keyof typeof lists];
       list.shown += list === lists.events ? PAGE * 2 : PAGE;
