@@ -211,9 +211,12 @@ describe('the console page', () => {
     const shown = c.text('[data-view="deliveries"]');
     expect(shown).toContain(`webhook-id: ${r.got[0].headers['webhook-id']}`);
     expect(shown).toContain('thanks');
-    await c.click('[data-action="redeliver"]');
+    await c.click('[data-action="webhook-test"]');
     await r.waitFor(2);
-    expect(r.got[1].headers['webhook-id']).toBe(r.got[0].headers['webhook-id']);
+    expect(JSON.parse(r.got[1].body).event).toBe('webhook.test');
+    await c.click('[data-action="redeliver"]');
+    await r.waitFor(3);
+    expect(r.got[2].headers['webhook-id']).toBe(r.got[1].headers['webhook-id']);
     await c.click('[data-action="webhook-rotate"]');
     expect(c.text('[data-field="webhook-secret"]')).toMatch(/^whsec_/);
     expect(c.text('[data-field="webhook-secret"]')).not.toBe(secret);

@@ -76,6 +76,7 @@ async function tour(call: (method: string, path: string, o?: CallOptions) => Pro
   if (deliveries.body.data?.[0]) await call('POST', `/_sandbox/webhooks/deliveries/${deliveries.body.data[0].id}/redeliver`);
   await call('GET', '/_sandbox/webhooks/deliveries');
   await call('POST', '/_sandbox/webhooks/flush');
+  await call('POST', '/_sandbox/webhooks/test');
   await call('DELETE', '/_sandbox/webhooks');
   await call('GET', '/_sandbox/requests?limit=200');
   await call('GET', '/_sandbox/events');

@@ -32,6 +32,7 @@ export const CONTROL_OPERATIONS = {
   'webhooks.get': 'GET /_sandbox/webhooks',
   'webhooks.remove': 'DELETE /_sandbox/webhooks',
   'webhooks.flush': 'POST /_sandbox/webhooks/flush',
+  'webhooks.test': 'POST /_sandbox/webhooks/test',
   deliveries: 'GET /_sandbox/webhooks/deliveries',
   redeliver: 'POST /_sandbox/webhooks/deliveries/{id}/redeliver',
 } as const;
@@ -116,6 +117,8 @@ export class SandboxTenant {
     remove(): Promise<T.WebhookStopped>;
     /** Make every delivery due on the key's clock happen now, and wait (at most 15 s) until each was attempted. */
     flush(): Promise<T.FlushResult>;
+    /** Send a test delivery (event webhook.test) now, whatever the event filter. */
+    test(): Promise<T.Delivery>;
   };
 
   constructor(
@@ -129,6 +132,7 @@ export class SandboxTenant {
       get: () => this.call('webhooks.get'),
       remove: () => this.call('webhooks.remove'),
       flush: () => this.call('webhooks.flush'),
+      test: () => this.call('webhooks.test'),
     };
   }
 

@@ -43,7 +43,7 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
     }),
     view('magic', 'Test values', { children: html`<p class="muted">Send one of these in the field named and the resource ends as shown, with no scenario to write (test keys only).</p>` }),
     view('deliveries', 'Webhook deliveries', {
-      children: html`<p><label for="webhook-url">Webhook URL</label> <input id="webhook-url" type="url" size="40" placeholder="your receiver's URL"/> <button type="button" data-action="webhook-set">Set webhook</button> <button type="button" data-action="webhook-rotate">Rotate secret</button> <button type="button" data-action="webhook-stop">Stop webhooks</button></p><p class="muted">Secret (shown when set or rotated, and nowhere else): <code data-field="webhook-secret"></code></p>`,
+      children: html`<p><label for="webhook-url">Webhook URL</label> <input id="webhook-url" type="url" size="40" placeholder="your receiver's URL"/> <button type="button" data-action="webhook-set">Set webhook</button> <button type="button" data-action="webhook-rotate">Rotate secret</button> <button type="button" data-action="webhook-test">Send a test event</button> <button type="button" data-action="webhook-stop">Stop webhooks</button></p><p class="muted">Secret (shown when set or rotated, and nowhere else): <code data-field="webhook-secret"></code></p>`,
     }),
     view('resources', 'Resources and their timelines', {
       wide: true,

@@ -258,6 +258,15 @@ describe('the control client', () => {
     expect((await t.deliveries()).data).toMatchObject([{ event: 'payout.pending', status: 'succeeded' }]);
   });
 
+  it('webhooks.test: a signed test delivery, whatever the event filter', async () => {
+    const r = await receiver();
+    const t = sb.tenant();
+    await t.webhooks.set(r.url, { events: ['payout.pending'] });
+    expect(await t.webhooks.test()).toMatchObject({ event: 'webhook.test', status: 'pending' });
+    await r.waitFor(1);
+    expect(JSON.parse(r.got[0].body)).toMatchObject({ event: 'webhook.test', data: { message: 'A test delivery from the sandbox' } });
+  });
+
   it('deliveries: the delivery log with every attempt', async () => {
     const r = await receiver();
     const t = await withPayout();

@@ -344,6 +344,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
           input.value = (x.responseBody as any).url;
           say('webhook-secret', (x.responseBody as any).secret);
         }
+      } else if (action === 'webhook-test') {
+        x = await api.call('Send a test event', 'POST', '/_sandbox/webhooks/test');
       } else if (action === 'webhook-stop') {
         x = await api.call('Stop webhooks', 'DELETE', '/_sandbox/webhooks');
         say('webhook-secret', '');

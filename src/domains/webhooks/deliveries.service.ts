@@ -63,6 +63,24 @@ export function faultsOf(t: Tenant, s: SettingsRecord): SettingsRecord['faults']
 export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender): void {
   const s = settingsOf(t);
   if (!s || !eventMatches(s.events, e.event)) return;
+  createDelivery(t, e, s, sender);
+}
+
+/** The event named by a test delivery: it belongs to no resource and is in no event log. */
+export const TEST_EVENT = 'webhook.test';
+
+/** Send a test delivery now, whatever the webhook's event filter: an event `webhook.test` of the key. */
+export function sendTestEvent(t: Tenant, sender: Sender): Delivery {
+  const s = settingsOf(t);
+  if (!s) {
+    throw new SandboxError('INVALID_STATE_TRANSITION', 'No webhook is set for this API key, so nothing can be sent. Set one with PUT /_sandbox/webhooks first.');
+  }
+  const at = t.nowIso();
+  const e: SandboxEvent = { id: `evt_test_${t.random.hex(12)}`, event: TEST_EVENT, createdAt: at, data: { message: 'A test delivery from the sandbox', sentAt: at } };
+  return deliveries(t).get(createDelivery(t, e, s, sender))!;
+}
+
+function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: Sender): string {
   const id = messageId(t, e, s);
   const now = t.now();
   const firstAt = now + faultsOf(t, s).delaySeconds * 1000;
@@ -81,6 +99,7 @@ export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender): void {
   keepBounds(t, sender);
   if (firstAt > now) t.scheduler.enqueue(RETRY, id, firstAt, { first: true });
   else dispatchFirst(t, id, s, sender);
+  return id;
 }
 
 /** A first attempt is due: send it, unless the out-of-order fault holds it for the next one. */

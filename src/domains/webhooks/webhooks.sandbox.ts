@@ -2,7 +2,7 @@
 // service, present. Nothing here waits for the network: attempts go through the outbox.
 import { createRoute } from '@hono/zod-openapi';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { deliveriesOf, listDeliveries, redeliver, stopAll, type Sender } from './deliveries.service.js';
+import { deliveriesOf, listDeliveries, redeliver, sendTestEvent, stopAll, type Sender } from './deliveries.service.js';
 import type { Outbox } from './outbox.js';
 import type { EventCatalog } from '../../engine/events.js';
 import type { TargetPolicy } from './targets.js';
@@ -79,6 +79,17 @@ const resend = createRoute({
   responses: { 202: jsonResponse(Delivery, 'Redelivery queued'), ...errorResponses(404, 409) },
 });
 
+const test = createRoute({
+  method: 'post',
+  path: '/_sandbox/webhooks/test',
+  operationId: 'sendTestWebhook',
+  tags,
+  security,
+  summary: 'Send a test delivery to the webhook now: event webhook.test, whatever the event filter',
+  description: 'Signed and logged as every delivery is (retried on failure, under the delivery faults in force); the event is in no event log.',
+  responses: { 202: jsonResponse(Delivery, 'Test delivery queued'), ...errorResponses(409) },
+});
+
 /** The longest a flush waits for attempts in flight, in real time. */
 const FLUSH_WAIT_MS = 15_000;
 
@@ -108,6 +119,7 @@ export function webhookSandbox(sender: Sender & Pick<Outbox, 'settled'>, catalog
     })
     .openapi(list, (c) => c.json(listDeliveries(c.get('tenant'), c.req.valid('query')), 200))
     .openapi(resend, (c) => c.json(redeliver(c.get('tenant'), c.req.valid('param').id, sender), 202))
+    .openapi(test, (c) => c.json(sendTestEvent(c.get('tenant'), sender), 202))
     .openapi(flush, async (c) => {
       const t = c.get('tenant');
       const before = new Map([...deliveriesOf(t)].map((d) => [d.id, d.attempts.length + d.tries]));
