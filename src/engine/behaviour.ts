@@ -2,6 +2,7 @@
 // and trades live, and what a domain's own scenario settings say. Scenarios supply these; without
 // one, each resource's own defaults apply (its lifecycle's durations, a 300-second ttl).
 import type { LifecycleInfo, MagicValue } from './lifecycle.js';
+import { at } from './scenario.predicates.js';
 
 export interface Outcome<S extends string = string> {
   succeed: boolean;
@@ -37,15 +38,6 @@ export const DEFAULT_TTL = 300;
 
 /** Seconds a test value holds a resource: until simulated, in practice (ten years). */
 export const HOLD_SECONDS = 10 * 365 * 86_400;
-
-function at(fields: Record<string, unknown>, dotted: string): unknown {
-  let v: unknown = fields;
-  for (const k of dotted.split('.')) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[k];
-  }
-  return v;
-}
 
 /** The end a test value sets for a resource with these fields, if one of its values is there. */
 export function magicOutcome(resource: BehaviourResource, fields: Record<string, unknown>): Outcome | undefined {

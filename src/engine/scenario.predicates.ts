@@ -41,7 +41,8 @@ export const PredicatesSchema = z
 
 export type Predicates = z.infer<typeof PredicatesSchema>;
 
-function at(fields: Record<string, unknown>, dotted: string): unknown {
+/** The value at a dotted path of a request's fields (`destination.accountNumber`). */
+export function at(fields: Record<string, unknown>, dotted: string): unknown {
   let v: unknown = fields;
   for (const k of dotted.split('.')) {
     if (v === null || typeof v !== 'object') return undefined;
