@@ -2,7 +2,11 @@
 // and client.js (the control client alone), sharing chunks. Dependencies stay external (resolved from
 // node_modules); fixtures imported as JSON are inlined, so the bundle needs no file reads to know them.
 // The type declarations of index.js and client.js are built apart (build-types.mjs), when packing.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
+
+// Start from an empty dist/: chunks of an earlier build would otherwise stay and be packed.
+rmSync('dist', { recursive: true, force: true });
 
 await build({
   entryPoints: { main: 'src/main.ts', index: 'src/index.ts', client: 'src/client/index.ts' },
