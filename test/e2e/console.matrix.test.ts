@@ -107,6 +107,27 @@ describe('the console in Chromium: forms and webhooks', () => {
     await page.close();
   });
 
+  it('takes every action of the page: simulate moves, top-up, market, reset', { timeout: 60_000 }, async () => {
+    const { page, key, problems } = await signedIn();
+    const api = (path: string, body: unknown) =>
+      fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await api('/api/v1/partners/payouts', { reference: 'matrix-1', amount: 100, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } })).status).toBe(201);
+    const card = page.locator('[data-view="resources"] .resource[data-id="matrix-1"]');
+    await expect.poll(() => card.locator('[data-action="simulate"]').allTextContents(), { timeout: 10_000 }).toEqual(['process']);
+    await card.locator('[data-event="process"]').click();
+    await expect.poll(() => card.locator('[data-action="simulate"]').allTextContents(), { timeout: 10_000 }).toEqual(['complete', 'fail']);
+    await card.locator('[data-event="complete"]').click();
+    await expect.poll(() => card.locator('header .status').textContent(), { timeout: 10_000 }).toBe('SUCCESSFUL');
+    await page.click('[data-action="top-up"][data-key="usdt:base"]');
+    await expect.poll(() => page.textContent('[data-field="action-result"]'), { timeout: 10_000 }).toBe('Top up usdt:base: done');
+    await page.click('[data-action="market"]');
+    await expect.poll(() => page.locator('[data-field="pools"] tbody tr').count(), { timeout: 10_000 }).toBe(40);
+    await page.click('[data-action="reset"]');
+    await expect.poll(() => page.textContent('[data-view="resources"]'), { timeout: 10_000 }).toContain('No resources yet');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('sets the webhook, shows a delivery with its headers and the receiver\'s answer, and sends a test event', { timeout: 60_000 }, async () => {
     const r = await receiver();
     const { page, problems } = await signedIn();
@@ -120,6 +141,14 @@ describe('the console in Chromium: forms and webhooks', () => {
     await page.click('[data-view="deliveries"] summary');
     expect(await page.textContent('[data-view="deliveries"]')).toContain(`webhook-id: ${r.got[0].headers['webhook-id']}`);
     expect(await page.textContent('[data-view="deliveries"]')).toContain('thanks');
+    const secret = await page.textContent('[data-field="webhook-secret"]');
+    await page.click('[data-action="redeliver"]');
+    await r.waitFor(2);
+    expect(r.got[1].headers['webhook-id']).toBe(r.got[0].headers['webhook-id']);
+    await page.click('[data-action="webhook-rotate"]');
+    await expect.poll(() => page.textContent('[data-field="webhook-secret"]'), { timeout: 10_000 }).not.toBe(secret);
+    await page.click('[data-action="webhook-stop"]');
+    await expect.poll(() => page.textContent('[data-field="action-result"]'), { timeout: 10_000 }).toBe('Stop webhooks: done');
     expect(problems).toEqual([]);
     await page.close();
   });
