@@ -1,8 +1,10 @@
 // The tenant's event log: every state change of every resource, newest kept, oldest dropped past
 // the bound. Listeners (webhook delivery) hear each event as it is recorded.
 //
-// An event keeps the resource's view as the service built it (camelCase, never changed after), so
-// recording one copies nothing; readers get the snake_case payload of the wire through `payloadOf()`.
+// An event keeps what the resource's view is built from (the record as it stood: moves replace
+// records, never change them) and builds the camelCase view when read, so recording one copies
+// nothing and a kept event costs a few fields, not a copy of the resource. Readers get the
+// snake_case payload of the wire through `payloadOf()`.
 import { toSnake } from '../kernel/json.js';
 import type { Collection } from '../store/store.js';
 
@@ -11,8 +13,33 @@ export interface SandboxEvent {
   /** e.g. payout.processing, quote.expired, order.successful */
   event: string;
   createdAt: string;
-  data: Record<string, unknown>;
+  readonly data: Record<string, unknown>;
 }
+
+/** Builds an event's view from what the event keeps; pure, so every read gives the same view. */
+export type EventView<S> = (source: S) => object;
+
+/** An event recorded in this process: its view is built when read. Written to a file or the
+ * database it is the plain event, view included. */
+class RecordedEvent<S> implements SandboxEvent {
+  constructor(
+    readonly id: string,
+    readonly event: string,
+    readonly createdAt: string,
+    private readonly source: S,
+    private readonly view: EventView<S>,
+  ) {}
+
+  get data(): Record<string, unknown> {
+    return this.view(this.source) as Record<string, unknown>;
+  }
+
+  toJSON(): { id: string; event: string; createdAt: string; data: Record<string, unknown> } {
+    return { id: this.id, event: this.event, createdAt: this.createdAt, data: this.data };
+  }
+}
+
+const itself: EventView<object> = (data) => data;
 
 /** An event's data as partners see it (event list, webhook payloads): snake_case keys. */
 export const payloadOf = (e: SandboxEvent): Record<string, unknown> => toSnake(e.data) as Record<string, unknown>;
@@ -86,8 +113,10 @@ export class EventLog {
     this.seq = last;
   }
 
-  emit(event: string, createdAt: string, data: object): SandboxEvent {
-    const e: SandboxEvent = { id: `evt_${String(++this.seq).padStart(10, '0')}`, event, createdAt, data: data as Record<string, unknown> };
+  /** Record an event whose view is `view(source)` (`source` itself without a view). */
+  emit<S>(event: string, createdAt: string, source: S, view?: EventView<S>): SandboxEvent {
+    const id = `evt_${String(++this.seq).padStart(10, '0')}`;
+    const e = new RecordedEvent(id, event, createdAt, source, view ?? (itself as EventView<S>));
     this.events.put(e.id, e);
     while (this.events.size > this.limit) this.events.remove(this.events.keys().next().value!);
     this.listener?.(e);

@@ -21,8 +21,8 @@ export interface JournalEntry {
   /** The scenario fault that struck the request, if any. */
   fault: { kind: FaultKind; rule: number; scenario: string } | null;
   durationMs: number;
-  /** As received; narrowed to KEPT_HEADERS and redacted when listed. */
-  requestHeaders: RequestHeaders;
+  /** The headers worth showing (KEPT_HEADERS), as received; redacted when listed. */
+  requestHeaders: Record<string, string>;
   /** The request body: its text when recorded, parsed (when JSON) when listed. */
   requestBody: unknown;
   responseBody: unknown;
@@ -75,19 +75,21 @@ export class Journal {
 function listed(e: JournalEntry): ListedEntry {
   return {
     ...e,
-    requestHeaders: redactHeaders(keptHeaders(e.requestHeaders)),
+    requestHeaders: redactHeaders(e.requestHeaders),
     requestBody: redact(parseIfJson(e.requestBody)),
     responseBody: redact(e.responseBody),
   };
 }
 
 /** A journal entry as the control API shows it. */
-export type ListedEntry = Omit<JournalEntry, 'requestHeaders'> & { requestHeaders: Record<string, string> };
+export type ListedEntry = JournalEntry;
 
 /** The headers worth showing. */
 const KEPT_HEADERS = ['authorization', 'content-type', 'accept', 'user-agent', 'x-service-source', 'x-sandbox-scenario', 'idempotency-key'];
 
-function keptHeaders(h: RequestHeaders): Record<string, string> {
+/** The headers worth showing, taken when the request is recorded: the rest of what arrived is not
+ * held for as long as the entry is. */
+export function keptHeaders(h: RequestHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
     const v = h instanceof Headers ? h.get(name) : h[name];

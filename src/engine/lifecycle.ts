@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { Machine } from '../kernel/machine.js';
 import type { Behaviour, Outcome } from './behaviour.js';
+import type { EventView } from './events.js';
 import type { RuleVocabulary } from './scenario.lint.js';
 import type { JobHandler, Tenant } from './tenant.js';
 
@@ -109,10 +110,11 @@ export interface Lifecycle<N extends string, S extends string, E extends string,
   ttlOf(b: Behaviour): number;
   /** Its scenario section as the scenario wrote it (for the fields the domain itself reads). */
   section(b: Behaviour): Record<string, unknown> | undefined;
-  /** Record entering `state`: the event <name>.<state in lower case>. */
-  emit(t: Tenant, state: S, data: object): void;
+  /** Record entering `state`: the event <name>.<state in lower case>, whose view is `view(source)`
+   * (`source` itself without a view). */
+  emit<V>(t: Tenant, state: S, source: V, view?: EventView<V>): void;
   /** Record one of its extra events. */
-  emitExtra(t: Tenant, event: X, data: object): void;
+  emitExtra<V>(t: Tenant, event: X, source: V, view?: EventView<V>): void;
   /** The job kind of its timed moves: <name>.advance. */
   readonly timer: string;
   /** The event `state`'s timer fires for a resource that will end as `outcome`; undefined when `state` has no timed move. */
@@ -189,11 +191,11 @@ export function defineLifecycle<N extends string, S extends string, E extends st
     section(b) {
       return b.section(spec.name) as Record<string, unknown> | undefined;
     },
-    emit(t, state, data) {
-      t.emit(eventOf.get(state)!, data);
+    emit(t, state, source, view) {
+      t.emit(eventOf.get(state)!, source, view);
     },
-    emitExtra(t, event, data) {
-      t.emit(event, data);
+    emitExtra(t, event, source, view) {
+      t.emit(event, source, view);
     },
     timer,
     timedEvent,

@@ -4,7 +4,7 @@ import { iso, type Clock } from '../kernel/clock.js';
 import { TenantRandom } from '../kernel/random.js';
 import type { TenantStore } from '../store/store.js';
 import type { Behaviour } from './behaviour.js';
-import { EventLog, type SandboxEvent } from './events.js';
+import { EventLog, type EventView, type SandboxEvent } from './events.js';
 import { Journal } from './journal.js';
 import { checkRoom, type Retained } from './retention.js';
 import { Scheduler, type Job } from './scheduler.js';
@@ -181,9 +181,10 @@ export class Tenant {
     return this.env.behaviourFor(this, name);
   }
 
-  /** Record a state change; `data` is the resource's view, never changed afterwards. */
-  emit(event: string, data: object): SandboxEvent {
-    return this.events.emit(event, this.nowIso(), data);
+  /** Record a state change: the resource's view is `view(source)`, or `source` itself; neither is
+   * changed afterwards. */
+  emit<S>(event: string, source: S, view?: EventView<S>): SandboxEvent {
+    return this.events.emit(event, this.nowIso(), source, view);
   }
 
   /** Apply every job due by now, in order. Returns how many ran. */

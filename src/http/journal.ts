@@ -1,10 +1,10 @@
 // Records each API request of a tenant in its journal; it runs inside the tenant's session, so on a
 // shared store the entry is written with it. The response body is the object the route
 // answered with, handed over by reply(), created() or renderError() through
-// c.set('responseBody'); nothing is cloned or serialised on the hot path. The request's headers are
-// kept as the server parsed them and narrowed to the ones worth showing when the journal is read.
+// c.set('responseBody'); nothing is cloned or serialised on the hot path. Of the request's headers
+// only the ones worth showing are kept; they are redacted when the journal is read.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { JournalEntry, RequestHeaders } from '../engine/journal.js';
+import { keptHeaders, type JournalEntry, type RequestHeaders } from '../engine/journal.js';
 import { bodyTextRead, nodeRequest } from './framework.js';
 import type { AppEnv } from './types.js';
 
@@ -27,7 +27,7 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       sent: fault ? fault.sent : c.res.status,
       fault: fault ? { kind: fault.kind, rule: fault.rule, scenario: fault.scenario } : null,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
-      requestHeaders: headersOf(c),
+      requestHeaders: keptHeaders(headersOf(c)),
       requestBody: undefined,
       // A request stopped before it ran made no answer: the placeholder the fault answered with is none.
       responseBody: fault && fault.status === null ? null : c.get('responseBody'),

@@ -4,7 +4,7 @@ import { iso } from '../../kernel/clock.js';
 import { SandboxError, notFound } from '../../kernel/errors.js';
 import { dec } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Mode, Tenant } from '../../engine/tenant.js';
 import type { PayInDetails, TradeStatus } from '../../iso20022/parts.js';
 import type { SettlementDestination } from '../../iso20022/trade-accept.js';
 import type { AmountDirection, TradeInstruction } from '../../iso20022/trade-instruction.js';
@@ -122,7 +122,7 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
     ...(scenario ? { scenario } : {}),
   };
   trades(t).put(record.txId, record);
-  fxTrade.emit(t, 'NEWT', eventData(t, record));
+  fxTrade.emit(t, 'NEWT', eventSource(t, record), eventView);
   return record;
 }
 
@@ -170,7 +170,7 @@ function move(t: Tenant, trade: TradeRecord, event: TradeEvent, extra: Partial<T
   // An accepted trade a scenario rule ends by itself gets its timer; any other move drops it.
   t.scheduler.cancelFor(next.txId, fxTrade.timer);
   if (status === 'SETT' && next.outcome) fxTrade.retime(t, next.txId, 'SETT', t.behaviour(next.scenario), undefined, next.outcome);
-  fxTrade.emit(t, status, eventData(t, next));
+  fxTrade.emit(t, status, eventSource(t, next), eventView);
   return next;
 }
 
@@ -209,8 +209,17 @@ export function tradeView(t: Tenant, trade: TradeRecord) {
   return { ...view, ttlSeconds: ttlLeft(t, trade) };
 }
 
+/** What a trade's event keeps: the trade, and the seconds it had left then. */
+interface TradeEventSource {
+  trade: TradeRecord;
+  ttlSeconds: number;
+  mode: Mode;
+}
+
+const eventSource = (t: Tenant, trade: TradeRecord): TradeEventSource => ({ trade, ttlSeconds: ttlLeft(t, trade), mode: t.mode });
+
 /** The event payload: the trade as the status message shows it, with its details, in snake_case. */
-function eventData(t: Tenant, trade: TradeRecord): Record<string, unknown> {
-  const { outcome: _o, scenario: _s, ...view } = trade;
-  return { ...view, ttlSeconds: ttlLeft(t, trade), mode: t.mode };
+function eventView(e: TradeEventSource): Record<string, unknown> {
+  const { outcome: _o, scenario: _s, ...view } = e.trade;
+  return { ...view, ttlSeconds: e.ttlSeconds, mode: e.mode };
 }

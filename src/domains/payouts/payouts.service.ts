@@ -78,7 +78,7 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
   debit(t, req.currency, amount.plus(fee));
   payouts(t).put(record.reference, record);
   payout.retime(t, record.reference, 'PENDING', pendingFor, now);
-  payout.emit(t, 'PENDING', present(record));
+  payout.emit(t, 'PENDING', record, present);
   return record;
 }
 
@@ -97,7 +97,7 @@ export function movePayout(t: Tenant, reference: string, event: PayoutEvent, rea
   payouts(t).put(reference, next);
   if (status === 'FAILED') credit(t, p.currency, dec(p.amount).plus(p.fee));
   payout.retime(t, reference, status, t.behaviour(p.scenario), undefined, p.outcome);
-  payout.emit(t, status, present(next));
+  payout.emit(t, status, next, present);
   return next;
 }
 

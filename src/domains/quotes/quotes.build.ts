@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { ids } from '../../kernel/ids.js';
 import { Decimal, dec, toNumber } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Mode, Tenant } from '../../engine/tenant.js';
 import { isToken, RATE_DECIMALS, type AllocationResult, type AmountDirection } from '../liquidity/allocation.js';
 import type { Pool } from '../liquidity/pools.js';
 import type { CompleteQuoteRequest, MarketplaceQuote, PaymentQuote } from './quotes.schema.js';
@@ -165,8 +165,9 @@ export function chatMetadata(createdAt: string, proposedRate: number | undefined
 /** expiresAt as ms, for the scheduler. */
 export const expiresAtMs = (q: QuoteRecord) => Date.parse(q.expiresAt);
 
-/** The live service's order payload (quote.* and order.*); the event log gives it snake_case keys. */
-export function eventData(t: Tenant, q: QuoteRecord): Record<string, unknown> {
+/** The live service's order payload (quote.* and order.*) of a quote of a sandbox or live key; the
+ * event log gives it snake_case keys. */
+const eventData = (mode: Mode) => (q: QuoteRecord): Record<string, unknown> => {
   const v = q.view;
   return {
     quoteId: v.quoteId,
@@ -175,7 +176,7 @@ export function eventData(t: Tenant, q: QuoteRecord): Record<string, unknown> {
     destinationCurrency: v.destination,
     reference: q.orderReference,
     status: v.status,
-    mode: t.mode === 'sandbox' ? 'test' : 'live',
+    mode: mode === 'sandbox' ? 'test' : 'live',
     amount: v.totalSourceAmount,
     receiveAmount: v.totalDestinationAmount,
     totalAmount: q.payment?.totalAmount ?? v.totalSourceAmount,
@@ -185,4 +186,7 @@ export function eventData(t: Tenant, q: QuoteRecord): Record<string, unknown> {
     rate: v.allocationResult.weightedAverageRate,
     quoteType: q.quoteType ?? 'quote',
   };
-}
+};
+
+/** The event view of a key's quotes, by the key's mode. */
+export const eventView: Record<Mode, (q: QuoteRecord) => Record<string, unknown>> = { sandbox: eventData('sandbox'), live: eventData('live') };

@@ -16,7 +16,7 @@ import {
   clientIdOf,
   cryptoPayIn,
   cryptoWarning,
-  eventData,
+  eventView,
   expiresAtMs,
   totalsOf,
   type QuoteRecord,
@@ -117,7 +117,7 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
   };
   quotes(t).put(quoteId, record);
   t.scheduler.enqueue(EXPIRE, quoteId, now + ttl * 1000);
-  quote.emit(t, 'pending', eventData(t, record));
+  quote.emit(t, 'pending', record, eventView[t.mode]);
   return record;
 }
 
@@ -197,8 +197,8 @@ export function moveQuote(t: Tenant, id: string, event: QuoteEvent, patch: Parti
     const { allocations } = next.view.allocationResult;
     drawDown(t, allocations.map((a) => ({ poolId: a.poolId, allocatedAmount: dec(a.allocatedAmount) })));
   }
-  quote.emit(t, status, eventData(t, next));
-  if (status === 'completed') quote.emitExtra(t, 'order.successful', eventData(t, next));
+  quote.emit(t, status, next, eventView[t.mode]);
+  if (status === 'completed') quote.emitExtra(t, 'order.successful', next, eventView[t.mode]);
   return next;
 }
 

@@ -101,7 +101,7 @@ export async function createBulk(t: Tenant, file: ParsedFile, serviceSource: str
   // A reset meanwhile forgets the file: its remaining events and its schedule go with it.
   const kept = () => bulks(t).get(id) === bulk;
   await eachInSlices(records, (record) => {
-    if (kept() && record.status === 'PENDING') transfer.emit(t, 'PENDING', present(record));
+    if (kept() && record.status === 'PENDING') transfer.emit(t, 'PENDING', record, present);
   });
   if (kept()) t.scheduler.enqueue(BULK_ADVANCE, id, now + transfer.duration(t.behaviour(scenario), 'PENDING') * 1000, { from: 'PENDING' });
   return presentBulk(bulk);

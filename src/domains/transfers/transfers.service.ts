@@ -75,7 +75,7 @@ export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSou
   const record = newTransfer(t, req, { serviceSource, bulkId: null, scenario });
   transfers(t).put(record.reference, record);
   transfer.retime(t, record.reference, 'PENDING', t.behaviour(scenario), undefined, record.outcome);
-  transfer.emit(t, 'PENDING', present(record));
+  transfer.emit(t, 'PENDING', record, present);
   return record;
 }
 
@@ -92,7 +92,7 @@ export function applyMove(t: Tenant, r: TransferRecord, event: TransferEvent, re
   const next: TransferRecord = { ...r, status, failureReason, updatedAt: t.nowIso(), ...(ownSchedule ? { ownSchedule } : {}) };
   transfers(t).put(r.reference, next);
   bumpVersion(t);
-  transfer.emit(t, status, present(next));
+  transfer.emit(t, status, next, present);
   return next;
 }
 

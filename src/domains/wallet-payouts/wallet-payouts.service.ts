@@ -59,7 +59,7 @@ export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, sc
   };
   payouts(t).put(record.reference, record);
   walletPayout.retime(t, record.reference, 'PENDING', pendingFor, now);
-  walletPayout.emit(t, 'PENDING', eventData(record));
+  walletPayout.emit(t, 'PENDING', record, eventData);
   return record;
 }
 
@@ -87,7 +87,7 @@ export function moveWalletPayout(t: Tenant, reference: string, event: WalletPayo
   }
   // Once broadcast, it stays PROCESSING as long as was fixed at creation.
   walletPayout.retime(t, reference, status, p.processingFor, now);
-  walletPayout.emit(t, status, eventData(next));
+  walletPayout.emit(t, status, next, eventData);
   return next;
 }
 

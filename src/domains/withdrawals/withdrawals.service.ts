@@ -80,7 +80,7 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
   };
   withdrawals(t).put(record.reference, record);
   withdrawal.retime(t, record.reference, 'PROCESSING', processingFor, now);
-  withdrawal.emit(t, 'PROCESSING', present(record));
+  withdrawal.emit(t, 'PROCESSING', record, present);
   return record;
 }
 
@@ -99,7 +99,7 @@ export function moveWithdrawal(t: Tenant, reference: string, event: WithdrawalEv
   withdrawals(t).put(reference, next);
   if (status === 'FAILED') credit(t, w.currency, w.amount);
   withdrawal.retime(t, reference, status, t.behaviour(w.scenario), undefined, w.outcome);
-  withdrawal.emit(t, status, present(next));
+  withdrawal.emit(t, status, next, present);
   return next;
 }
 
