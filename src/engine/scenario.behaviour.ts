@@ -28,12 +28,24 @@ function pickOutcome(t: Tenant, scope: string, resource: BehaviourResource, rule
   });
   if (!picked) return SUCCEEDS;
   countFired(t, scope, `outcome:${resource.name}:${index}`);
-  return {
-    succeed: picked.status === resource.success,
-    status: picked.status,
-    ...(picked.reason !== undefined ? { reason: picked.reason } : {}),
-    ...(picked.after !== undefined ? { after: picked.after } : {}),
-  };
+  return outcomeOf(picked, resource);
+}
+
+/** One outcome object per rule, shared by every record it decides (records never change theirs). */
+const outcomes = new WeakMap<OutcomeRule, Outcome>();
+
+function outcomeOf(rule: OutcomeRule, resource: BehaviourResource): Outcome {
+  let o = outcomes.get(rule);
+  if (o === undefined) {
+    o = {
+      succeed: rule.status === resource.success,
+      status: rule.status,
+      ...(rule.reason !== undefined ? { reason: rule.reason } : {}),
+      ...(rule.after !== undefined ? { after: rule.after } : {}),
+    };
+    outcomes.set(rule, o);
+  }
+  return o;
 }
 
 /** The Behaviour a tenant gets from a scenario; `scope` keys its counters (the scenario's name). */
