@@ -4,9 +4,10 @@
 // rounds it is split into (default 2). BENCH_ONLY="POST payout,GET listings (XML)" runs only those
 // workloads, prints their rows and skips the other measurements and results.json.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -22,10 +23,16 @@ const newKey = () => `sk_test_bench${String(++keySeq).padStart(4, '0')}${Date.no
 const children = new Set();
 process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
 
-function start(args, file = 'dist/main.js') {
+const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
+const PROBE_FILE = path.join(mkdtempSync(path.join(tmpdir(), 'bench-probe-')), 'probe.jsonl');
+
+function start(args, file = 'dist/main.js', opts = {}) {
   const t0 = performance.now();
   const flags = file === 'dist/main.js' ? (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=32').split(' ').filter(Boolean) : [];
-  const proc = spawn(process.execPath, [...flags, file, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PORT: '0' } });
+  // The sandbox of the workloads carries the probe (bench/probe.cjs): its pauses and stalls.
+  const probe = opts.probe ? ['-r', path.join(BENCH_DIR, 'probe.cjs')] : [];
+  const env = { ...process.env, PORT: '0', ...(opts.probe ? { BENCH_PROBE_FILE: PROBE_FILE } : {}) };
+  const proc = spawn(process.execPath, [...flags, ...probe, file, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
   children.add(proc);
   proc.on('exit', () => children.delete(proc));
   return new Promise((resolve, reject) => {
@@ -192,8 +199,13 @@ async function prepare(server, name) {
 
 async function round(m, seconds) {
   const cpu0 = cpuUs(m.server);
+  // The load generator's own event loop: a request it reads late looks slow though the server was not.
+  const client = monitorEventLoopDelay({ resolution: 5 });
+  client.enable();
+  const from = Date.now();
   const r = await load(m.server.url, m.requestsOf(m.key), { seconds });
-  m.rounds.push({ r, cpuUs: cpuUs(m.server) - cpu0 });
+  client.disable();
+  m.rounds.push({ r, cpuUs: cpuUs(m.server) - cpu0, from, to: Date.now(), clientStallMs: Math.round(client.max / 1e6) });
 }
 
 function summary(m) {
@@ -208,6 +220,19 @@ function summary(m) {
     max: Math.max(...m.rounds.map(({ r }) => r.latency.max)),
     cpuUsPerRequest: Math.round((cpu / total) * 10) / 10,
     non2xx: m.rounds.reduce((n, { r }) => n + r.non2xx + r.errors + r.timeouts, 0),
+    clientStallMs: Math.max(...m.rounds.map((x) => x.clientStallMs)),
+    ...probed(m.rounds),
+  };
+}
+
+/** The longest GC pause and event-loop stall the probe saw in the sandbox during the rounds. */
+function probed(rounds) {
+  if (!existsSync(PROBE_FILE)) return { gcMs: 0, stallMs: 0 };
+  const lines = readFileSync(PROBE_FILE, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const within = lines.filter((l) => rounds.some((r) => l.at >= r.from && l.at <= r.to));
+  return {
+    gcMs: Math.max(0, ...within.filter((l) => l.gc).map((l) => l.ms)),
+    stallMs: Math.max(0, ...within.filter((l) => l.stall).map((l) => l.stall)),
   };
 }
 
@@ -226,7 +251,7 @@ async function runWorkload(name) {
 const rows = [];
 const bare = await start([], 'bench/bare-hono.mjs');
 // No cap on resources: at this machine's rate one key passes the default 100,000 within a workload.
-const sandbox = await start(['--max-resources', '0']);
+const sandbox = await start(['--max-resources', '0'], 'dist/main.js', { probe: true });
 for (const name of Object.keys(WORKLOADS).filter((n) => (ONLY ? ONLY.includes(n) : !PARTS))) {
   const { bare: b, sandbox: s } = await runWorkload(name);
   rows.push({ workload: name, bare: b, sandbox: s, ratio: s.rps / b.rps, rssMb: rssMb(sandbox) });
@@ -236,11 +261,11 @@ await stop(sandbox);
 
 function printRows() {
   console.log(`\n${CONNECTIONS} connections, ${DURATION} s per workload in ${ROUNDS} alternating rounds, node ${process.version}\n`);
-  console.log('| workload | bare Hono req/s | sandbox req/s | ratio | sandbox p50 ms | sandbox p99 ms | sandbox p99.9 ms | sandbox max ms | CPU µs per request (bare / sandbox) | sandbox non-2xx | sandbox RSS MB |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| workload | bare Hono req/s | sandbox req/s | ratio | sandbox p50 ms | p99 ms (bare / sandbox) | p99.9 ms (bare / sandbox) | max ms (bare / sandbox) | longest GC pause / loop stall in the sandbox ms | longest loop stall in the load generator ms | CPU µs per request (bare / sandbox) | sandbox non-2xx | sandbox RSS MB |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.workload} | ${r.bare.rps} | ${r.sandbox.rps} | ${(r.ratio * 100).toFixed(0)} % | ${r.sandbox.p50} | ${r.sandbox.p99} | ${r.sandbox.p999} | ${r.sandbox.max} | ${r.bare.cpuUsPerRequest} / ${r.sandbox.cpuUsPerRequest} | ${r.sandbox.non2xx} | ${r.rssMb} |`,
+      `| ${r.workload} | ${r.bare.rps} | ${r.sandbox.rps} | ${(r.ratio * 100).toFixed(0)} % | ${r.sandbox.p50} | ${r.bare.p99} / ${r.sandbox.p99} | ${r.bare.p999} / ${r.sandbox.p999} | ${r.bare.max} / ${r.sandbox.max} | ${r.sandbox.gcMs} / ${r.sandbox.stallMs} | ${r.sandbox.clientStallMs} | ${r.bare.cpuUsPerRequest} / ${r.sandbox.cpuUsPerRequest} | ${r.sandbox.non2xx} | ${r.rssMb} |`,
     );
   }
 }
