@@ -79,6 +79,10 @@ const X = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
 const x = (v: Decimal.Value): Decimal => new X(v);
 const out = (v: Decimal): Decimal => new Decimal(v);
 
+/** The smallest amount at a scale (0.01 at 2), by scale: worked out once. */
+const units: Decimal[] = [];
+const unitOf = (scale: number): Decimal => (units[scale] ??= x(1).div(x(10).pow(scale)));
+
 const TOKENS: ReadonlySet<string> = new Set(TOKEN_CURRENCIES);
 const FIATS: ReadonlySet<string> = new Set(FIAT_CURRENCIES);
 
@@ -99,9 +103,22 @@ export function isSupportedPair(source: string, destination: string): boolean {
  * The pools of `pools` that convert source to destination, best rate first (ties: larger
  * balance first, then id). Pass the tenant's pools to see live balances.
  */
-export function poolsForPair<P extends LiquidityPool>(pools: readonly P[], source: string, destination: string): P[] {
+export function poolsForPair<P extends LiquidityPool>(pools: readonly P[], source: string, destination: string): readonly P[] {
   const s = source.toUpperCase();
   const d = destination.toUpperCase();
+  // The same pools (the market's of one minute, while the key has drawn on none) are looked at by
+  // every request: each pair's order is worked out once per array of pools.
+  let pairs = byPools.get(pools);
+  if (pairs === undefined) byPools.set(pools, (pairs = new Map()));
+  const key = `${s}>${d}`;
+  let found = pairs.get(key) as readonly P[] | undefined;
+  if (found === undefined) pairs.set(key, (found = orderedPools(pools, s, d)));
+  return found;
+}
+
+const byPools = new WeakMap<readonly LiquidityPool[], Map<string, readonly LiquidityPool[]>>();
+
+function orderedPools<P extends LiquidityPool>(pools: readonly P[], s: string, d: string): readonly P[] {
   const fiatToToken = isToken(d);
   return pools
     .filter((p) => p.source.toUpperCase() === s && p.destination.toUpperCase() === d)
@@ -195,8 +212,8 @@ export function allocate(input: AllocationInput): AllocationResult {
   // fits the balance is the last grid step strictly below toSource(balance + one destination
   // unit); what that delivers is the pool's reachable maximum (usually its whole balance), and
   // the least source that rounds down to that maximum is what the pool is filled with.
-  const srcUnit = x(1).div(x(10).pow(srcScale));
-  const dstUnit = x(1).div(x(10).pow(dstScale));
+  const srcUnit = unitOf(srcScale);
+  const dstUnit = unitOf(dstScale);
   const sourceCapacity = (balance: Decimal, rate: Decimal) => {
     const bound = toSource(balance.plus(dstUnit), rate);
     const below = bound.toDecimalPlaces(srcScale, Decimal.ROUND_DOWN);
