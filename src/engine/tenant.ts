@@ -187,8 +187,8 @@ export class Tenant {
     return this.events.emit(event, this.nowIso(), source, view);
   }
 
-  /** Apply every job due by now, in order. Returns how many ran. */
-  catchUp(): number {
+  /** Apply every job due by now (at most `max` of them), in order. Returns how many were taken. */
+  catchUp(max = Infinity): number {
     if (this.running) return 0;
     const now = this.now();
     const next = this.scheduler.nextDueAt();
@@ -196,7 +196,10 @@ export class Tenant {
     this.running = true;
     let count = 0;
     try {
-      for (let job = this.scheduler.takeDue(now); job; job = this.scheduler.takeDue(now)) if (this.runJob(job)) count++;
+      for (let job = this.scheduler.takeDue(now); job; job = count < max ? this.scheduler.takeDue(now) : undefined) {
+        this.runJob(job);
+        count++;
+      }
     } finally {
       this.running = false;
     }

@@ -33,6 +33,8 @@ export interface TenantsOptions {
 /** How often a retention pass starts at most (base-clock ms; a quarter of the retention age when
  * that is shorter), and the work it does before yielding. */
 export const RETENTION = { everyMs: 60_000, slice: 500 };
+/** Due jobs the background tick applies before the event loop gets its turn. */
+const TICK_SLICE = 256;
 
 export class Tenants {
   /** Loaded tenants, least recently used first. */
@@ -149,7 +151,14 @@ export class Tenants {
       if (this.byKey.get(key) !== t) continue;
       this.hold(t);
       try {
-        if (t.catchUp() > 0) await t.store.flush();
+        // In slices, giving the event loop its turn between them: thousands of moves can fall due in
+        // one second (a load test's creations), and applying them at once stalled every request.
+        for (;;) {
+          const ran = t.catchUp(TICK_SLICE);
+          if (ran > 0) await t.store.flush();
+          if (ran < TICK_SLICE || this.byKey.get(key) !== t) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       } catch (err) {
         console.error(`[sandbox] background moves of tenant ${t.id} failed:`, err);
       } finally {
