@@ -15,6 +15,20 @@ beforeEach(async () => {
 const listings = (res: { xml: XmlElement }) => (res.xml.Listgs ?? []) as XmlElement[];
 
 describe('GET /listings', () => {
+  it('answers the same bytes to every key of a mode within a minute, and its own mode to each', async () => {
+    const first = await fx(t, 'GET', '/listings?source=ngn&pageSize=5');
+    const again = await fx(t, 'GET', '/listings?source=NGN&pageSize=5');
+    const other = await fx(t, 'GET', '/listings?source=NGN&pageSize=5', { key: 'sk_test_another0000000000000000000000000' });
+    expect(again.text).toBe(first.text);
+    expect(other.text).toBe(first.text);
+    const live = await fx(t, 'GET', '/listings?source=NGN&pageSize=5', { key: LIVE_KEY });
+    expect(live.xml.OprgMd).toBe('live');
+    expect(live.text).toBe(first.text.replace('<OprgMd>sandbox</OprgMd>', '<OprgMd>live</OprgMd>'));
+    // A page of its own: the cache keys the page and the size too.
+    const next = await fx(t, 'GET', '/listings?source=NGN&page=1&pageSize=5');
+    expect(listings(next)[0].Id).not.toBe(listings(first)[0].Id);
+  });
+
   it('defaults to page 0 of 10 over every pool, each listing from the pool fixture', async () => {
     const res = await fx(t, 'GET', '/listings');
     expect(res.status).toBe(200);

@@ -213,6 +213,9 @@ describe('accept', () => {
 
 describe('confirmation and cancellation', () => {
   it('confirms a SETT trade: COMP with the same pay-in details, and the pools are drawn down', async () => {
+    // Read before the trade too: the listing read afterwards shows the drawn-down pool, not this one.
+    const before = await fx(t, 'GET', '/listings?source=NGN&destination=USDT&pageSize=1');
+    expect((before.xml.Listgs as XmlElement[])[0]).toMatchObject({ Nm: 'Lagos Liquidity Partners', AvlblBal: '42500', TradsCnt: '1842' });
     const id = await newTrade(t, { amount: '1000' });
     const accepted = await fx(t, 'POST', `/trades/${id}/accept`, { xml: acceptChain });
     const res = await fx(t, 'POST', `/trades/${id}/confirmation`);

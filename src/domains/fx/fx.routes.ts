@@ -3,7 +3,6 @@ import { createRoute } from '@hono/zod-openapi';
 import { SandboxError } from '../../kernel/errors.js';
 import { newRouter, security } from '../../http/openapi.js';
 import { requestScenario } from '../../http/respond.js';
-import { buildListingsReport } from '../../iso20022/listings.js';
 import { buildMakerRate } from '../../iso20022/maker-rate.js';
 import { buildTradeAcceptResponse, parseTradeAccept } from '../../iso20022/trade-accept.js';
 import { buildTradeCancellationResponse, parseTradeCancellation } from '../../iso20022/trade-cancellation.js';
@@ -13,7 +12,7 @@ import { buildTradeStatus } from '../../iso20022/trade-status.js';
 import { FX_BASE, xml, xmlBody } from './fx.http.js';
 import { ListingsQuery, RatesQuery, TradeParams, XsdParams, xmlRejects, xmlRequest, xmlResponse } from './fx.schema.js';
 import { acceptTrade, cancelTrade, confirmTrade, createTrade, getTrade, ttlLeft, type TradeRecord } from './fx.service.js';
-import { listListings } from './listings.js';
+import { listingsReport } from './listings.js';
 import { makerQuote } from '../liquidity/maker-rates.js';
 import { xsdText } from './xsd.files.js';
 
@@ -164,7 +163,7 @@ export const fxRoutes = newRouter()
   })
   .openapi(listings, (c) => {
     const t = c.get('tenant');
-    return xml(c, buildListingsReport({ ...listListings(t, c.req.valid('query')), mode: t.mode }));
+    return xml(c, listingsReport(t, c.req.valid('query')));
   })
   .openapi(rates, (c) => {
     const t = c.get('tenant');

@@ -1,6 +1,7 @@
 // GET /listings: the tenant's pools as FX listings, filtered by currency and paged.
 import type { Tenant } from '../../engine/tenant.js';
-import type { Listing } from '../../iso20022/listings.js';
+import { buildListingsReport, type Listing } from '../../iso20022/listings.js';
+import type { Pool } from '../liquidity/pools.js';
 import { tenantPools } from '../liquidity/pools.service.js';
 
 export const PAGE_DEFAULT = 0;
@@ -22,11 +23,34 @@ export interface ListingsPage {
   listings: Listing[];
 }
 
+/** Reports written, by the pools they were written from and the query (with the key's mode). */
+const reports = new WeakMap<readonly Pool[], Map<string, string>>();
+/** Queries kept per array of pools: a partner pages through a few. */
+const REPORTS_KEPT = 16;
+
+/**
+ * The listings report (XML) of a key's pools. Its bytes depend only on the pools and the query: while
+ * the key has drawn on no pool, its pools are the market's array of the minute, shared by every such
+ * key, so a page is written once a minute rather than per request. A key with pool balances of its
+ * own gets a new array each time and its report is written afresh.
+ */
+export function listingsReport(t: Tenant, q: ListingsQuery): string {
+  const pools = tenantPools(t);
+  const key = `${t.mode}|${q.source?.toUpperCase() ?? ''}|${q.destination?.toUpperCase() ?? ''}|${q.page}|${q.pageSize}`;
+  let written = reports.get(pools);
+  let xml = written?.get(key);
+  if (xml !== undefined) return xml;
+  xml = buildListingsReport({ ...pageOf(pools, q), mode: t.mode });
+  if (written === undefined) reports.set(pools, (written = new Map()));
+  if (written.size < REPORTS_KEPT) written.set(key, xml);
+  return xml;
+}
+
 /** One listing per pool the filters keep, in the fixture's order (by pair, best rate first). */
-export function listListings(t: Tenant, q: ListingsQuery): ListingsPage {
+function pageOf(pools: readonly Pool[], q: ListingsQuery): ListingsPage {
   const source = q.source?.toUpperCase();
   const destination = q.destination?.toUpperCase();
-  const matching = tenantPools(t).filter(
+  const matching = pools.filter(
     (p) => (!source || p.source === source) && (!destination || p.destination === destination),
   );
   const start = q.page * q.pageSize;

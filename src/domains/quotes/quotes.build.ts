@@ -80,9 +80,9 @@ export function nextDerivationIndex(t: Tenant): number {
 }
 
 export function allocationViews(t: Tenant, result: AllocationResult, pools: readonly Pool[], orderReference: string): QuoteAllocationView[] {
-  const byId = new Map(pools.map((p) => [p.id, p] as const));
   return result.allocations.map((a, i) => {
-    const pool = byId.get(a.poolId)!;
+    // One to a few allocations over at most 40 pools: a search each, not a map of every pool.
+    const pool = pools.find((p) => p.id === a.poolId)!;
     return {
       id: ids.uuid(t.random),
       clientId: a.clientId,

@@ -14,7 +14,17 @@ export const gasFee = (chain: Chain, asset: Asset): Decimal => dec(GAS[chain][as
 
 /** A version-4-shaped uuid derived from the tenant, chain and asset: the same on every call. */
 export function walletId(tenantId: string, chain: Chain, asset: Asset): string {
-  const h = createHash('sha256').update(`wallet:${tenantId}:${chain}:${asset}`).digest('hex');
-  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  const key = `wallet:${tenantId}:${chain}:${asset}`;
+  let id = walletIds.get(key);
+  if (id === undefined) {
+    const h = createHash('sha256').update(key).digest('hex');
+    const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+    id = `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    if (walletIds.size >= 10_000) walletIds.clear();
+    walletIds.set(key, id);
+  }
+  return id;
 }
+
+/** Wallet ids worked out (a hash each): a key pays out of the same few wallets again and again. */
+const walletIds = new Map<string, string>();
