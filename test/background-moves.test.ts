@@ -2,20 +2,13 @@
 // every move is applied, in order, and other work gets the event loop between slices, so a burst of
 // moves falling due at once (a load test's creations, thirty seconds on) does not stall the server.
 import { describe, expect, it } from 'vitest';
-import { createTestApp } from './support/app.js';
-
-const payout = (reference: string) => ({
-  reference,
-  amount: 1000,
-  currency: 'NGN',
-  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
-});
+import { createTestApp, payoutRequest } from './support/app.js';
 
 describe('background tick', () => {
   it('applies every due move in slices, letting other work run between them', async () => {
     const t = await createTestApp();
     const count = 700;
-    for (let i = 0; i < count; i++) expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout(`bg-${i}`) })).status).toBe(201);
+    for (let i = 0; i < count; i++) expect((await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest(`bg-${i}`) })).status).toBe(201);
     // A retention pass now, so the tick starts none (a pass applies due moves too, all at once).
     await t.tenants.retain();
     // Thirty seconds of the base clock: every payout falls due for PROCESSING, and no request comes.

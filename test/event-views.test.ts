@@ -2,10 +2,10 @@
 // is read and whatever the resource has done since: events keep the record of that moment and build
 // the payload from it when read.
 import { describe, expect, it } from 'vitest';
-import { advance, createTestApp } from './support/app.js';
+import { advance, createTestApp, payoutRequest } from './support/app.js';
 import { newTrade } from './support/fx.js';
 
-const PAYOUT = { reference: 'ev-1', amount: 2500, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } };
+const PAYOUT = payoutRequest('ev-1', 2500);
 
 describe('event payloads', () => {
   it('show each state of a payout as it was, with the first one equal to the created answer', async () => {

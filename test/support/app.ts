@@ -10,6 +10,14 @@ export const KEY = 'sk_test_00000000000000000000000000000001';
 export const KEY_B = 'sk_test_00000000000000000000000000000002';
 export const LIVE_KEY = 'sk_live_00000000000000000000000000000003';
 
+/** A valid sandbox-mode fiat payout request. */
+export const payoutRequest = (reference: string, amount = 1000) => ({
+  reference,
+  amount,
+  currency: 'NGN',
+  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+});
+
 export interface CallOptions {
   key?: string | null;
   body?: unknown;
