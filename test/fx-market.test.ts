@@ -29,6 +29,20 @@ describe('GET /listings', () => {
     expect(listings(next)[0].Id).not.toBe(listings(first)[0].Id);
   });
 
+  it('answers every page right however many different pages keys ask for within a minute', async () => {
+    const first = await fx(t, 'GET', '/listings?pageSize=3');
+    // Another key walks through many page sizes and pages, and asks for currencies no pool has.
+    const other = 'sk_test_another0000000000000000000000000';
+    for (let size = 1; size <= 40; size++) {
+      const res = await fx(t, 'GET', `/listings?pageSize=${size}&page=1`, { key: other });
+      expect(res.xml.Pgntn).toEqual({ PageNumber: '1', PageSize: String(size), TotalElements: '40' });
+      expect(listings(res)).toHaveLength(Math.max(0, Math.min(size, 40 - size)));
+      expect(listings(await fx(t, 'GET', `/listings?source=Z${String.fromCharCode(65 + (size % 26))}Z`, { key: other }))).toEqual([]);
+    }
+    expect((await fx(t, 'GET', '/listings?pageSize=3')).text).toBe(first.text);
+    expect(listings(await fx(t, 'GET', '/listings?pageSize=3&page=13'))).toHaveLength(1);
+  });
+
   it('defaults to page 0 of 10 over every pool, each listing from the pool fixture', async () => {
     const res = await fx(t, 'GET', '/listings');
     expect(res.status).toBe(200);

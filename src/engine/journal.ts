@@ -61,8 +61,8 @@ export class Journal {
   }
 
   /** Newest first, secrets redacted. */
-  async list(limit: number): Promise<ListedEntry[]> {
-    if (this.shared) return (await this.shared.list(Math.min(limit, this.limit))).map(({ id, entry }) => ({ ...(JSON.parse(entry) as ListedEntry), id: `req_${id}` }));
+  async list(limit: number): Promise<JournalEntry[]> {
+    if (this.shared) return (await this.shared.list(Math.min(limit, this.limit))).map(({ id, entry }) => ({ ...(JSON.parse(entry) as JournalEntry), id: `req_${id}` }));
     return this.entries.slice(-limit).reverse().map(listed);
   }
 
@@ -72,7 +72,7 @@ export class Journal {
   }
 }
 
-function listed(e: JournalEntry): ListedEntry {
+function listed(e: JournalEntry): JournalEntry {
   return {
     ...e,
     requestHeaders: redactHeaders(e.requestHeaders),
@@ -80,9 +80,6 @@ function listed(e: JournalEntry): ListedEntry {
     responseBody: redact(e.responseBody),
   };
 }
-
-/** A journal entry as the control API shows it. */
-export type ListedEntry = JournalEntry;
 
 /** The headers worth showing. */
 const KEPT_HEADERS = ['authorization', 'content-type', 'accept', 'user-agent', 'x-service-source', 'x-sandbox-scenario', 'idempotency-key'];

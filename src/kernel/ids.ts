@@ -1,5 +1,14 @@
-// Reference formats used across the API, drawn from a tenant's seeded randomness.
+// Reference formats used across the API, drawn from a tenant's seeded randomness, and ids derived
+// from text (the same text, the same id).
+import { createHash } from 'node:crypto';
 import type { TenantRandom } from './random.js';
+
+/** A version-4-shaped uuid derived from text (its SHA-256): the same text gives the same id. */
+export function derivedUuid(text: string): string {
+  const h = createHash('sha256').update(text).digest('hex');
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
 
 export const ids = {
   uuid: (r: TenantRandom) => r.uuid(),

@@ -25,7 +25,9 @@ export interface ListingsPage {
 
 /** Reports written, by the pools they were written from and the query (with the key's mode). */
 const reports = new WeakMap<readonly Pool[], Map<string, string>>();
-/** Queries kept per array of pools: a partner pages through a few. */
+/** Pages kept per array of pools, the least recently read dropped first: a partner pages through a
+ * few, and a key sending query after query only churns them (each is then written as it would be
+ * without the cache). An empty page (a currency no pool has, a page past the end) is not kept. */
 const REPORTS_KEPT = 16;
 
 /**
@@ -39,10 +41,18 @@ export function listingsReport(t: Tenant, q: ListingsQuery): string {
   const key = `${t.mode}|${q.source?.toUpperCase() ?? ''}|${q.destination?.toUpperCase() ?? ''}|${q.page}|${q.pageSize}`;
   let written = reports.get(pools);
   let xml = written?.get(key);
-  if (xml !== undefined) return xml;
-  xml = buildListingsReport({ ...pageOf(pools, q), mode: t.mode });
+  if (xml !== undefined) {
+    // Read again: now the most recently read.
+    written!.delete(key);
+    written!.set(key, xml);
+    return xml;
+  }
+  const page = pageOf(pools, q);
+  xml = buildListingsReport({ ...page, mode: t.mode });
+  if (page.listings.length === 0) return xml;
   if (written === undefined) reports.set(pools, (written = new Map()));
-  if (written.size < REPORTS_KEPT) written.set(key, xml);
+  if (written.size >= REPORTS_KEPT) written.delete(written.keys().next().value!);
+  written.set(key, xml);
   return xml;
 }
 

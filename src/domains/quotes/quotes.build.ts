@@ -1,7 +1,7 @@
 // The pieces of a marketplace quote: allocations as the API shows them, totals, pay-in details,
 // chat metadata and the event payload. No state of its own; ids come from the tenant's seeded random.
 import { createHash } from 'node:crypto';
-import { ids } from '../../kernel/ids.js';
+import { derivedUuid, ids } from '../../kernel/ids.js';
 import { Decimal, dec, toNumber } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/behaviour.js';
 import type { Mode, Tenant } from '../../engine/tenant.js';
@@ -38,13 +38,6 @@ export const PROCESSING_FEE = { name: 'Processing Fee', amount: 0.5, feeType: 'F
 
 function hash(text: string): string {
   return createHash('sha256').update(text).digest('hex');
-}
-
-/** A version-4-shaped uuid derived from text: the same text gives the same id. */
-export function derivedUuid(text: string): string {
-  const h = hash(text);
-  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** A value fixed per API key, worked out once per tenant (two hashes per quote otherwise). */

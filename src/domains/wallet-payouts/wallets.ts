@@ -1,6 +1,6 @@
 // The partner's token wallets: one per chain and asset, with a stable id, a balance key and a gas fee.
-import { createHash } from 'node:crypto';
 import wallets from '../../../fixtures/wallets.json' with { type: 'json' };
+import { derivedUuid } from '../../kernel/ids.js';
 import { dec, type Decimal } from '../../kernel/money.js';
 import type { Asset, Chain } from './wallet-payouts.schema.js';
 
@@ -17,9 +17,7 @@ export function walletId(tenantId: string, chain: Chain, asset: Asset): string {
   const key = `wallet:${tenantId}:${chain}:${asset}`;
   let id = walletIds.get(key);
   if (id === undefined) {
-    const h = createHash('sha256').update(key).digest('hex');
-    const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
-    id = `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+    id = derivedUuid(key);
     if (walletIds.size >= 10_000) walletIds.clear();
     walletIds.set(key, id);
   }
