@@ -22,6 +22,7 @@ import { partnerApiFirst, withScenarioHeader, type Tag } from './http/openapi.js
 import { faultsMiddleware, type Sleep } from './http/faults.js';
 import { journalMiddleware } from './http/journal.js';
 import { bodyLimit } from './http/limits.js';
+import { requestScope } from './http/request-scope.js';
 import { KeptStaticRouter } from './http/framework.js';
 import { tenantSeed } from './kernel/random.js';
 import { Streams } from './http/streams.js';
@@ -118,10 +119,10 @@ export function createApp(deps: AppDeps) {
     c.set('streams', streams);
     return next();
   });
-  app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }));
+  app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }), requestScope());
   // A control route may declare its own body limit (the bulk upload's is larger); the rest keep this one.
   const sandboxLimit = bodyLimit(config.bodyLimitBytes, { yieldToRoute: true });
-  app.use('/_sandbox/*', sandboxLimit, plainJsonType(), async (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)));
+  app.use('/_sandbox/*', sandboxLimit, plainJsonType(), async (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)), requestScope());
 
   const ctx = { scenarios };
   app.route(

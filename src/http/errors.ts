@@ -52,7 +52,7 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
   const left = leftStatus(c);
   if (left) return new Response(null, { status: left });
   const e = toSandboxError(err);
-  if (e.code === 'INTERNAL_ERROR') console.error(`[sandbox] ${c.req.method} ${c.req.path} failed:`, err);
+  if (e.code === 'INTERNAL_ERROR' && e !== err) console.error(`[sandbox] ${c.req.method} ${c.req.path} failed:`, err);
   return renderError(c, e);
 }
 

@@ -9,6 +9,7 @@ import { chooseFault, readsRequest, type ChosenFault, type FaultRequest, type Fa
 import type { ScenarioRegistry } from '../engine/scenario.registry.js';
 import { findScenario, scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
 import type { Tenant } from '../engine/tenant.js';
+import { scopeOf } from './request-scope.js';
 import { requestScenario } from './respond.js';
 import type { AppEnv } from './types.js';
 
@@ -170,11 +171,14 @@ async function malformed(c: Context<AppEnv>, next: Next, form: NonNullable<Extra
         start(controller) {
           controller.enqueue(new TextEncoder().encode(half));
           // Over a socket it is destroyed, as a reset does; in process the body fails instead.
-          setTimeout(() => {
-            const socket = nodeRequest(c)?.socket;
-            if (socket) socket.destroy();
-            else controller.error(new Error('connection reset by the sandbox scenario'));
-          }, 10);
+          setTimeout(
+            scopeOf(c).guard(() => {
+              const socket = nodeRequest(c)?.socket;
+              if (socket) socket.destroy();
+              else controller.error(new Error('connection reset by the sandbox scenario'));
+            }),
+            10,
+          );
         },
       });
       return replace(c, new Response(body, { status: c.res.status, headers }));

@@ -87,9 +87,15 @@ const CSV_CHUNK = 8 * 1024;
 async function parseCsv(text: string): Promise<CsvRecord[]> {
   const parser = parse({ info: true, bom: true, trim: true, skip_empty_lines: true, relax_column_count: true });
   const records: CsvRecord[] = [];
+  // Reading settles with the parser's error, if any, rather than rejecting: the parser may fail
+  // between two chunks, long before reading is awaited, and a rejection nobody holds yet would
+  // escape the request.
   const reading = (async () => {
     for await (const r of parser.readable) records.push(r as CsvRecord);
-  })();
+  })().then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   const writer = parser.writable.getWriter();
   const bytes = Buffer.from(text);
   try {
@@ -101,15 +107,25 @@ async function parseCsv(text: string): Promise<CsvRecord[]> {
   } catch {
     // The parser failed: reading ends with its error, thrown below.
   }
-  try {
-    await reading;
-  } catch (err) {
-    const line = (err as { lines?: number }).lines;
-    throw invalidFile(`The CSV could not be read: ${(err as Error).message}. Send comma-separated text with a header row.`, [
-      { field: line ? `row ${line}` : 'file', issue: 'is not valid CSV' },
-    ]);
-  }
+  const failure = await reading;
+  if (failure) throw unreadable(failure, records[0]?.record);
   return records;
+}
+
+/** The parser's error as the 400 that names where it stopped: the line, and the column by its header name. */
+function unreadable(err: unknown, header: string[] | undefined): SandboxError {
+  const { lines, column, code } = err as { lines?: number; column?: number; code?: string };
+  const name = typeof column === 'number' && header && lines !== undefined && lines > 1 ? header[column] : undefined;
+  const where = [lines ? `line ${lines}` : undefined, typeof column === 'number' ? `column ${column + 1}${name ? ` (${name})` : ''}` : undefined]
+    .filter(Boolean)
+    .join(', ');
+  const quotes = code !== undefined && /QUOTE/.test(code);
+  const advice = quotes
+    ? 'A cell holding a double quote is quoted whole, with the quote doubled inside it: "O""Brien".'
+    : 'Send comma-separated text with a header row.';
+  return invalidFile(`The CSV could not be read${where ? ` at ${where}` : ''}: ${(err as Error).message}. ${advice}`, [
+    { field: lines ? `row ${lines}` : 'file', issue: `is not valid CSV${where ? ` at ${where}` : ''}: ${quotes ? 'a double quote inside a cell must be doubled and the cell quoted' : 'check its quoting and separators'}` },
+  ]);
 }
 
 /** A CSV upload: a header row naming the columns (CSV_COLUMNS), then one transfer per row. */
