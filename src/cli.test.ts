@@ -57,6 +57,11 @@ describe('command line and environment', () => {
     expect(serve([]).heartbeatSeconds).toBe(15);
     expect(serve(['--heartbeat-seconds', '5'], { SANDBOX_HEARTBEAT_SECONDS: '30' }).heartbeatSeconds).toBe(5);
     expect(() => serve(['--heartbeat-seconds', '0'])).toThrow(/--heartbeat-seconds: /);
+    // No --max-streams: main.ts derives the cap from the process's file limit.
+    expect(serve([]).maxStreams).toBeUndefined();
+    expect(serve(['--max-streams', '50'], { SANDBOX_MAX_STREAMS: '500' }).maxStreams).toBe(50);
+    expect(serve([], { SANDBOX_MAX_STREAMS: '500' }).maxStreams).toBe(500);
+    expect(() => serve(['--max-streams', '0'])).toThrow(/--max-streams: /);
     const c = serve(['--resource-retention', '90m', '--max-resources', '500'], { SANDBOX_TENANT_RETENTION: '0', SANDBOX_RESOURCE_RETENTION: '7d' });
     expect(c).toMatchObject({ resourceRetention: 5400, tenantRetention: 0, maxResources: 500 });
     expect(serve([], { SANDBOX_RESOURCE_RETENTION: '3600' }).resourceRetention).toBe(3600);

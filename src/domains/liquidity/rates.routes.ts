@@ -22,6 +22,12 @@ const rate = createRoute({
   responses: { 200: jsonResponse(Rate, 'The rate now'), ...errorResponses(400) },
 });
 
+const { 429: rateLimited, 503: unavailable } = errorResponses(429, 503);
+const refusals = {
+  429: { ...rateLimited, description: 'The key holds 10 streams open already (RATE_LIMITED), or a scenario asks for it' },
+  503: { ...unavailable, description: 'The sandbox holds as many streams as it may for all keys (SERVICE_UNAVAILABLE, with Retry-After), or a scenario asks for it' },
+};
+
 const stream = createRoute({
   method: 'get',
   path: '/api/v1/partners/marketplace/rates/stream',
@@ -52,7 +58,8 @@ const stream = createRoute({
         },
       },
     },
-    ...errorResponses(400, 429),
+    ...errorResponses(400),
+    ...refusals,
   },
 });
 

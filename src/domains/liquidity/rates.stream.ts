@@ -3,7 +3,8 @@
 // minutes it skipped (at most MAX_CATCH_UP, evenly spread, the last being now), and in real time
 // the stream sends a heartbeat every interval, with the updates of any minutes passed since.
 // Each stream holds one interval timer and one clock listener; a client leaving, the shutdown
-// (Streams.closeAll) or a fault replacing the answer releases both.
+// (Streams.closeAll) or a fault replacing the answer releases both. Past the key's budget of
+// streams the answer is 429, past the server's 503 with Retry-After.
 import type { Tenant } from '../../engine/tenant.js';
 import type { Streams } from '../../http/streams.js';
 import { SandboxError } from '../../kernel/errors.js';
@@ -29,6 +30,15 @@ export function rateStream(t: Tenant, pair: RatePair, streams: Streams): Respons
     throw new SandboxError(
       'RATE_LIMITED',
       `This API key already holds ${streams.maxPerKey} rate streams open, the most one key may hold. Close one before opening another; one stream per pair is enough.`,
+    );
+  }
+  if (streams.full) {
+    // Connection: close, so a refused client does not keep a socket (a file) open either.
+    throw new SandboxError(
+      'SERVICE_UNAVAILABLE',
+      `This sandbox holds ${streams.maxOpen} rate streams open for all keys, the most it may hold. Retry after ${streams.retryAfterSeconds} s; streams end when their clients leave.`,
+      [],
+      { 'Retry-After': String(streams.retryAfterSeconds), Connection: 'close' },
     );
   }
   let stop = () => undefined as void;
