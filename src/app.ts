@@ -52,13 +52,14 @@ export interface AppDeps {
   advanceWaitMs?: number;
 }
 
-/** The event streams the config asks for: its heartbeat and its server-wide cap (without one, a
- * quarter of the file limit Linux usually gives, since only main.ts reads the process's);
- * `overrides` (a test's short heartbeat) win. */
+/** The event streams the config asks for: its heartbeat, its server-wide cap (without one, a quarter
+ * of the file limit Linux usually gives, since only main.ts reads the process's) and its lifetime;
+ * `overrides` (a test's short heartbeat or lifetime) win. */
 export function streamsFor(config: Config, overrides: StreamLimits = {}): Streams {
   return new Streams({
     heartbeatMs: config.heartbeatSeconds * 1000,
     maxOpen: config.maxStreams ?? streamCapFor(DEFAULT_FILE_LIMIT),
+    lifetimeMs: config.streamLifetime * 1000,
     ...overrides,
   });
 }

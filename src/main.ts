@@ -40,7 +40,7 @@ function streamBudget(config: Config, derived: boolean, fileLimit: number | unde
     : fileLimit === undefined
       ? ` (a quarter of ${DEFAULT_FILE_LIMIT} open files: this process's limit is not known)`
       : ` (a quarter of the ${fileLimit} open files this process may hold)`;
-  return `at most ${config.maxStreams} rate streams open for all keys${why}, ${STREAMS_PER_KEY} per key`;
+  return `at most ${config.maxStreams} rate streams open for all keys${why}, ${STREAMS_PER_KEY} per key; each ends after ${config.streamLifetime} s`;
 }
 
 function banner(config: Config, s: SandboxServer, picked: boolean, streams: string): string {

@@ -25,6 +25,8 @@ export interface ServerOptions {
   logError?: (message: string, err: unknown) => void;
   /** How often event streams send a heartbeat, in ms (the config's heartbeatSeconds by default). */
   heartbeatMs?: number;
+  /** How long an event stream lives at most, in ms (the config's streamLifetime by default). */
+  streamLifetimeMs?: number;
 }
 
 export interface SandboxServer {
@@ -78,7 +80,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     await store.close();
     throw err;
   });
-  const streamOverrides = opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {};
+  const streamOverrides = { ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}), ...(opts.streamLifetimeMs ? { lifetimeMs: opts.streamLifetimeMs } : {}) };
   const { app, tenants, streams, closeWebhooks } = createApp({ config, store, clock, marketOrigin, allowedKeys: keys, scenarios, sleep: holds.sleep, streams: streamsFor(config, streamOverrides) });
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, serverOptions: timeoutOptions(config) }) as Server;
