@@ -25,7 +25,7 @@ import { bodyLimit } from './http/limits.js';
 import { requestScope } from './http/request-scope.js';
 import { KeptStaticRouter } from './http/framework.js';
 import { tenantSeed } from './kernel/random.js';
-import { Streams } from './http/streams.js';
+import { DEFAULT_FILE_LIMIT, streamCapFor, Streams, type StreamLimits } from './http/streams.js';
 import { tenantMiddleware } from './http/tenant.js';
 import { plainJsonType } from './http/media-type.js';
 import type { AppEnv } from './http/types.js';
@@ -45,12 +45,24 @@ export interface AppDeps {
   outbox?: Outbox;
   /** The domains of the API; the real list (domains/index.ts) unless a test adds one. */
   domains?: readonly DomainModule[];
-  /** The app's event streams (a test passes one with a short heartbeat). */
+  /** The app's event streams (a test passes one with a short heartbeat); streamsFor(config) by default. */
   streams?: Streams;
   /** Base-clock ms at which the market began (the store's origin); the clock's now by default. */
   marketOrigin?: number;
   /** Real time one clock advance may spend waiting for webhook attempts (15 s by default). */
   advanceWaitMs?: number;
+}
+
+/** The event streams the config asks for: its heartbeat, its server-wide cap (without one, a quarter
+ * of the file limit Linux usually gives, since only main.ts reads the process's) and its lifetime;
+ * `overrides` (a test's short heartbeat or lifetime) win. */
+export function streamsFor(config: Config, overrides: StreamLimits = {}): Streams {
+  return new Streams({
+    heartbeatMs: config.heartbeatSeconds * 1000,
+    maxOpen: config.maxStreams ?? streamCapFor(DEFAULT_FILE_LIMIT),
+    lifetimeMs: config.streamLifetime * 1000,
+    ...overrides,
+  });
 }
 
 const formats = new WeakMap<readonly DomainModule[], ScenarioFormat>();
@@ -79,7 +91,7 @@ export function createApp(deps: AppDeps) {
   const handoff = deps.store.kind === 'postgres' ? handedOver(outbox, () => deps.clock.now()) : undefined;
   const webhooks = webhooksModule(outbox, events, handoff?.sender);
   const modules = [...list, webhooks];
-  const streams = deps.streams ?? new Streams();
+  const streams = deps.streams ?? streamsFor(config);
   const jobHandlers = Object.assign({}, ...resources.map((r) => r.jobs), ...modules.map((d) => d.jobs ?? {}));
   const tenants = new Tenants(
     deps.store,

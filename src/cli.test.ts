@@ -57,6 +57,14 @@ describe('command line and environment', () => {
     expect(serve([]).heartbeatSeconds).toBe(15);
     expect(serve(['--heartbeat-seconds', '5'], { SANDBOX_HEARTBEAT_SECONDS: '30' }).heartbeatSeconds).toBe(5);
     expect(() => serve(['--heartbeat-seconds', '0'])).toThrow(/--heartbeat-seconds: /);
+    // No --max-streams: main.ts derives the cap from the process's file limit.
+    expect(serve([]).maxStreams).toBeUndefined();
+    expect(serve([]).streamLifetime).toBe(3600);
+    expect(serve(['--max-streams', '50'], { SANDBOX_MAX_STREAMS: '500' }).maxStreams).toBe(50);
+    expect(serve([], { SANDBOX_MAX_STREAMS: '500', SANDBOX_STREAM_LIFETIME: '90s' })).toMatchObject({ maxStreams: 500, streamLifetime: 90 });
+    expect(serve(['--stream-lifetime', '2h']).streamLifetime).toBe(7200);
+    expect(() => serve(['--max-streams', '0'])).toThrow(/--max-streams: /);
+    expect(() => serve(['--stream-lifetime', '0'])).toThrow(/--stream-lifetime: must be at least 1 second/);
     const c = serve(['--resource-retention', '90m', '--max-resources', '500'], { SANDBOX_TENANT_RETENTION: '0', SANDBOX_RESOURCE_RETENTION: '7d' });
     expect(c).toMatchObject({ resourceRetention: 5400, tenantRetention: 0, maxResources: 500 });
     expect(serve([], { SANDBOX_RESOURCE_RETENTION: '3600' }).resourceRetention).toBe(3600);

@@ -40,6 +40,11 @@ Options (environment variable in brackets):
                     409 TENANT_FULL. 0: no cap. Default 100000 [SANDBOX_MAX_RESOURCES]
   --heartbeat-seconds N  how often an open rate stream sends a heartbeat, 1 to 300,
                     default 15 [SANDBOX_HEARTBEAT_SECONDS]
+  --max-streams N   most rate streams open at once for all keys; past it 503 with
+                    Retry-After. Default a quarter of the process's open-file limit
+                    (ulimit -n) [SANDBOX_MAX_STREAMS]
+  --stream-lifetime AGE  a rate stream ends after AGE of real time (EventSource clients
+                    reconnect): 90s, 45m, 1h. Default 1h [SANDBOX_STREAM_LIFETIME]
 
 Connections (milliseconds; 0 turns a timeout off):
   --headers-timeout-ms N     headers must arrive within N, default 10000
@@ -81,6 +86,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
       'max-unread-bytes': { type: 'string' },
       'unread-timeout-ms': { type: 'string' },
       'heartbeat-seconds': { type: 'string' },
+      'max-streams': { type: 'string' },
+      'stream-lifetime': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -70,6 +70,11 @@ export const ConfigSchema = z.object({
   unreadTimeoutMs: z.coerce.number().int().min(0).default(30_000),
   /** How often an open rate stream sends a heartbeat (and the rate updates of minutes passed since), in seconds of real time. */
   heartbeatSeconds: z.coerce.number().int().min(1).max(300).default(15),
+  /** Most rate streams open at once for all keys; past it a new one is 503 with Retry-After. Absent:
+   * a quarter of the process's open-file limit (main.ts reads it; 1,024 assumed where it is not known). */
+  maxStreams: z.coerce.number().int().min(1).optional(),
+  /** Seconds (real time) a rate stream stays open at most; it then ends and EventSource reconnects. */
+  streamLifetime: duration.pipe(z.number().min(1, 'must be at least 1 second: every stream ends')).default(3600),
 }).refine((c) => !(c.store && c.data), {
   path: ['store'],
   message: 'give either --store postgres://… (shared database) or --data DIR (files), not both',
@@ -105,6 +110,8 @@ export const ENV_NAMES: Record<string, keyof Config> = {
   SANDBOX_MAX_UNREAD_BYTES: 'maxUnreadBytes',
   SANDBOX_UNREAD_TIMEOUT_MS: 'unreadTimeoutMs',
   SANDBOX_HEARTBEAT_SECONDS: 'heartbeatSeconds',
+  SANDBOX_MAX_STREAMS: 'maxStreams',
+  SANDBOX_STREAM_LIFETIME: 'streamLifetime',
 };
 
 export const defaultConfig = (): Config => ConfigSchema.parse({});

@@ -1,10 +1,12 @@
 // Process entry: arguments, the start-up banner, signals and exit codes. The server itself (store,
 // app, port, background work, graceful close) is startServer's.
 import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createApp, scenarioFormatOf } from './app.js';
 import { parseCli, USAGE } from './cli.js';
 import type { Config } from './config.js';
 import { validateScenarioFile } from './engine/scenario.load.js';
+import { DEFAULT_FILE_LIMIT, streamCapFor, STREAMS_PER_KEY } from './http/streams.js';
 import { systemClock } from './kernel/clock.js';
 import { startServer, type SandboxServer } from './server.js';
 import { MemoryStore } from './store/memory.store.js';
@@ -20,7 +22,28 @@ function redact(url: string): string {
   }
 }
 
-function banner(config: Config, s: SandboxServer, picked: boolean): string {
+/** The process's soft limit on open files, from /proc/self/limits on Linux (Node has no call for
+ * it); undefined elsewhere, or when it is unlimited. */
+function openFileLimit(): number | undefined {
+  try {
+    const m = /^Max open files\s+(\d+)\s/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the banner says of the streams' budgets: the cap, and where it comes from when no flag set it. */
+function streamBudget(config: Config, derived: boolean, fileLimit: number | undefined): string {
+  const why = !derived
+    ? ''
+    : fileLimit === undefined
+      ? ` (a quarter of ${DEFAULT_FILE_LIMIT} open files: this process's limit is not known)`
+      : ` (a quarter of the ${fileLimit} open files this process may hold)`;
+  return `at most ${config.maxStreams} rate streams open for all keys${why}, ${STREAMS_PER_KEY} per key; each ends after ${config.streamLifetime} s`;
+}
+
+function banner(config: Config, s: SandboxServer, picked: boolean, streams: string): string {
   const scenario = s.scenario.file && s.scenario.origin === 'file' ? `${s.scenario.name} (${s.scenario.file})` : s.scenario.name;
   return [
     `payments-sandbox listening on ${s.url}`,
@@ -28,6 +51,7 @@ function banner(config: Config, s: SandboxServer, picked: boolean): string {
     `  scenario: ${scenario}`,
     `  seed:     ${config.seed}${picked ? ` (picked at random: start with --seed ${config.seed} to replay this run)` : ''}`,
     `  keys:     ${s.keys ? `${s.keys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}${config.keyFormat === 'live' ? ', live format only (32 lowercase hex)' : ''}`,
+    `  streams:  ${streams}`,
     `  webhooks: ${config.webhookTargets === 'public' ? 'public addresses only' : 'any address, loopback included'}`,
     `  tenants:  ${config.store ? 'read from the database under a per-tenant lock on each request' : !config.data ? 'all kept in memory' : `loaded on first use${config.maxTenants ? `, at most ${config.maxTenants} in memory, idle ones reload from disk` : ''}`}`,
     `  docs:     ${s.url}/docs   OpenAPI: ${s.url}/openapi.json`,
@@ -37,9 +61,12 @@ function banner(config: Config, s: SandboxServer, picked: boolean): string {
 async function serve(given: Config) {
   // An unseeded start picks its seed and says so (banner, GET /_sandbox/health), so any run can be replayed.
   const picked = given.seed === undefined;
-  const config = picked ? { ...given, seed: randomInt(0, 2 ** 31 - 1) } : given;
+  const seeded = picked ? { ...given, seed: randomInt(0, 2 ** 31 - 1) } : given;
+  // Without --max-streams, streams may take a quarter of the files this process may open.
+  const fileLimit = openFileLimit();
+  const config = { ...seeded, maxStreams: seeded.maxStreams ?? streamCapFor(fileLimit ?? DEFAULT_FILE_LIMIT) };
   const server = await startServer(config);
-  console.log(banner(config, server, picked));
+  console.log(banner(config, server, picked, streamBudget(config, given.maxStreams === undefined, fileLimit)));
   const stop = (signal: string) => {
     console.log(`payments-sandbox: ${signal} received, finishing in-flight requests`);
     server.close().then(

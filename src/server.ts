@@ -6,13 +6,12 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { createApp, scenarioFormatOf } from './app.js';
+import { createApp, scenarioFormatOf, streamsFor } from './app.js';
 import type { Config } from './config.js';
 import type { LoadedScenario } from './engine/scenario.load.js';
 import { ScenarioRegistry } from './engine/scenario.registry.js';
 import { Connections, timeoutOptions } from './http/connections.js';
 import { Drain, Holds } from './http/drain.js';
-import { Streams } from './http/streams.js';
 import { systemClock, type Clock } from './kernel/clock.js';
 import { LowdbStore } from './store/lowdb.store.js';
 import { MemoryStore } from './store/memory.store.js';
@@ -26,6 +25,8 @@ export interface ServerOptions {
   logError?: (message: string, err: unknown) => void;
   /** How often event streams send a heartbeat, in ms (the config's heartbeatSeconds by default). */
   heartbeatMs?: number;
+  /** How long an event stream lives at most, in ms (the config's streamLifetime by default). */
+  streamLifetimeMs?: number;
 }
 
 export interface SandboxServer {
@@ -79,7 +80,8 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     await store.close();
     throw err;
   });
-  const { app, tenants, streams, closeWebhooks } = createApp({ config, store, clock, marketOrigin, allowedKeys: keys, scenarios, sleep: holds.sleep, streams: new Streams(opts.heartbeatMs ?? config.heartbeatSeconds * 1000) });
+  const streamOverrides = { ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}), ...(opts.streamLifetimeMs ? { lifetimeMs: opts.streamLifetimeMs } : {}) };
+  const { app, tenants, streams, closeWebhooks } = createApp({ config, store, clock, marketOrigin, allowedKeys: keys, scenarios, sleep: holds.sleep, streams: streamsFor(config, streamOverrides) });
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, serverOptions: timeoutOptions(config) }) as Server;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;

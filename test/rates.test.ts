@@ -186,6 +186,33 @@ describe('GET /api/v1/partners/marketplace/rates/stream: streams per key', () =>
     for (const res of [...held.slice(1), other, again]) await res.body!.cancel();
   });
 
+  it('refuses a stream past the server-wide cap with 503 and Retry-After, whichever key asks, until one closes', async () => {
+    const t = await createTestApp({ config: { maxStreams: 3, heartbeatSeconds: 20 } });
+    const held = [await open(t), await open(t), await open(t, KEY_B)];
+    expect(held.map((r) => r.status)).toEqual([200, 200, 200]);
+    for (const key of [KEY, KEY_B, 'sk_test_00000000000000000000000000000009']) {
+      const refused = await open(t, key);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('20');
+      expect(refused.headers.get('connection')).toBe('close');
+      const body = await refused.json();
+      expect(body).toMatchObject({ status: 'error', error: { type: 'api_error', code: 'SERVICE_UNAVAILABLE', details: [] } });
+      expect(body.message).toContain('3 rate streams open for all keys');
+    }
+    // A key at its own cap hears about its own budget first.
+    const capped = await createTestApp({ config: { maxStreams: 10 } });
+    const own = [];
+    for (let i = 0; i < 10; i++) own.push(await open(capped));
+    expect((await open(capped)).status).toBe(429);
+    expect((await open(capped, KEY_B)).status).toBe(503);
+    for (const res of own) await res.body!.cancel();
+    // Closing one makes room again, for any key.
+    await held[0].body!.cancel();
+    const again = await open(t, KEY_B);
+    expect(again.status).toBe(200);
+    for (const res of [...held.slice(1), again]) await res.body!.cancel();
+  });
+
   it('keeps a key with an open stream loaded past --max-tenants, so its clock advances still reach the stream', async () => {
     const store = await LowdbStore.open(await mkdtemp(`${tmpdir()}/streams-`));
     const t = await createTestApp({ store, config: { maxTenants: 1 } });

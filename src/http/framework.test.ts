@@ -10,6 +10,7 @@ import {
   bodyTextRead,
   KeptStaticRouter,
   nodeRequest,
+  nodeResponse,
   replaceResponse,
   routeHasOwnBodyLimit,
   setBodyText,
@@ -129,23 +130,29 @@ describe('body cache', () => {
 });
 
 describe('node request', () => {
-  it("hands app.fetch Node's request as env.incoming, with its parsed headers and socket", async () => {
+  it("hands app.fetch Node's request as env.incoming, with its parsed headers and socket, and its response as env.outgoing", async () => {
     const app = new Hono<AppEnv>();
     app.get('/', (c) => {
       const incoming = nodeRequest(c);
-      return c.json({ header: incoming?.headers['x-probe'], socket: typeof incoming?.socket?.destroy });
+      const outgoing = nodeResponse(c);
+      return c.json({
+        header: incoming?.headers['x-probe'],
+        socket: typeof incoming?.socket?.destroy,
+        sameSocket: outgoing?.socket === incoming?.socket,
+        unsent: typeof outgoing?.writableLength,
+      });
     });
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       const { port } = server.address() as AddressInfo;
       const res = await fetch(`http://127.0.0.1:${port}/`, { headers: { 'x-probe': 'yes' } });
-      expect(await res.json()).toEqual({ header: 'yes', socket: 'function' });
+      expect(await res.json()).toEqual({ header: 'yes', socket: 'function', sameSocket: true, unsent: 'number' });
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-    const inProcess = new Hono<AppEnv>().get('/', (c) => c.text(String(nodeRequest(c))));
-    expect(await (await inProcess.request('/')).text()).toBe('undefined');
+    const inProcess = new Hono<AppEnv>().get('/', (c) => c.text(`${nodeRequest(c)} ${nodeResponse(c)}`));
+    expect(await (await inProcess.request('/')).text()).toBe('undefined undefined');
   });
 });
 

@@ -3,7 +3,7 @@
 // (package.json), and src/http/framework.test.ts has one test per assumption, named after it, so an
 // upgrade that breaks one says which.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { matchedRoutes } from 'hono/route';
 import type { Result, Router } from 'hono/router';
 import { TrieRouter } from 'hono/router/trie-router';
@@ -81,11 +81,17 @@ export function bodyTextRead(c: Context<AppEnv>): Promise<string> | undefined {
 /**
  * ASSUMPTION (node request): @hono/node-server hands app.fetch an env of `{ incoming, outgoing }`, the
  * Node request and response. The journal reads the headers Node already parsed from `incoming`
- * (building a Headers object costs more), and a dropped-connection fault destroys its socket. In
- * process (app.request) there is none.
+ * (building a Headers object costs more), and a dropped-connection fault destroys its socket. An
+ * event stream reads from `outgoing` how much of its answer the kernel has not taken yet
+ * (`writableLength`: the response's own buffer and its socket's), to tell a client that stopped
+ * reading. In process (app.request) there is neither.
  */
 export const nodeRequest = (c: Context<AppEnv>): IncomingMessage | undefined =>
   (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+
+/** The Node response of this request (see nodeRequest). */
+export const nodeResponse = (c: Context<AppEnv>): ServerResponse | undefined =>
+  (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
 
 /**
  * ASSUMPTION (response replace): setting `c.res` while a response is set copies the old response's

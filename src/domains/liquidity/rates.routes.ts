@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { errorResponses, jsonResponse, newRouter, security } from '../../http/openapi.js';
 import { reply } from '../../http/respond.js';
+import { streamConnection } from '../../http/streams.js';
 import { Heartbeat, Rate, RateLookupQuery, RateQuery, RateUpdate } from './rates.schema.js';
 import { currentRate, ratePair } from './rates.service.js';
 import { rateStream } from './rates.stream.js';
@@ -22,6 +23,12 @@ const rate = createRoute({
   responses: { 200: jsonResponse(Rate, 'The rate now'), ...errorResponses(400) },
 });
 
+const { 429: rateLimited, 503: unavailable } = errorResponses(429, 503);
+const refusals = {
+  429: { ...rateLimited, description: 'The key holds 10 streams open already (RATE_LIMITED), or a scenario asks for it' },
+  503: { ...unavailable, description: 'The sandbox holds as many streams as it may for all keys (SERVICE_UNAVAILABLE, with Retry-After), or a scenario asks for it' },
+};
+
 const stream = createRoute({
   method: 'get',
   path: '/api/v1/partners/marketplace/rates/stream',
@@ -33,7 +40,8 @@ const stream = createRoute({
     'From the live reference, not the API document. Events: `rate_update` (data: RateUpdate) when the market is re-priced, ' +
     'once a minute on the key\'s clock, and `heartbeat` (data: RateStreamHeartbeat) every 15 seconds of real time. The stream ' +
     'opens with a heartbeat and the current rate. Advancing the key\'s clock sends the updates of the minutes it skipped, at ' +
-    'most 60 per advance, evenly spread, the last being the market now.',
+    'most 60 per advance, evenly spread, the last being the market now. A stream ends after an hour of real time (the ' +
+    'server may set another lifetime); an EventSource client reconnects by itself. A client that has stopped reading is disconnected.',
   request: { query: RateQuery },
   responses: {
     200: {
@@ -52,7 +60,8 @@ const stream = createRoute({
         },
       },
     },
-    ...errorResponses(400, 429),
+    ...errorResponses(400),
+    ...refusals,
   },
 });
 
@@ -61,7 +70,7 @@ export const rateRoutes = newRouter()
     const q = c.req.valid('query');
     return reply(c, currentRate(c.get('tenant'), ratePair(q), q.chain), 200);
   })
-  .openapi(stream, (c) => rateStream(c.get('tenant'), ratePair(c.req.valid('query')), c.get('streams')) as never);
+  .openapi(stream, (c) => rateStream(c.get('tenant'), ratePair(c.req.valid('query')), c.get('streams'), streamConnection(c)) as never);
 
 // The event payloads are not the body of any operation: registered so the document names them.
 rateRoutes.openAPIRegistry.register('RateUpdate', RateUpdate);

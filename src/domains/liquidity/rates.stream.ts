@@ -3,9 +3,11 @@
 // minutes it skipped (at most MAX_CATCH_UP, evenly spread, the last being now), and in real time
 // the stream sends a heartbeat every interval, with the updates of any minutes passed since.
 // Each stream holds one interval timer and one clock listener; a client leaving, the shutdown
-// (Streams.closeAll) or a fault replacing the answer releases both.
+// (Streams.closeAll), a fault replacing the answer, the stream's lifetime or a client that stopped
+// reading (both seen at a heartbeat, see http/streams.ts) releases both. Past the key's budget of
+// streams the answer is 429, past the server's 503 with Retry-After.
 import type { Tenant } from '../../engine/tenant.js';
-import type { Streams } from '../../http/streams.js';
+import type { OpenStream, StreamConnection, Streams } from '../../http/streams.js';
 import { SandboxError } from '../../kernel/errors.js';
 import { marketTime } from './market.js';
 import { rateUpdate, type RatePair } from './rates.service.js';
@@ -24,11 +26,20 @@ export function catchUpSteps(from: number, to: number, max = MAX_CATCH_UP): numb
   return Array.from({ length: count }, (_, i) => to - Math.floor(((count - 1 - i) * n) / count));
 }
 
-export function rateStream(t: Tenant, pair: RatePair, streams: Streams): Response {
+export function rateStream(t: Tenant, pair: RatePair, streams: Streams, connection?: StreamConnection): Response {
   if (streams.openFor(t) >= streams.maxPerKey) {
     throw new SandboxError(
       'RATE_LIMITED',
       `This API key already holds ${streams.maxPerKey} rate streams open, the most one key may hold. Close one before opening another; one stream per pair is enough.`,
+    );
+  }
+  if (streams.full) {
+    // Connection: close, so a refused client does not keep a socket (a file) open either.
+    throw new SandboxError(
+      'SERVICE_UNAVAILABLE',
+      `This sandbox holds ${streams.maxOpen} rate streams open for all keys, the most it may hold. Retry after ${streams.retryAfterSeconds} s; streams end when their clients leave, stop reading or reach their lifetime.`,
+      [],
+      { 'Retry-After': String(streams.retryAfterSeconds), Connection: 'close' },
     );
   }
   let stop = () => undefined as void;
@@ -47,25 +58,31 @@ export function rateStream(t: Tenant, pair: RatePair, streams: Streams): Respons
         for (const step of steps) send('rate_update', rateUpdate(t, pair, step));
         last = now;
       };
+      let slot: OpenStream | undefined;
+      // Past its lifetime, or unread, the slot ends the stream at this heartbeat instead.
       const timer = setInterval(() => {
+        if (slot && !slot.beat()) return;
         moves();
         heartbeat();
       }, streams.heartbeatMs);
       const unsubscribe = t.onAdvance(moves);
-      let unregister = () => undefined as unknown;
       stop = () => {
         if (!open) return;
         open = false;
         clearInterval(timer);
         unsubscribe();
-        unregister();
+        slot?.release();
       };
       heartbeat();
       send('rate_update', rateUpdate(t, pair, last));
-      unregister = streams.add(t, () => {
-        stop();
-        controller.close();
-      });
+      slot = streams.add(
+        t,
+        () => {
+          stop();
+          controller.close();
+        },
+        connection,
+      );
     },
     cancel: () => stop(),
   });
