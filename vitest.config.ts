@@ -17,6 +17,9 @@ const E2E = [
   'src/store/postgres.store.test.ts',
 ];
 
+// The hostile-input harness by content type: its own step (npm run test:hostile), on a fixed budget.
+const HOSTILE = ['test/hostile/formats.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 20_000,
@@ -27,8 +30,9 @@ export default defineConfig({
     globalSetup: ['test/support/build.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'], exclude: E2E, isolate: false } },
-      { extends: true, test: { name: 'http', include: ['test/**/*.test.ts'], exclude: E2E, isolate: false } },
+      { extends: true, test: { name: 'http', include: ['test/**/*.test.ts'], exclude: [...E2E, ...HOSTILE], isolate: false } },
       { extends: true, test: { name: 'e2e', include: E2E } },
+      { extends: true, test: { name: 'hostile', include: HOSTILE, testTimeout: 60_000 } },
     ],
   },
 });

@@ -4,7 +4,7 @@
 // process. It runs last before the route, inside the journal, so the 500 is journaled as any answer.
 import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
-import { RequestScope } from '../kernel/request-scope.js';
+import { RequestScope, type Guard } from '../kernel/request-scope.js';
 import { nodeRequest } from './framework.js';
 import type { AppEnv } from './types.js';
 
@@ -13,6 +13,12 @@ export function scopeOf(c: Context<AppEnv>): RequestScope {
   let scope = c.get('scope');
   if (!scope) c.set('scope', (scope = new RequestScope()));
   return scope;
+}
+
+/** The request's guard, for code that takes a Guard rather than the scope. */
+export function guardOf(c: Context<AppEnv>): Guard {
+  const scope = scopeOf(c);
+  return (fn) => scope.guard(fn);
 }
 
 export const internalError = (id: string) =>

@@ -6,6 +6,9 @@
 
 let lastId = 0;
 
+/** Wraps a callback so that its failure is its request's, not the process's. */
+export type Guard = <A extends unknown[]>(fn: (...args: A) => unknown) => (...args: A) => void;
+
 export class RequestScope {
   /** Names the request in the log and in its 500's message. */
   readonly id = `r${(++lastId).toString(36)}`;

@@ -123,7 +123,7 @@ describe('an exception in a callback a request registered', () => {
     const original = console.error;
     console.error = (msg: unknown) => void logged.push(String(msg));
     const t = await createTestApp({ domains: [...domains, throwingRoutes()] });
-    const server = createAdaptorServer({ fetch: t.app.fetch });
+    const server = createAdaptorServer({ fetch: t.app.fetch }) as import('node:http').Server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     close = () => {

@@ -1,5 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { errorResponses, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { guardOf } from '../../http/request-scope.js';
 import { reply } from '../../http/respond.js';
 import { streamConnection } from '../../http/streams.js';
 import { Heartbeat, Rate, RateLookupQuery, RateQuery, RateUpdate } from './rates.schema.js';
@@ -70,7 +71,7 @@ export const rateRoutes = newRouter()
     const q = c.req.valid('query');
     return reply(c, currentRate(c.get('tenant'), ratePair(q), q.chain), 200);
   })
-  .openapi(stream, (c) => rateStream(c.get('tenant'), ratePair(c.req.valid('query')), c.get('streams'), streamConnection(c)) as never);
+  .openapi(stream, (c) => rateStream(c.get('tenant'), ratePair(c.req.valid('query')), c.get('streams'), guardOf(c), streamConnection(c)) as never);
 
 // The event payloads are not the body of any operation: registered so the document names them.
 rateRoutes.openAPIRegistry.register('RateUpdate', RateUpdate);

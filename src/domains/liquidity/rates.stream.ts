@@ -9,6 +9,7 @@
 import type { Tenant } from '../../engine/tenant.js';
 import type { OpenStream, StreamConnection, Streams } from '../../http/streams.js';
 import { SandboxError } from '../../kernel/errors.js';
+import type { Guard } from '../../kernel/request-scope.js';
 import { marketTime } from './market.js';
 import { rateUpdate, type RatePair } from './rates.service.js';
 
@@ -26,7 +27,7 @@ export function catchUpSteps(from: number, to: number, max = MAX_CATCH_UP): numb
   return Array.from({ length: count }, (_, i) => to - Math.floor(((count - 1 - i) * n) / count));
 }
 
-export function rateStream(t: Tenant, pair: RatePair, streams: Streams, connection?: StreamConnection): Response {
+export function rateStream(t: Tenant, pair: RatePair, streams: Streams, guard: Guard, connection?: StreamConnection): Response {
   if (streams.openFor(t) >= streams.maxPerKey) {
     throw new SandboxError(
       'RATE_LIMITED',
@@ -60,12 +61,25 @@ export function rateStream(t: Tenant, pair: RatePair, streams: Streams, connecti
       };
       let slot: OpenStream | undefined;
       // Past its lifetime, or unread, the slot ends the stream at this heartbeat instead.
-      const timer = setInterval(() => {
-        if (slot && !slot.beat()) return;
-        moves();
-        heartbeat();
-      }, streams.heartbeatMs);
-      const unsubscribe = t.onAdvance(moves);
+      // A throw in either callback ends this stream and cuts its connection (the request's scope), nothing more.
+      const safely = (fn: () => void) =>
+        guard(() => {
+          try {
+            fn();
+          } catch (err) {
+            stop();
+            throw err;
+          }
+        });
+      const timer = setInterval(
+        safely(() => {
+          if (slot && !slot.beat()) return;
+          moves();
+          heartbeat();
+        }),
+        streams.heartbeatMs,
+      );
+      const unsubscribe = t.onAdvance(safely(moves));
       stop = () => {
         if (!open) return;
         open = false;
