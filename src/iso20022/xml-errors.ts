@@ -1,9 +1,13 @@
 // How a body that is not acceptable XML is refused: MALFORMED_XML, with fast-xml-parser's validator
 // messages said in terms of elements and end tags.
-import { SandboxError } from '../kernel/errors.js';
+import { SandboxError, type ErrorDetail } from '../kernel/errors.js';
 
 export const malformed = (why: string) =>
   new SandboxError('MALFORMED_XML', `The request body is not acceptable XML: ${why}. Send one well-formed UTF-8 XML message.`);
+
+/** A refusal of the scan before parsing (xml-scan.ts): what is wrong, what to send instead, and where (the reject's ErrLctn). */
+export const refusedBeforeParsing = (why: string, instead: string, at: ErrorDetail) =>
+  new SandboxError('MALFORMED_XML', `The request body is not acceptable XML: ${why}. ${instead}`, [at]);
 
 export interface ValidationError {
   msg: string;

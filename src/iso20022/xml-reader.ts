@@ -47,7 +47,11 @@ const DECLARATION =
 // A start tag: prefix and local name, attributes with quoted values free of '<' and '&', then > or />.
 const START_TAG =
   /<([A-Za-z_][\w.-]*)(?::([A-Za-z_][\w.-]*))?((?:[ \t\r\n]+[A-Za-z_][\w.:-]*[ \t\r\n]*=[ \t\r\n]*(?:"[^"<&]*"|'[^'<&]*'))*)[ \t\r\n]*(\/?)>/y;
-const ATTRIBUTE_NAME = /([A-Za-z_][\w.:-]*)[ \t\r\n]*=/g;
+// One attribute of what START_TAG matched, from where the last one ended: sticky, and its value is
+// taken whole, so the attributes are walked once. (Searching the whole string for `name=` instead
+// also tried every character of every value as the start of a name, each attempt running to the
+// value's end: time in the square of a value's length.)
+const ATTRIBUTE = /[ \t\r\n]+([A-Za-z_][\w.:-]*)[ \t\r\n]*=[ \t\r\n]*(?:"[^"]*"|'[^']*')/y;
 const END_TAG_REST = /[ \t\r\n]*>/y;
 const BLANK = /^[ \t\r\n]*$/;
 const LOOSE_AMPERSAND = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)/;
@@ -136,9 +140,10 @@ function add(parent: Record<string, unknown>, key: string, value: Value, path: s
 
 function distinctAttributes(attributes: string): boolean {
   const seen = new Set<string>();
-  for (const [, name] of attributes.matchAll(ATTRIBUTE_NAME)) {
-    if (seen.has(name)) return false;
-    seen.add(name);
+  ATTRIBUTE.lastIndex = 0;
+  for (let m = ATTRIBUTE.exec(attributes); m; m = ATTRIBUTE.exec(attributes)) {
+    if (seen.has(m[1])) return false;
+    seen.add(m[1]);
   }
   return true;
 }

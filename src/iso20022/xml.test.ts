@@ -94,7 +94,7 @@ describe('parseXml', () => {
     ['BUY 100 USDT', 'there is text before the root element, at line 1, column 1'],
     ['<!-- nothing -->', 'it has no root element'],
     ['<FXTradInstr><1Ccy/></FXTradInstr>', "'1Ccy' at line 1, column 19 is not a valid element name"],
-    ['<FXTradInstr a="1" a="2"/>', "the attribute 'a' at line 1, column 20 appears twice on one element"],
+    ['<FXTradInstr xsi:a="1" xsi:a="2"/>', "the attribute 'xsi:a' at line 1, column 24 appears twice on one element"],
   ])('says what is wrong with %j in XML terms', (body, why) => {
     const err = failure(() => parseXml(body, { roots: ['FXTradInstr'] }));
     expect(err.code).toBe('MALFORMED_XML');

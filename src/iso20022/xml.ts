@@ -1,10 +1,12 @@
 // The one door to the XML libraries: every FX message is parsed and built through this file, so the
-// safety rules (no DTDs, size and depth caps, values kept as text) live in one place.
+// safety rules (no DTDs, size and depth caps, only namespace and xsi: attributes, short names and
+// texts, values kept as text) live in one place.
 import { COMMON_HTML, CURRENCY, EntityDecoder } from '@nodable/entities';
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { SandboxError } from '../kernel/errors.js';
 import { inXmlTerms, malformed } from './xml-errors.js';
 import { keyOf, messagePath, readXml } from './xml-reader.js';
+import { scanXml } from './xml-scan.js';
 
 /** A parsed element: its text, or its children by name (a repeated name gives an array). */
 export type XmlValue = string | XmlElement | XmlValue[];
@@ -20,6 +22,8 @@ export interface ParseXmlOptions {
   roots: readonly string[];
   /** Paths (from the message root, slash-separated, e.g. `FndPrcgPsptRpt/Listgs`) always read as lists. */
   isArray?: readonly string[];
+  /** The longest text node taken: MAX_XML_TOKEN (xml-scan.ts) for a request; the sandbox's own answers, read back, carry up to 20000. */
+  maxText?: number;
 }
 
 export interface ParsedXml {
@@ -35,6 +39,8 @@ export interface ParsedXml {
 export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): ParsedXml {
   const text = decode(input).replace(/^\uFEFF/, '');
   screen(text);
+  // Before any parser: attributes other than xmlns and xsi:*, and over-long names, values and texts.
+  scanXml(text, { maxText: options.maxText });
   const isArray = options.isArray ?? [];
   // One pass for the usual message. What the reader declines goes through the validator (for its
   // exact refusals) and then the parser, as every message once did. A body is XML 1.0 unless its
@@ -125,7 +131,7 @@ function decode(input: string | Uint8Array): string {
   }
 }
 
-/** Refusals made on the raw text, before any parser sees it. */
+/** Refusals made on the raw text, before any parser sees it (with scanXml after it). */
 function screen(text: string): void {
   if (text.includes('<!')) {
     if (/<!DOCTYPE/i.test(text)) throw malformed('DOCTYPE declarations (and so entity definitions) are not accepted; remove the DOCTYPE');
@@ -134,9 +140,25 @@ function screen(text: string): void {
   const decl = /^\s*<\?xml\s[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(text);
   if (decl && !/^utf-?8$/i.test(decl[1])) throw malformed(`the declared encoding ${decl[1]} is not supported; use UTF-8`);
   if (!text.includes('&')) return;
-  const outsideCdata = text.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '');
-  const entity = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)([^;\s<]{0,20};?)/.exec(outsideCdata);
+  const entity = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)([^;\s<]{0,20};?)/.exec(outsideCdata(text));
   if (entity) throw malformed(`'&${entity[1]}' is not a character reference XML defines; escape a literal & as &amp;`);
+}
+
+/**
+ * The text with its CDATA sections taken out, each found with indexOf. (A lazy regex did the same
+ * but, with no `]]>` after them, tried every `<![CDATA[` to the end of the body: a body of openers
+ * took time in the square of its length.)
+ */
+function outsideCdata(text: string): string {
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const start = text.indexOf('<![CDATA[', i);
+    const end = start < 0 ? -1 : text.indexOf(']]>', start + 9);
+    if (end < 0) return out + text.slice(i);
+    out += text.slice(i, start);
+    i = end + 3;
+  }
 }
 
 function unwrap(doc: unknown, roots: readonly string[]): ParsedXml {

@@ -30,7 +30,8 @@ export async function fx(t: TestApp, method: string, path: string, o: FxOptions 
   const root = /^(?:<\?xml[^>]*\?>\s*)?<([A-Za-z]+)/.exec(res.text)?.[1] ?? '';
   expect(isXsdName(root), `unknown root in ${res.text}`).toBe(true);
   expect(validateAgainstXsd(res.text, root as never), res.text).toEqual([]);
-  const { body } = parseXml(res.text, { roots: [root], isArray: LISTINGS_ARRAYS });
+  // A reject's AddtlData may run to 20000 characters (Max20000Text), past what a request may send.
+  const { body } = parseXml(res.text, { roots: [root], isArray: LISTINGS_ARRAYS, maxText: 20_000 });
   return { ...res, root, xml: body };
 }
 
