@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Outbox } from '../src/domains/webhooks/index.js';
 import { ManualClock } from '../src/kernel/clock.js';
 import { PostgresStore } from '../src/store/postgres.store.js';
-import { advance, createTestApp, KEY, type TestApp } from './support/app.js';
+import { tenantIdOf } from '../src/engine/tenants.js';
+import { advance, createTestApp, KEY, KEY_B, type TestApp } from './support/app.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { receiver } from './support/webhooks.js';
 
@@ -191,6 +192,41 @@ describe('faults on a shared store', () => {
     expect([created.status, created.headers.get('x-sandbox-fault')]).toEqual([201, 'latency 2000ms']);
     expect(Date.now() - began).toBeGreaterThanOrEqual(2000);
   });
+});
+
+describe('a long clock advance on a shared store', () => {
+  it("applies its moves in slices under the key's lock: another key on the replica is answered during it, the key on the other replica after it", async () => {
+    const count = 1000;
+    for (let i = 0; i < count; i++) expect((await a.call('POST', PAYOUTS, { body: payout({ reference: `adv-${i}` }) })).status).toBe(201);
+    const tenant = [...a.tenants.loaded()].find((x) => x.id === tenantIdOf(KEY))!;
+    const first = tenant.scheduler.nextDueAt()!;
+    let advanced = false;
+    const order: string[] = [];
+    const sent: Promise<unknown>[] = [];
+    // At each turn of the event loop, a look at the key's next move: once it has moved on and the
+    // advance is not over, it is part-way.
+    let partWay = 0;
+    const probe = () => {
+      const next = tenant.scheduler.nextDueAt();
+      if (!advanced && next !== undefined && next > first && partWay++ === 0) {
+        sent.push(a.call('GET', '/_sandbox/clock', { key: KEY_B }).then((r) => order.push(`other key ${r.status}`)));
+        sent.push(b.call('GET', '/_sandbox/clock').then((r) => order.push(`same key ${r.body.now}`)));
+      }
+      if (!advanced) setImmediate(probe);
+    };
+    setImmediate(probe);
+    const res = await a.call('POST', '/_sandbox/clock/advance', { body: { seconds: 365 * 86400 } });
+    advanced = true;
+    order.push(`advance ${res.body.now}`);
+    await Promise.all(sent);
+    expect([res.status, res.body.applied]).toEqual([200, 2 * count]);
+    expect(partWay).toBeGreaterThanOrEqual(2);
+    expect(order[0]).toBe('other key 200');
+    // The other replica waited for the key's lock, so it reads the clock at the advance's instant.
+    expect(order.slice(1).sort()).toEqual([`advance ${res.body.now}`, `same key ${res.body.now}`]);
+    const events = (await b.call('GET', '/_sandbox/events?type=payout.successful&limit=1000')).body.data;
+    expect(events.map((e: { data: { reference: string } }) => e.data.reference)).toEqual(Array.from({ length: count }, (_, i) => `adv-${i}`));
+  }, 60_000);
 });
 
 describe('webhooks with two replicas', () => {

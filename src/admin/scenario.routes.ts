@@ -2,9 +2,8 @@
 // inline) and going back to the start default; plus the JSON Schema of the scenario format.
 import { createRoute, z } from '@hono/zod-openapi';
 import { SandboxError } from '../kernel/errors.js';
-import { parse as parseYaml } from 'yaml';
 import { firedCount } from '../engine/faults.js';
-import { checkScenario, ScenarioError, type LoadedScenario } from '../engine/scenario.load.js';
+import { checkScenario, readYaml, ScenarioError, YamlRefused, type LoadedScenario } from '../engine/scenario.load.js';
 import type { ScenarioRegistry } from '../engine/scenario.registry.js';
 import type { ScenarioSection } from '../engine/scenario.schema.js';
 import { NAME_RULE } from '../engine/scenario.schema.js';
@@ -121,13 +120,13 @@ function inline(input: unknown, registry: ScenarioRegistry) {
   }
 }
 
-/** A YAML body: the document itself. */
+/** A YAML body: the document itself. An alias that never ends or expands past bounds is refused here. */
 function yamlBody(text: string): unknown {
   try {
-    return parseYaml(text) ?? {};
+    return readYaml(text) ?? {};
   } catch (err) {
-    const message = (err as Error).message.split('\n')[0].replace(/:$/, '');
-    throw new SandboxError('INVALID_SCENARIO', `The body is not valid YAML: ${message}.`, [{ field: 'body', issue: `is not valid YAML: ${message}` }]);
+    if (!(err instanceof YamlRefused)) throw err;
+    throw new SandboxError('INVALID_SCENARIO', `The body ${err.problem}.`, [{ field: 'body', issue: err.problem }]);
   }
 }
 

@@ -2,7 +2,7 @@
 // file, the path inside it and what was expected.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { isAlias, isCollection, isPair, isScalar, isSeq, parseDocument, visit, type Node } from 'yaml';
 import type { z } from 'zod';
 import { fieldsAt, nearest } from './scenario.lint.js';
 import { NAME_RULE, type Scenario, type ScenarioFormat } from './scenario.schema.js';
@@ -129,13 +129,112 @@ export function checkScenario(input: unknown, source: string, format: ScenarioFo
   throw new ScenarioError(source, res.error.issues.flatMap((i) => explain(i, format.schema)));
 }
 
+/** YAML text that cannot be read as a document: `problem` follows "the body" or "the file". */
+export class YamlRefused extends Error {
+  constructor(readonly problem: string) {
+    super(problem);
+    this.name = 'YamlRefused';
+  }
+}
+
+/** How often one anchor's value may be repeated through aliases, times the aliases inside it (the
+ * yaml package's measure and its default): room for any scenario, none for an alias bomb. */
+const MAX_ALIAS_COUNT = 100;
+
+const firstLine = (err: unknown) => (err as Error).message.split('\n')[0].replace(/:$/, '');
+
+/** Where a node sits, from the ancestors the yaml package's visit() hands over, as issuePath writes it. */
+function nodePath(ancestors: readonly unknown[], node: unknown): string {
+  const at: PropertyKey[] = [];
+  const chain = [...ancestors, node];
+  for (let i = 0; i + 1 < chain.length; i++) {
+    const parent = chain[i];
+    const child = chain[i + 1];
+    if (isSeq(parent)) at.push(parent.items.indexOf(child as never));
+    else if (isPair(parent) && parent.value === child) at.push(isScalar(parent.key) ? String(parent.key.value) : '?');
+  }
+  return issuePath(at);
+}
+
+/**
+ * YAML text → plain data, refusing what would never end or would grow without bound: an alias
+ * inside the value its anchor marks (`a: &a [*a]` is a value that contains itself, which no JSON
+ * holds and every check after this would recurse into for ever), and aliases of aliases past the
+ * yaml package's alias count (an alias bomb). Either is refused naming the alias.
+ */
+export function readYaml(text: string): unknown {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) throw new YamlRefused(`is not valid YAML: ${firstLine(doc.errors[0])}`);
+  // The anchors in document order, as an alias resolves: the last one of its name before it.
+  const anchors = new Map<string, Node>();
+  const sources = new Map<Node, Node>();
+  visit(doc, {
+    Node(_key, node, ancestors) {
+      if (isAlias(node)) {
+        const name = node.source;
+        const at = nodePath(ancestors, node);
+        const where = `the alias *${name}${at ? ` at ${at}` : ''}`;
+        const source = anchors.get(name);
+        if (!source) {
+          throw new YamlRefused(`has ${where} with no anchor &${name} before it: mark the value to repeat with &${name} earlier in the document, or write the value out in place of *${name}`);
+        }
+        if (ancestors.includes(source)) {
+          throw new YamlRefused(
+            `has ${where} inside the value its anchor &${name} marks, so that value would contain itself without end: write the value out in place of *${name}, or move &${name} to a value that does not hold the alias`,
+          );
+        }
+        sources.set(node, source);
+      } else if (node.anchor) anchors.set(node.anchor, node);
+    },
+  });
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    if (!(err instanceof ReferenceError)) throw err;
+    // The yaml package counts repeats but does not say whose: name the anchor whose aliases stand for
+    // the most values, aliases inside it expanded.
+    const size = new Map<Node, number>();
+    const sizeOf = (n: unknown): number => {
+      if (isAlias(n)) return sizeOf(sources.get(n));
+      if (isPair(n)) return sizeOf(n.key) + sizeOf(n.value);
+      if (!isCollection(n)) return 1;
+      let s = size.get(n);
+      if (s === undefined) size.set(n, (s = 1 + n.items.reduce((sum: number, item) => sum + sizeOf(item), 0)));
+      return s;
+    };
+    const byAnchor = new Map<string, { aliases: number; values: number }>();
+    for (const alias of sources.keys()) {
+      if (!isAlias(alias)) continue;
+      const a = byAnchor.get(alias.source) ?? { aliases: 0, values: 0 };
+      a.aliases++;
+      a.values += sizeOf(alias);
+      byAnchor.set(alias.source, a);
+    }
+    const worst = [...byAnchor].reduce<[string, { aliases: number; values: number }] | undefined>((w, e) => (!w || e[1].values > w[1].values ? e : w), undefined);
+    if (!worst) throw new YamlRefused(`is not valid YAML: ${firstLine(err)}`);
+    const [name, { aliases, values }] = worst;
+    throw new YamlRefused(
+      `repeats values through aliases past what the sandbox reads (the yaml package's alias count, ${MAX_ALIAS_COUNT}, which stops alias bombs): ${aliases} alias${aliases > 1 ? 'es' : ''} *${name} repeat the value anchored &${name}, ${values.toLocaleString('en-US')} values in all: write the values out, or use fewer aliases of aliases`,
+    );
+  }
+}
+
 /** Parse YAML or JSON text (JSON for .json files, YAML otherwise) and check it. */
 export function parseScenario(text: string, source: string, format: ScenarioFormat): Scenario {
   let data: unknown;
-  try {
-    data = source.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
-  } catch (err) {
-    throw new ScenarioError(source, [{ path: '', message: `not valid ${source.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message.split('\n')[0].replace(/:$/, '')}` }]);
+  if (source.endsWith('.json')) {
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      throw new ScenarioError(source, [{ path: '', message: `not valid JSON: ${firstLine(err)}` }]);
+    }
+  } else {
+    try {
+      data = readYaml(text);
+    } catch (err) {
+      if (!(err instanceof YamlRefused)) throw err;
+      throw new ScenarioError(source, [{ path: '', message: err.problem.replace(/^is /, '') }]);
+    }
   }
   if (data === null || data === undefined) data = {};
   return checkScenario(data, source, format);

@@ -83,6 +83,8 @@ export class Tenant {
   private advances: [number, number][];
   private pinnedAt: number | undefined;
   private running = false;
+  /** Set while a sliced advance is applying its moves (see beginAdvance). */
+  private applying: Promise<void> | undefined;
   private readonly advanceListeners = new Set<() => void>();
   /** Base-clock ms of the tenant's last request (set by Tenants). */
   lastUsedAt: number;
@@ -239,11 +241,13 @@ export class Tenant {
    * Move the clock forward to `target` (tenant ms), applying every job due by then in order, each
    * at its own time. With `pauseWhen`, stop after the jobs of an instant when it is true, with the
    * clock at that instant, so work the job started elsewhere (a webhook attempt) can finish before
-   * the rest of the skipped time is applied: call again with the same target to go on.
+   * the rest of the skipped time is applied (paused 'wait'). After `slice` moves, stop where the
+   * clock stands (paused 'slice'), so the caller can give the event loop its turn. Either way, call
+   * again with the same target and base to go on.
    */
-  advanceTo(target: number, pauseWhen?: () => boolean, base = this.env.clock.now()): { applied: number; paused: boolean } {
+  advanceTo(target: number, pauseWhen?: () => boolean, base = this.env.clock.now(), slice = Infinity): { applied: number; paused?: 'wait' | 'slice' } {
     let applied = 0;
-    let paused = false;
+    let paused: 'wait' | 'slice' | undefined;
     if (!this.running) {
       this.running = true;
       try {
@@ -255,7 +259,11 @@ export class Tenant {
           // Jobs due at the same instant run together; the pause comes before the clock moves on.
           const next = pauseWhen && this.scheduler.nextDueAt();
           if (pauseWhen && (next === undefined || next > job.dueAt) && pauseWhen()) {
-            paused = true;
+            paused = 'wait';
+            break;
+          }
+          if (applied >= slice) {
+            paused = 'slice';
             break;
           }
         }
@@ -267,6 +275,38 @@ export class Tenant {
     this.saveClock();
     if (!paused) for (const listener of this.advanceListeners) listener();
     return { applied, paused };
+  }
+
+  /**
+   * Begin an advance applied in slices: until `end()`, the key's other requests and the background
+   * tick wait for it (`advancing`), as they did when an advance ran in one go, so none sees the clock
+   * half way or takes the advance's moves. `open()` lets them in while the advance waits on work
+   * outside the tenant (a webhook attempt), as they always could; `close()` holds them again.
+   */
+  beginAdvance(): { open(): void; close(): void; end(): void } {
+    let release: (() => void) | undefined;
+    const close = () => {
+      if (release) return;
+      this.applying = new Promise<void>((resolve) => (release = resolve));
+    };
+    const open = () => {
+      if (!release) return;
+      this.applying = undefined;
+      release();
+      release = undefined;
+    };
+    close();
+    return { open, close, end: open };
+  }
+
+  /** While a sliced advance applies its moves: resolves once it ends or waits (see beginAdvance). */
+  get advancing(): Promise<void> | undefined {
+    return this.applying;
+  }
+
+  /** Wait until no advance is applying moves (another may begin as the last ends). */
+  async afterAdvance(): Promise<void> {
+    while (this.applying) await this.applying;
   }
 
   /** Call `listener` after each clock advance (once its due jobs ran); returns the unsubscribe. */

@@ -148,7 +148,8 @@ export class Tenants {
     if (this.env.clock.now() - this.retainedAt >= every) void this.retain();
     if (this.shared) return this.shared.tick();
     for (const [key, t] of [...this.byKey]) {
-      if (this.byKey.get(key) !== t) continue;
+      // A key advancing its clock applies its own moves (the advance's answer counts them).
+      if (this.byKey.get(key) !== t || t.advancing) continue;
       this.hold(t);
       try {
         // In slices, giving the event loop its turn between them: thousands of moves can fall due in
@@ -156,7 +157,7 @@ export class Tenants {
         for (;;) {
           const ran = t.catchUp(TICK_SLICE);
           if (ran > 0) await t.store.flush();
-          if (ran < TICK_SLICE || this.byKey.get(key) !== t) break;
+          if (ran < TICK_SLICE || this.byKey.get(key) !== t || t.advancing) break;
           await new Promise((resolve) => setImmediate(resolve));
         }
       } catch (err) {
@@ -217,7 +218,7 @@ export class Tenants {
     if (this.env.retentionMs <= 0) return;
     for (const [key, t] of [...this.byKey]) {
       if (this.stopped) return;
-      if (this.byKey.get(key) !== t) continue;
+      if (this.byKey.get(key) !== t || t.advancing) continue;
       this.hold(t);
       try {
         for (const n of sweepTenant(t, this.env.clock.now() - this.env.retentionMs, this.env.retained)) if (!(await step(n))) break;

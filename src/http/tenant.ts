@@ -1,5 +1,5 @@
 // API key → tenant and mode. sk_test_ keys are sandbox mode, sk_live_ keys live simulation, anything
-// else is refused; --key-format live also refuses keys not of the live service's format. Before the handler, the tenant's due jobs are applied (catch-up); after it, the
+// else is refused; --key-format live also refuses keys not of the live service's format. Before the handler, the tenant's due jobs are applied (catch-up), once an advance of the key under way has applied its moves; after it, the
 // tenant's writes are made durable before the response leaves. A key whose stored data fail their
 // checks is answered 503 TENANT_DATA_DAMAGED, naming the file, until they are repaired.
 import type { Context, MiddlewareHandler, Next } from 'hono';
@@ -80,6 +80,13 @@ export function tenantMiddleware(tenants: Tenants, { allowedKeys, liveFormat }: 
       // Memory store, nothing ever unloaded: no hold to release and nothing to flush afterwards, so
       // no async frame either (see framework.ts, plain middleware).
       c.set('tenant', loaded);
+      // An advance of this key applying its moves in slices: its requests wait for it (tenant.ts).
+      if (loaded.advancing) {
+        return loaded.afterAdvance().then(() => {
+          loaded.catchUp();
+          return next();
+        });
+      }
       loaded.catchUp();
       return next();
     }
@@ -100,6 +107,7 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
   try {
     c.set('tenant', tenant);
     c.set('tenantHeld', true);
+    if (tenant.advancing) await tenant.afterAdvance();
     tenant.catchUp();
     await next();
     if (tenant.store.flushed) return;
