@@ -18,8 +18,18 @@ import {
   unknownScenario,
 } from '../engine/scenario.select.js';
 import type { Tenant } from '../engine/tenant.js';
+import { ownBodyLimit } from '../http/limits.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 
+
+/** The most a scenario document may weigh, JSON or YAML: the bundled ones are under 1 KiB; the YAML
+ * reader's cost grows faster than its input's size (tens of milliseconds at 16 KiB), so a larger
+ * body is refused before it is read. */
+export const SCENARIO_BODY_LIMIT = 16 * 1024;
+const scenarioBodyLimit = ownBodyLimit(
+  SCENARIO_BODY_LIMIT,
+  () => new SandboxError('PAYLOAD_TOO_LARGE', 'A scenario document is larger than 16 KiB. Send a smaller one: a scenario of a few rules is a few hundred bytes.'),
+);
 const tags = ['Sandbox control'];
 
 export const ScenarioSummary = z
@@ -167,6 +177,7 @@ const choose = createRoute({
   method: 'put',
   path: '/_sandbox/scenario',
   operationId: 'setScenario',
+  middleware: [scenarioBodyLimit] as const,
   tags,
   security,
   summary: 'Bind a scenario to this key, by name or inline; it applies from the next request',
@@ -181,7 +192,7 @@ const choose = createRoute({
       },
     },
   },
-  responses: { 200: jsonResponse(ChosenScenario, 'The scenario now in force, with warnings about rules never reached'), ...errorResponses(400, 415) },
+  responses: { 200: jsonResponse(ChosenScenario, 'The scenario now in force, with warnings about rules never reached'), ...errorResponses(400, 413, 415) },
 });
 
 const ScenarioName = z.object({
@@ -202,6 +213,7 @@ const SaveScenario = z
 const save = createRoute({
   method: 'put',
   path: '/_sandbox/scenarios/{name}',
+  middleware: [scenarioBodyLimit] as const,
   operationId: 'saveScenario',
   tags,
   security,
@@ -219,7 +231,7 @@ const save = createRoute({
       },
     },
   },
-  responses: { 200: jsonResponse(SavedScenario, 'The scenario saved'), ...errorResponses(400, 409, 415) },
+  responses: { 200: jsonResponse(SavedScenario, 'The scenario saved'), ...errorResponses(400, 409, 413, 415) },
 });
 
 const remove = createRoute({

@@ -141,6 +141,32 @@ export class YamlRefused extends Error {
  * yaml package's measure and its default): room for any scenario, none for an alias bomb. */
 const MAX_ALIAS_COUNT = 100;
 
+/** The most lines, anchors and aliases, and the deepest nesting of flow collections ([ and {) a YAML
+ * document may have: the yaml package's cost grows with the square of a map's keys and of a
+ * document's aliases, and a scenario of many rules is a few hundred lines, nested a few levels deep,
+ * with an anchor or two. Checked in one pass before it parses. */
+export const YAML_LIMITS = { lines: 1_000, flowDepth: 64, anchorsAndAliases: 100 } as const;
+
+function checkYamlShape(text: string): void {
+  let lines = 1;
+  let depth = 0;
+  let marks = 0;
+  let previous = 10;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 10 && ++lines > YAML_LIMITS.lines) {
+      throw new YamlRefused(`has more than ${YAML_LIMITS.lines} lines, more than a scenario needs: send a shorter document (a rule is a few lines)`);
+    } else if ((ch === 91 || ch === 123) && ++depth > YAML_LIMITS.flowDepth) {
+      throw new YamlRefused(`nests [ or { more than ${YAML_LIMITS.flowDepth} deep (line ${lines}): send a document nested a few levels deep, as a scenario is`);
+    } else if ((ch === 93 || ch === 125) && depth > 0) depth--;
+    // & or * where a node starts (after a space, a line break, [ { or ,): an anchor or an alias.
+    else if ((ch === 38 || ch === 42) && (previous === 32 || previous === 10 || previous === 91 || previous === 123 || previous === 44) && ++marks > YAML_LIMITS.anchorsAndAliases) {
+      throw new YamlRefused(`has more than ${YAML_LIMITS.anchorsAndAliases} anchors (&) and aliases (*) (line ${lines}): write the repeated values out, or repeat fewer of them`);
+    }
+    previous = ch;
+  }
+}
+
 const firstLine = (err: unknown) => (err as Error).message.split('\n')[0].replace(/:$/, '');
 
 /** Where a node sits, from the ancestors the yaml package's visit() hands over, as issuePath writes it. */
@@ -163,6 +189,7 @@ function nodePath(ancestors: readonly unknown[], node: unknown): string {
  * yaml package's alias count (an alias bomb). Either is refused naming the alias.
  */
 export function readYaml(text: string): unknown {
+  checkYamlShape(text);
   const doc = parseDocument(text);
   if (doc.errors.length > 0) throw new YamlRefused(`is not valid YAML: ${firstLine(doc.errors[0])}`);
   // The anchors in document order, as an alias resolves: the last one of its name before it.
