@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createApp, scenarioFormatOf } from './app.js';
 import { parseCli, USAGE } from './cli.js';
 import type { Config } from './config.js';
-import { validateScenarioFile } from './engine/scenario.load.js';
+import { validateScenarioFile } from './engine/scenario/scenario.load.js';
 import { DEFAULT_FILE_LIMIT, streamCapFor, STREAMS_PER_KEY } from './http/streams.js';
 import { systemClock } from './kernel/clock.js';
 import { startServer, type SandboxServer } from './server.js';

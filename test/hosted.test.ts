@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Outbox } from '../src/domains/webhooks/index.js';
 import { ManualClock } from '../src/kernel/clock.js';
 import { PostgresStore } from '../src/store/postgres.store.js';
-import { tenantIdOf } from '../src/engine/tenants.js';
+import { tenantIdOf } from '../src/engine/tenancy/tenants.js';
 import { advance, createTestApp, KEY, KEY_B, type TestApp } from './support/app.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { receiver } from './support/webhooks.js';

@@ -3,6 +3,7 @@
 // are one node, "root".
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import madge from 'madge';
 import { describe, expect, it } from 'vitest';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
@@ -127,5 +128,27 @@ describe('the layers of src/', () => {
       ['domains', new Set(['engine', 'admin'])],
     ]);
     expect(cycleIn(edges)).toEqual(['admin', 'domains', 'admin']);
+  });
+
+  it('has no circle of files in src/, type imports included (madge)', async () => {
+    const graph = await madge(SRC, { fileExtensions: ['ts'], tsConfig: path.resolve(SRC, '../tsconfig.json'), detectiveOptions: { ts: { skipTypeImports: false } } });
+    expect(Object.keys(graph.obj()).length).toBeGreaterThan(150);
+    expect(graph.circular()).toEqual([]);
+  });
+
+  it('has no two source files of one name, so a name says its role wherever it stands', () => {
+    const names = new Map<string, string[]>();
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) walk(full);
+        else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !['index.ts', 'main.ts', 'types.ts'].includes(e.name)) {
+          names.set(e.name, [...(names.get(e.name) ?? []), path.relative(SRC, full)]);
+        }
+      }
+    };
+    walk(SRC);
+    expect(names.size).toBeGreaterThan(150);
+    expect([...names.values()].filter((files) => files.length > 1)).toEqual([]);
   });
 });

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { domains, resourceNamed, resourcesOf, type ResourceName } from '../src/domains/index.js';
 import { payout } from '../src/domains/payouts/payouts.machine.js';
 import { quote } from '../src/domains/quotes/quotes.machine.js';
-import { defaultBehaviour } from '../src/engine/behaviour.js';
-import { resourceNames } from '../src/engine/lifecycle.js';
-import type { Tenant } from '../src/engine/tenant.js';
+import { defaultBehaviour } from '../src/engine/registry/behaviour.js';
+import { resourceNames } from '../src/engine/registry/lifecycle.js';
+import type { Tenant } from '../src/engine/tenancy/tenant.js';
 
 describe('the naming rule', () => {
   it('derives collection, URL segment, event prefix and scenario key from one name', () => {

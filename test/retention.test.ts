@@ -6,7 +6,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tenantIdOf } from '../src/engine/tenants.js';
+import { tenantIdOf } from '../src/engine/tenancy/tenants.js';
 import { ManualClock } from '../src/kernel/clock.js';
 import { LowdbStore } from '../src/store/lowdb.store.js';
 import { advance, createTestApp, KEY, KEY_B, type TestApp } from './support/app.js';

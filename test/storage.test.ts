@@ -5,7 +5,7 @@ import { appendFile, mkdtemp, readdir, readFile, readlink, writeFile } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { tenantIdOf } from '../src/engine/tenants.js';
+import { tenantIdOf } from '../src/engine/tenancy/tenants.js';
 import { LowdbStore } from '../src/store/lowdb.store.js';
 import { KEY, KEY_B, createTestApp } from './support/app.js';
 import { fx, rejection } from './support/fx.js';

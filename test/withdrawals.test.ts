@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { defaultBehaviour, type Behaviour } from '../src/engine/behaviour.js';
+import { defaultBehaviour, type Behaviour } from '../src/engine/registry/behaviour.js';
 import { advance, createTestApp, KEY, KEY_B, LIVE_KEY, type TestApp } from './support/app.js';
 
 const PATH = '/api/v1/partners/withdrawal';

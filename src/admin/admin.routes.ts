@@ -4,7 +4,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { iso } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
 import { validationError } from '../kernel/validation.js';
-import type { Tenant } from '../engine/tenant.js';
+import type { Tenant } from '../engine/tenancy/tenant.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 import { isJsonType } from '../http/media-type.js';
 import {
@@ -22,8 +22,8 @@ import {
   SimulateRequest,
   SimulateResult,
 } from './admin.schema.js';
-import type { EventCatalog } from '../engine/events.js';
-import type { Simulator } from '../engine/resource.js';
+import type { EventCatalog } from '../engine/registry/events.js';
+import type { Simulator } from '../engine/registry/resource.js';
 
 const tags = ['Sandbox control'];
 

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../http/fields.js';
-import type { EventCatalog } from '../engine/events.js';
-import { FAULT_KINDS } from '../engine/faults.js';
+import type { EventCatalog } from '../engine/registry/events.js';
+import { FAULT_KINDS } from '../engine/requests/fault-rules.js';
 
 
 export const Health = z

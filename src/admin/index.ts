@@ -3,9 +3,9 @@
 // scenarios); each domain owns its own control routes (<x>.sandbox.ts), mounted here beside them.
 // admin/ imports no domain: it sees resources only through their descriptions.
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { EventCatalog } from '../engine/events.js';
-import type { Resource } from '../engine/resource.js';
-import type { ScenarioRegistry } from '../engine/scenario.registry.js';
+import type { EventCatalog } from '../engine/registry/events.js';
+import type { Resource } from '../engine/registry/resource.js';
+import type { ScenarioRegistry } from '../engine/scenario/scenario.registry.js';
 import type { AppEnv } from '../http/types.js';
 import { newRouter } from '../http/openapi.js';
 import { adminRoutes, type Settle } from './admin.routes.js';

@@ -3,7 +3,7 @@
 // event log. The kinds are the app's resources (engine/resource.ts): a new resource is listed here
 // with no edit.
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Resource } from '../engine/resource.js';
+import type { Resource } from '../engine/registry/resource.js';
 import { errorResponses, jsonResponse, newRouter, security } from '../http/openapi.js';
 
 export const ResourcesQuery = z.object({

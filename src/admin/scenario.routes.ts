@@ -2,11 +2,11 @@
 // inline) and going back to the start default; plus the JSON Schema of the scenario format.
 import { createRoute, z } from '@hono/zod-openapi';
 import { SandboxError } from '../kernel/errors.js';
-import { firedCount } from '../engine/faults.js';
-import { checkScenario, readYaml, ScenarioError, YamlRefused, type LoadedScenario } from '../engine/scenario.load.js';
-import type { ScenarioRegistry } from '../engine/scenario.registry.js';
-import type { ScenarioSection } from '../engine/scenario.schema.js';
-import { NAME_RULE } from '../engine/scenario.schema.js';
+import { firedCount } from '../engine/requests/fault-rules.js';
+import { checkScenario, readYaml, ScenarioError, YamlRefused, type LoadedScenario } from '../engine/scenario/scenario.load.js';
+import type { ScenarioRegistry } from '../engine/scenario/scenario.registry.js';
+import type { ScenarioSection } from '../engine/scenario/scenario.schema.js';
+import { NAME_RULE } from '../engine/scenario/scenario.schema.js';
 import {
   chooseScenario,
   clearScenario,
@@ -16,8 +16,8 @@ import {
   savedScenarios,
   scenarioInForce,
   unknownScenario,
-} from '../engine/scenario.select.js';
-import type { Tenant } from '../engine/tenant.js';
+} from '../engine/scenario/scenario.select.js';
+import type { Tenant } from '../engine/tenancy/tenant.js';
 import { ownBodyLimit } from '../http/limits.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 

@@ -1,7 +1,7 @@
 // Every domain of the API, in the order their routes are mounted. Each exports one description per
 // resource it holds; the scenario format, the event names, the simulators, the resource listing
 // and the job table are derived from this list (app.ts), never written again.
-import type { Resource } from '../engine/resource.js';
+import type { Resource } from '../engine/registry/resource.js';
 import type { DomainModule } from './module.js';
 import { fxDomain } from './fx/index.js';
 import { liquidityDomain } from './liquidity/index.js';

@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { z } from 'zod';
-import type { Resource } from '../engine/resource.js';
-import type { ScenarioRegistry } from '../engine/scenario.registry.js';
-import type { JobHandler } from '../engine/tenant.js';
+import type { Resource } from '../engine/registry/resource.js';
+import type { ScenarioRegistry } from '../engine/scenario/scenario.registry.js';
+import type { JobHandler } from '../engine/tenancy/tenant.js';
 import type { AppEnv } from '../http/types.js';
 
 /** What a domain's control routes may use of the app they are mounted in. */

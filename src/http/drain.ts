@@ -4,7 +4,7 @@
 // to two minutes on purpose: the drain waits for the longest hold in progress, plus a grace period
 // for ordinary work, and never longer than the longest hold a scenario can set plus that grace.
 import type { Server, ServerResponse } from 'node:http';
-import { realSleep, type Sleep } from './faults.js';
+import { realSleep, type Sleep } from './fault-responses.js';
 import type { Connections } from './connections.js';
 
 /** The longest latency or timeout a scenario fault can hold a request (the scenario schema's bound). */

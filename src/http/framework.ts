@@ -8,6 +8,7 @@ import { matchedRoutes } from 'hono/route';
 import type { Result, Router } from 'hono/router';
 import { TrieRouter } from 'hono/router/trie-router';
 import type { AppEnv } from './types.js';
+import type { StreamConnection } from './streams.js';
 
 // ASSUMPTION (plain middleware): Hono's compose awaits whatever a middleware returns and catches what
 // it throws, so a middleware need not be async: it may throw at once or return next()'s promise. The
@@ -92,6 +93,12 @@ export const nodeRequest = (c: Context<AppEnv>): IncomingMessage | undefined =>
 /** The Node response of this request (see nodeRequest). */
 export const nodeResponse = (c: Context<AppEnv>): ServerResponse | undefined =>
   (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+
+/** The connection of this request's answer; none in process (app.request). */
+export function streamConnection(c: Context<AppEnv>): StreamConnection | undefined {
+  const res = nodeResponse(c);
+  return res && { unsent: () => res.writableLength, destroy: () => res.destroy() };
+}
 
 /**
  * ASSUMPTION (response replace): setting `c.res` while a response is set copies the old response's

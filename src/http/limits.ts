@@ -4,7 +4,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as streamingLimit } from 'hono/body-limit';
 import type { SandboxError } from '../kernel/errors.js';
-import { payloadTooLarge, renderError } from './errors.js';
+import { payloadTooLarge, renderError } from './error-responses.js';
 import { asOwnBodyLimit, routeHasOwnBodyLimit, setBodyText } from './framework.js';
 import { isJsonType } from './media-type.js';
 import type { AppEnv } from './types.js';

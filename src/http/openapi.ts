@@ -1,7 +1,7 @@
 // Shared pieces of the OpenAPI description: the error envelope, error responses, router factory.
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { ERROR_CODES } from '../kernel/errors.js';
-import { validationHook } from './errors.js';
+import { validationHook } from './error-responses.js';
 import type { AppEnv } from './types.js';
 
 export const ErrorEnvelope = z

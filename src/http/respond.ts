@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { idempotent } from '../engine/idempotency.js';
+import { idempotent } from '../engine/requests/idempotency.js';
 import type { AppEnv } from './types.js';
 
 /**

@@ -9,9 +9,6 @@
 // - a stream whose answer still holds bytes the kernel has not taken at two heartbeats in a row is
 //   cut: its client has stopped reading. The kernel takes small heartbeats into its buffers, so a
 //   client that reads nothing is seen only once those are full; the lifetime bounds it until then.
-import type { Context } from 'hono';
-import { nodeResponse } from './framework.js';
-import type { AppEnv } from './types.js';
 
 /** What a stream sees of its connection: the bytes of its answer the kernel has not taken yet, and
  * how to cut the connection. */
@@ -20,11 +17,6 @@ export interface StreamConnection {
   destroy(): void;
 }
 
-/** The connection of this request's answer; none in process (app.request). */
-export function streamConnection(c: Context<AppEnv>): StreamConnection | undefined {
-  const res = nodeResponse(c);
-  return res && { unsent: () => res.writableLength, destroy: () => res.destroy() };
-}
 
 /** The file limit assumed when the process's own is not known (not on Linux, or started by
  * startServer rather than main.ts): Linux's usual soft limit. */

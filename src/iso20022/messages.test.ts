@@ -1,7 +1,7 @@
 // Every built message validates against its published XSD and reads back in the documented order.
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from '../kernel/errors.js';
-import { buildListingsReport } from './listings.js';
+import { buildListingsReport } from './listings-message.js';
 import { buildMakerRate } from './maker-rate.js';
 import { buildReject } from './reject.js';
 import { buildTradeAcceptResponse } from './trade-accept.js';

@@ -1,7 +1,7 @@
 // How values are written in FX messages: ISO 20022 habits (plain decimals, bounded fraction digits,
 // UTC date-times). The XSDs in xsd/ enforce the same shapes.
 import { Decimal } from '../kernel/money.js';
-import type { Mode } from '../engine/tenant.js';
+import type { Mode } from '../engine/tenancy/tenant.js';
 
 export type OperatingMode = Mode;
 

@@ -7,7 +7,7 @@ import { COMMON_HTML, CURRENCY, EntityDecoder } from '@nodable/entities';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LISTINGS_ARRAYS, buildListingsReport } from './listings.js';
+import { LISTINGS_ARRAYS, buildListingsReport } from './listings-message.js';
 import { buildReject } from './reject.js';
 import { buildTradeAcceptResponse } from './trade-accept.js';
 import { SandboxError } from '../kernel/errors.js';

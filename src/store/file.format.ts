@@ -202,3 +202,14 @@ export function isOp(x: any): x is StoreOp {
   if (x.op === 'del') return typeof x.id === 'string';
   return x.op === 'clear';
 }
+
+/** A tenant's files as read: its collections, the operations still to apply, and where writes go on. */
+export interface LoadedTenant {
+  data: Collections;
+  ops: StoreOp[];
+  snapshotBytes: number;
+  /** The log writes continue in; absent when the tenant has nothing on disk yet. */
+  log?: { file: string; gen: number; snapshot: string; size: number; torn: boolean };
+  /** Files written before they were self-checking, to be rewritten now; `gen` is their newest generation. */
+  legacy?: { gen: number };
+}

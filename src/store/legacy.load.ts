@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StoreLoadError, isCheckedLog, isOp, readLog, type Collections } from './file.format.js';
 import type { StoreOp } from './store.js';
-import type { LoadedTenant } from './tenant.load.js';
+import type { LoadedTenant } from './file.format.js';
 
 export async function readLegacy(
   dir: string,

@@ -10,15 +10,8 @@ import { EMPTY_SNAPSHOT, StoreLoadError, isCheckedLog, readLog, readSnapshot, ty
 import { readLegacy } from './legacy.load.js';
 import type { StoreOp } from './store.js';
 
-export interface LoadedTenant {
-  data: Collections;
-  ops: StoreOp[];
-  snapshotBytes: number;
-  /** The log writes continue in; absent when the tenant has nothing on disk yet. */
-  log?: { file: string; gen: number; snapshot: string; size: number; torn: boolean };
-  /** Files written before they were self-checking, to be rewritten now; `gen` is their newest generation. */
-  legacy?: { gen: number };
-}
+export type { LoadedTenant } from './file.format.js';
+import type { LoadedTenant } from './file.format.js';
 
 export const WAL = /^wal-(\d{1,15})\.jsonl$/;
 /** lowdb writes a file as `.<name>.tmp` and renames it: such a leftover is not data. */

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tenantIdOf } from '../../src/engine/tenants.js';
+import { tenantIdOf } from '../../src/engine/tenancy/tenants.js';
 import { startServer, waitExit, type RunningServer } from '../support/server.js';
 
 const KEYS = Array.from({ length: 6 }, (_, i) => `sk_test_crash${String(i).padStart(27, '0')}`);

@@ -3,8 +3,8 @@
 // they are built, and PUT /_sandbox/scenario answers any of them with 200 or the error envelope.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileGlob, globProblem } from '../../src/engine/scenario.glob.js';
-import { regexMatches, regexProblem } from '../../src/engine/scenario.regex.js';
+import { compileGlob, globProblem } from '../../src/engine/scenario/scenario.glob.js';
+import { regexMatches, regexProblem } from '../../src/engine/scenario/scenario.regex.js';
 import { createTestApp } from '../support/app.js';
 import { isErrorEnvelope } from './routes.js';
 

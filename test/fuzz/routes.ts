@@ -1,7 +1,7 @@
 // Routes and sample requests read from /openapi.json, so every hostile-input suite covers each
 // route the sandbox documents, including routes added later, without a list kept by hand.
 import fc from 'fast-check';
-import { tenantIdOf } from '../../src/engine/tenants.js';
+import { tenantIdOf } from '../../src/engine/tenancy/tenants.js';
 import type { MemoryTenantStore } from '../../src/store/store.js';
 import { KEY, type TestApp } from '../support/app.js';
 

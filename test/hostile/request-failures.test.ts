@@ -9,7 +9,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { domains } from '../../src/domains/index.js';
 import type { DomainModule } from '../../src/domains/module.js';
-import { scopeOf } from '../../src/http/request-scope.js';
+import { scopeOf } from '../../src/http/scope-middleware.js';
 import type { AppEnv } from '../../src/http/types.js';
 import { createTestApp, KEY, KEY_B, payoutRequest } from '../support/app.js';
 

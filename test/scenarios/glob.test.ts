@@ -1,7 +1,7 @@
 // Fault route patterns: what each wildcard matches, the limits a pattern is held to, and matching
 // time that stays linear in the path on the patterns a backtracking regular expression chokes on.
 import { describe, expect, it } from 'vitest';
-import { compileGlob, globProblem } from '../../src/engine/scenario.glob.js';
+import { compileGlob, globProblem } from '../../src/engine/scenario/scenario.glob.js';
 
 const matches = (pattern: string, path: string) => compileGlob(pattern)(path);
 

@@ -2,7 +2,7 @@
 // accepts: regular expressions in RE2 syntax, bounded in length, compiled size and number; fault
 // routes bounded in length, segments and wildcards; rule lists and name lists bounded in length.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { REGEX_LIMITS, regexMatches } from '../../src/engine/scenario.regex.js';
+import { REGEX_LIMITS, regexMatches } from '../../src/engine/scenario/scenario.regex.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { payout, PAYOUTS, status, useScenario } from './support.js';
 

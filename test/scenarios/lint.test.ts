@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { scenarioFormatOf } from '../../src/app.js';
-import { validateScenarioFile } from '../../src/engine/scenario.load.js';
+import { validateScenarioFile } from '../../src/engine/scenario/scenario.load.js';
 import { advance, createTestApp, type TestApp } from '../support/app.js';
 import { payout, PAYOUTS, useScenario } from './support.js';
 

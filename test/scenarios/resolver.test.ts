@@ -4,9 +4,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ResourceName } from '../../src/domains/index.js';
 import { authCodeCheck } from '../../src/domains/withdrawals/withdrawals.service.js';
-import { defaultBehaviour } from '../../src/engine/behaviour.js';
-import { behaviourOf } from '../../src/engine/scenario.behaviour.js';
-import type { Tenant } from '../../src/engine/tenant.js';
+import { defaultBehaviour } from '../../src/engine/registry/behaviour.js';
+import { behaviourOf } from '../../src/engine/scenario/scenario.behaviour.js';
+import type { Tenant } from '../../src/engine/tenancy/tenant.js';
 import { createTestApp, KEY, KEY_B } from '../support/app.js';
 import { checkScenario, LIFECYCLES, lifecycle, loadBundled } from '../support/scenarios.js';
 

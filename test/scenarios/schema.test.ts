@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { parseCli } from '../../src/cli.js';
-import { ScenarioError } from '../../src/engine/scenario.load.js';
-import { bundledDir } from '../../src/engine/scenario.registry.js';
+import { ScenarioError } from '../../src/engine/scenario/scenario.load.js';
+import { bundledDir } from '../../src/engine/scenario/scenario.registry.js';
 import { createTestApp } from '../support/app.js';
 import { checkScenario, LIFECYCLES, loadBundled, loadRegistry, parseScenario, validateScenarioFile } from '../support/scenarios.js';
 

@@ -5,7 +5,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ScenarioError } from '../../src/engine/scenario.load.js';
+import { ScenarioError } from '../../src/engine/scenario/scenario.load.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { loadRegistry, validateScenarioFile } from '../support/scenarios.js';
 

@@ -4,8 +4,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/engine/idempotency.js';
-import { tenantIdOf } from '../../src/engine/tenants.js';
+import { LIMITS } from '../../src/engine/requests/idempotency.js';
+import { tenantIdOf } from '../../src/engine/tenancy/tenants.js';
 import { LowdbStore } from '../../src/store/lowdb.store.js';
 import { advance, createTestApp, KEY, type TestApp } from '../support/app.js';
 

@@ -4,8 +4,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LIMITS as IDEMPOTENCY } from '../../src/engine/idempotency.js';
-import { tenantIdOf } from '../../src/engine/tenants.js';
+import { LIMITS as IDEMPOTENCY } from '../../src/engine/requests/idempotency.js';
+import { tenantIdOf } from '../../src/engine/tenancy/tenants.js';
 import { LIMITS as WEBHOOKS } from '../../src/domains/webhooks/deliveries.service.js';
 import { Outbox } from '../../src/domains/webhooks/outbox.js';
 import { createTestApp, type TestApp } from '../support/app.js';

@@ -2,7 +2,7 @@
 // test sees it, and handed back parsed (values as text) as `xml`.
 import { expect } from 'vitest';
 import { acceptBankExample, acceptChainExample, instructionExample } from '../../src/domains/fx/fx.examples.js';
-import { LISTINGS_ARRAYS } from '../../src/iso20022/listings.js';
+import { LISTINGS_ARRAYS } from '../../src/iso20022/listings-message.js';
 import { parseXml, type XmlElement } from '../../src/iso20022/xml.js';
 import { isXsdName } from '../../src/iso20022/xsd-names.js';
 import { validateAgainstXsd } from '../../src/iso20022/xsd.test-helper.js';

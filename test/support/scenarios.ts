@@ -2,9 +2,9 @@
 // tests that check, load or resolve scenario documents directly.
 import { scenarioFormatOf } from '../../src/app.js';
 import { resourceNamed, resourcesOf, domains, type ResourceName } from '../../src/domains/index.js';
-import type { LifecycleInfo } from '../../src/engine/lifecycle.js';
-import * as load from '../../src/engine/scenario.load.js';
-import * as registry from '../../src/engine/scenario.registry.js';
+import type { LifecycleInfo } from '../../src/engine/registry/lifecycle.js';
+import * as load from '../../src/engine/scenario/scenario.load.js';
+import * as registry from '../../src/engine/scenario/scenario.registry.js';
 
 export const format = scenarioFormatOf();
 export const checkScenario = (input: unknown, source: string) => load.checkScenario(input, source, format);

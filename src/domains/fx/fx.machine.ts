@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMachine } from '../../kernel/machine.js';
-import { defineLifecycle } from '../../engine/lifecycle.js';
+import { defineLifecycle } from '../../engine/registry/lifecycle.js';
 import type { TradeStatus } from '../../iso20022/parts.js';
 import type { TradeInstruction } from '../../iso20022/trade-instruction.js';
 

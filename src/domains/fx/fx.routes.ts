@@ -12,7 +12,7 @@ import { buildTradeStatus } from '../../iso20022/trade-status.js';
 import { FX_BASE, xml, xmlBody } from './fx.http.js';
 import { ListingsQuery, RatesQuery, TradeParams, XsdParams, xmlRejects, xmlRequest, xmlResponse } from './fx.schema.js';
 import { acceptTrade, cancelTrade, confirmTrade, createTrade, getTrade, ttlLeft, type TradeRecord } from './fx.service.js';
-import { listingsReport } from './listings.js';
+import { listingsReport } from './fx.listings.js';
 import { makerQuote } from '../liquidity/maker-rates.js';
 import { xsdText } from './xsd.files.js';
 

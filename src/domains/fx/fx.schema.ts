@@ -4,7 +4,7 @@ import { z } from '@hono/zod-openapi';
 import { INT32_MAX } from '../../http/fields.js';
 import type { XsdName } from '../../iso20022/xsd-names.js';
 import { REQUEST_EXAMPLES } from './fx.examples.js';
-import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './listings.js';
+import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './fx.listings.js';
 
 const XML = 'application/xml';
 

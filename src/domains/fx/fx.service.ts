@@ -3,8 +3,8 @@
 import { iso } from '../../kernel/clock.js';
 import { SandboxError, notFound } from '../../kernel/errors.js';
 import { dec } from '../../kernel/money.js';
-import type { Outcome } from '../../engine/behaviour.js';
-import type { Mode, Tenant } from '../../engine/tenant.js';
+import type { Outcome } from '../../engine/registry/behaviour.js';
+import type { Mode, Tenant } from '../../engine/tenancy/tenant.js';
 import type { PayInDetails, TradeStatus } from '../../iso20022/parts.js';
 import type { SettlementDestination } from '../../iso20022/trade-accept.js';
 import type { AmountDirection, TradeInstruction } from '../../iso20022/trade-instruction.js';

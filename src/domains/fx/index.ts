@@ -1,5 +1,5 @@
-import { defineResource } from '../../engine/resource.js';
-import type { Tenant } from '../../engine/tenant.js';
+import { defineResource } from '../../engine/registry/resource.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { DomainModule } from '../module.js';
 import { fxTrade, type TradeEvent } from './fx.machine.js';
 import { fxRoutes } from './fx.routes.js';

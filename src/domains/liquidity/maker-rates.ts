@@ -1,7 +1,7 @@
 // Market-maker rates: a pair's pools' mean rate as the key's market moves it (market.ts). The maker
 // re-quotes once a minute, when the market is re-priced.
 import type { Decimal } from '../../kernel/money.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { checkPair } from './allocation.js';
 import { anchorOf, change24hPct, factorOf, isOverridden, marketOf, marketTime, moved } from './market.js';
 

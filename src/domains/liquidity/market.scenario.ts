@@ -1,7 +1,7 @@
 // The `market` section of a scenario: pin a pair's rate, or script moves on top of the walk, so a
 // partner's rate-change path can be tested ("USDT/NGN drops 5 % after 10 minutes").
 import { z } from 'zod';
-import type { Behaviour } from '../../engine/behaviour.js';
+import type { Behaviour } from '../../engine/registry/behaviour.js';
 import { FIAT_CURRENCIES, TOKEN_CURRENCIES } from './pools.js';
 
 const FIAT = FIAT_CURRENCIES.join('|');

@@ -12,7 +12,7 @@
 // pools move together.
 import { createHash } from 'node:crypto';
 import { Decimal } from '../../kernel/money.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { isToken } from './allocation.js';
 import { marketOverrides, type MarketOverrides } from './market.scenario.js';
 import { POOLS, type Pool } from './pools.js';

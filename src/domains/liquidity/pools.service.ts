@@ -1,7 +1,7 @@
 // A tenant's view of the liquidity pools: the fixture pools priced by the tenant's market, with the
 // tenant's own balances and trade counts. Quotes and FX trades allocate from these and draw them down when they settle.
 import { dec } from '../../kernel/money.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { Allocation } from './allocation.js';
 import { marketTime, poolsAt } from './market.js';
 import type { Pool } from './pools.js';

@@ -1,8 +1,8 @@
 import { createRoute } from '@hono/zod-openapi';
 import { errorResponses, jsonResponse, newRouter, security } from '../../http/openapi.js';
-import { guardOf } from '../../http/request-scope.js';
+import { guardOf } from '../../http/scope-middleware.js';
 import { reply } from '../../http/respond.js';
-import { streamConnection } from '../../http/streams.js';
+import { streamConnection } from '../../http/framework.js';
 import { Heartbeat, Rate, RateLookupQuery, RateQuery, RateUpdate } from './rates.schema.js';
 import { currentRate, ratePair } from './rates.service.js';
 import { rateStream } from './rates.stream.js';

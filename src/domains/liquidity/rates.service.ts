@@ -5,7 +5,7 @@ import type { z } from '@hono/zod-openapi';
 import { iso } from '../../kernel/clock.js';
 import { SandboxError } from '../../kernel/errors.js';
 import { Decimal } from '../../kernel/money.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { isSupportedPair, isToken, poolsForPair } from './allocation.js';
 import { makerQuote } from './maker-rates.js';
 import { change24hPct, marketOf, marketTime, STEP_MS } from './market.js';

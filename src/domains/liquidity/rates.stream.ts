@@ -6,7 +6,7 @@
 // (Streams.closeAll), a fault replacing the answer, the stream's lifetime or a client that stopped
 // reading (both seen at a heartbeat, see http/streams.ts) releases both. Past the key's budget of
 // streams the answer is 429, past the server's 503 with Retry-After.
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { OpenStream, StreamConnection, Streams } from '../../http/streams.js';
 import { SandboxError } from '../../kernel/errors.js';
 import type { Guard } from '../../kernel/request-scope.js';

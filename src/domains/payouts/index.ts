@@ -1,4 +1,4 @@
-import { recordResource } from '../../engine/resource.js';
+import { recordResource } from '../../engine/registry/resource.js';
 import type { DomainModule } from '../module.js';
 import { throughProcessing } from '../settlement/settlement.js';
 import { payout } from './payouts.machine.js';

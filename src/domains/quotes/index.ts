@@ -1,4 +1,4 @@
-import { defineResource } from '../../engine/resource.js';
+import { defineResource } from '../../engine/registry/resource.js';
 import type { DomainModule } from '../module.js';
 import type { QuoteRecord } from './quotes.build.js';
 import { quote, SIMULATED_QUOTE_EVENTS } from './quotes.machine.js';

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import { derivedUuid, ids } from '../../kernel/ids.js';
 import { Decimal, dec, toNumber } from '../../kernel/money.js';
-import type { Outcome } from '../../engine/behaviour.js';
-import type { Mode, Tenant } from '../../engine/tenant.js';
+import type { Outcome } from '../../engine/registry/behaviour.js';
+import type { Mode, Tenant } from '../../engine/tenancy/tenant.js';
 import { isToken, RATE_DECIMALS, type AllocationResult, type AmountDirection } from '../liquidity/allocation.js';
 import type { Pool } from '../liquidity/pools.js';
 import type { CompleteQuoteRequest, MarketplaceQuote, PaymentQuote } from './quotes.schema.js';

@@ -4,7 +4,7 @@ import { SandboxError } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
 import { fingerprint } from '../../kernel/json.js';
 import { dec, toNumber } from '../../kernel/money.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { checkBankCode } from '../reference/banks.service.js';
 import { isToken } from '../liquidity/allocation.js';
 import { PROCESSING_FEE, type QuoteRecord } from './quotes.build.js';

@@ -1,7 +1,7 @@
 // The quote operations of the live service beyond the API document: express quotes (the pools are
 // chosen for the partner), payment-specific quotes made directly, and their read-backs.
 import { SandboxError } from '../../kernel/errors.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { QuoteRecord } from './quotes.build.js';
 import { paymentQuote, presentPayment } from './quotes.complete.js';
 import type { ExpressQuoteRequest, MarketplaceQuote, PaymentQuote } from './quotes.schema.js';

@@ -1,5 +1,5 @@
 import { defineMachine } from '../../kernel/machine.js';
-import { defineLifecycle } from '../../engine/lifecycle.js';
+import { defineLifecycle } from '../../engine/registry/lifecycle.js';
 import { CHAINS, TOKEN_CURRENCIES } from '../liquidity/pools.js';
 import { CreateIntentRequest, QUOTE_STATUSES, type QuoteStatus } from './quotes.schema.js';
 

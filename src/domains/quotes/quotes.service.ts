@@ -5,7 +5,7 @@ import { notFound, SandboxError } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
 import { dec, scaleOf } from '../../kernel/money.js';
 import type { Job } from '../../engine/scheduler.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { allocate, isSupportedPair, isToken, poolsForPair } from '../liquidity/allocation.js';
 import type { Pool } from '../liquidity/pools.js';
 import { drawDown, tenantPools } from '../liquidity/pools.service.js';

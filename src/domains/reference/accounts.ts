@@ -3,7 +3,7 @@
 // may settle into one (AcctId).
 import accounts from '../../../fixtures/balance-accounts.json' with { type: 'json' };
 import { SandboxError } from '../../kernel/errors.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { balanceOf, formatBalance } from './balances.service.js';
 
 /** The currencies of the balance accounts: one account each. */

@@ -3,7 +3,7 @@
 import initial from '../../../fixtures/balances.json' with { type: 'json' };
 import { SandboxError } from '../../kernel/errors.js';
 import { Decimal, dec, scaleOf } from '../../kernel/money.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 
 export interface Balance {
   key: string;

@@ -5,7 +5,7 @@ import { UNRESOLVED_ACCOUNT } from './magic-values.js';
 import banks from '../../../fixtures/banks.json' with { type: 'json' };
 import accounts from '../../../fixtures/accounts.json' with { type: 'json' };
 import { SandboxError } from '../../kernel/errors.js';
-import type { Mode } from '../../engine/tenant.js';
+import type { Mode } from '../../engine/tenancy/tenant.js';
 
 export const TEST_ACCOUNT_NAME = 'John Doe';
 /** The bank name shown for a code outside the bank list, which only test keys may send. */

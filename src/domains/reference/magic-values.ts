@@ -2,7 +2,7 @@
 // transfer or wallet payout a set way under test keys, with no scenario to write, and the account
 // number Resolve Bank Account does not find. One table, read by the lifecycles (their outcomes),
 // the resolve route, GET /_sandbox/magic-values, the console and docs/magic-values.md.
-import type { MagicValue } from '../../engine/lifecycle.js';
+import type { MagicValue } from '../../engine/registry/lifecycle.js';
 
 /** What a test value does, by its last two digits. */
 const FIAT_ENDS = [

@@ -1,7 +1,7 @@
 // The settlement lifecycle that fiat payouts and disbursement transfers share: PENDING for 30 s,
 // PROCESSING for 270 s, then SUCCESSFUL or FAILED as the scenario decides.
-import { defineLifecycle, type MagicValue } from '../../engine/lifecycle.js';
-import type { RuleVocabulary } from '../../engine/scenario.lint.js';
+import { defineLifecycle, type MagicValue } from '../../engine/registry/lifecycle.js';
+import type { RuleVocabulary } from '../../engine/scenario/scenario.lint.js';
 import { defineMachine } from '../../kernel/machine.js';
 
 export const SETTLEMENT_STATUSES = ['PENDING', 'PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;

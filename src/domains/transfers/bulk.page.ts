@@ -2,7 +2,7 @@
 // slice of the file's references; with filters the matching references are computed once and
 // kept until a transfer of the tenant changes, so paging through a large file stays linear.
 import { SandboxError } from '../../kernel/errors.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { getBulk, type BulkRecord } from './bulk.service.js';
 import { present, transfers, versionOf, type TransferRecord } from './transfers.service.js';
 import type { BulkPageQuery } from './transfers.schema.js';

@@ -5,7 +5,7 @@ import demo from '../../../fixtures/bulk-demo-salaries.json' with { type: 'json'
 import { iso } from '../../kernel/clock.js';
 import { notFound, type ErrorDetail } from '../../kernel/errors.js';
 import type { Job } from '../../engine/scheduler.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { invalidFile, type ParsedFile } from './bulk.file.js';
 import { eachInSlices, mapInSlices } from './bulk.slices.js';
 import { applyMove, bumpVersion, checkLiveBank, newTransfer, present, transfers, type TransferRecord } from './transfers.service.js';

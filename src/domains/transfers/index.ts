@@ -1,5 +1,5 @@
-import type { Tenant } from '../../engine/tenant.js';
-import { defineResource, recordResource } from '../../engine/resource.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
+import { defineResource, recordResource } from '../../engine/registry/resource.js';
 import { throughProcessing } from '../settlement/settlement.js';
 import type { DomainModule } from '../module.js';
 import { bulkJobs, ensureDemo, presentBulk, type BulkRecord } from './bulk.service.js';

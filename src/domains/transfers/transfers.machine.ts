@@ -1,4 +1,4 @@
-import { resourceNames } from '../../engine/lifecycle.js';
+import { resourceNames } from '../../engine/registry/lifecycle.js';
 import { fiatMagic } from '../reference/magic-values.js';
 import { settlementLifecycle, type SettlementEvent, type SettlementStatus } from '../settlement/settlement.js';
 import { CreateTransferRequest, TRANSFER_CATEGORIES, type BulkRow } from './transfers.schema.js';

@@ -1,7 +1,7 @@
 // The transfers' control route: POST /_sandbox/bulk-disbursements uploads a bulk file (bulk.upload.ts).
 // It declares its own, larger body limit and, like the /api routes, honours X-Sandbox-Scenario.
 import { SandboxError } from '../../kernel/errors.js';
-import { scenarioHeaderCheck } from '../../http/faults.js';
+import { scenarioHeaderCheck } from '../../http/fault-responses.js';
 import { ownBodyLimit } from '../../http/limits.js';
 import { newRouter } from '../../http/openapi.js';
 import type { SandboxContext } from '../module.js';

@@ -2,8 +2,8 @@
 // are transfers too (bulk.service.ts); they share the store, the machine and the events.
 import { notFound, SandboxError } from '../../kernel/errors.js';
 import { toNumber } from '../../kernel/money.js';
-import type { Outcome } from '../../engine/behaviour.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Outcome } from '../../engine/registry/behaviour.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { checkBankCode } from '../reference/banks.service.js';
 import { payoutFee } from '../reference/fees.js';
 import { transfer, transferMachine, type TransferEvent, type TransferStatus } from './transfers.machine.js';

@@ -1,4 +1,4 @@
-import { recordResource } from '../../engine/resource.js';
+import { recordResource } from '../../engine/registry/resource.js';
 import type { DomainModule } from '../module.js';
 import { walletPayout } from './wallet-payouts.machine.js';
 import { walletPayoutRoutes } from './wallet-payouts.routes.js';

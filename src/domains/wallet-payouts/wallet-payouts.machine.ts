@@ -1,5 +1,5 @@
 import { defineMachine } from '../../kernel/machine.js';
-import { defineLifecycle } from '../../engine/lifecycle.js';
+import { defineLifecycle } from '../../engine/registry/lifecycle.js';
 import { WALLET_MAGIC } from '../reference/magic-values.js';
 import { ASSETS, CreateWalletPayoutRequest, WALLET_PAYOUT_STATUSES } from './wallet-payouts.schema.js';
 

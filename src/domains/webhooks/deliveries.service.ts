@@ -3,9 +3,9 @@
 // only decides what is due and records what happened, synchronously.
 import { createHash } from 'node:crypto';
 import { SandboxError, notFound } from '../../kernel/errors.js';
-import { eventMatches, payloadOf, type SandboxEvent } from '../../engine/events.js';
+import { eventMatches, payloadOf, type SandboxEvent } from '../../engine/registry/events.js';
 import type { Job } from '../../engine/scheduler.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { Delivery, DeliveryAttempt, Trigger } from './webhooks.schema.js';
 import { webhookFaults } from './webhooks.scenario.js';
 import { settingsOf, type SettingsRecord } from './webhooks.service.js';

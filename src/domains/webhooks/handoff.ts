@@ -3,7 +3,7 @@
 // first does not lose it, each handoff is written down (in the session that hands it over) with a
 // deadline in real time. A handoff whose deadline passed with no attempt recorded since is handed
 // over again by whichever replica's tick opens the tenant: attempts are sent at least once.
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { Sender } from './deliveries.service.js';
 import type { Outbox } from './outbox.js';
 import type { Delivery, Trigger } from './webhooks.schema.js';

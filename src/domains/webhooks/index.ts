@@ -1,7 +1,7 @@
 // Webhooks: the module is built around the app's outbox, which its routes (redelivery) and its timed
 // moves (retries) hand deliveries to. createApp wires each recorded event to deliverEvent.
-import type { EventCatalog, SandboxEvent } from '../../engine/events.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { EventCatalog, SandboxEvent } from '../../engine/registry/events.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { DomainModule } from '../module.js';
 import { deliverEvent, deliveryJobs, keepQueued, type Sender } from './deliveries.service.js';
 import { Outbox } from './outbox.js';

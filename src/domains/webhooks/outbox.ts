@@ -5,7 +5,7 @@
 // moves over after slowMs) only get the smaller one. So receivers that hang cost their own keys
 // time, never another key's. Each attempt is one signed POST (post.ts).
 import { systemClock, type Clock } from '../../kernel/clock.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { LIMITS, planAttempt, recordAttempt, type Sender } from './deliveries.service.js';
 import { postWebhook } from './post.js';
 import { targetsFor, type TargetPolicy, type Targets } from './targets.js';

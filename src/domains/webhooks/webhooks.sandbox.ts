@@ -4,7 +4,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
 import { deliveriesOf, listDeliveries, redeliver, sendTestEvent, stopAll, type Sender } from './deliveries.service.js';
 import type { Outbox } from './outbox.js';
-import type { EventCatalog } from '../../engine/events.js';
+import type { EventCatalog } from '../../engine/registry/events.js';
 import type { TargetPolicy } from './targets.js';
 import {
   DeliveriesQuery,

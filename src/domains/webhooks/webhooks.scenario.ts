@@ -1,7 +1,7 @@
 // The `webhooks` section of a scenario: delivery faults that take the place of the same options of
 // PUT /_sandbox/webhooks while the scenario is in force.
 import { z } from 'zod';
-import type { Behaviour } from '../../engine/behaviour.js';
+import type { Behaviour } from '../../engine/registry/behaviour.js';
 
 export const WebhookScenario = z
   .strictObject({

@@ -1,7 +1,7 @@
 // Webhook settings and the delivery log: request, stored shapes and responses of /_sandbox/webhooks*.
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../../http/fields.js';
-import type { EventCatalog } from '../../engine/events.js';
+import type { EventCatalog } from '../../engine/registry/events.js';
 import { portProblem } from './targets.js';
 
 function httpUrl(value: string): URL | undefined {

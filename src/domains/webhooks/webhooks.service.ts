@@ -1,6 +1,6 @@
 // Webhook settings of a tenant: set (with a generated secret when none is given), read, stop.
 import { SandboxError } from '../../kernel/errors.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { addressRefusal, type TargetPolicy } from './targets.js';
 import type { WebhookSettings, WebhookSettingsRequest } from './webhooks.schema.js';
 

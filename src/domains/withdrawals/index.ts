@@ -1,4 +1,4 @@
-import { recordResource } from '../../engine/resource.js';
+import { recordResource } from '../../engine/registry/resource.js';
 import type { DomainModule } from '../module.js';
 import { withdrawal } from './withdrawals.machine.js';
 import { withdrawalRoutes } from './withdrawals.routes.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineMachine } from '../../kernel/machine.js';
-import { defineLifecycle } from '../../engine/lifecycle.js';
-import { pattern } from '../../engine/scenario.schema.js';
+import { defineLifecycle } from '../../engine/registry/lifecycle.js';
+import { pattern } from '../../engine/scenario/scenario.schema.js';
 import { ACCOUNT_CURRENCIES } from '../reference/accounts.js';
 import { fiatMagic } from '../reference/magic-values.js';
 import { CreateWithdrawalRequest, WITHDRAWAL_STATUSES } from './withdrawals.schema.js';

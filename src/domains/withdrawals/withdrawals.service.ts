@@ -2,9 +2,9 @@
 import { iso } from '../../kernel/clock.js';
 import { SandboxError, notFound } from '../../kernel/errors.js';
 import { ids } from '../../kernel/ids.js';
-import type { Behaviour, Outcome } from '../../engine/behaviour.js';
-import { regexMatches } from '../../engine/scenario.regex.js';
-import type { Tenant } from '../../engine/tenant.js';
+import type { Behaviour, Outcome } from '../../engine/registry/behaviour.js';
+import { regexMatches } from '../../engine/scenario/scenario.regex.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
 import { checkBankCode } from '../reference/banks.service.js';
 import { accountCurrency } from '../reference/accounts.js';

@@ -2,14 +2,14 @@
 // choice (PUT /_sandbox/scenario), else the start default (--scenario). The tenant's choice lives in
 // its store, so it is per tenant and survives a restart with --data; it is a setting, so a reset
 // keeps it (see Tenant.reset).
-import { SandboxError } from '../kernel/errors.js';
-import type { Behaviour } from './behaviour.js';
-import { resetFaultState } from './faults.js';
+import { SandboxError } from '../../kernel/errors.js';
+import type { Behaviour } from '../registry/behaviour.js';
+import { resetFaultState } from '../requests/fault-rules.js';
 import type { LoadedScenario } from './scenario.load.js';
 import type { ScenarioRegistry } from './scenario.registry.js';
 import { behaviourOf } from './scenario.behaviour.js';
 import type { Scenario } from './scenario.schema.js';
-import { SAVED_SCENARIOS, type Tenant } from './tenant.js';
+import { SAVED_SCENARIOS, type Tenant } from '../tenancy/tenant.js';
 
 export type ScenarioSource = 'header' | 'tenant' | 'start';
 

@@ -1,10 +1,10 @@
 // A scenario document as a Behaviour for one tenant. What the document does not say falls back to
 // the defaults (defaultBehaviour); outcome counters for "the n-th matching request" live in the
 // tenant's store, so they are per tenant, survive restarts and go away with a reset.
-import { defaultBehaviour, magicOutcome, SUCCEEDS, type Behaviour, type BehaviourResource, type Outcome } from './behaviour.js';
-import { countFired } from './faults.js';
+import { defaultBehaviour, magicOutcome, SUCCEEDS, type Behaviour, type BehaviourResource, type Outcome } from '../registry/behaviour.js';
+import { countFired } from '../requests/fault-rules.js';
 import { matches } from './scenario.predicates.js';
-import type { Tenant } from './tenant.js';
+import type { Tenant } from '../tenancy/tenant.js';
 import type { OutcomeRule, Scenario, ScenarioSection } from './scenario.schema.js';
 
 const counters = (t: Tenant) => t.store.collection<number>('scenario_counters');

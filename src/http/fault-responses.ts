@@ -3,13 +3,13 @@
 // list of engine/faults.ts; this file is the only place that knows how each one reaches the wire.
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
-import { renderError } from './errors.js';
+import { renderError } from './error-responses.js';
 import { nodeRequest, replaceResponse as replace } from './framework.js';
-import { chooseFault, readsRequest, type ChosenFault, type FaultRequest, type FaultRule } from '../engine/faults.js';
-import type { ScenarioRegistry } from '../engine/scenario.registry.js';
-import { findScenario, scenarioInForce, unknownScenario } from '../engine/scenario.select.js';
-import type { Tenant } from '../engine/tenant.js';
-import { scopeOf } from './request-scope.js';
+import { chooseFault, readsRequest, type ChosenFault, type FaultRequest, type FaultRule } from '../engine/requests/fault-rules.js';
+import type { ScenarioRegistry } from '../engine/scenario/scenario.registry.js';
+import { findScenario, scenarioInForce, unknownScenario } from '../engine/scenario/scenario.select.js';
+import type { Tenant } from '../engine/tenancy/tenant.js';
+import { scopeOf } from './scope-middleware.js';
 import { requestScenario } from './respond.js';
 import type { AppEnv } from './types.js';
 

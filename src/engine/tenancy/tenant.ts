@@ -1,13 +1,14 @@
 // One tenant (one API key): its store, clock, scheduler, event log, journal and randomness.
 // Everything a handler touches comes through its tenant, so isolation is structural.
-import { iso, type Clock } from '../kernel/clock.js';
-import { TenantRandom } from '../kernel/random.js';
-import type { TenantStore } from '../store/store.js';
-import type { Behaviour } from './behaviour.js';
-import { EventLog, type EventView, type SandboxEvent } from './events.js';
-import { Journal } from './journal.js';
-import { checkRoom, type Retained } from './retention.js';
-import { Scheduler, type Job } from './scheduler.js';
+import { iso, type Clock } from '../../kernel/clock.js';
+import { TenantRandom } from '../../kernel/random.js';
+import type { TenantStore } from '../../store/store.js';
+import type { Behaviour } from '../registry/behaviour.js';
+import { EventLog, type EventView, type SandboxEvent } from '../registry/events.js';
+import { Journal } from '../requests/journal.js';
+import type { Retained } from '../registry/types.js';
+import { checkRoom } from './room.js';
+import { Scheduler, type Job } from '../scheduler.js';
 
 export type Mode = 'sandbox' | 'live';
 

@@ -2,8 +2,8 @@
 // held by reference and redacted only when read, so recording costs the hot path next to nothing.
 // On a shared store every replica must see every request: the entries then go to the store's
 // journal (written with the request's session), as listed, and are read back from it.
-import type { JournalStore } from '../store/store.js';
-import type { FaultKind } from './faults.js';
+import type { JournalStore } from '../../store/store.js';
+import type { FaultKind } from './types.js';
 
 /** A request's headers as received: Node's parsed object, or a Headers (in-process requests). */
 export type RequestHeaders = Headers | Readonly<Record<string, string | string[] | undefined>>;

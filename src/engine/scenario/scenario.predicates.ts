@@ -2,7 +2,7 @@
 // tokens, and RE2 regular expressions on the reference, the account number and any field. Outcome
 // rules and fault rules share them.
 import { z } from 'zod';
-import { dec } from '../kernel/money.js';
+import { dec } from '../../kernel/money.js';
 import { REGEX_LIMITS, regexMatches, regexProblem } from './scenario.regex.js';
 
 /** How many items a list of a scenario may hold (outcome and fault rules, nth lists, names). */

@@ -7,14 +7,14 @@
 // meet the same faults.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ERROR_CODES, statusOf, type ErrorCode } from '../kernel/errors.js';
-import { compileGlob, GLOB_LIMITS, globProblem } from './scenario.glob.js';
-import { matches, pattern, PredicatesSchema } from './scenario.predicates.js';
-import { regexMatches } from './scenario.regex.js';
-import type { Tenant } from './tenant.js';
+import { ERROR_CODES, statusOf, type ErrorCode } from '../../kernel/errors.js';
+import { compileGlob, GLOB_LIMITS, globProblem } from '../scenario/scenario.glob.js';
+import { matches, pattern, PredicatesSchema } from '../scenario/scenario.predicates.js';
+import { regexMatches } from '../scenario/scenario.regex.js';
+import type { Tenant } from '../tenancy/tenant.js';
 
-export const FAULT_KINDS = ['error', 'latency', 'timeout', 'drop', 'malformed'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+export { FAULT_KINDS, type FaultKind } from './types.js';
+import { FAULT_KINDS } from './types.js';
 
 /** How a malformed answer is malformed. */
 export const MALFORMED_FORMS = ['truncated', 'invalid', 'html', 'content-type', 'reset'] as const;

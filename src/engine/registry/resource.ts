@@ -2,9 +2,10 @@
 // (lifecycle.ts), how GET /_sandbox/resources shows a record, the moves POST /_sandbox/simulate may
 // push, and its timed jobs. The domain list gives every description; the scenario format, the event
 // names, the simulators, the resource listing and the job table are all derived from them.
-import type { Machine } from '../kernel/machine.js';
-import type { LifecycleInfo, ResourceNames } from './lifecycle.js';
-import type { JobHandler, Tenant } from './tenant.js';
+import type { Machine } from '../../kernel/machine.js';
+import type { LifecycleInfo, Ownership, ResourceNames } from './types.js';
+export type { Ownership } from './types.js';
+import type { JobHandler, Tenant } from '../tenancy/tenant.js';
 
 /** How the control API pushes a resource along its machine. */
 export interface Simulator {
@@ -34,11 +35,6 @@ export interface ResourceSpec<R, E extends string> {
   owns?: { field: keyof R & string; owned: ResourceNames };
 }
 
-/** A link between records of two resources, as retention follows it. */
-export interface Ownership {
-  field: string;
-  collection: string;
-}
 
 export interface Resource<N extends string = string> extends ResourceNames<N> {
   /** Absent for a resource without states (a bulk file). */

@@ -10,9 +10,9 @@
 // Retention (retention.ts) runs here in the background: tenants idle past `idleMs` are dropped
 // entirely, and every loaded tenant is swept of old resources, in slices that yield to requests.
 import { createHash } from 'node:crypto';
-import { TenantRandom, tenantSeed } from '../kernel/random.js';
-import { PostgresStore } from '../store/postgres.store.js';
-import type { Store } from '../store/store.js';
+import { TenantRandom, tenantSeed } from '../../kernel/random.js';
+import { PostgresStore } from '../../store/postgres.store.js';
+import type { Store } from '../../store/store.js';
 import { slices, sweepTenant } from './retention.js';
 import { Tenant, type Mode, type TenantEnv } from './tenant.js';
 import { SharedTenants } from './tenants.shared.js';

@@ -14,9 +14,9 @@
 //   in due_at; past it, the tick resumes it.
 // - Randomness (ids, names): reseeded at each session from the tenant's seed and the version it
 //   starts from, so two replicas never draw the same ids for one tenant.
-import { TenantRandom, tenantSeed } from '../kernel/random.js';
-import type { PostgresStore } from '../store/postgres.store.js';
-import type { PostgresTenantStore } from '../store/postgres.tenant.js';
+import { TenantRandom, tenantSeed } from '../../kernel/random.js';
+import type { PostgresStore } from '../../store/postgres.store.js';
+import type { PostgresTenantStore } from '../../store/postgres.tenant.js';
 import { sweepTenant } from './retention.js';
 import { Tenant, type Mode, type TenantEnv } from './tenant.js';
 

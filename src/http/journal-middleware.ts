@@ -4,7 +4,7 @@
 // c.set('responseBody'); nothing is cloned or serialised on the hot path. Of the request's headers
 // only the ones worth showing are kept; they are redacted when the journal is read.
 import type { Context, MiddlewareHandler } from 'hono';
-import { keptHeaders, type JournalEntry, type RequestHeaders } from '../engine/journal.js';
+import { keptHeaders, type JournalEntry, type RequestHeaders } from '../engine/requests/journal.js';
 import { bodyTextRead, nodeRequest } from './framework.js';
 import type { AppEnv } from './types.js';
 

@@ -5,17 +5,10 @@
 // warnings, since the document is still valid.
 import type { z } from 'zod';
 import { compileGlob } from './scenario.glob.js';
-import type { ScenarioIssue } from './scenario.load.js';
+import type { ScenarioIssue } from './types.js';
+import type { RuleVocabulary } from '../registry/types.js';
+export type { RuleVocabulary } from '../registry/types.js';
 
-/** What a resource's outcome rules are matched on. */
-export interface RuleVocabulary {
-  /** The request the rules match: its field paths, and the values of its closed lists. */
-  readonly request: z.ZodType;
-  /** Fields the rules see besides the request's, with their values when they are a closed list. */
-  readonly added?: Readonly<Record<string, readonly string[] | null>>;
-  /** Why a `reference` rule can never be steered by the caller, when so. */
-  readonly referenceNote?: string;
-}
 
 /** An /api route of the app: method and path, parameters written `:name`. */
 export interface AppRoute {

@@ -1,6 +1,6 @@
 // GET /listings: the tenant's pools as FX listings, filtered by currency and paged.
-import type { Tenant } from '../../engine/tenant.js';
-import { buildListingsReport, type Listing } from '../../iso20022/listings.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
+import { buildListingsReport, type Listing } from '../../iso20022/listings-message.js';
 import type { Pool } from '../liquidity/pools.js';
 import { tenantPools } from '../liquidity/pools.service.js';
 

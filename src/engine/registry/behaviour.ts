@@ -1,8 +1,8 @@
 // How resources behave over time: how long each state lasts, how a lifecycle ends, how long quotes
 // and trades live, and what a domain's own scenario settings say. Scenarios supply these; without
 // one, each resource's own defaults apply (its lifecycle's durations, a 300-second ttl).
-import type { LifecycleInfo, MagicValue } from './lifecycle.js';
-import { at } from './scenario.predicates.js';
+import type { LifecycleInfo, MagicValue } from './types.js';
+import { at } from '../scenario/scenario.predicates.js';
 
 export interface Outcome<S extends string = string> {
   succeed: boolean;

@@ -5,13 +5,10 @@ import path from 'node:path';
 import { isAlias, isCollection, isPair, isScalar, isSeq, parseDocument, visit, type Node } from 'yaml';
 import type { z } from 'zod';
 import { fieldsAt, nearest } from './scenario.lint.js';
+import type { ScenarioIssue } from './types.js';
 import { NAME_RULE, type Scenario, type ScenarioFormat } from './scenario.schema.js';
 
-export interface ScenarioIssue {
-  /** Where in the document, e.g. payout.outcomes[0].status; '' for the whole document. */
-  path: string;
-  message: string;
-}
+export type { ScenarioIssue } from './types.js';
 
 export class ScenarioError extends Error {
   constructor(

@@ -6,10 +6,10 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
 import { StoreLoadError } from '../store/file.format.js';
 import { StoreUnavailableError } from '../store/store.js';
-import { renderError } from './errors.js';
+import { renderError } from './error-responses.js';
 import { replaceResponse } from './framework.js';
-import type { Tenants } from '../engine/tenants.js';
-import type { Mode, Tenant } from '../engine/tenant.js';
+import type { Tenants } from '../engine/tenancy/tenants.js';
+import type { Mode, Tenant } from '../engine/tenancy/tenant.js';
 import type { AppEnv } from './types.js';
 
 const KEY = /^sk_(test|live)_[A-Za-z0-9_-]{1,200}$/;

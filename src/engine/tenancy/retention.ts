@@ -6,48 +6,18 @@
 // waiting, is dropped, with the idempotency record that names it; events older than the age go too.
 // Records carry the tenant's time, which may run ahead of real time (clock advances): the cutoff is
 // the tenant's time as it read `age` ago (Tenant.timeAt), so advancing a clock never drops anything.
-import { iso } from '../kernel/clock.js';
-import { SandboxError } from '../kernel/errors.js';
-import type { SandboxEvent } from './events.js';
-import { idempotencyRecords, keptSources, storedResponses } from './idempotency.js';
-import type { Resource } from './resource.js';
+import { iso } from '../../kernel/clock.js';
+import { SandboxError } from '../../kernel/errors.js';
+import type { SandboxEvent } from '../registry/events.js';
+import { idempotencyRecords, keptSources, storedResponses } from '../requests/idempotency.js';
+import type { Resource } from '../registry/resource.js';
 import type { Tenant } from './tenant.js';
 
-/** The resources retention and the cap see, from the app's resource descriptions; records are keyed
- * by the id their timed moves name, and a resource's idempotency scope is its name. */
-export type Retained = readonly Pick<Resource, 'name' | 'collection' | 'ownedBy' | 'owns'>[];
+export type { Retained } from '../registry/types.js';
+import type { Retained } from '../registry/types.js';
 
 type Rec = { createdAt?: string; updatedAt?: string } & Record<string, unknown>;
 
-/** How many resources the tenant holds (bulk files and their rows each count). */
-function resourceCount(t: Tenant, retained: Retained): number {
-  let n = 0;
-  for (const k of retained) n += t.store.collection(k.collection).size;
-  return n;
-}
-
-export function checkRoom(t: Tenant, limits: { maxResources: number; retentionMs: number; retained: Retained }, adding: number): void {
-  const max = limits.maxResources;
-  if (max === 0) return;
-  const held = resourceCount(t, limits.retained);
-  if (held + adding <= max) return;
-  const wait = limits.retentionMs > 0 ? `, or wait: resources unchanged for ${span(limits.retentionMs)} are dropped` : '';
-  throw new SandboxError(
-    'TENANT_FULL',
-    `This API key holds ${held} resources and this sandbox keeps at most ${max} per key, so ` +
-      `${adding === 1 ? 'nothing more can be created' : `${adding} more do not fit`}. Nothing was written. ` +
-      `Make room with POST /_sandbox/reset (forgets this key's resources; its scenario and webhook stay)${wait}.`,
-  );
-}
-
-/** 7 days, 12 hours, 90 minutes, 45 seconds: the largest whole unit. */
-function span(ms: number): string {
-  const s = Math.round(ms / 1000);
-  for (const [unit, size] of [['day', 86_400], ['hour', 3600], ['minute', 60]] as const) {
-    if (s % size === 0) return `${s / size} ${unit}${s === size ? '' : 's'}`;
-  }
-  return `${s} second${s === 1 ? '' : 's'}`;
-}
 
 const changedAt = (r: Rec) => r.updatedAt ?? r.createdAt;
 

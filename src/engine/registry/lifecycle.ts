@@ -5,21 +5,14 @@
 // machine's: a misspelt state does not compile. The engine reads it without knowing which resource
 // it is.
 import type { z } from 'zod';
-import type { Machine } from '../kernel/machine.js';
+import type { Machine } from '../../kernel/machine.js';
 import type { Behaviour, Outcome } from './behaviour.js';
 import type { EventView } from './events.js';
-import type { RuleVocabulary } from './scenario.lint.js';
-import type { JobHandler, Tenant } from './tenant.js';
+import type { LifecycleInfo, MagicValue, ResourceNames, RuleVocabulary, ScenarioPart } from './types.js';
+import type { JobHandler, Tenant } from '../tenancy/tenant.js';
 
-/** Every spelling of a resource, from its one name by one rule. */
-export interface ResourceNames<N extends string = string> {
-  /** Singular, lower case words joined by _: wallet_payout. Also its event prefix and scenario key. */
-  readonly name: N;
-  /** The tenant store collection: the name plus s (wallet_payouts). */
-  readonly collection: `${N}s`;
-  /** Its URL segment in the control API: the collection with - for _ (wallet-payouts). */
-  readonly segment: string;
-}
+
+export type { LifecycleInfo, MagicValue, ResourceNames, ScenarioPart } from './types.js';
 
 const NAME = /^[a-z]+(_[a-z]+)*$/;
 
@@ -29,45 +22,8 @@ export function resourceNames<N extends string>(name: N): ResourceNames<N> {
   return { name, collection, segment: collection.replaceAll('_', '-') };
 }
 
-/** What a resource adds to its scenario section besides timing, outcomes and ttl. */
-export interface ScenarioPart {
-  readonly fields?: Readonly<Record<string, z.ZodType>>;
-  readonly description?: string;
-  /** Where its own fields hold regular expressions, as paths within its section (they count towards a scenario's limit). */
-  patterns?(section: Record<string, unknown>): (string | number)[][];
-}
 
-/** What the engine reads of a lifecycle (behaviour, scenario format, event names). */
-export interface LifecycleInfo extends ResourceNames {
-  readonly states: readonly string[];
-  readonly timed: readonly string[];
-  readonly outcomeStates: readonly string[];
-  readonly success: string | undefined;
-  readonly durations: Readonly<Record<string, number | undefined>>;
-  /** Set when the resource lives for a ttl a scenario may set: the ttl field's description. */
-  readonly ttl: string | undefined;
-  /** More fields of its scenario section, and the section's description. */
-  readonly scenario: ScenarioPart;
-  /** Every event it emits: <name>.<state in lower case> per state, then its extra events. */
-  readonly events: readonly string[];
-  /** What its outcome rules are matched on, so a rule that can never match is refused. */
-  readonly rules?: RuleVocabulary;
-  /** Its zero-setup test values: requests that end a set way under test keys, whatever the scenario's rules. */
-  readonly magic?: readonly MagicValue[];
-}
 
-/** A test value: a request field holding `value` ends the resource as `status` (with `reason`), or
- * holds it in its last timed state until simulated. Honoured under test keys unless the scenario
- * says `magicValues: false`. */
-export interface MagicValue {
-  /** The field, by dotted path in the request (`destination.accountNumber`). */
-  readonly field: string;
-  readonly value: string;
-  readonly status?: string;
-  readonly reason?: string;
-  /** Held in its last timed state until POST /_sandbox/simulate moves it. */
-  readonly hold?: boolean;
-}
 
 export interface LifecycleSpec<N extends string, S extends string, E extends string, X extends string, M> {
   name: N;

@@ -10,9 +10,9 @@
 // A route whose response is a pure view of a record that is replaced, never changed, on each move
 // keeps that record as created (`kept`) instead of the response: while the resource has not moved it
 // is the very object the resource collection holds, so a kept response costs no memory of its own.
-import { SandboxError } from '../kernel/errors.js';
-import { fingerprint } from '../kernel/json.js';
-import type { Tenant } from './tenant.js';
+import { SandboxError } from '../../kernel/errors.js';
+import { fingerprint } from '../../kernel/json.js';
+import type { Tenant } from '../tenancy/tenant.js';
 
 export const LIMITS = {
   /** Full responses kept per tenant for replays; older replays are re-read from the resource. */

@@ -4,8 +4,8 @@
 // PUT /_sandbox/scenario and `payments-sandbox validate` are all checked by it, and it is published
 // as JSON Schema at /_sandbox/scenario.schema.json.
 import { z } from 'zod';
-import { FaultRuleSchema } from './faults.js';
-import type { LifecycleInfo } from './lifecycle.js';
+import { FaultRuleSchema } from '../requests/fault-rules.js';
+import type { LifecycleInfo } from '../registry/lifecycle.js';
 import { lintScenario, type AppRoute, type Lint } from './scenario.lint.js';
 import { MAX_ITEMS, PredicatesSchema, type Predicates } from './scenario.predicates.js';
 import { REGEX_LIMITS } from './scenario.regex.js';
