@@ -227,7 +227,6 @@ describe('graceful close', () => {
     unsubscribe('undici:client:sendHeaders', onSend);
     await agent.close();
     expect(await exited).toBe(0);
-    console.log('keep-alive through SIGTERM:', JSON.stringify(tally), resets.join(' | '));
     expect(resets).toEqual([]);
     expect(tally.resetAfterSent).toBe(0);
     expect(tally.answered).toBeGreaterThan(400);
