@@ -2,7 +2,7 @@
 // app, port, background work, graceful close) is startServer's.
 import { randomInt } from 'node:crypto';
 import { createApp, scenarioFormatOf } from './app.js';
-import { parseCli, USAGE } from './cli.js';
+import { parseCli, USAGE, webhookTargetsWarning } from './cli.js';
 import type { Config } from './config.js';
 import { validateScenarioFile } from './engine/scenario.load.js';
 import { systemClock } from './kernel/clock.js';
@@ -34,12 +34,14 @@ function banner(config: Config, s: SandboxServer, picked: boolean): string {
   ].join('\n');
 }
 
-async function serve(given: Config) {
+async function serve(given: Config, flags: ReadonlySet<keyof Config>) {
   // An unseeded start picks its seed and says so (banner, GET /_sandbox/health), so any run can be replayed.
   const picked = given.seed === undefined;
   const config = picked ? { ...given, seed: randomInt(0, 2 ** 31 - 1) } : given;
   const server = await startServer(config);
   console.log(banner(config, server, picked));
+  const exposed = webhookTargetsWarning(config, flags, new URL(server.url).hostname);
+  if (exposed) console.warn(exposed);
   const stop = (signal: string) => {
     console.log(`payments-sandbox: ${signal} received, finishing in-flight requests`);
     server.close().then(
@@ -75,7 +77,7 @@ async function main() {
     console.log(JSON.stringify(await res.json(), null, 2));
     return;
   }
-  await serve(cmd.config);
+  await serve(cmd.config, cmd.given);
 }
 
 main().catch((err: Error) => {
