@@ -13,6 +13,8 @@ COPY xsd ./xsd
 RUN npm run build && npm prune --omit=dev
 
 FROM node:26-slim
+# HOST=0.0.0.0 makes a start without SANDBOX_WEBHOOK_TARGETS warn that webhooks may reach any address:
+# set public where strangers reach the container (compose.yaml does), any for a CI service.
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4010
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCli } from './cli.js';
+import { parseCli, webhookTargetsWarning } from './cli.js';
 
 const serve = (argv: string[], env: Record<string, string> = {}) => {
   const cmd = parseCli(argv, env);
@@ -89,5 +89,26 @@ describe('command line and environment', () => {
     expect(() => serve(['--headers-timeout-ms', '5000', '--request-timeout-ms', '1000'])).toThrow(/--headers-timeout-ms: must not be longer than the request timeout/);
     expect(serve(['--headers-timeout-ms', '5000', '--request-timeout-ms', '0']).requestTimeoutMs).toBe(0);
     expect(() => serve(['--unread-timeout-ms', '-1'])).toThrow(/--unread-timeout-ms/);
+  });
+
+  it('warns at start when the sandbox listens beyond loopback and --webhook-targets was not given', () => {
+    const warning = (argv: string[], address: string, env: Record<string, string> = {}) => {
+      const cmd = parseCli(argv, env);
+      if (cmd.name !== 'serve') throw new Error('expected serve');
+      return webhookTargetsWarning(cmd.config, cmd.given, address);
+    };
+    const shown = warning(['--host', '0.0.0.0'], '0.0.0.0');
+    expect(shown).toMatch(/^warning: listening on 0\.0\.0\.0, not a loopback address, and sending webhooks to any address \(--webhook-targets any, the default\)/);
+    expect(shown).toContain('169.254.169.254');
+    expect(shown).toContain('--webhook-targets public refuses');
+    expect(warning([], '::', { HOST: '::' })).toMatch(/^warning: listening on ::,/);
+    expect(warning([], '192.168.1.20', { HOST: '192.168.1.20' })).toBeDefined();
+    // Said explicitly, by flag or environment, either way: no warning.
+    expect(warning(['--host', '0.0.0.0', '--webhook-targets', 'any'], '0.0.0.0')).toBeUndefined();
+    expect(warning(['--host', '0.0.0.0'], '0.0.0.0', { SANDBOX_WEBHOOK_TARGETS: 'any' })).toBeUndefined();
+    expect(warning(['--host', '0.0.0.0', '--webhook-targets', 'public'], '0.0.0.0')).toBeUndefined();
+    // A loopback address, however it is written or was named: no warning.
+    for (const address of ['127.0.0.1', '127.0.0.2', '::1', '::ffff:127.0.0.1']) expect(warning([], address)).toBeUndefined();
+    expect(warning(['--host', 'localhost'], '127.0.0.1')).toBeUndefined();
   });
 });

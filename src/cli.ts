@@ -1,10 +1,11 @@
 // Command line: flags over environment over defaults, all checked by the one config schema.
 import { parseArgs } from 'node:util';
+import ipaddr from 'ipaddr.js';
 import { ConfigSchema, ENV_NAMES, type Config } from './config.js';
 
 export type Command =
-  | { name: 'serve'; config: Config }
-  | { name: 'openapi'; config: Config }
+  | { name: 'serve'; config: Config; given: ReadonlySet<keyof Config> }
+  | { name: 'openapi'; config: Config; given: ReadonlySet<keyof Config> }
   | { name: 'validate'; file: string }
   | { name: 'help' };
 
@@ -109,5 +110,25 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
   }
   const name = positionals[0] ?? 'serve';
   if (name !== 'serve' && name !== 'openapi') throw new Error(`Unknown command '${name}'.\n\n${USAGE}`);
-  return { name, config: parsed.data };
+  return { name, config: parsed.data, given: new Set(Object.keys(raw) as (keyof Config)[]) };
+}
+
+/**
+ * The start-up warning of a sandbox that others can reach and that sends webhooks anywhere: it
+ * listens on `address` (where it is bound, e.g. 0.0.0.0), which is not a loopback address, and
+ * --webhook-targets was not given (its default, any, is right on a laptop and in CI). Undefined when
+ * there is nothing to say; an explicit --webhook-targets any keeps quiet.
+ */
+export function webhookTargetsWarning(config: Config, given: ReadonlySet<keyof Config>, address: string): string | undefined {
+  if (given.has('webhookTargets') || config.webhookTargets !== 'any') return undefined;
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(bare) && ipaddr.process(bare).range() === 'loopback') return undefined;
+  return [
+    `warning: listening on ${bare}, not a loopback address, and sending webhooks to any address (--webhook-targets any, the default):`,
+    '  any key can point its webhooks at this host and its networks: loopback (127.0.0.1, ::1), private (10.0.0.0/8,',
+    '  172.16.0.0/12, 192.168.0.0/16, fc00::/7), link-local (169.254.169.254, the cloud metadata service; fe80::/10) and',
+    '  other special-purpose addresses, all of which --webhook-targets public refuses.',
+    '  Start with --webhook-targets public (SANDBOX_WEBHOOK_TARGETS=public) when people you do not know can reach it,',
+    '  or with --webhook-targets any to keep these targets and this warning quiet.',
+  ].join('\n');
 }

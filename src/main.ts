@@ -3,7 +3,7 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createApp, scenarioFormatOf } from './app.js';
-import { parseCli, USAGE } from './cli.js';
+import { parseCli, USAGE, webhookTargetsWarning } from './cli.js';
 import type { Config } from './config.js';
 import { validateScenarioFile } from './engine/scenario/scenario.load.js';
 import { DEFAULT_FILE_LIMIT, streamCapFor, STREAMS_PER_KEY } from './http/streams.js';
@@ -58,7 +58,7 @@ function banner(config: Config, s: SandboxServer, picked: boolean, streams: stri
   ].join('\n');
 }
 
-async function serve(given: Config) {
+async function serve(given: Config, flags: ReadonlySet<keyof Config>) {
   // An unseeded start picks its seed and says so (banner, GET /_sandbox/health), so any run can be replayed.
   const picked = given.seed === undefined;
   const seeded = picked ? { ...given, seed: randomInt(0, 2 ** 31 - 1) } : given;
@@ -67,6 +67,8 @@ async function serve(given: Config) {
   const config = { ...seeded, maxStreams: seeded.maxStreams ?? streamCapFor(fileLimit ?? DEFAULT_FILE_LIMIT) };
   const server = await startServer(config);
   console.log(banner(config, server, picked, streamBudget(config, given.maxStreams === undefined, fileLimit)));
+  const exposed = webhookTargetsWarning(config, flags, new URL(server.url).hostname);
+  if (exposed) console.warn(exposed);
   const stop = (signal: string) => {
     console.log(`payments-sandbox: ${signal} received, finishing in-flight requests`);
     server.close().then(
@@ -102,7 +104,7 @@ async function main() {
     console.log(JSON.stringify(await res.json(), null, 2));
     return;
   }
-  await serve(cmd.config);
+  await serve(cmd.config, cmd.given);
 }
 
 main().catch((err: Error) => {

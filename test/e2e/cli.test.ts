@@ -70,3 +70,26 @@ describe('--scenario at start', () => {
     expect(current).toMatchObject({ name: 'failures', source: 'start', origin: 'bundled' });
   });
 });
+
+describe('webhook targets at start', () => {
+  const WARNING = 'not a loopback address, and sending webhooks to any address';
+  const started = async (args: string[]) => {
+    const s = await startServer(args);
+    servers.push(s);
+    // The warning follows the banner on stderr; health answers once both are out.
+    expect((await fetch(`${s.url.replace('0.0.0.0', '127.0.0.1')}/_sandbox/health`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    return s.output();
+  };
+
+  it('warns on --host 0.0.0.0 without --webhook-targets, naming what public would refuse', async () => {
+    const out = await started(['--host', '0.0.0.0']);
+    expect(out).toContain(`warning: listening on 0.0.0.0, ${WARNING}`);
+    expect(out).toContain('169.254.169.254');
+  });
+
+  it('keeps quiet with --webhook-targets any given, and on a loopback host', async () => {
+    expect(await started(['--host', '0.0.0.0', '--webhook-targets', 'any'])).not.toContain(WARNING);
+    expect(await started([])).not.toContain(WARNING);
+  });
+});

@@ -1,7 +1,9 @@
 // Connection limits on a real port: slow senders, clients that stop reading or go away mid-body, and
 // the graceful close under a scenario's latency fault.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { request, Agent, type IncomingMessage } from 'node:http';
 import net from 'node:net';
+import { Agent as UndiciAgent, request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { payout, serversPerTest, type RunningServer } from '../support/server.js';
 
@@ -172,4 +174,83 @@ describe('graceful close', () => {
     expect(s.output()).toContain('store flushed');
     agent.destroy();
   }, 40_000);
+
+  it('never resets a request a keep-alive client has written: each is answered whole, or its connection closed before it was sent', async () => {
+    const s = await start();
+    const agent = new UndiciAgent({ keepAliveTimeout: 10_000 });
+    // What undici wrote: a request whose headers went out on a socket is one the server must answer.
+    const written = new Set<string>();
+    const onSend = (m: unknown) => written.add((m as { request: { path: string } }).request.path);
+    subscribe('undici:client:sendHeaders', onSend);
+    const tally = { answered: 0, refused: 0, closedBeforeSent: 0, resetAfterSent: 0, other: 0 };
+    const resets: string[] = [];
+    let n = 0;
+    let stopping = false;
+    // Eight loops of requests, each waiting for its answer before the next, as a test suite's
+    // clients do; every fifth a POST (which undici never retries). Bounded: each loop stops at its
+    // first failure once the server is stopping, and after 1,500 requests in any case.
+    const loop = async (id: number) => {
+      for (let i = 0; i < 1500; i++) {
+        const path = `/_sandbox/clock?n=${++n}`;
+        const post = n % 5 === 0;
+        try {
+          const res = await undiciRequest(`${s.url}${post ? `/api/v1/partners/payouts?n=${n}` : path}`, {
+            dispatcher: agent,
+            method: post ? 'POST' : 'GET',
+            headers: post ? json : auth,
+            body: post ? JSON.stringify(payout(`ka-${id}-${i}`)) : undefined,
+          });
+          const text = await res.body.text();
+          expect(res.statusCode).toBe(post ? 201 : 200);
+          expect(JSON.parse(text)).toBeTruthy();
+          tally.answered++;
+        } catch (err) {
+          const code = (err as { code?: string }).code ?? String(err);
+          const sentPath = post ? `/api/v1/partners/payouts?n=${n}` : path;
+          if (code === 'ECONNREFUSED') tally.refused++;
+          else if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') {
+            tally.other++;
+            resets.push(`${sentPath}: ${code}`);
+          } else if (written.has(sentPath)) {
+            tally.resetAfterSent++;
+            resets.push(`${sentPath}: ${code}`);
+          } else tally.closedBeforeSent++;
+          if (stopping) return;
+        }
+      }
+    };
+    const loops = Array.from({ length: 32 }, (_, i) => loop(i));
+    while (tally.answered < 400) await new Promise((r) => setTimeout(r, 5));
+    stopping = true;
+    const exited = s.stop('SIGTERM');
+    await Promise.all(loops);
+    unsubscribe('undici:client:sendHeaders', onSend);
+    await agent.close();
+    expect(await exited).toBe(0);
+    expect(resets).toEqual([]);
+    expect(tally.resetAfterSent).toBe(0);
+    expect(tally.answered).toBeGreaterThan(400);
+  }, 40_000);
+
+  it('answers a request sent on an idle keep-alive connection after SIGTERM, with Connection: close, instead of closing it', async () => {
+    const s = await start();
+    const socket = await connect(s);
+    let text = '';
+    let closed = false;
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('close', () => (closed = true));
+    const get = `GET /_sandbox/clock HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer ${KEY}\r\n\r\n`;
+    socket.write(get);
+    await expect.poll(() => text, { timeout: 5000 }).toMatch(/Connection: keep-alive[\s\S]*\r\n\r\n\{.*\}$/);
+    const exited = s.stop('SIGTERM');
+    await expect.poll(() => s.output(), { timeout: 5000 }).toContain('SIGTERM received');
+    // The drain has begun; the connection sat idle through it, as a client's pooled one does.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toBe(false);
+    text = '';
+    socket.write(get);
+    await expect.poll(() => closed, { timeout: 5000 }).toBe(true);
+    expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*Connection: close\r\n[\s\S]*"offsetSeconds"/);
+    expect(await exited).toBe(0);
+  });
 });

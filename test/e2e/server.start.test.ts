@@ -48,14 +48,15 @@ it('lets webhook attempts in flight finish before closing, and keeps the queued 
   const { mkdtemp } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
   const received: string[] = [];
-  // The receiver answers each attempt 300 ms late, so one attempt is in flight and the next queued when close() is called.
+  // The receiver answers each attempt 1.5 s late, so one attempt is in flight and the next queued when close() is called
+  // and still when the drain ends (it waits half a second for this client's idle keep-alive connection).
   const receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => setTimeout(() => {
       received.push((JSON.parse(body) as { event: string }).event);
       res.writeHead(200).end('ok');
-    }, 300));
+    }, 1500));
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
