@@ -17,6 +17,8 @@ import type { DomainModule } from './domains/module.js';
 import { handedOver, keepQueued, Outbox, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
 import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { docsRoutes } from './http/docs.js';
+import { readinessRoutes } from './readiness/readiness.routes.js';
+import { webhookSources } from './readiness/sources.js';
 import { onError, onNotFound, validationHook } from './http/error-responses.js';
 import { partnerApiFirst, withScenarioHeader, type Tag } from './http/openapi.js';
 import { faultsMiddleware, type Sleep } from './http/fault-responses.js';
@@ -185,6 +187,8 @@ export function createApp(deps: AppDeps) {
       )),
     ),
   );
+  // Its sources are the webhooks domain's; it is mounted after the /_sandbox middleware like the rest of the control API.
+  app.route('/', readinessRoutes(webhookSources(outbox.options.timeoutMs)));
   app.route('/', docsRoutes());
   app.route('/', consoleRoutes());
 

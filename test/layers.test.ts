@@ -19,8 +19,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   domains: ['kernel', 'engine', 'http', 'iso20022', 'store'],
   console: ['kernel', 'http'],
   // Types only (checked below): the client loads nothing of the server.
-  client: ['admin', 'domains'],
-  root: ['kernel', 'store', 'engine', 'iso20022', 'http', 'admin', 'domains', 'console', 'client'],
+  client: ['admin', 'domains', 'readiness'],
+  readiness: ['kernel', 'engine', 'http', 'domains'],
+  root: ['kernel', 'store', 'engine', 'iso20022', 'http', 'admin', 'domains', 'console', 'client', 'readiness'],
 };
 
 const folderOf = (file: string) => {

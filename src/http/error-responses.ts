@@ -29,6 +29,7 @@ export const payloadTooLarge = () =>
   new SandboxError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB. Send a smaller body.');
 
 export function renderError(c: Context<AppEnv>, err: SandboxError): Response {
+  c.set('errorCode', err.code);
   const xml = c.get('renderError');
   if (xml) return xml(err);
   const body = errorEnvelope(err);

@@ -1,4 +1,4 @@
-// Records each API request of a tenant in its journal; it runs inside the tenant's session, so on a
+// Records each API request of a tenant in its journal, and tells the readiness observations; it runs inside the tenant's session, so on a
 // shared store the entry is written with it. The response body is the object the route
 // answered with, handed over by reply(), created() or renderError() through
 // c.set('responseBody'); nothing is cloned or serialised on the hot path. Of the request's headers
@@ -36,6 +36,22 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
     const text = bodyTextRead(c);
     const shared = tenant.journal.record(entry, text ?? undefined);
     if (shared) await shared;
+    // What the readiness report judges: O(1), the body read only around failures.
+    const observed = tenant.observations.observe({
+      id: entry.id,
+      at: entry.at,
+      now: tenant.now(),
+      method: entry.method,
+      path: entry.path,
+      sent: entry.sent,
+      fault: fault ? { kind: fault.kind } : null,
+      errorCode: c.get('errorCode'),
+      retryAfter: entry.sent === 429 ? (c.res.headers.get('retry-after') ?? undefined) : undefined,
+      response: entry.responseBody,
+      // A fault may have answered before the route read the body: it is read now, in that rare case.
+      body: () => text ?? c.req.text().catch(() => undefined),
+    });
+    if (observed) await observed;
   };
 }
 

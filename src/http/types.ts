@@ -17,6 +17,8 @@ export interface AppEnv {
     fault: { kind: import('../engine/requests/fault-rules.js').FaultKind; rule: number; scenario: string; status: number | null; sent: number | 'dropped' | 'timeout' } | undefined;
     /** The status the request's own answer had, when a drop or timeout fault ran it first. */
     faultStatus: number | undefined;
+    /** The error code the answer carried, when it was an error (the readiness observations read it). */
+    errorCode: string | undefined;
     /** Ties the callbacks the request registers to it (http/request-scope.ts). */
     scope: import('../kernel/request-scope.js').RequestScope | undefined;
     /** Work to do once the request has let its tenant go (a fault's wait), so it holds no lock. */

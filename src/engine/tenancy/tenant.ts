@@ -6,6 +6,7 @@ import type { TenantStore } from '../../store/store.js';
 import type { Behaviour } from '../registry/behaviour.js';
 import { EventLog, type EventView, type SandboxEvent } from '../registry/events.js';
 import { Journal } from '../requests/journal.js';
+import { OBSERVATIONS_COLLECTION, Observations } from '../requests/observations.js';
 import type { Retained } from '../registry/types.js';
 import { checkRoom } from './room.js';
 import { Scheduler, type Job } from '../scheduler.js';
@@ -79,6 +80,7 @@ export class Tenant {
   readonly scheduler: Scheduler;
   readonly events: EventLog;
   readonly journal: Journal;
+  private observed: Observations | undefined;
   private offsetMs: number;
   private frozenAt: number | undefined;
   private advances: [number, number][];
@@ -355,9 +357,14 @@ export class Tenant {
     checkRoom(this, this.env, adding);
   }
 
-  /** Forget resources, jobs, events, journal and clock offset; keep settings (scenario, webhooks). */
+  /** What the readiness report judges this key by (made on first use). */
+  get observations(): Observations {
+    return (this.observed ??= new Observations(this.store.collection(OBSERVATIONS_COLLECTION)));
+  }
+
+  /** Forget resources, jobs, events, journal and clock offset; keep settings (scenario, webhooks) and the readiness observations. */
   reset(): void {
-    this.store.clear([SCENARIO_COLLECTION, SAVED_SCENARIOS, ...this.env.settings]);
+    this.store.clear([SCENARIO_COLLECTION, SAVED_SCENARIOS, OBSERVATIONS_COLLECTION, ...this.env.settings]);
     this.scheduler.clear();
     this.events.reset();
     this.journal.clear();

@@ -1,0 +1,295 @@
+// What the readiness report judges a key's integration by, observed as its requests are answered.
+// The journal keeps only a key's last requests, in memory, per replica; this record is small and
+// bounded (counters, the latest evidence of each check, a window of the resources read in the
+// last minute), kept in the key's store like its settings, so verdicts survive a long suite, a
+// reset, a restart and another replica. Each request updates it in O(1); a request's body is read
+// only in the rare states that need it (a create after a failed one, a request resent after a
+// refusal or a fault). src/readiness/ turns it into verdicts.
+import { createHash } from 'node:crypto';
+import type { Collection } from '../../store/store.js';
+import type { FaultKind } from './types.js';
+
+/** Where a verdict came from: the request behind it, as the journal names it. */
+export interface Evidence {
+  /** The journal entry's id (`req_12`), when the journal gave one. */
+  id: string;
+  at: string;
+  method: string;
+  path: string;
+  /** What the client got: a status, or `dropped` / `timeout`. */
+  sent: number | 'dropped' | 'timeout';
+  reference?: string;
+  note?: string;
+}
+
+export interface CheckState {
+  /** Times the check was met (exercised), and the verdict so far. */
+  met: number;
+  failed: boolean;
+  /** The latest evidence, newest last, at most EVIDENCE_KEPT. */
+  evidence: Evidence[];
+}
+
+export interface ReadinessRecord {
+  checks: Record<string, CheckState>;
+  /** A create that failed (5xx, timeout or drop), waiting for the partner's next create on its route. */
+  pendingRetry?: { route: string; reference: string; fingerprint: string; at: number; evidence: Evidence; readBack: boolean };
+  /** A 429 with Retry-After, waiting for the next call to its route. */
+  pendingWait?: { route: string; until: number; seconds: number; evidence: Evidence };
+  /** The last refused request (4xx but 409 and 429), by fingerprint, and how often it came unchanged in a row. */
+  lastRefused?: { fingerprint: string; count: number };
+  /** The last fault the key met, while its identical resends are watched. */
+  lastFault?: { check: string; fingerprint: string; at: number; quick: number };
+  /** The key's last FX requests (at most XML_KEPT): 1 refused for its XML, 0 not. */
+  xml: number[];
+}
+
+/** What the observer is told of one answered request. */
+export interface Observed {
+  id: string;
+  at: string;
+  /** The key's clock, ms. */
+  now: number;
+  method: string;
+  path: string;
+  sent: number | 'dropped' | 'timeout';
+  fault: { kind: FaultKind; form?: string } | null;
+  /** The answer's error code, when it was an error. */
+  errorCode: string | undefined;
+  retryAfter: string | undefined;
+  /** The answer's body object (JSON answers). */
+  response: unknown;
+  /** The request's body text, read only when needed. */
+  body(): Promise<string | undefined> | undefined;
+}
+
+export const EVIDENCE_KEPT = 5;
+export const XML_KEPT = 100;
+/** A create under a new reference this long after a failed one, with the same amount and destination, is the double-payout bug. */
+export const RETRY_WINDOW_MS = 10 * 60_000;
+/** Resends of the same request closer together than this, three times after a fault, are blind. */
+const QUICK_MS = 1000;
+const BLIND_AFTER = 3;
+/** How many resources' reads are counted at once, and over what window. */
+const READ_WINDOW_MS = 60_000;
+const READS_TRACKED = 64;
+
+const FX_PREFIX = '/api/v1/partners/fx/';
+const COLLECTION = 'readiness';
+
+const emptyRecord = (): ReadinessRecord => ({ checks: {}, xml: [] });
+
+export class Observations {
+  /** The record being updated, read from the store for each request (another replica may have written it). */
+  private record: ReadinessRecord = emptyRecord();
+  /** Reads per resource path in the current window; in memory only: the verdict is what is kept. */
+  private readonly reads = new Map<string, { since: number; count: number }>();
+
+  constructor(private readonly store: Collection<ReadinessRecord>) {}
+
+  /** The record as kept. */
+  get current(): ReadinessRecord {
+    return this.store.get('record') ?? emptyRecord();
+  }
+
+  /** Forget every observation (DELETE /_sandbox/report). */
+  clear(): void {
+    this.record = emptyRecord();
+    this.reads.clear();
+    this.store.remove('record');
+  }
+
+  observe(o: Observed): Promise<void> | void {
+    const r = (this.record = this.store.get('record') ?? emptyRecord());
+    let changed = false;
+    const create = o.method === 'POST' && o.path.startsWith('/api/');
+    const failed = o.sent === 'dropped' || o.sent === 'timeout' || (typeof o.sent === 'number' && o.sent >= 500);
+    // The body is read only around failures: a failed or faulted answer, a refusal, a create while a
+    // failed one waits for its retry, and any request within seconds of a fault.
+    const needsBody =
+      failed || o.fault !== null || o.sent === 429 || isRefusal(o.sent) || (create && r.pendingRetry !== undefined) || (r.lastFault !== undefined && o.now - r.lastFault.at < 10 * QUICK_MS);
+    if (needsBody) return this.withBody(o, failed, create);
+    if (r.pendingWait && r.pendingWait.route === route(o)) changed = this.judgeWait(o) || changed;
+    if (r.lastRefused) {
+      r.lastRefused = undefined;
+      changed = true;
+    }
+    changed = this.judgeAnswer(o) || changed;
+    if (changed) this.save();
+  }
+
+  private async withBody(o: Observed, failed: boolean, create: boolean): Promise<void> {
+    const text = (await o.body()) ?? '';
+    const r = this.record;
+    const fp = fingerprint(o.method, o.path, text);
+    if (r.pendingWait && r.pendingWait.route === route(o)) this.judgeWait(o);
+    if (create && r.pendingRetry && r.pendingRetry.route === route(o)) this.judgeRetry(o, text);
+    if (create && failed) {
+      const reference = referenceOf(text);
+      if (reference !== undefined) r.pendingRetry = { route: route(o), reference, fingerprint: payment(text), at: o.now, evidence: evidenceOf(o, reference), readBack: false };
+    }
+    // Blind resends: the same refused request again and again, or the same request hammered after a fault.
+    if (isRefusal(o.sent)) {
+      const count = r.lastRefused?.fingerprint === fp ? r.lastRefused.count + 1 : 1;
+      r.lastRefused = { fingerprint: fp, count };
+      this.met('no-blind-retry-of-4xx', o, count >= BLIND_AFTER, count >= BLIND_AFTER ? `sent unchanged ${count} times in a row, each refused` : undefined);
+    } else r.lastRefused = undefined;
+    if (r.lastFault && r.lastFault.fingerprint === fp && faultCheck(o) === undefined) {
+      const quick = o.now - r.lastFault.at < QUICK_MS ? r.lastFault.quick + 1 : 0;
+      r.lastFault = { ...r.lastFault, at: o.now, quick };
+      if (quick >= BLIND_AFTER) this.met(r.lastFault.check, o, true, `resent unchanged ${quick} times, less than 1 s apart, after the fault`);
+    }
+    this.judgeAnswer(o, fp);
+    this.save();
+  }
+
+  /** The checks every answer may meet: faults, 429s, reads of a resource's state, FX XML. */
+  private judgeAnswer(o: Observed, fp?: string): boolean {
+    const r = this.record;
+    let changed = false;
+    const check = faultCheck(o);
+    if (check) {
+      this.met(check, o, false);
+      r.lastFault = fp === undefined ? undefined : { check, fingerprint: fp, at: o.now, quick: 0 };
+      changed = true;
+    }
+    if (o.sent === 429 && o.retryAfter !== undefined) {
+      const seconds = Number(o.retryAfter);
+      if (Number.isFinite(seconds) && seconds > 0) {
+        r.pendingWait = { route: route(o), until: o.now + seconds * 1000, seconds, evidence: evidenceOf(o) };
+        changed = true;
+      }
+    }
+    // Reading the failed create's reference back, whatever the answer (a 404 says it was never made).
+    if (o.method === 'GET' && r.pendingRetry && !r.pendingRetry.readBack && o.path.endsWith(`/${encodeURIComponent(r.pendingRetry.reference)}`)) {
+      r.pendingRetry.readBack = true;
+      changed = true;
+    }
+    if (o.method === 'GET' && o.sent === 200) changed = this.judgeRead(o) || changed;
+    if (o.path.startsWith(FX_PREFIX) && o.method !== 'GET') {
+      r.xml.push(o.errorCode === 'MALFORMED_XML' ? 1 : 0);
+      if (r.xml.length > XML_KEPT) r.xml.shift();
+      if (o.errorCode === 'MALFORMED_XML') this.met('xml-valid', o, true, 'refused for its XML structure');
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** A 200 to a read: the state it showed (a failed payout read is the failure met), and how often the resource is read. */
+  private judgeRead(o: Observed): boolean {
+    const r = this.record;
+    let changed = false;
+    const data = (o.response as { data?: { status?: unknown; reference?: unknown } } | undefined)?.data;
+    if (data && typeof data.status === 'string') {
+      const key = `read:${o.path.slice(0, o.path.lastIndexOf('/') + 1)}${data.status}`;
+      const state = r.checks[key];
+      if (!state || state.met === 0) {
+        this.met(key, o, false);
+        changed = true;
+      }
+    }
+    // Polling: reads of one resource in the current minute.
+    if (data) {
+      let w = this.reads.get(o.path);
+      if (!w || o.now - w.since >= READ_WINDOW_MS) {
+        if (!w && this.reads.size >= READS_TRACKED) this.reads.delete(this.reads.keys().next().value!);
+        this.reads.delete(o.path);
+        this.reads.set(o.path, (w = { since: o.now, count: 0 }));
+      }
+      w.count++;
+      const state = r.checks['polling-moderate'];
+      if (!state) {
+        this.met('polling-moderate', o, false);
+        changed = true;
+      }
+      if (w.count > READ_WINDOW_MS / 1000 && !r.checks['polling-moderate']!.failed) {
+        this.met('polling-moderate', o, true, `read ${w.count} times within a minute`);
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  private judgeWait(o: Observed): boolean {
+    const w = this.record.pendingWait!;
+    this.record.pendingWait = undefined;
+    const waited = o.now >= w.until;
+    this.met('retry-after-honoured', o, !waited, waited ? undefined : `came ${Math.round((w.until - o.now) / 100) / 10} s before the ${w.seconds} s of Retry-After had passed`);
+    return true;
+  }
+
+  private judgeRetry(o: Observed, text: string): void {
+    const p = this.record.pendingRetry!;
+    const reference = referenceOf(text);
+    if (reference === p.reference) {
+      this.met('retry-reuses-reference', o, false, `retried under the same reference ${reference}`, reference);
+      this.record.pendingRetry = undefined;
+    } else if (o.now - p.at > RETRY_WINDOW_MS || payment(text) !== p.fingerprint) {
+      // Another payment, or long after: not a retry of the failed one.
+      if (o.now - p.at > RETRY_WINDOW_MS) this.record.pendingRetry = undefined;
+    } else if (p.readBack) {
+      this.met('retry-reuses-reference', o, false, `read ${p.reference} back before creating ${reference ?? 'a new one'}`, reference);
+      this.record.pendingRetry = undefined;
+    } else {
+      this.met('retry-reuses-reference', o, true, `after ${p.reference} failed (${p.evidence.id || p.evidence.at}), the same amount and destination were sent again as ${reference ?? 'a new reference'} without reading ${p.reference} back: a double payment on the live service`, reference);
+      this.record.pendingRetry = undefined;
+    }
+  }
+
+  private met(check: string, o: Observed, failed: boolean, note?: string, reference?: string): void {
+    const state = (this.record.checks[check] ??= { met: 0, failed: false, evidence: [] });
+    state.met++;
+    if (failed) state.failed = true;
+    state.evidence.push(evidenceOf(o, reference, note));
+    if (state.evidence.length > EVIDENCE_KEPT) state.evidence.shift();
+  }
+
+  private save(): void {
+    this.store.put('record', this.record);
+  }
+}
+
+/** The check a fault's answer meets, when it met one. */
+function faultCheck(o: Observed): string | undefined {
+  if (o.fault) {
+    if (o.fault.kind === 'error') return o.sent === 429 ? 'handles-429' : typeof o.sent === 'number' && o.sent >= 500 ? 'handles-5xx' : undefined;
+    if (o.fault.kind === 'latency') return undefined;
+    return `handles-${o.fault.kind}`;
+  }
+  if (o.sent === 429) return 'handles-429';
+  return typeof o.sent === 'number' && o.sent >= 500 ? 'handles-5xx' : undefined;
+}
+
+const isRefusal = (sent: Observed['sent']) => typeof sent === 'number' && sent >= 400 && sent < 500 && sent !== 409 && sent !== 429;
+const route = (o: Observed) => `${o.method} ${o.path}`;
+
+function evidenceOf(o: Observed, reference?: string, note?: string): Evidence {
+  const e: Evidence = { id: o.id, at: o.at, method: o.method, path: o.path, sent: o.sent };
+  if (reference !== undefined) e.reference = reference;
+  if (note !== undefined) e.note = note;
+  return e;
+}
+
+const fingerprint = (method: string, path: string, body: string) => createHash('sha256').update(`${method} ${path}\n${body}`).digest('base64url').slice(0, 22);
+
+function parse(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function referenceOf(text: string): string | undefined {
+  const ref = parse(text)?.reference;
+  return typeof ref === 'string' ? ref : undefined;
+}
+
+/** What makes two creates the same payment: their amount, currency and destination. */
+function payment(text: string): string {
+  const b = parse(text) ?? {};
+  return JSON.stringify([b.amount, b.currency, b.destination ?? b.address ?? null]);
+}
+
+export const OBSERVATIONS_COLLECTION = COLLECTION;

@@ -1,0 +1,216 @@
+// GET /_sandbox/report: the readiness report of one key, judged from what the key did. Every check
+// here is provoked as a partner's suite would meet it, and its verdict and evidence read back.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { XmlDocument, XmlLibError, XsdValidator } from 'libxml2-wasm';
+import { describe, expect, it } from 'vitest';
+import { LowdbStore } from '../../src/store/lowdb.store.js';
+import { advance, createTestApp, KEY, payoutRequest, type TestApp } from '../support/app.js';
+
+const PAYOUTS = '/api/v1/partners/payouts';
+
+interface Check {
+  id: string;
+  status: string;
+  required: boolean;
+  detail: string;
+  evidence: { id: string; method: string; path: string; sent: number | string; reference?: string; note?: string }[];
+}
+
+async function report(t: TestApp, key = KEY): Promise<{ ready: boolean; generatedAt: string; checks: Check[] }> {
+  const res = await t.call('GET', '/_sandbox/report', { key });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+/** Problems of a JUnit file against the form CI servers read (junit.xsd); none when valid. */
+function junitProblems(xml: string): string[] {
+  const validator = XsdValidator.fromDoc(XmlDocument.fromString(readFileSync(new URL('./junit.xsd', import.meta.url), 'utf8')));
+  const doc = XmlDocument.fromString(xml);
+  try {
+    validator.validate(doc);
+    return [];
+  } catch (err) {
+    if (err instanceof XmlLibError) return err.details.map((d) => `line ${d.line}: ${d.message.trim()}`);
+    throw err;
+  } finally {
+    doc.dispose();
+    validator.dispose();
+  }
+}
+
+const check = (r: { checks: Check[] }, id: string) => r.checks.find((c) => c.id === id)!;
+
+async function bind(t: TestApp, scenario: object, key = KEY) {
+  const res = await t.call('PUT', '/_sandbox/scenario', { key, body: { scenario } });
+  expect(res.status, res.text).toBe(200);
+}
+
+const failFirstPayout = { name: 'fail-first', faults: [{ route: { method: 'POST', path: PAYOUTS }, sequence: [{ kind: 'error', status: 500 }, 'pass'] }] };
+
+describe('the readiness report', () => {
+  it('finds a fresh key not ready, every required check not exercised, with what to do', async () => {
+    const t = await createTestApp();
+    const r = await report(t);
+    expect(r.ready).toBe(false);
+    expect(r.checks.map((c) => c.id)).toEqual([
+      'retry-reuses-reference',
+      'webhook-signatures-verified',
+      'webhooks-acknowledged',
+      'handles-payout.failed',
+      'handles-wallet_payout.failed',
+      'handles-withdrawal.failed',
+      'handles-transfer.failed',
+      'handles-quote.expired',
+      'handles-fx_trade.canc',
+      'handles-5xx',
+      'handles-429',
+      'handles-timeout',
+      'handles-drop',
+      'handles-malformed',
+      'handles-drift',
+      'retry-after-honoured',
+      'no-blind-retry-of-4xx',
+      'polling-moderate',
+      'xml-valid',
+      'key-format',
+    ]);
+    expect(r.checks.filter((c) => c.required).map((c) => [c.id, c.status])).toEqual([
+      ['retry-reuses-reference', 'not_exercised'],
+      ['webhook-signatures-verified', 'not_exercised'],
+      ['webhooks-acknowledged', 'not_exercised'],
+      ['handles-payout.failed', 'not_exercised'],
+    ]);
+    expect(check(r, 'retry-reuses-reference').detail).toContain('Bind a scenario with a 5xx, timeout or drop fault');
+    // The test app's key has the live service's format.
+    expect(check(r, 'key-format')).toMatchObject({ status: 'passed', required: false });
+    expect(check(r, 'key-format').detail).toContain("has the live service's format");
+    const readable = await report(t, 'sk_test_ci_job_42');
+    expect(check(readable, 'key-format').detail).toMatch(/^Advisory: the key is a readable sandbox key/);
+  });
+
+  it('passes retry-reuses-reference when the failed create is retried under its reference, naming both requests', async () => {
+    const t = await createTestApp();
+    await bind(t, failFirstPayout);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(500);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
+    const r = await report(t);
+    const c = check(r, 'retry-reuses-reference');
+    expect(c.status).toBe('passed');
+    expect(c.evidence.at(-1)).toMatchObject({ method: 'POST', path: PAYOUTS, sent: 201, reference: 'order-1', note: 'retried under the same reference order-1' });
+    expect(c.evidence.at(-1)!.id).toMatch(/^req_\d+$/);
+    expect(check(r, 'handles-5xx')).toMatchObject({ status: 'passed' });
+  });
+
+  it('fails retry-reuses-reference on the double-payout bug: the same payment under a new reference, the original never read back', async () => {
+    const t = await createTestApp();
+    await bind(t, failFirstPayout);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1', 5000) })).status).toBe(500);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-2', 5000) })).status).toBe(201);
+    const r = await report(t);
+    const c = check(r, 'retry-reuses-reference');
+    expect(c.status).toBe('failed');
+    expect(c.evidence.at(-1)).toMatchObject({ sent: 201, reference: 'order-2' });
+    expect(c.evidence.at(-1)!.note).toContain('after order-1 failed');
+    expect(r.ready).toBe(false);
+  });
+
+  it('accepts a new reference once the failed one was read back, and ignores another payment', async () => {
+    const t = await createTestApp();
+    await bind(t, failFirstPayout);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1', 5000) })).status).toBe(500);
+    // Another payment altogether is no retry.
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('other-1', 700) })).status).toBe(201);
+    expect(check(await report(t), 'retry-reuses-reference').status).toBe('not_exercised');
+    expect((await t.call('GET', `${PAYOUTS}/order-1`)).status).toBe(404);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-2', 5000) })).status).toBe(201);
+    const c = check(await report(t), 'retry-reuses-reference');
+    expect(c.status).toBe('passed');
+    expect(c.evidence.at(-1)!.note).toBe('read order-1 back before creating order-2');
+  });
+
+  it('passes handles-payout.failed once a FAILED payout is read back', async () => {
+    const t = await createTestApp();
+    const body = { ...payoutRequest('fail-1'), destination: { ...payoutRequest('x').destination, accountNumber: '0000000051' } };
+    expect((await t.call('POST', PAYOUTS, { body })).status).toBe(201);
+    expect(check(await report(t), 'handles-payout.failed').status).toBe('not_exercised');
+    await advance(t, 3600);
+    const read = await t.call('GET', `${PAYOUTS}/fail-1`);
+    expect(read.body.data.status).toBe('FAILED');
+    const c = check(await report(t), 'handles-payout.failed');
+    expect(c.status).toBe('passed');
+    expect(c.detail).toBe('Met a failed fiat payout: the FAILED state was read back.');
+    expect(c.evidence[0]).toMatchObject({ method: 'GET', path: `${PAYOUTS}/fail-1`, sent: 200 });
+  });
+
+  it('judges Retry-After on the key clock: too early fails, waiting passes', async () => {
+    const t = await createTestApp();
+    const limited = { name: 'limited', faults: [{ route: { method: 'POST', path: PAYOUTS }, sequence: [{ kind: 'error', status: 429, retryAfter: 2 }, 'pass', { kind: 'error', status: 429, retryAfter: 2 }, 'pass'] }] };
+    await bind(t, limited);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('r-1') })).status).toBe(429);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('r-1') })).status).toBe(201);
+    let c = check(await report(t), 'retry-after-honoured');
+    expect(c.status).toBe('failed');
+    expect(c.evidence.at(-1)!.note).toBe('came 2 s before the 2 s of Retry-After had passed');
+    expect(check(await report(t), 'handles-429').status).toBe('passed');
+    // A fresh run: the next 429 is waited for.
+    await t.call('DELETE', '/_sandbox/report');
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('r-2') })).status).toBe(429);
+    t.clock.advance(2000);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('r-2') })).status).toBe(201);
+    c = check(await report(t), 'retry-after-honoured');
+    expect(c.status).toBe('passed');
+  });
+
+  it('fails no-blind-retry-of-4xx when the same refused request is sent three times in a row', async () => {
+    const t = await createTestApp();
+    const bad = { ...payoutRequest('bad-1'), amount: -5 };
+    for (let i = 0; i < 2; i++) expect((await t.call('POST', PAYOUTS, { body: bad })).status).toBe(400);
+    expect(check(await report(t), 'no-blind-retry-of-4xx').status).toBe('passed');
+    expect((await t.call('POST', PAYOUTS, { body: bad })).status).toBe(400);
+    const c = check(await report(t), 'no-blind-retry-of-4xx');
+    expect(c.status).toBe('failed');
+    expect(c.evidence.at(-1)!.note).toBe('sent unchanged 3 times in a row, each refused');
+  });
+
+  it('answers Markdown and JUnit, and DELETE forgets what was observed', async () => {
+    const t = await createTestApp();
+    await bind(t, failFirstPayout);
+    await t.call('POST', PAYOUTS, { body: payoutRequest('order-1', 5000) });
+    await t.call('POST', PAYOUTS, { body: payoutRequest('order-2', 5000) });
+    const md = await t.call('GET', '/_sandbox/report?format=markdown');
+    expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(md.text).toMatch(/^# Readiness report: not ready for live\n/);
+    expect(md.text).toContain('| `retry-reuses-reference` | **failed** | yes |');
+    expect(md.text).toContain('### retry-reuses-reference');
+    const junit = await t.call('GET', '/_sandbox/report?format=junit');
+    expect(junit.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(junit.text).toContain('<testsuite name="payments-sandbox readiness" tests="20" failures="1" errors="0"');
+    expect(junitProblems(junit.text)).toEqual([]);
+    expect(junitProblems('<testsuite name="x"/>')).not.toEqual([]);
+    expect(junit.text).toMatch(/<testcase classname="readiness" name="retry-reuses-reference" time="0">\n {4}<failure message="After a create failed/);
+    expect(junit.text).toMatch(/<testcase classname="readiness" name="handles-drop" time="0">\n {4}<skipped message="not exercised: /);
+    // A reset of the key's resources keeps the verdicts; DELETE /_sandbox/report forgets them.
+    expect((await t.call('POST', '/_sandbox/reset')).status).toBe(200);
+    expect(check(await report(t), 'handles-5xx').status).toBe('passed');
+    const forgotten = await t.call('DELETE', '/_sandbox/report');
+    expect(forgotten.status).toBe(200);
+    expect(check(forgotten.body, 'retry-reuses-reference').status).toBe('not_exercised');
+    expect(check(forgotten.body, 'handles-5xx').status).toBe('not_exercised');
+  });
+
+  it('keeps its verdicts in the store: a restart with --data reads them back', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'readiness-'));
+    const first = await createTestApp({ store: await LowdbStore.open(dir) });
+    await bind(first, failFirstPayout);
+    await first.call('POST', PAYOUTS, { body: payoutRequest('order-1', 5000) });
+    await first.call('POST', PAYOUTS, { body: payoutRequest('order-2', 5000) });
+    await first.store.close();
+    const again = await createTestApp({ store: await LowdbStore.open(dir) });
+    const c = check(await report(again), 'retry-reuses-reference');
+    expect(c.status).toBe('failed');
+    expect(c.evidence.at(-1)).toMatchObject({ reference: 'order-2' });
+    await again.store.close();
+  });
+});
