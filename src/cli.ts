@@ -7,11 +7,18 @@ export type Command =
   | { name: 'serve'; config: Config; given: ReadonlySet<keyof Config> }
   | { name: 'openapi'; config: Config; given: ReadonlySet<keyof Config> }
   | { name: 'validate'; file: string }
+  | { name: 'report'; url: string; key: string; format: ReportFormat }
   | { name: 'help' };
+
+export type ReportFormat = 'json' | 'markdown' | 'junit';
+const REPORT_FORMATS: readonly ReportFormat[] = ['json', 'markdown', 'junit'];
 
 export const USAGE = `Usage: payments-sandbox [serve] [options]
        payments-sandbox openapi            print the OpenAPI document
        payments-sandbox validate FILE      check a scenario file (YAML or JSON)
+       payments-sandbox report --url URL --key KEY [--format json|markdown|junit]
+                                           print a key's readiness report from a running
+                                           sandbox; exit 1 when not ready [SANDBOX_URL, SANDBOX_KEY]
 
 Options (environment variable in brackets):
   --port N          port to listen on, default 4010 [PORT]
@@ -61,7 +68,24 @@ Connections (milliseconds; 0 turns a timeout off):
   --unread-timeout-ms N      default 30000 [SANDBOX_UNREAD_TIMEOUT_MS]
   -h, --help        show this help`;
 
+/** `report`: its own options; the URL and key may come from SANDBOX_URL and SANDBOX_KEY. */
+function parseReport(argv: string[], env: NodeJS.ProcessEnv): Command {
+  const { values, positionals } = parseArgs({
+    args: argv.slice(1),
+    allowPositionals: true,
+    options: { url: { type: 'string' }, key: { type: 'string' }, format: { type: 'string' } },
+  });
+  if (positionals.length > 0) throw new Error(`report takes no file: give --url, --key and --format.\n\n${USAGE}`);
+  const url = values.url ?? env.SANDBOX_URL ?? 'http://127.0.0.1:4010';
+  const key = values.key ?? env.SANDBOX_KEY;
+  if (!key) throw new Error(`report needs the key whose readiness to read: --key sk_test_... (or SANDBOX_KEY).\n\n${USAGE}`);
+  const format = (values.format ?? 'json') as ReportFormat;
+  if (!REPORT_FORMATS.includes(format)) throw new Error(`--format is json, markdown or junit, not '${values.format}'.\n\n${USAGE}`);
+  return { name: 'report', url, key, format };
+}
+
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
+  if (argv[0] === 'report') return parseReport(argv, env);
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -3,6 +3,7 @@
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createApp, scenarioFormatOf } from './app.js';
+import { SandboxTenant } from './client/control.js';
 import { parseCli, USAGE, webhookTargetsWarning } from './cli.js';
 import type { Config } from './config.js';
 import { validateScenarioFile } from './engine/scenario/scenario.load.js';
@@ -96,6 +97,14 @@ async function main() {
     const { code, message } = validateScenarioFile(cmd.file, scenarioFormatOf());
     (code === 0 ? console.log : console.error)(message);
     process.exitCode = code;
+    return;
+  }
+  if (cmd.name === 'report') {
+    // The JSON says whether the key is ready; the other formats are printed as the sandbox writes them.
+    const tenant = new SandboxTenant(cmd.url, cmd.key);
+    const report = await tenant.report();
+    console.log(cmd.format === 'json' ? JSON.stringify(report, null, 2) : (await tenant.report(cmd.format)).trimEnd());
+    process.exitCode = report.ready ? 0 : 1;
     return;
   }
   if (cmd.name === 'openapi') {

@@ -35,6 +35,8 @@ export const CONTROL_OPERATIONS = {
   'webhooks.test': 'POST /_sandbox/webhooks/test',
   deliveries: 'GET /_sandbox/webhooks/deliveries',
   redeliver: 'POST /_sandbox/webhooks/deliveries/{id}/redeliver',
+  report: 'GET /_sandbox/report',
+  resetReport: 'DELETE /_sandbox/report',
 } as const;
 
 export type ControlMethod = keyof typeof CONTROL_OPERATIONS;
@@ -282,6 +284,19 @@ export class SandboxTenant {
   /** Send a delivery once more, with the same webhook-id. */
   redeliver(deliveryId: string): Promise<T.Delivery> {
     return this.call('redeliver', { params: { id: deliveryId } });
+  }
+
+  /** Is this key's integration ready for live? Each check's verdict and its evidence (docs/readiness.md). */
+  report(): Promise<T.ReadinessReport>;
+  /** The same report as Markdown or as a JUnit XML file, as text. */
+  report(format: 'markdown' | 'junit'): Promise<string>;
+  report(format?: 'markdown' | 'junit'): Promise<T.ReadinessReport | string> {
+    return this.call('report', { query: { format }, headers: format ? { accept: format === 'junit' ? 'application/xml' : 'text/markdown' } : {} });
+  }
+
+  /** Forget what the report observed of this key, to judge a new run from nothing. */
+  resetReport(): Promise<T.ReadinessReport> {
+    return this.call('resetReport');
   }
 }
 

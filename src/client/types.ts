@@ -7,6 +7,7 @@ import type * as Scenarios from '../admin/scenario.routes.js';
 import type * as Reference from '../domains/reference/reference.schema.js';
 import type * as Transfers from '../domains/transfers/transfers.schema.js';
 import type * as Webhooks from '../domains/webhooks/webhooks.schema.js';
+import type * as Readiness from '../readiness/readiness.routes.js';
 
 export type SandboxHealth = z.output<typeof Admin.Health>;
 export type ResetResult = z.output<typeof Admin.ResetResult>;
@@ -42,3 +43,4 @@ export type DeliveryList = z.output<typeof Webhooks.DeliveryList>;
 export type FlushResult = z.output<typeof Webhooks.FlushResult>;
 /** The JSON Schema (draft 2020-12) of the scenario format. */
 export type ScenarioJsonSchema = Record<string, unknown>;
+export type ReadinessReport = z.output<typeof Readiness.ReportSchema>;

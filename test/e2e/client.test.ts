@@ -289,4 +289,21 @@ describe('the control client', () => {
     await r.waitFor(2);
     expect(r.got[1].headers['webhook-id']).toBe(first.id);
   });
+
+  it('report: a fresh key is not ready, its required checks not exercised; Markdown and JUnit as text', async () => {
+    const t = sb.tenant();
+    const r = await t.report();
+    expect(r.ready).toBe(false);
+    expect(r.checks.filter((c) => c.required).map((c) => c.status)).toEqual(['not_exercised', 'not_exercised', 'not_exercised', 'not_exercised']);
+    expect(await t.report('markdown')).toMatch(/^# Readiness report: not ready for live\n/);
+    expect(await t.report('junit')).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuite name="payments-sandbox readiness"/);
+  });
+
+  it('resetReport: forgets what was observed of the key', async () => {
+    const t = await withPayout('bad-ref');
+    for (let i = 0; i < 3; i++) await t.fetch('/api/v1/partners/payouts', { method: 'POST', body: JSON.stringify({ ...payout('bad-ref'), amount: -1 }) });
+    expect((await t.report()).checks.find((c) => c.id === 'no-blind-retry-of-4xx')?.status).toBe('failed');
+    const fresh = await t.resetReport();
+    expect(fresh.checks.find((c) => c.id === 'no-blind-retry-of-4xx')?.status).toBe('not_exercised');
+  });
 });
