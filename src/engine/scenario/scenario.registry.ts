@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { loadScenarioDir, loadScenarioFile, ScenarioError, type LoadedScenario } from './scenario.load.js';
 import type { ScenarioFormat } from './scenario.schema.js';
 
-/** scenarios/ of the repository, found from src/engine/scenario/ (tests) or dist/ (the built server). */
+/** scenarios/ of the repository, found from src/engine/scenario/ (tests), dist/ (the built server) or a bundle one folder below it (the bench). */
 export function bundledDir(): string {
-  for (const rel of ['../scenarios/', '../../../scenarios/']) {
+  for (const rel of ['../scenarios/', '../../scenarios/', '../../../scenarios/']) {
     const dir = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(`${dir}default.yaml`)) return dir;
   }
