@@ -37,7 +37,9 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
     const shared = tenant.journal.record(entry, text ?? undefined);
     if (shared) await shared;
     // What the readiness report judges: O(1), the body read only around failures.
-    const observed = tenant.observations.observe({
+    const observations = tenant.observations;
+    if (!observations.wants(entry.method, entry.path, entry.sent, fault !== undefined)) return;
+    const observed = observations.observe({
       id: entry.id,
       at: entry.at,
       now: tenant.now(),

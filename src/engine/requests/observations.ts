@@ -99,6 +99,16 @@ export class Observations {
     this.store.remove('record');
   }
 
+  /**
+   * Whether an answer may change the record. A successful create or change (not FX), with no
+   * failure, wait or refusal pending, changes nothing: most requests of a suite stop here.
+   */
+  wants(method: string, path: string, sent: Observed['sent'], faulted: boolean): boolean {
+    if (faulted || typeof sent !== 'number' || sent >= 300 || method === 'GET' || path.startsWith(FX_PREFIX)) return true;
+    const r = this.store.get('record');
+    return r !== undefined && (r.pendingRetry !== undefined || r.pendingWait !== undefined || r.lastFault !== undefined || r.lastRefused !== undefined);
+  }
+
   observe(o: Observed): Promise<void> | void {
     const r = (this.record = this.store.get('record') ?? emptyRecord());
     let changed = false;
