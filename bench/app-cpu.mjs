@@ -85,6 +85,17 @@ const WORKLOADS = {
         body: JSON.stringify({ reference: `w-${n}`, chain: 'base', asset: 'usdc', amount: 10, toAddress: ADDRESS }),
       }),
   },
+  // The readiness report of a key whose journal is full (200 requests, refusals among them) and whose
+  // observations hold evidence: the report's own cost, far under its 100 ms target.
+  'GET readiness report': {
+    setup: async (key) => {
+      for (let n = 0; n < 200; n++) {
+        const body = n % 10 === 0 ? payout(`r-${n}`).replace('"amount":1000', '"amount":-1') : payout(`r-${n}`);
+        await app.request('/api/v1/partners/payouts', { method: 'POST', headers: json(key), body });
+      }
+    },
+    run: (key) => send('/_sandbox/report', { headers: json(key) }),
+  },
   'POST FX trade (XML)': { run: (key) => send('/api/v1/partners/fx/trades', { method: 'POST', headers: xml(key), body: FX_TRADE }) },
   'GET listings (XML)': { run: (key) => send('/api/v1/partners/fx/listings?source=NGN&destination=USDT', { headers: xml(key) }) },
   'GET maker rate (XML)': { run: (key) => send('/api/v1/partners/fx/rates/makers?from=NGN&to=USDT', { headers: xml(key) }) },
