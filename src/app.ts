@@ -16,7 +16,8 @@ import { domains, resourcesOf } from './domains/index.js';
 import type { DomainModule } from './domains/module.js';
 import { handedOver, keepQueued, Outbox, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
 import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
-import { docsRoutes } from './http/docs.js';
+import pkg from '../package.json' with { type: 'json' };
+import { Compressed, docsRoutes } from './http/docs.js';
 import { readinessRoutes } from './readiness/readiness.routes.js';
 import { webhookSources } from './readiness/sources.js';
 import { onError, onNotFound, validationHook } from './http/error-responses.js';
@@ -165,16 +166,17 @@ export function createApp(deps: AppDeps) {
     description: 'sk_test_ keys select sandbox mode, sk_live_ keys live simulation. Every key is its own tenant.',
   });
   // Built once, on first request, when every route is registered.
-  let openapi: object | undefined;
+  let openapi: Compressed | undefined;
   app.get('/openapi.json', (c) =>
-    c.json(
-      (openapi ??= partnerApiFirst(
+    (openapi ??= new Compressed(
+      JSON.stringify(
+        partnerApiFirst(
         withScenarioHeader(
           app.getOpenAPI31Document({
             openapi: '3.1.0',
             info: {
               title: 'payments-sandbox',
-              version: '1.0.0',
+              version: pkg.version,
               description: 'Sandbox of the partner payments, FX and transfers API, with the /_sandbox control API.',
               // package.json: UNLICENSED, a private project. OpenAPI 3.1 takes an SPDX identifier, which
               // the generator's type (written for 3.0) does not list.
@@ -184,8 +186,9 @@ export function createApp(deps: AppDeps) {
           }),
         ),
         TAGS,
-      )),
-    ),
+        ),
+      ),
+    )).respond(c, 'application/json; charset=utf-8'),
   );
   // Its sources are the webhooks domain's; it is mounted after the /_sandbox middleware like the rest of the control API.
   app.route('/', readinessRoutes(webhookSources(outbox.options.timeoutMs)));
