@@ -9,11 +9,27 @@ export interface Sent {
   headers: Record<string, string>;
 }
 
-export async function openConsole(t: TestApp, opts: { pollMs?: number; sessionKey?: string } = {}) {
+export interface ConsoleOptions {
+  pollMs?: number;
+  sessionKey?: string;
+  /** Run the page's setTimeout callbacks at once, recording each delay it asked for in `waited`
+   * (the console waits 1, 2, 3 s before retrying a call answered 503 or 429). */
+  instantTimers?: boolean;
+}
+
+export async function openConsole(t: TestApp, opts: ConsoleOptions = {}) {
   const win = new Window({
     url: 'http://127.0.0.1:4010/console',
     settings: { disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableJavaScriptEvaluation: false },
   });
+  const waited: number[] = [];
+  if (opts.instantTimers) {
+    const setTimeout = win.setTimeout.bind(win);
+    (win as any).setTimeout = (fn: () => void, ms?: number, ...args: unknown[]) => {
+      waited.push(ms ?? 0);
+      return setTimeout(fn, 0, ...args);
+    };
+  }
   const sent: Sent[] = [];
   (win as any).fetch = async (input: string, init: RequestInit = {}) => {
     const headers = Object.fromEntries(new Headers(init.headers).entries());
@@ -62,5 +78,5 @@ export async function openConsole(t: TestApp, opts: { pollMs?: number; sessionKe
     return announced;
   }
 
-  return { win, doc, sent, api, click, signIn, text, runStepwise, close: () => win.happyDOM.abort().then(() => win.close()) };
+  return { win, doc, sent, waited, api, click, signIn, text, runStepwise, close: () => win.happyDOM.abort().then(() => win.close()) };
 }
