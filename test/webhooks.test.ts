@@ -1,8 +1,9 @@
 // Webhooks end to end: a real HTTP receiver on port 0, every signature checked with the
 // standardwebhooks package, retries driven by the tenant's clock, and the outbox awaited explicitly.
+// The same from the real server process: test/e2e/webhooks.test.ts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { advance, KEY } from './support/app.js';
+import { advance } from './support/app.js';
 import { LIFECYCLES } from './support/scenarios.js';
 import { payout, receiver, setup, verifyAll } from './support/webhooks.js';
 
@@ -275,28 +276,5 @@ describe('filters', () => {
     expect(rest.body.hasMore).toBe(false);
     expect(rest.body.data.map((e: { event: string }) => e.event)).toEqual(['payout.successful', 'payout.successful']);
     expect((await t.call('GET', '/_sandbox/events?type=transfer')).body.data).toEqual([]);
-  });
-});
-
-describe('the sandbox process', () => {
-  it('delivers from the real server process, and retries once its clock is advanced', async () => {
-    const { startServer } = await import('./support/server.js');
-    const r = await receiver();
-    const s = await startServer();
-    try {
-      const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
-      const put = await fetch(`${s.url}/_sandbox/webhooks`, { method: 'PUT', headers, body: JSON.stringify({ url: r.url, events: ['payout.pending'] }) });
-      const { secret } = (await put.json()) as { secret: string };
-      r.plan.push(500);
-      const res = await fetch(`${s.url}/api/v1/partners/payouts`, { method: 'POST', headers, body: JSON.stringify(payout('proc-1')) });
-      expect(res.status).toBe(201);
-      await r.waitFor(1);
-      // the retry falls due 5 s later on the tenant clock
-      await fetch(`${s.url}/_sandbox/clock/advance`, { method: 'POST', headers, body: JSON.stringify({ seconds: 5 }) });
-      await r.waitFor(2);
-      expect(verifyAll(r, secret).map((m) => m.data.reference)).toEqual(['proc-1', 'proc-1']);
-    } finally {
-      await s.stop('SIGKILL');
-    }
   });
 });
