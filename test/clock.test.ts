@@ -1,6 +1,6 @@
 // The tenant clock QA can pin: frozen and thawed, moved to an instant (never back), and webhook
 // deliveries flushed without sleeping; one advance applies every webhook retry the skipped time covers.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../src/kernel/clock.js';
 import { createTestApp, KEY } from './support/app.js';
 import { setup } from './support/webhooks.js';
@@ -52,6 +52,10 @@ describe('POST /_sandbox/clock/advance', () => {
 });
 
 describe('webhooks against the pinned clock', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('POST /_sandbox/webhooks/flush waits for the due attempts and answers their results', async () => {
     const { t, r, hook, pay } = await setup();
     await hook({ events: ['payout.pending'] });
@@ -87,19 +91,36 @@ describe('webhooks against the pinned clock', () => {
   });
 
   it('spends at most its waiting budget on a receiver that never answers, and still reaches the instant', async () => {
-    const { t, r, hook, pay, deliveries } = await setup({ timeoutMs: 1000 }, { advanceWaitMs: 1500 });
+    // Real time, as the advance reads it for its budget (Date), is a fake clock here. Each wait the
+    // advance asks for is charged everything it allows, as a receiver slower than any wait would
+    // cost; the attempts themselves time out for real after 50 ms, so none is left in flight.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-01-15T09:00:00Z') });
+    const { t, r, outbox, hook, pay, deliveries } = await setup({ timeoutMs: 50 }, { advanceWaitMs: 1500 });
     await hook({ events: ['payout.pending'] });
     r.plan.push(0, 0, 0, 0, 0, 0);
     await t.call('PUT', '/_sandbox/clock', { body: { frozen: true } });
     await pay('hang-1');
     await t.call('POST', '/_sandbox/webhooks/flush');
-    const began = Date.now();
+    const waits: number[] = [];
+    const settled = outbox.settled.bind(outbox);
+    outbox.settled = async (tenant, maxMs) => {
+      waits.push(maxMs);
+      const done = await settled(tenant, 10_000);
+      vi.setSystemTime(Date.now() + maxMs);
+      return done;
+    };
     const res = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 7200 } });
-    // Waiting for each of the five retries would take five attempt timeouts (5 s); the budget ends it at 1.5 s.
-    expect(Date.now() - began).toBeLessThan(3500);
+    outbox.settled = settled;
+    // Waiting for each of the five retries would take five waits; each is at most one attempt's
+    // timeout plus 1 s, and the budget ends them at 1.5 s: the rest of the hour is applied unwaited.
+    expect(waits).toEqual([1050, 450]);
     expect([res.status, res.body.now]).toEqual([200, '2026-01-15T11:00:00.000Z']);
     await t.call('POST', '/_sandbox/webhooks/flush');
-    expect((await deliveries(KEY)).data[0].attempts.length).toBeGreaterThan(2);
+    // The retries before the budget ran out at their times; the one the rest of the hour made due, at the instant.
+    const [d] = (await deliveries(KEY)).data;
+    expect(d.attempts.map((a: { at: string }) => a.at)).toEqual(['09:00:00', '09:00:05', '09:00:35', '11:00:00'].map((h) => `2026-01-15T${h}.000Z`));
+    expect(d.attempts.every((a: { error: string }) => a.error === 'Timed out: no answer within 0.05 s')).toBe(true);
+    expect(r.got).toHaveLength(4);
   });
 });
 
