@@ -2,7 +2,7 @@
 // under a bundled scenario bound to the key (the scenarios taken in turn, so each flow runs and
 // each scenario is used); every create form; and the webhook panel with a real receiver, from
 // setting the URL to a delivery shown with its headers. The full flow x scenario matrix runs in
-// happy-dom over the same script (test/console.scenarios.test.ts).
+// happy-dom over the same script (test/console/scenarios.test.ts).
 // Needs Debian's chromium package (/usr/bin/chromium); CI installs it.
 import { readdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
