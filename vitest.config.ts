@@ -12,7 +12,7 @@ const E2E = [
   'test/e2e/**/*.test.ts',
   'test/soak/soak.test.ts',
   'test/fuzz/headers.test.ts',
-  'test/hosted.test.ts',
+  'test/store/hosted.test.ts',
   'src/store/postgres.contract.test.ts',
   'src/store/postgres.store.test.ts',
 ];

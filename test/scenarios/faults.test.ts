@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import type { Sleep } from '../../src/http/fault-responses.js';
 import { ConfigSchema } from '../../src/config.js';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { MemoryStore } from '../../src/store/memory.store.js';
@@ -249,9 +250,9 @@ describe('dropped connections and timeouts, over a real socket', () => {
   let close: (() => void) | undefined;
   afterEach(() => close?.());
 
-  async function listen(rules: unknown[]) {
+  async function listen(rules: unknown[], sleep?: Sleep) {
     const config = ConfigSchema.parse({ seed: 7 });
-    const { app } = createApp({ config, store: new MemoryStore(), clock: new ManualClock() });
+    const { app } = createApp({ config, store: new MemoryStore(), clock: new ManualClock(), sleep });
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
     await new Promise((r) => server.once('listening', r));
     close = () => server.close();
@@ -282,13 +283,45 @@ describe('dropped connections and timeouts, over a real socket', () => {
   });
 
   it('timeout holds the request until the client gives up, then closes the socket', async () => {
-    const { url, headers } = await listen([{ sequence: [{ kind: 'timeout', holdMs: 600 }, { kind: 'timeout', holdMs: 100 }] }]);
-    const started = Date.now();
-    const gaveUp = await fetch(`${url}${PAYOUTS}/x`, { headers, signal: AbortSignal.timeout(200) }).then(() => null, (e: Error) => e);
-    expect(gaveUp?.name).toBe('TimeoutError');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
-    const closed = await fetch(`${url}${PAYOUTS}/x`, { headers }).then(() => null, (e: Error) => e);
-    expect(closed).toBeInstanceOf(TypeError);
+    // Each hold waits on a gate the test opens, so the order of events is what is checked, not how long they took.
+    const holds: { ms: number; release: () => void }[] = [];
+    const reached: (() => void)[] = [];
+    const sleep: Sleep = (ms) =>
+      new Promise<void>((release) => {
+        holds.push({ ms, release });
+        reached.shift()?.();
+      });
+    const held = (n: number) => (holds.length >= n ? Promise.resolve() : new Promise<void>((r) => reached.push(r)));
+    const { url, headers } = await listen([{ sequence: [{ kind: 'timeout', holdMs: 600 }, { kind: 'timeout', holdMs: 100 }] }], sleep);
+
+    // A round trip on another connection: whatever the held one was sent before it has arrived by then.
+    const meanwhile = async () => expect((await fetch(`${url}/_sandbox/health`)).status).toBe(200);
+
+    const client = new AbortController();
+    let firstSettled = false;
+    const first = fetch(`${url}${PAYOUTS}/x`, { headers, signal: client.signal }).then(
+      () => null,
+      (e: Error) => e,
+    ).finally(() => (firstSettled = true));
+    await held(1);
+    await meanwhile();
+    // The sandbox holds the request: no answer, until the client gives up.
+    expect([holds[0].ms, firstSettled]).toEqual([600, false]);
+    client.abort(new DOMException('The client gave up waiting', 'TimeoutError'));
+    expect((await first)?.name).toBe('TimeoutError');
+    holds[0].release();
+
+    let secondSettled = false;
+    const second = fetch(`${url}${PAYOUTS}/x`, { headers }).then(
+      () => null,
+      (e: Error) => e,
+    ).finally(() => (secondSettled = true));
+    await held(2);
+    await meanwhile();
+    expect([holds[1].ms, secondSettled]).toEqual([100, false]);
+    // Once the hold ends, the socket is closed without an answer.
+    holds[1].release();
+    expect(await second).toBeInstanceOf(TypeError);
   });
 });
 

@@ -1,0 +1,120 @@
+// GET /_sandbox/resources, which the console's resource list is drawn from, and the console's
+// rendering of bodies (XML pretty-printed) and of histories whose kind the list does not know yet.
+import { describe, expect, it } from 'vitest';
+import { makeViews } from '../../src/console/client/views.js';
+import { advance, createTestApp, KEY_B } from '../support/app.js';
+import { newTrade } from '../support/fx.js';
+
+const payout = (reference: string) => ({
+  reference,
+  amount: 1000,
+  currency: 'NGN',
+  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+});
+
+describe('GET /_sandbox/resources', () => {
+  it("lists every kind of the caller's resources, newest first, with counts", async () => {
+    const t = await createTestApp();
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('first') });
+    await advance(t, 10);
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('second') });
+    await t.call('POST', '/api/v1/partners/payouts', { key: KEY_B, body: payout('other-tenant') });
+    const res = await t.call('GET', '/_sandbox/resources');
+    expect(res.status).toBe(200);
+    expect(res.body.counts).toEqual({ payouts: 2, 'wallet-payouts': 0, withdrawals: 0, transfers: 0, 'bulk-disbursements': 0, quotes: 0, 'fx-trades': 0 });
+    expect(res.body.data.map((r: any) => [r.kind, r.id, r.status, r.eventPrefix])).toEqual([
+      ['payouts', 'second', 'PENDING', 'payout'],
+      ['payouts', 'first', 'PENDING', 'payout'],
+    ]);
+    expect(res.body.data[0].resource).not.toHaveProperty('outcome');
+    expect(res.body.data[0].resource.transactionReference).toMatch(/^HPR-TRSF-/);
+  });
+
+  it('filters by kind, bounds each kind, and shows a bulk file with its transfers by state', async () => {
+    const t = await createTestApp();
+    await t.call('GET', '/api/v1/transfers/bulk/bulk_demo_salaries/transfers', { headers: { 'x-service-source': 'payroll' } });
+    const bulk = await t.call('GET', '/_sandbox/resources?kind=bulk-disbursements');
+    expect(bulk.body.counts).toEqual({ 'bulk-disbursements': 1 });
+    expect(bulk.body.data[0].id).toBe('bulk_demo_salaries');
+    expect(bulk.body.data[0].status).toBeNull();
+    const statuses = bulk.body.data[0].resource.statuses;
+    expect(Object.keys(statuses).sort()).toEqual(['FAILED', 'SUCCESSFUL']);
+    const some = await t.call('GET', '/_sandbox/resources?kind=transfers&limit=3');
+    expect(some.body.data).toHaveLength(3);
+    expect(some.body.counts.transfers).toBe(statuses.FAILED + statuses.SUCCESSFUL);
+    expect((await t.call('GET', '/_sandbox/resources?limit=0')).status).toBe(400);
+    expect((await t.call('GET', '/_sandbox/resources', { key: null })).status).toBe(401);
+  });
+});
+
+describe('GET /_sandbox/resources for quotes and FX trades', () => {
+  const intent = { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000, amountDirection: 'source' };
+
+  it('lists a quote as the quote route shows it, in its current state', async () => {
+    const t = await createTestApp();
+    const q = (await t.call('POST', '/api/v1/partners/marketplace/intent', { body: intent })).body;
+    await t.call('POST', '/api/v1/partners/marketplace/intent', { key: KEY_B, body: intent });
+    await t.call('PUT', `/api/v1/quotes/complete/${q.quoteId}`, { body: { destination: { blockChain: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } } } });
+    const res = await t.call('GET', '/_sandbox/resources?kind=quotes');
+    expect(res.body.counts).toEqual({ quotes: 1 });
+    expect(res.body.data.map((r: any) => [r.kind, r.id, r.status, r.eventPrefix, r.createdAt])).toEqual([['quotes', q.quoteId, 'awaiting_payment', 'quote', '2026-01-15T09:00:00.000Z']]);
+    expect(res.body.data[0].resource).toEqual((await t.call('GET', `/api/v1/partners/marketplace/quote/${q.quoteId}`)).body);
+    expect(res.body.data[0].resource).not.toHaveProperty('outcome');
+  });
+
+  it('lists FX trades newest first as JSON with the TTL left, and follows them to COMP', async () => {
+    const t = await createTestApp();
+    const txFirst = await newTrade(t, { amount: '10' });
+    await advance(t, 60);
+    const txSecond = await newTrade(t, { amount: '20' });
+    await t.call('POST', `/_sandbox/simulate/fx-trades/${txFirst}/accept`);
+    await t.call('POST', `/_sandbox/simulate/fx-trades/${txFirst}/confirm`);
+    const res = await t.call('GET', '/_sandbox/resources?kind=fx-trades');
+    expect(res.body.counts).toEqual({ 'fx-trades': 2 });
+    expect(res.body.data.map((r: any) => [r.id, r.status, r.eventPrefix])).toEqual([
+      [txSecond, 'NEWT', 'fx_trade'],
+      [txFirst, 'COMP', 'fx_trade'],
+    ]);
+    const [newt, comp] = res.body.data.map((r: any) => r.resource);
+    expect(newt).toMatchObject({ txId: txSecond, status: 'NEWT', baseCcy: 'NGN', quotedCcy: 'USDT', direction: 'BUY', tradingAmount: '20', ttlSeconds: 300 });
+    expect(comp).toMatchObject({ txId: txFirst, status: 'COMP', tradingAmount: '10', ttlSeconds: 0 });
+    expect(comp.payIn.reference).toMatch(/^FX-[0-9A-F]{16}$/);
+    expect((await t.call('GET', '/_sandbox/resources?kind=fx-trades', { key: KEY_B })).body).toEqual({ data: [], counts: { 'fx-trades': 0 } });
+  });
+});
+
+describe('console views', () => {
+  const views = makeViews();
+
+  it('pretty-prints XML bodies and indents JSON ones', () => {
+    const xml = '<?xml version="1.0" encoding="UTF-8"?><FXTradInstrRspn><UnqTxIdr><TxId>abc</TxId></UnqTxIdr><TTL>300</TTL><Empty/></FXTradInstrRspn>';
+    expect(views.pretty(xml)).toBe(
+      ['<?xml version="1.0" encoding="UTF-8"?>', '<FXTradInstrRspn>', '  <UnqTxIdr>', '    <TxId>abc</TxId>', '  </UnqTxIdr>', '  <TTL>300</TTL>', '  <Empty/>', '</FXTradInstrRspn>'].join('\n'),
+    );
+    expect(views.pretty({ a: 1 })).toBe('{\n  "a": 1\n}');
+    expect(views.esc('<b>"x"</b>')).toBe('&lt;b&gt;&quot;x&quot;&lt;/b&gt;');
+  });
+
+  it('draws a timeline from events alone for kinds the resource list does not know', () => {
+    const html = views.timelines({
+      resources: { data: [], counts: {} },
+      events: [
+        { id: 'evt_1', event: 'fx_trade.newt', createdAt: '2026-01-15T09:00:00.000Z', data: { tx_id: 'tx-1', status: 'NEWT' } },
+        { id: 'evt_2', event: 'fx_trade.sett', createdAt: '2026-01-15T09:01:00.000Z', data: { tx_id: 'tx-1', status: 'SETT' } },
+      ],
+      journal: [],
+      deliveries: null,
+      clock: {},
+      scenario: {},
+      scenarios: [],
+      balances: [],
+      magic: { honoured: true, data: [] },
+    });
+    expect(html).toContain('data-kind="fx_trade" data-id="tx-1"');
+    expect(html.match(/class="status status-\w+">(\w+)</g)).toEqual([
+      'class="status status-SETT">SETT<',
+      'class="status status-NEWT">NEWT<',
+      'class="status status-SETT">SETT<',
+    ]);
+  });
+});

@@ -1,0 +1,294 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { advance, createTestApp, KEY_B, LIVE_KEY, type TestApp } from '../../support/app.js';
+
+const UPLOAD = '/_sandbox/bulk-disbursements';
+const SOURCE = { 'x-service-source': 'payroll-service' };
+const HEADER = 'reference,amount,currency,type,source.accountNumber,destination.accountNumber,destination.accountName,destination.bankCode,destination.branchCode,narrations,category';
+
+const row = (i: number, over: Record<string, unknown> = {}) => ({
+  reference: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  amount: 1000 + i,
+  currency: 'NGN',
+  type: 'BANK',
+  source: { accountNumber: '1000200030' },
+  destination: { accountNumber: `01${String(i).padStart(8, '0')}`, accountName: `Worker ${i}`, bankCode: '058' },
+  category: 'SALARY',
+  ...over,
+});
+const rows = (n: number, f: (i: number) => Record<string, unknown> = () => ({})) => Array.from({ length: n }, (_, i) => row(i + 1, f(i + 1)));
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp();
+});
+
+const upload = (items: unknown[], o: { key?: string; name?: string } = {}) =>
+  t.call('POST', UPLOAD, { key: o.key, body: { ...(o.name ? { name: o.name } : {}), items }, headers: SOURCE });
+const uploadCsv = (text: string, query = '') =>
+  t.call('POST', `${UPLOAD}${query}`, { raw: text, headers: { 'content-type': 'text/csv', ...SOURCE } });
+const page = (id: string, query = '', key?: string) =>
+  t.call('GET', `/api/v1/transfers/bulk/${id}/transfers${query}`, { key, headers: SOURCE });
+
+describe('JSON upload', () => {
+  it('creates one PENDING transfer per row, with its category', async () => {
+    const res = await upload(rows(3, (i) => ({ category: i === 2 ? 'VENDOR' : 'SALARY' })), { name: 'January payroll' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^bulk_[0-9a-f]{24}$/),
+      name: 'January payroll',
+      count: 3,
+      serviceSource: 'payroll-service',
+      createdAt: '2026-01-15T09:00:00.000Z',
+    });
+    const p = await page(res.body.id);
+    expect(p.body.content.map((r: { category: string }) => r.category)).toEqual(['SALARY', 'VENDOR', 'SALARY']);
+    expect(p.body.content[0]).toMatchObject({ status: 'PENDING', bulkId: res.body.id, serviceSource: 'payroll-service', amount: 1001, fee: 10 });
+    const one = await t.call('GET', `/api/v1/transfers/${row(2).reference}`, { headers: SOURCE });
+    expect(one.body).toMatchObject({ category: 'VENDOR', bulkId: res.body.id });
+  });
+
+  it('refuses the whole file, naming every bad row and field as items[i].field', async () => {
+    const items = rows(5, (i) => (i === 2 ? { amount: -1 } : i === 4 ? { category: 'BONUS', currency: 'EUR' } : {}));
+    items[4] = { ...items[4], reference: items[0].reference };
+    const res = await upload(items);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_BULK_FILE');
+    expect(res.body.error.details).toEqual([
+      { field: 'items[1].amount', issue: 'must be greater than 0' },
+      { field: 'items[3].currency', issue: 'must be one of: NGN, GHS, USD' },
+      { field: 'items[3].category', issue: 'must be one of: SALARY, VENDOR, REFUND, OTHER' },
+      { field: 'items[4].reference', issue: 'appears on an earlier row of this file' },
+    ]);
+    expect(res.body.message).toContain('3 of 5 row(s)');
+    expect((await t.call('GET', `/api/v1/transfers/${row(1).reference}`, { headers: SOURCE })).status).toBe(404);
+  });
+
+  it('validates each row like a single transfer', async () => {
+    const res = await upload([
+      row(1, { reference: 'x' }),
+      row(2, { type: 'BANK', destination: { accountNumber: '1', accountName: 'A' } }),
+      row(3, { source: {} }),
+      row(4, { category: undefined }),
+    ]);
+    expect(res.body.error.details).toEqual([
+      { field: 'items[0].reference', issue: 'must be a UUID, e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' },
+      { field: 'items[1].destination.bankCode', issue: 'is required when type is BANK: send the bank code' },
+      { field: 'items[2].source.accountNumber', issue: 'is required: send a string' },
+      { field: 'items[3].category', issue: 'is required: send one of: SALARY, VENDOR, REFUND, OTHER' },
+    ]);
+  });
+
+  it('refuses references already used, live bank codes unknown, and bad shapes', async () => {
+    expect((await upload(rows(1))).status).toBe(201);
+    expect((await upload(rows(1))).body.error.details).toEqual([{ field: 'items[0].reference', issue: 'already used by another transfer' }]);
+    const live = await upload(rows(1, () => ({ destination: { accountNumber: '1', accountName: 'A', bankCode: '999' } })), { key: LIVE_KEY });
+    expect(live.body.error.details).toEqual([{ field: 'items[0].destination.bankCode', issue: 'is not a known NGN bank code' }]);
+    const none = await upload([]);
+    expect(none.body.error).toMatchObject({ code: 'INVALID_BULK_FILE', details: [{ field: 'items', issue: 'must have at least 1 row' }] });
+    const notArray = await t.call('POST', UPLOAD, { body: { items: 'x' } });
+    expect(notArray.body.error.details).toEqual([{ field: 'items', issue: 'is required: send an array of transfers' }]);
+    const bad = await t.call('POST', UPLOAD, { raw: '{"items": [', headers: { 'content-type': 'application/json' } });
+    expect(bad.body.error.code).toBe('MALFORMED_JSON');
+    const xml = await t.call('POST', UPLOAD, { raw: '<a/>', headers: { 'content-type': 'application/xml' } });
+    expect(xml.status).toBe(415);
+  });
+
+  it('accepts 10,000 rows and refuses 10,001', async () => {
+    const over = await upload(rows(10_001));
+    expect(over.status).toBe(400);
+    expect(over.body.error.details).toEqual([{ field: 'items', issue: 'has 10001 rows; at most 10000 are accepted' }]);
+  });
+});
+
+describe('X-Sandbox-Scenario on an upload', () => {
+  it('refuses an unknown name with 400 and creates nothing; a known one applies to the rows', async () => {
+    const bad = await t.call('POST', UPLOAD, { body: { items: rows(1) }, headers: { ...SOURCE, 'x-sandbox-scenario': 'nope' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'INVALID_SCENARIO', details: [{ field: 'X-Sandbox-Scenario' }] });
+    expect((await t.call('GET', '/_sandbox/events?type=transfer')).body.data).toEqual([]);
+    const ok = await t.call('POST', UPLOAD, { body: { items: rows(1) }, headers: { ...SOURCE, 'x-sandbox-scenario': 'failures' } });
+    expect(ok.status).toBe(201);
+  });
+});
+
+describe('CSV upload', () => {
+  const line = (i: number, over: Partial<Record<string, string>> = {}) => {
+    const r = row(i);
+    const v = { amount: String(r.amount), currency: 'NGN', type: 'BANK', bankCode: '058', category: 'SALARY', ...over };
+    return [r.reference, v.amount, v.currency, v.type, '1000200030', `01${String(i).padStart(8, '0')}`, `"Worker, ${i}"`, v.bankCode, '001', 'Pay', v.category].join(',');
+  };
+
+  it('reads a header row and one transfer per line', async () => {
+    const res = await uploadCsv([HEADER, line(1), line(2, { type: 'WALLET', bankCode: '' })].join('\n') + '\n', '?name=Feb');
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: 'Feb', count: 2 });
+    const p = await page(res.body.id);
+    expect(p.body.content[0]).toMatchObject({
+      amount: 1001,
+      destination: { accountNumber: '0100000001', accountName: 'Worker, 1', bankCode: '058', branchCode: '001' },
+      narrations: 'Pay',
+      category: 'SALARY',
+    });
+    expect(p.body.content[1].destination).not.toHaveProperty('bankCode');
+  });
+
+  it('names bad rows by their line in the file (header is row 1)', async () => {
+    const text = [HEADER, line(1), line(2, { amount: 'ten' }), line(3), line(4, { category: 'X', bankCode: '' }), '1,2,3'].join('\n');
+    const res = await uploadCsv(text);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('INVALID_BULK_FILE');
+    expect(res.body.error.details).toEqual([
+      { field: 'row 3: amount', issue: 'must be a number, not a string' },
+      { field: 'row 5: category', issue: 'must be one of: SALARY, VENDOR, REFUND, OTHER' },
+      { field: 'row 5: destination.bankCode', issue: 'is required when type is BANK: send the bank code' },
+      { field: 'row 6: row', issue: 'has 3 cells; the header has 11' },
+    ]);
+  });
+
+  it('refuses a header without the required columns, and an empty file', async () => {
+    const res = await uploadCsv('reference,amount\n1,2\n');
+    expect(res.body.error.details).toContainEqual({ field: 'row 1', issue: 'has no column category' });
+    expect((await uploadCsv('')).body.error.details).toEqual([{ field: 'file', issue: 'is empty' }]);
+    expect((await uploadCsv(`${HEADER}\n`)).body.error.details).toEqual([{ field: 'file', issue: 'must have at least 1 row' }]);
+  });
+});
+
+describe('bulk page', () => {
+  it('pages at the edges: exact multiple, last partial page, past the end', async () => {
+    const id = (await upload(rows(20))).body.id;
+    const p1 = await page(id, '?page=1');
+    expect(p1.body).toMatchObject({ pageNumber: 1, pageSize: 10, totalElements: 20, totalPages: 2 });
+    expect(p1.body.content.map((r: { amount: number }) => r.amount)).toEqual(rows(20).slice(10).map((r) => r.amount));
+    const past = await page(id, '?page=2');
+    expect(past.body).toEqual({ content: [], pageNumber: 2, pageSize: 10, totalElements: 20, totalPages: 2 });
+    const partial = await page(id, '?page=2&size=7');
+    expect(partial.body).toMatchObject({ pageNumber: 2, pageSize: 7, totalElements: 20, totalPages: 3 });
+    expect(partial.body.content).toHaveLength(6);
+    // any int32 page is a page: the largest one is empty, one past int32 is refused
+    const far = await page(id, '?page=2147483647&size=100');
+    expect(far.body).toEqual({ content: [], pageNumber: 2147483647, pageSize: 100, totalElements: 20, totalPages: 1 });
+    expect((await page(id, '?page=2147483648')).status).toBe(400);
+  });
+
+  it('publishes page and size as the int32 query parameters of the API document, with their defaults', async () => {
+    const doc = await (await t.app.request('/openapi.json')).json();
+    const params = doc.paths['/api/v1/transfers/bulk/{id}/transfers'].get.parameters;
+    const schemaOf = (name: string) => params.find((p: { name: string }) => p.name === name).schema;
+    expect(schemaOf('page')).toMatchObject({ type: 'integer', format: 'int32', default: 0, minimum: 0 });
+    expect(schemaOf('size')).toMatchObject({ type: 'integer', format: 'int32', default: 10, minimum: 1, maximum: 100 });
+  });
+
+  it('defaults to page 0 of size 10; size 100 is allowed, 101 and others are not', async () => {
+    const id = (await upload(rows(105))).body.id;
+    const d = await page(id);
+    expect(d.body).toMatchObject({ pageNumber: 0, pageSize: 10, totalElements: 105, totalPages: 11 });
+    expect(d.body.content[0].reference).toBe(row(1).reference);
+    const big = await page(id, '?size=100');
+    expect(big.body.content).toHaveLength(100);
+    expect(big.body.totalPages).toBe(2);
+    for (const [q, field] of [['size=101', 'size'], ['size=0', 'size'], ['page=-1', 'page'], ['page=x', 'page'], ['size=1.5', 'size'], ['status=DONE', 'status'], ['category=bonus', 'category'], ['currency=EUR', 'currency'], ['from=yesterday', 'from'], ['to=2026-13-45', 'to']]) {
+      const res = await page(id, `?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.error.details[0].field, q).toBe(field);
+    }
+  });
+
+  it('an empty result has no pages; an unknown id is 404', async () => {
+    const id = (await upload(rows(3))).body.id;
+    expect((await page(id, '?currency=GHS')).body).toEqual({ content: [], pageNumber: 0, pageSize: 10, totalElements: 0, totalPages: 0 });
+    const res = await page('bulk_nope');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it('filters by each parameter alone and combined', async () => {
+    const items = rows(12, (i) => ({
+      currency: i % 3 === 0 ? 'GHS' : 'NGN',
+      category: i % 4 === 0 ? 'REFUND' : 'SALARY',
+      destination: { accountNumber: `01${String(i).padStart(8, '0')}`, accountName: i === 7 ? 'Ama Owusu' : `Worker ${i}`, bankCode: '058' },
+    }));
+    const id = (await upload(items)).body.id;
+    const refs = async (q: string) => (await page(id, `${q}&size=100`)).body.content.map((r: { amount: number }) => r.amount - 1000);
+    expect(await refs('?currency=GHS')).toEqual([3, 6, 9, 12]);
+    expect(await refs('?category=REFUND')).toEqual([4, 8, 12]);
+    expect(await refs('?query=owusu')).toEqual([7]);
+    expect(await refs('?query=0100000011')).toEqual([11]);
+    expect(await refs(`?query=${row(5).reference.slice(-6)}`)).toEqual([5]);
+    await t.call('POST', `/_sandbox/simulate/transfers/${row(2).reference}/fail`);
+    await t.call('POST', `/_sandbox/simulate/transfers/${row(12).reference}/fail`);
+    expect(await refs('?status=FAILED')).toEqual([2, 12]);
+    expect(await refs('?status=PENDING&currency=GHS&category=REFUND')).toEqual([]);
+    expect(await refs('?status=FAILED&currency=GHS&category=REFUND')).toEqual([12]);
+    expect(await refs('?query=worker 1&currency=NGN')).toEqual([1, 10, 11]);
+  });
+
+  it('filters createdAt by dates (whole UTC days) and date-times (inclusive)', async () => {
+    const first = (await upload(rows(2))).body.id;
+    await advance(t, 86_400);
+    const batch2 = rows(4).slice(2);
+    const second = (await upload(batch2)).body.id;
+    const count = async (id: string, q: string) => (await page(id, q)).body.totalElements;
+    expect(await count(first, '?from=2026-01-15&to=2026-01-15')).toBe(2);
+    expect(await count(first, '?from=2026-01-16')).toBe(0);
+    expect(await count(second, '?from=2026-01-16')).toBe(2);
+    expect(await count(second, '?to=2026-01-15')).toBe(0);
+    expect(await count(second, '?from=2026-01-16T09:00:00.000Z&to=2026-01-16T09:00:00Z')).toBe(2);
+    expect(await count(second, '?from=2026-01-16T10:00:00%2B01:00')).toBe(2);
+    expect(await count(second, '?from=2026-01-16T09:00:00.001Z')).toBe(0);
+    const wrong = await page(first, '?from=2026-01-16&to=2026-01-15');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.details).toEqual([{ field: 'from', issue: 'must not be after to' }]);
+  });
+
+  it('refuses impossible calendar dates in from and to, as it refuses an impossible time', async () => {
+    const id = (await upload(rows(2))).body.id;
+    const issue = 'must be a date (2026-01-15) or an ISO 8601 date-time (2026-01-15T09:00:00Z)';
+    for (const [q, field] of [['from=2026-02-30', 'from'], ['to=2026-02-31', 'to'], ['from=2026-02-29', 'from'], ['to=2026-04-31', 'to'], ['from=2026-02-30T09:00:00Z', 'from'], ['to=2026-01-16T25:61:00Z', 'to']]) {
+      const res = await page(id, `?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.error.code, q).toBe('VALIDATION_ERROR');
+      expect(res.body.error.details, q).toEqual([{ field, issue }]);
+    }
+    const leap = await page(id, '?from=2028-02-29&to=2028-02-29');
+    expect(leap.status).toBe(200);
+    expect(leap.body.totalElements).toBe(0);
+    expect((await page(id, '?to=2028-02-29')).body.totalElements).toBe(2);
+  });
+
+  it('rows follow their file\'s schedule, and a simulated row keeps its own', async () => {
+    const id = (await upload(rows(3))).body.id;
+    await t.call('POST', `/_sandbox/simulate/transfers/${row(1).reference}/fail`);
+    await advance(t, 30);
+    expect((await page(id)).body.content.map((r: { status: string }) => r.status)).toEqual(['FAILED', 'PROCESSING', 'PROCESSING']);
+    await advance(t, 270);
+    expect((await page(id, '?status=SUCCESSFUL')).body.totalElements).toBe(2);
+    const events = (await t.call('GET', '/_sandbox/events?type=transfer&limit=100')).body.data.map((e: { event: string }) => e.event);
+    expect(events.filter((e: string) => e === 'transfer.successful')).toHaveLength(2);
+  });
+});
+
+describe('the demo file', () => {
+  it('is present for every tenant, settled, with a fixed id', async () => {
+    for (const key of [undefined, KEY_B, LIVE_KEY]) {
+      const res = await page('bulk_demo_salaries', '?size=100', key);
+      expect(res.status).toBe(200);
+      expect(res.body.totalElements).toBe(24);
+      expect(res.body.content[0]).toMatchObject({ reference: '501cce9d-3fdb-4258-9466-616fec7a75ef', id: 'trf_demo_0001', status: 'SUCCESSFUL', category: 'SALARY', serviceSource: 'payroll-service' });
+    }
+    expect((await page('bulk_demo_salaries', '?status=FAILED')).body.totalElements).toBe(3);
+  });
+
+  it('comes back after a reset', async () => {
+    await t.call('POST', '/_sandbox/reset');
+    expect((await page('bulk_demo_salaries')).body.totalElements).toBe(24);
+  });
+});
+
+describe('tenant isolation', () => {
+  it('another key cannot page a file, read its rows, or collide with its references', async () => {
+    const id = (await upload(rows(2))).body.id;
+    expect((await page(id, '', KEY_B)).status).toBe(404);
+    expect((await t.call('GET', `/api/v1/transfers/${row(1).reference}`, { key: KEY_B, headers: SOURCE })).status).toBe(404);
+    expect((await upload(rows(2), { key: KEY_B })).status).toBe(201);
+  });
+});

@@ -1,0 +1,102 @@
+// Every recipe of docs/scenario-recipes.md, run as written: each YAML block is bound to a key and the
+// case it claims is driven over HTTP.
+import { readFileSync } from 'node:fs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { advance, createTestApp, KEY, type TestApp } from '../support/app.js';
+import { newTrade, fx } from '../support/fx.js';
+import { setup } from '../support/webhooks.js';
+import { payout, PAYOUTS } from './support.js';
+
+const doc = readFileSync(new URL('../../docs/scenario-recipes.md', import.meta.url), 'utf8');
+const recipes = new Map([...doc.matchAll(/```yaml\n# recipe: ([a-z-]+)\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]));
+
+async function bind(t: TestApp, id: string) {
+  const yaml = recipes.get(id);
+  expect(yaml, `docs/scenario-recipes.md has no recipe ${id}`).toBeDefined();
+  const res = await t.call('PUT', '/_sandbox/scenario', { raw: yaml, headers: { 'content-type': 'application/yaml' } });
+  expect([res.status, res.body.warnings]).toEqual([200, []]);
+  expect((await t.call('PUT', '/_sandbox/clock', { body: { frozen: true } })).status).toBe(200);
+}
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp();
+});
+
+describe('docs/scenario-recipes.md', () => {
+  it('holds the recipes this file runs, and no other', () => {
+    expect([...recipes.keys()]).toEqual(['fail-by-prefix', 'rate-limited-once', 'duplicate-reference', 'expired-quote', 'fx-cancelled']);
+  });
+
+  it('fail-by-prefix: FAILED exactly 600 s after creation', async () => {
+    await bind(t, 'fail-by-prefix');
+    expect((await t.call('POST', PAYOUTS, { body: payout('fail-1') })).status).toBe(201);
+    expect((await t.call('POST', PAYOUTS, { body: payout('ok-1') })).status).toBe(201);
+    await advance(t, 599);
+    expect((await t.call('GET', `${PAYOUTS}/fail-1`)).body.data.status).toBe('PROCESSING');
+    await advance(t, 1);
+    expect((await t.call('GET', `${PAYOUTS}/fail-1`)).body.data).toMatchObject({ status: 'FAILED', failureReason: 'Account closed' });
+    expect((await t.call('GET', `${PAYOUTS}/ok-1`)).body.data.status).toBe('SUCCESSFUL');
+  });
+
+  it('rate-limited-once: 429 with Retry-After, then 201', async () => {
+    await bind(t, 'rate-limited-once');
+    const first = await t.call('POST', PAYOUTS, { body: payout('r-1') });
+    expect([first.status, first.body.error.code, first.headers.get('retry-after')]).toEqual([429, 'RATE_LIMITED', '2']);
+    expect((await t.call('GET', `${PAYOUTS}/r-1`)).status).toBe(404);
+    expect((await t.call('POST', PAYOUTS, { body: payout('r-1') })).status).toBe(201);
+  });
+
+  it('duplicate-reference: 409 for dup- references; a real duplicate replays or conflicts', async () => {
+    await bind(t, 'duplicate-reference');
+    expect((await t.call('POST', PAYOUTS, { body: payout('dup-1') })).body.error.code).toBe('IDEMPOTENCY_CONFLICT');
+    expect((await t.call('POST', PAYOUTS, { body: payout('same-1') })).status).toBe(201);
+    const replay = await t.call('POST', PAYOUTS, { body: payout('same-1') });
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect((await t.call('POST', PAYOUTS, { body: payout('same-1', { amount: 1 }) })).status).toBe(409);
+  });
+
+  it('expired-quote: expired after 60 s, and completing it is 409', async () => {
+    await bind(t, 'expired-quote');
+    const q = (await t.call('POST', '/api/v1/partners/marketplace/intent', { body: { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000, amountDirection: 'source' } })).body;
+    await advance(t, 61);
+    expect((await t.call('GET', `/api/v1/partners/marketplace/quote/${q.quoteId}`)).body.status).toBe('expired');
+    const late = await t.call('PUT', `/api/v1/quotes/complete/${q.quoteId}`, { body: { destination: { blockChain: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } } } });
+    expect([late.status, late.body.error.code]).toEqual([409, 'INVALID_STATE_TRANSITION']);
+  });
+
+  it('fx-cancelled: SETT for 120 s, then CANC', async () => {
+    await bind(t, 'fx-cancelled');
+    const id = await newTrade(t);
+    expect((await t.call('POST', `/_sandbox/simulate/fx-trades/${id}/accept`, { body: {} })).status).toBe(200);
+    await advance(t, 119);
+    expect((await fx(t, 'GET', `/trades/${id}`)).xml.Sts).toBe('SETT');
+    await advance(t, 1);
+    expect((await fx(t, 'GET', `/trades/${id}`)).xml.Sts).toBe('CANC');
+  });
+
+  it('receiver down for an hour: five attempts in one advance, the sixth succeeds once it is back', async () => {
+    const w = await setup();
+    await w.hook({ events: ['payout.pending'] });
+    w.r.plan.push(503, 503, 503, 503, 503);
+    await w.t.call('PUT', '/_sandbox/clock', { body: { frozen: true } });
+    await w.pay('hook-1');
+    await w.t.call('POST', '/_sandbox/webhooks/flush');
+    await advance(w.t, 3600);
+    await w.t.call('POST', '/_sandbox/webhooks/flush');
+    const [d] = (await w.deliveries(KEY)).data;
+    expect([d.status, d.tries]).toEqual(['pending', 5]);
+    await w.t.call('POST', '/_sandbox/clock/advance', { body: { to: d.nextAttemptAt } });
+    await w.t.call('POST', '/_sandbox/webhooks/flush');
+    expect((await w.deliveries(KEY)).data[0]).toMatchObject({ status: 'succeeded', tries: 6 });
+  });
+
+  it('test values: 0000000052 fails as closed, 0000000044 does not resolve', async () => {
+    expect(doc).toContain('`0000000052`');
+    const body = payout('magic-1', { destination: { accountNumber: '0000000052', accountName: 'John Doe', bankCode: '058' } });
+    expect((await t.call('POST', PAYOUTS, { body })).status).toBe(201);
+    await advance(t, 600);
+    expect((await t.call('GET', `${PAYOUTS}/magic-1`)).body.data).toMatchObject({ status: 'FAILED', failureReason: 'The beneficiary account is closed' });
+    expect((await t.call('GET', '/api/v1/partners/banks/resolve?accountNumber=0000000044&bankCode=058&currency=NGN')).status).toBe(404);
+  });
+});

@@ -1,0 +1,331 @@
+// Two replicas of the sandbox on one PostgreSQL database, as a hosted sandbox runs: each is a whole
+// app with its own store connection and its own copy of the tenants; they share only the database
+// and the time. A client's requests alternate between them and see one tenant.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Outbox } from '../../src/domains/webhooks/index.js';
+import { ManualClock } from '../../src/kernel/clock.js';
+import { PostgresStore } from '../../src/store/postgres.store.js';
+import { tenantIdOf } from '../../src/engine/tenancy/tenants.js';
+import { advance, createTestApp, KEY, KEY_B, type TestApp } from '../support/app.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { receiver } from '../support/webhooks.js';
+
+const PAYOUTS = '/api/v1/partners/payouts';
+const INTENT = '/api/v1/partners/marketplace/intent';
+const QUOTE = '/api/v1/partners/marketplace/quote';
+
+const payout = (over: Record<string, unknown> = {}) => ({
+  reference: 'order-1',
+  amount: 10000,
+  currency: 'NGN',
+  destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+  ...over,
+});
+
+let pg: TestPostgres;
+let databases = 0;
+let stores: PostgresStore[] = [];
+let a: TestApp;
+let b: TestApp;
+let outboxes: Outbox[] = [];
+
+beforeAll(async () => {
+  pg = await startPostgres();
+});
+afterAll(() => pg?.stop());
+
+beforeEach(async () => {
+  const name = `hosted_${++databases}`;
+  const admin = await PostgresStore.open(pg.url);
+  await admin.sql.unsafe(`CREATE DATABASE ${name}`);
+  await admin.close();
+  const url = pg.url.replace(/\/postgres$/, `/${name}`);
+  stores = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
+  const clock = new ManualClock();
+  outboxes = [new Outbox(), new Outbox()];
+  [a, b] = await Promise.all(stores.map((store, i) => createTestApp({ store, clock, outbox: outboxes[i] })));
+});
+afterEach(async () => {
+  await Promise.all(stores.map((s) => s.close().catch(() => undefined)));
+});
+
+const balance = async (t: TestApp, currency: string) =>
+  (await t.call('GET', '/_sandbox/balances')).body.data.find((x: { key: string }) => x.key === currency).available as string;
+
+describe('two replicas on one database', () => {
+  it('carry a payout through its lifecycle whichever replica each request reaches', async () => {
+    const created = await a.call('POST', PAYOUTS, { body: payout() });
+    expect(created.status).toBe(201);
+    const read = await b.call('GET', `${PAYOUTS}/order-1`);
+    expect(read.body.data).toEqual(created.body.data);
+
+    const replay = await b.call('POST', PAYOUTS, { body: payout() });
+    expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect(replay.body).toEqual(created.body);
+    const conflict = await a.call('POST', PAYOUTS, { body: payout({ amount: 20000 }) });
+    expect([conflict.status, conflict.body.error.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
+
+    await advance(b, 30);
+    expect((await a.call('GET', `${PAYOUTS}/order-1`)).body.data.status).toBe('PROCESSING');
+    await advance(a, 3600);
+    expect((await b.call('GET', `${PAYOUTS}/order-1`)).body.data.status).toBe('SUCCESSFUL');
+    expect(await balance(a, 'NGN')).toBe('499989950.00');
+    expect(await balance(b, 'NGN')).toBe('499989950.00');
+    const events = await Promise.all([a, b].map(async (t) => (await t.call('GET', '/_sandbox/events?type=payout')).body.data));
+    expect(events[0].map((e: { event: string }) => e.event)).toEqual(['payout.pending', 'payout.processing', 'payout.successful']);
+    expect(events[1]).toEqual(events[0]);
+  });
+
+  it('carry a quote from intent to expiry across replicas, with the clock advanced on either', async () => {
+    const intent = await a.call('POST', INTENT, { body: { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000, amountDirection: 'source' } });
+    expect(intent.status).toBe(201);
+    const id = intent.body.quoteId;
+    expect((await b.call('GET', `${QUOTE}/${id}`)).body.status).toBe('pending');
+    await advance(b, 20);
+    const completed = await b.call('PUT', `/api/v1/quotes/complete/${id}`, { body: { destination: { blockChain: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } } } });
+    expect(completed.status).toBe(200);
+    expect(completed.body.createdAt).toBe('2026-01-15T09:00:20.000Z');
+    await advance(a, 3600);
+    expect((await b.call('GET', `${QUOTE}/${id}`)).body.status).toBe('expired');
+    const clocks = await Promise.all([a, b].map(async (t) => (await t.call('GET', '/_sandbox/clock')).body));
+    expect(clocks[1]).toEqual(clocks[0]);
+  });
+
+  it('never take a balance below zero under concurrent payouts on both replicas', async () => {
+    const all = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).call('POST', PAYOUTS, { body: payout({ reference: `big-${i}`, currency: 'USD', amount: 60000 }) })),
+    );
+    const ok = all.filter((r) => r.status === 201);
+    const refused = all.filter((r) => r.status !== 201);
+    const fee = ok[0].body.data.fee as number;
+    expect(ok).toHaveLength(Math.floor(1_000_000 / (60000 + fee)));
+    expect(new Set(refused.map((r) => `${r.status} ${r.body.error.code}`))).toEqual(new Set(['400 INSUFFICIENT_BALANCE']));
+    expect(await balance(b, 'USD')).toBe((1_000_000 - ok.length * (60000 + fee)).toFixed(2));
+  });
+
+  it('make one payout from identical requests sent to both replicas at once', async () => {
+    const all = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).call('POST', PAYOUTS, { body: payout() })));
+    expect(all.map((r) => r.status)).toEqual(Array(20).fill(201));
+    expect(all.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
+    expect(new Set(all.map((r) => r.body.data.transactionReference)).size).toBe(1);
+    expect((await a.call('GET', '/_sandbox/events?type=payout')).body.data).toHaveLength(1);
+  });
+
+  it('draw different ids on either replica for one tenant', async () => {
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push((await (i % 2 ? a : b).call('POST', PAYOUTS, { body: payout({ reference: `r-${i}` }) })).body.data.transactionReference);
+    expect(new Set(ids).size).toBe(6);
+  });
+
+  it('apply a due move once when both replicas tick together', async () => {
+    await a.call('POST', PAYOUTS, { body: payout() });
+    a.clock.advance(400);
+    await Promise.all([a.tenants.tick(), b.tenants.tick(), a.tenants.tick(), b.tenants.tick()]);
+    const rows = await stores[0].sql<{ due_at: string | null }[]>`SELECT due_at FROM sandbox_tenants`;
+    expect(rows).toEqual([{ due_at: null }]);
+    const events = (await b.call('GET', '/_sandbox/events?type=payout')).body.data;
+    expect(events.map((e: { event: string }) => e.event)).toEqual(['payout.pending', 'payout.processing', 'payout.successful']);
+  });
+
+  it('answer 503 in the error envelope while the database is down, and recover by themselves', async () => {
+    expect((await a.call('POST', PAYOUTS, { body: payout() })).status).toBe(201);
+    await pg.halt();
+    try {
+      for (const t of [a, b]) {
+        const res = await t.call('GET', `${PAYOUTS}/order-1`);
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('1');
+        expect(res.body.error).toMatchObject({ type: 'api_error', code: 'SERVICE_UNAVAILABLE' });
+        expect(res.body.message).toContain("The sandbox's database cannot be reached");
+      }
+    } finally {
+      await pg.start();
+    }
+    const back = await b.call('GET', `${PAYOUTS}/order-1`);
+    expect([back.status, back.body.data.reference]).toEqual([200, 'order-1']);
+    expect((await a.call('POST', PAYOUTS, { body: payout({ reference: 'order-2' }) })).status).toBe(201);
+  });
+});
+
+describe('the journal on a shared store', () => {
+  const lines = async (t: TestApp) =>
+    ((await t.call('GET', '/_sandbox/requests?limit=10')).body.data as { method: string; path: string; status: number }[]).map((e) => `${e.method} ${e.path} ${e.status}`);
+
+  it('shows the requests both replicas served, newest first, on either, and a reset clears it on both', async () => {
+    expect((await a.call('POST', PAYOUTS, { body: payout() })).status).toBe(201);
+    expect((await b.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
+    expect((await a.call('GET', `${PAYOUTS}/missing`)).status).toBe(404);
+    const want = [`GET ${PAYOUTS}/missing 404`, `GET ${PAYOUTS}/order-1 200`, `POST ${PAYOUTS} 201`];
+    expect(await lines(a)).toEqual(want);
+    expect(await lines(b)).toEqual(want);
+    const [, , created] = (await b.call('GET', '/_sandbox/requests?limit=10')).body.data;
+    expect(created.requestBody).toMatchObject({ reference: 'order-1', amount: 10000 });
+    expect(created.requestHeaders.authorization).toBe('Bearer [redacted]…0001');
+    expect(created.responseBody.data.reference).toBe('order-1');
+    expect((await b.call('POST', '/_sandbox/reset')).status).toBe(200);
+    expect(await lines(a)).toEqual([]);
+  });
+
+  it('keeps the newest entries of a key, as many as --journal-size', async () => {
+    const small = await createTestApp({ store: stores[1], clock: new ManualClock(), config: { journalSize: 2 } });
+    for (const ref of ['j-1', 'j-2', 'j-3']) expect((await small.call('POST', PAYOUTS, { body: payout({ reference: ref }) })).status).toBe(201);
+    const list = (await small.call('GET', '/_sandbox/requests?limit=10')).body.data as { requestBody: { reference: string } }[];
+    expect(list.map((e) => e.requestBody.reference)).toEqual(['j-3', 'j-2']);
+  });
+});
+
+describe('faults on a shared store', () => {
+  it("hold only their own request: the key's other requests on either replica answer at once", async () => {
+    const doc = { name: 'slow-payouts', faults: [{ route: { method: 'POST', path: PAYOUTS }, fault: { kind: 'latency', ms: 2000 } }] };
+    expect((await a.call('PUT', '/_sandbox/scenario', { body: { scenario: doc } })).status).toBe(200);
+    const began = Date.now();
+    const slow = a.call('POST', PAYOUTS, { body: payout() });
+    await new Promise((r) => setTimeout(r, 300));
+    const before = Date.now();
+    // Written already, and the key's lock let go while the answer waits.
+    const read = await b.call('GET', `${PAYOUTS}/order-1`);
+    expect(Date.now() - before).toBeLessThan(1000);
+    expect([read.status, read.body.data.status]).toEqual([200, 'PENDING']);
+    expect((await a.call('GET', '/_sandbox/clock')).status).toBe(200);
+    expect(Date.now() - before).toBeLessThan(1500);
+    const created = await slow;
+    expect([created.status, created.headers.get('x-sandbox-fault')]).toEqual([201, 'latency 2000ms']);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(2000);
+  });
+});
+
+describe('a long clock advance on a shared store', () => {
+  it("applies its moves in slices under the key's lock: another key on the replica is answered during it, the key on the other replica after it", async () => {
+    const count = 1000;
+    for (let i = 0; i < count; i++) expect((await a.call('POST', PAYOUTS, { body: payout({ reference: `adv-${i}` }) })).status).toBe(201);
+    const tenant = [...a.tenants.loaded()].find((x) => x.id === tenantIdOf(KEY))!;
+    const first = tenant.scheduler.nextDueAt()!;
+    let advanced = false;
+    const order: string[] = [];
+    const sent: Promise<unknown>[] = [];
+    // At each turn of the event loop, a look at the key's next move: once it has moved on and the
+    // advance is not over, it is part-way.
+    let partWay = 0;
+    const probe = () => {
+      const next = tenant.scheduler.nextDueAt();
+      if (!advanced && next !== undefined && next > first && partWay++ === 0) {
+        sent.push(a.call('GET', '/_sandbox/clock', { key: KEY_B }).then((r) => order.push(`other key ${r.status}`)));
+        sent.push(b.call('GET', '/_sandbox/clock').then((r) => order.push(`same key ${r.body.now}`)));
+      }
+      if (!advanced) setImmediate(probe);
+    };
+    setImmediate(probe);
+    const res = await a.call('POST', '/_sandbox/clock/advance', { body: { seconds: 365 * 86400 } });
+    advanced = true;
+    order.push(`advance ${res.body.now}`);
+    await Promise.all(sent);
+    expect([res.status, res.body.applied]).toEqual([200, 2 * count]);
+    expect(partWay).toBeGreaterThanOrEqual(2);
+    expect(order[0]).toBe('other key 200');
+    // The other replica waited for the key's lock, so it reads the clock at the advance's instant.
+    expect(order.slice(1).sort()).toEqual([`advance ${res.body.now}`, `same key ${res.body.now}`]);
+    const events = (await b.call('GET', '/_sandbox/events?type=payout.successful&limit=1000')).body.data;
+    expect(events.map((e: { data: { reference: string } }) => e.data.reference)).toEqual(Array.from({ length: count }, (_, i) => `adv-${i}`));
+  }, 60_000);
+});
+
+describe('webhooks with two replicas', () => {
+  it('record each attempt whichever replica sent it, and retry on the replica that finds the retry due', async () => {
+    const r = await receiver();
+    r.plan.push(500);
+    expect((await a.call('PUT', '/_sandbox/webhooks', { body: { url: r.url, events: ['payout.pending'] } })).status).toBe(200);
+    expect((await b.call('POST', PAYOUTS, { body: payout() })).status).toBe(201);
+    await outboxes[1].idle();
+    await r.waitFor(1);
+    // The attempt is recorded in memory at once and written by a session of its own a moment later
+    // (the payout's session may still hold the tenant): read it back before moving the clock.
+    await expect.poll(async () => (await a.call('GET', '/_sandbox/webhooks/deliveries')).body.data[0]?.tries, { timeout: 10_000 }).toBe(1);
+    await advance(a, 5);
+    await outboxes[0].idle();
+    await r.waitFor(2);
+    const log = (await b.call('GET', '/_sandbox/webhooks/deliveries')).body;
+    expect(log.counts).toEqual({ pending: 0, succeeded: 1, failed: 0 });
+    expect(log.data[0]).toMatchObject({ event: 'payout.pending', status: 'succeeded', tries: 2 });
+    expect(log.data[0].attempts.map((x: { trigger: string; statusCode: number }) => [x.trigger, x.statusCode])).toEqual([
+      ['initial', 500],
+      ['retry', 200],
+    ]);
+    expect(r.got.map((g) => g.headers['webhook-id'])).toEqual([log.data[0].id, log.data[0].id]);
+  });
+});
+
+describe('a webhook attempt handed to a replica that dies before sending it', () => {
+  it('is sent by the other replica once its deadline has passed, and recorded once', async () => {
+    // A replica that died right after its commit: its outbox never sends what it was handed.
+    class DeadOutbox extends Outbox {
+      override send(): void {}
+    }
+    const clock = new ManualClock();
+    // No resource retention: its pass would hold the tenant in a session of its own, beside the ticks.
+    const config = { resourceRetention: 0 };
+    const dead = await createTestApp({ store: stores[0], clock, outbox: new DeadOutbox(), config });
+    const alive = await createTestApp({ store: stores[1], clock, outbox: outboxes[1], config });
+    const r = await receiver();
+    expect((await dead.call('PUT', '/_sandbox/webhooks', { body: { url: r.url, events: ['payout.pending'] } })).status).toBe(200);
+    expect((await dead.call('POST', PAYOUTS, { body: payout() })).status).toBe(201);
+    clock.advance(30);
+    await alive.tenants.tick();
+    await outboxes[1].idle();
+    expect(r.got).toHaveLength(0);
+    clock.advance(31);
+    await alive.tenants.tick();
+    await outboxes[1].idle();
+    await r.waitFor(1);
+    // its own handoff, recorded since, is forgotten at its deadline, not sent again
+    clock.advance(61);
+    await alive.tenants.tick();
+    await outboxes[1].idle();
+    expect(r.got).toHaveLength(1);
+    const log = (await alive.call('GET', '/_sandbox/webhooks/deliveries')).body;
+    expect(log.data[0]).toMatchObject({ event: 'payout.pending', status: 'succeeded', tries: 1 });
+    expect(log.data[0].attempts.map((x: { trigger: string; statusCode: number }) => [x.trigger, x.statusCode])).toEqual([['initial', 200]]);
+    const rows = await stores[0].sql`SELECT 1 FROM sandbox_records WHERE coll = 'webhook_handoffs' AND value IS NOT NULL`;
+    expect(rows.length).toBe(0);
+  });
+});
+
+describe('reset and retention on a shared store', () => {
+  it('reset clears one key on every replica and leaves the other keys alone', async () => {
+    const other = KEY.replace(/1$/, '8');
+    await a.call('POST', PAYOUTS, { body: payout() });
+    await a.call('POST', PAYOUTS, { body: payout(), key: other });
+    expect((await b.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
+    expect((await b.call('POST', '/_sandbox/reset')).status).toBe(200);
+    expect((await a.call('GET', `${PAYOUTS}/order-1`)).status).toBe(404);
+    expect(await balance(a, 'NGN')).toBe('500000000.00');
+    expect((await a.call('GET', `${PAYOUTS}/order-1`, { key: other })).status).toBe(200);
+  });
+
+  it('drops a key with no write for the tenant retention age, on whichever replica runs the pass', async () => {
+    const clock = new ManualClock();
+    const config = { tenantRetention: 3600 };
+    const [x, y] = await Promise.all(stores.map((store) => createTestApp({ store, clock, config })));
+    const idle = KEY.replace(/1$/, '7');
+    await x.call('POST', PAYOUTS, { body: payout(), key: idle });
+    expect((await y.call('GET', `${PAYOUTS}/order-1`, { key: idle })).status).toBe(200);
+    clock.advance(1800);
+    await x.call('POST', PAYOUTS, { body: payout() });
+    // the idle key's timed moves fall due meanwhile: applied by a tick, they are no use of the key
+    await y.tenants.tick();
+    // A tick may start a retention pass of its own: let it end, so the pass below is one begun later.
+    await y.tenants.retain();
+    clock.advance(1801);
+    await y.tenants.retain();
+    const rows = await stores[0].sql<{ n: number }[]>`SELECT count(*)::int AS n FROM sandbox_tenants`;
+    expect(rows[0].n).toBe(1);
+    expect((await x.call('GET', `${PAYOUTS}/order-1`, { key: idle })).status).toBe(404);
+    expect((await x.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
+  });
+});
+
+describe('a key on a replica', () => {
+  it('is the key everywhere: another key on the other replica sees nothing of it', async () => {
+    await a.call('POST', PAYOUTS, { body: payout() });
+    expect((await b.call('GET', `${PAYOUTS}/order-1`, { key: KEY.replace(/1$/, '9') })).status).toBe(404);
+  });
+});
