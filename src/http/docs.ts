@@ -37,7 +37,7 @@ const ASSETS: Record<string, string> = {
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>payments-sandbox API</title>
-<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%23175ddc'/%3E%3C/svg%3E">
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 <style>.sandbox-nav{font:14px/1.4 sans-serif;padding:8px 20px;background:#1b1b1b;color:#fff}.sandbox-nav a{color:#9cf;margin-right:16px}</style></head>
 <body><nav class="sandbox-nav"><a href="/console">Console</a><a href="/openapi.json">OpenAPI document</a><a href="/_sandbox/health">Health</a></nav><div id="ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>

@@ -87,6 +87,12 @@ async function tour(call: (method: string, path: string, o?: CallOptions) => Pro
   await call('POST', '/_sandbox/bulk-disbursements', { raw: 'reference,amount,currency,type,source.accountNumber,destination.accountNumber,destination.accountName,category\n3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e72,100,NGN,WALLET,1,2,A B,OTHER\n', headers: { 'content-type': 'text/csv' } });
   await call('POST', '/_sandbox/bulk-disbursements?name=june', { raw: 'reference,amount,currency,type,source.accountNumber,destination.accountNumber,destination.accountName,category\n3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e73,100,NGN,WALLET,1,2,A B,OTHER\n', headers: { 'content-type': 'text/csv' } });
   await call('POST', '/_sandbox/reset');
+  // The readiness report of all that (a reset keeps it) and of a failed payout read back, then of nothing.
+  await call('POST', '/api/v1/partners/payouts', { body: { reference: 'p-failed', amount: 100, currency: 'NGN', destination: { ...dest, accountNumber: '0000000051' } } });
+  await call('POST', '/_sandbox/clock/advance', { body: { seconds: 3600 } });
+  await call('GET', '/api/v1/partners/payouts/p-failed');
+  await call('GET', '/_sandbox/report');
+  await call('DELETE', '/_sandbox/report');
 }
 
 describe('response fields', () => {

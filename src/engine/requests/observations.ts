@@ -117,10 +117,10 @@ export class Observations {
     // The body is read only around failures: a failed or faulted answer, a refusal, a create while a
     // failed one waits for its retry, and any request within seconds of a fault.
     const needsBody =
-      failed || o.fault !== null || o.sent === 429 || isRefusal(o.sent) || (create && r.pendingRetry !== undefined) || (r.lastFault !== undefined && o.now - r.lastFault.at < 10 * QUICK_MS);
+      failed || o.fault !== null || o.sent === 429 || isRefused(o) || (create && r.pendingRetry !== undefined) || (r.lastFault !== undefined && o.now - r.lastFault.at < 10 * QUICK_MS);
     if (needsBody) return this.withBody(o, failed, create);
     if (r.pendingWait && r.pendingWait.route === route(o)) changed = this.judgeWait(o) || changed;
-    if (r.lastRefused) {
+    if (r.lastRefused && o.method !== 'GET') {
       r.lastRefused = undefined;
       changed = true;
     }
@@ -139,11 +139,11 @@ export class Observations {
       if (reference !== undefined) r.pendingRetry = { route: route(o), reference, fingerprint: payment(text), at: o.now, evidence: evidenceOf(o, reference), readBack: false };
     }
     // Blind resends: the same refused request again and again, or the same request hammered after a fault.
-    if (isRefusal(o.sent)) {
+    if (isRefused(o)) {
       const count = r.lastRefused?.fingerprint === fp ? r.lastRefused.count + 1 : 1;
       r.lastRefused = { fingerprint: fp, count };
       this.met('no-blind-retry-of-4xx', o, count >= BLIND_AFTER, count >= BLIND_AFTER ? `sent unchanged ${count} times in a row, each refused` : undefined);
-    } else r.lastRefused = undefined;
+    } else if (o.method !== 'GET') r.lastRefused = undefined;
     if (r.lastFault && r.lastFault.fingerprint === fp && faultCheck(o) === undefined) {
       const quick = o.now - r.lastFault.at < QUICK_MS ? r.lastFault.quick + 1 : 0;
       r.lastFault = { ...r.lastFault, at: o.now, quick };
@@ -198,8 +198,8 @@ export class Observations {
         changed = true;
       }
     }
-    // Polling: reads of one resource in the current minute.
-    if (data) {
+    // Polling: reads of one resource (an answer with a status) in the current minute.
+    if (data && typeof data.status === 'string') {
       let w = this.reads.get(o.path);
       if (!w || o.now - w.since >= READ_WINDOW_MS) {
         if (!w && this.reads.size >= READS_TRACKED) this.reads.delete(this.reads.keys().next().value!);
@@ -270,7 +270,8 @@ function faultCheck(o: Observed): string | undefined {
   return typeof o.sent === 'number' && o.sent >= 500 ? 'handles-5xx' : undefined;
 }
 
-const isRefusal = (sent: Observed['sent']) => typeof sent === 'number' && sent >= 400 && sent < 500 && sent !== 409 && sent !== 429;
+/** A refused request worth watching for blind resends: one that asks for a change (a read that is refused changes nothing, and writes nothing here). */
+const isRefused = (o: Pick<Observed, 'method' | 'sent'>) => o.method !== 'GET' && typeof o.sent === 'number' && o.sent >= 400 && o.sent < 500 && o.sent !== 409 && o.sent !== 429;
 const route = (o: Observed) => `${o.method} ${o.path}`;
 
 function evidenceOf(o: Observed, reference?: string, note?: string): Evidence {
