@@ -109,7 +109,7 @@ export const SimulateParams = z.object({
 export const SimulateRequest = z
   .strictObject({
     reason: z.string().max(200).optional(),
-    accountId: z.uuid().optional(),
+    accountId: z.guid().optional(),
   })
   .openapi('SimulateRequest');
 

@@ -67,7 +67,7 @@ function describeIssue(issue: Issue, value: unknown): string {
         if (issue.message && !issue.message.startsWith('Invalid string')) return issue.message;
         return `must match the pattern ${(issue as { pattern?: string }).pattern ?? ''}`.trim();
       }
-      if (issue.format === 'uuid') return 'must be a UUID, e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f';
+      if (issue.format === 'uuid' || issue.format === 'guid') return 'must be a UUID (8-4-4-4-12 hexadecimal digits), e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f';
       if (issue.format === 'datetime') return 'must be an ISO 8601 date-time, e.g. 2026-01-15T09:00:00.000Z';
       return `must be a valid ${issue.format}`;
     case 'not_multiple_of':

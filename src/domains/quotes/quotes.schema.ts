@@ -206,7 +206,7 @@ export const QuoteIdParam = z.object({
 });
 
 export const RemoveItemParams = QuoteIdParam.extend({
-  itemId: z.string().min(1).max(100).openapi({ param: { name: 'itemId', in: 'path' }, example: '9c5b94b1-35ad-49bb-b118-8e8fc24abf80' }),
+  itemId: z.guid().openapi({ param: { name: 'itemId', in: 'path' }, example: '9c5b94b1-35ad-49bb-b118-8e8fc24abf80' }),
 });
 
 /** POST /api/v1/partners/marketplace/express/quote and POST /api/v1/quotes (from the live reference). */

@@ -29,7 +29,7 @@ export const TransferDestination = z
 const transferFields = {
   // A UUID names one transfer whatever the case of its letters: it is kept in lower case, its canonical form.
   reference: z
-    .uuid()
+    .guid()
     .overwrite((v) => v.toLowerCase())
     .openapi({ description: 'A UUID, unique per transfer whatever its letter case; prevents duplicates. Answered in lower case.', example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
   amount: fiatAmount(25000),

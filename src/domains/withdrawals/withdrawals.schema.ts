@@ -11,7 +11,7 @@ export const PROVIDER_STATUSES = ['PROCESSING', 'SUCCESSFUL', 'FAILED'] as const
 
 export const CreateWithdrawalRequest = z
   .object({
-    accountId: z.uuid().openapi({ description: 'One of your balance accounts (GET /_sandbox/accounts); it fixes the currency', example: '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9' }),
+    accountId: z.guid().openapi({ description: 'One of your balance accounts (GET /_sandbox/accounts); it fixes the currency', example: '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9' }),
     accountName: z.string().min(1).max(200).openapi({ example: 'John Doe' }),
     accountNumber: z.string().min(1).max(34).openapi({ example: '0123456789' }),
     amount: fiatAmount(25000),

@@ -218,6 +218,10 @@ describe('PUT /api/v1/partners/marketplace/quote/{id}/remove/{itemId}', () => {
     const unknownItem = await t.call('PUT', `${QUOTE}/${q.quoteId}/remove/9c5b94b1-35ad-49bb-b118-8e8fc24abf80`);
     expect(unknownItem.status).toBe(404);
     expect(unknownItem.body.error.details).toEqual([{ field: 'itemId', issue: 'is not an allocation of this quote' }]);
+    // An item id that is no UUID at all is malformed, as other malformed ids are.
+    const malformed = await t.call('PUT', `${QUOTE}/${q.quoteId}/remove/item-1`);
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.details).toEqual([{ field: 'itemId', issue: 'must be a UUID (8-4-4-4-12 hexadecimal digits), e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }]);
     expect((await t.call('PUT', `${QUOTE}/${q.quoteId}/remove/${second.id}`)).status).toBe(200);
     const again = await t.call('PUT', `${QUOTE}/${q.quoteId}/remove/${second.id}`);
     expect(again.status).toBe(404);

@@ -71,7 +71,7 @@ describe('JSON upload', () => {
       row(4, { category: undefined }),
     ]);
     expect(res.body.error.details).toEqual([
-      { field: 'items[0].reference', issue: 'must be a UUID, e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' },
+      { field: 'items[0].reference', issue: 'must be a UUID (8-4-4-4-12 hexadecimal digits), e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' },
       { field: 'items[1].destination.bankCode', issue: 'is required when type is BANK: send the bank code' },
       { field: 'items[2].source.accountNumber', issue: 'is required: send a string' },
       { field: 'items[3].category', issue: 'is required: send one of: SALARY, VENDOR, REFUND, OTHER' },

@@ -84,7 +84,7 @@ describe('x-service-source', () => {
 describe('validation of a single transfer', () => {
   const cases: [string, Record<string, unknown>, string, string][] = [
     ['reference missing', { reference: undefined }, 'reference', 'is required: send a string'],
-    ['reference not a uuid', { reference: 'order-1' }, 'reference', 'must be a UUID, e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f'],
+    ['reference not a uuid', { reference: 'order-1' }, 'reference', 'must be a UUID (8-4-4-4-12 hexadecimal digits), e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f'],
     ['amount missing', { amount: undefined }, 'amount', 'is required: send a number'],
     ['amount a string', { amount: '100' }, 'amount', 'must be a number, not a string'],
     ['amount zero', { amount: 0 }, 'amount', 'must be greater than 0'],
@@ -254,5 +254,28 @@ describe('OpenAPI', () => {
     const params = doc.paths[PATH].post.parameters;
     expect(params).toContainEqual(expect.objectContaining({ name: 'x-service-source', in: 'header', required: true }));
     expect(Object.keys(doc.paths['/_sandbox/bulk-disbursements'].post.requestBody.content)).toEqual(['application/json', 'text/csv']);
+  });
+});
+
+describe('UUID fields take any 8-4-4-4-12 hexadecimal string, as the document\'s format: uuid says', () => {
+  it('accepts a generated UUID without RFC version and variant digits, in either case, for a reference and an account id', async () => {
+    const t = await createTestApp();
+    const body = (reference: string) => ({
+      reference,
+      amount: 100,
+      currency: 'NGN',
+      type: 'BANK',
+      source: { accountNumber: '0011223344' },
+      destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+    });
+    const created = await t.call('POST', '/api/v1/transfers', { headers: { 'x-service-source': 'uuid-test' }, body: body('21C024D1-22FF-F3A2-631C-68B2DFF91FD0') });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body[0].reference).toBe('21c024d1-22ff-f3a2-631c-68b2dff91fd0');
+    const withdrawal = await t.call('POST', '/api/v1/partners/withdrawal', {
+      body: { accountId: '21c024d1-22ff-f3a2-631c-68b2dff91fd0', accountName: 'John Doe', accountNumber: '0123456789', amount: 100, bankCode: '058' },
+    });
+    // Well formed, so it is looked up: no balance account of the key has that id.
+    expect(withdrawal.status).not.toBe(400);
+    expect(withdrawal.body.error.details.map((d: { field: string }) => d.field)).toEqual(['accountId']);
   });
 });

@@ -113,7 +113,7 @@ describe('POST /api/v1/partners/withdrawal', () => {
   });
 
   it.each([
-    ['an accountId that is not a uuid', { accountId: 'acct-1' }, 'accountId', 'must be a UUID, e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f'],
+    ['an accountId that is not a uuid', { accountId: 'acct-1' }, 'accountId', 'must be a UUID (8-4-4-4-12 hexadecimal digits), e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f'],
     ['a missing accountId', { accountId: undefined }, 'accountId', 'is required: send a string'],
     ['an empty accountName', { accountName: '' }, 'accountName', 'must not be empty'],
     ['an empty accountNumber', { accountNumber: '' }, 'accountNumber', 'must not be empty'],
