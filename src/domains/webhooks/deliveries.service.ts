@@ -6,6 +6,7 @@ import { SandboxError, notFound } from '../../kernel/errors.js';
 import { eventMatches, payloadOf, type SandboxEvent } from '../../engine/registry/events.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
+import type { ForgedForm } from './forge.js';
 import type { Delivery, DeliveryAttempt, Trigger } from './webhooks.schema.js';
 import { webhookFaults } from './webhooks.scenario.js';
 import { settingsOf, type SettingsRecord } from './webhooks.service.js';
@@ -37,6 +38,8 @@ export interface AttemptPlan {
   secret: string;
   body: string;
   at: string;
+  /** Sent forged this way instead of signed (forge.ts). */
+  forged?: ForgedForm;
 }
 
 const RETRY = 'webhook.retry';
@@ -158,10 +161,20 @@ export function planAttempt(t: Tenant, id: string, trigger: Trigger): AttemptPla
   const s = settingsOf(t);
   if (!d || !s) return undefined;
   if ((trigger === 'initial' || trigger === 'retry') && d.status !== 'pending') return undefined;
-  return { id, url: s.url, secret: s.secret, body: JSON.stringify(d.payload), at: t.nowIso() };
+  return { id, url: s.url, secret: s.secret, body: JSON.stringify(d.payload), at: t.nowIso(), ...(d.forged ? { forged: d.forged } : {}) };
 }
 
 export const succeeded = (a: DeliveryAttempt) => a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300;
+
+/** Whether a delivery is a probe's or a forgery: marked in the log, never retried nor duplicated. */
+const unusual = (d: Delivery) => d.probe === true || d.forged !== undefined;
+
+/** Why a probe or a forgery ended as it did; null when it was a genuine one accepted. */
+function unusualReason(d: Delivery, a: DeliveryAttempt): string | null {
+  const got = a.error ?? `HTTP ${a.statusCode}`;
+  if (d.forged) return succeeded(a) ? null : `Refused, as a forgery (${d.forged}) should be: ${got}. Forgeries are never retried.`;
+  return succeeded(a) ? null : `No 2xx answer to a probe's genuine delivery: ${got}. Probes are never retried.`;
+}
 
 /** Record what an attempt got, and plan the next one (retry, duplicate) or give up. */
 export function recordAttempt(t: Tenant, id: string, attempt: DeliveryAttempt, sender: Sender): void {
@@ -173,6 +186,11 @@ export function recordAttempt(t: Tenant, id: string, attempt: DeliveryAttempt, s
     tries: d.tries + (counted ? 1 : 0),
     attempts: [...d.attempts, attempt].slice(-LIMITS.attemptsKept),
   };
+  if (unusual(d)) {
+    // One attempt decides: a forgery refused is what should happen, and neither kind is tried again.
+    const status = succeeded(attempt) ? 'succeeded' : 'failed';
+    return deliveries(t).put(id, { ...next, status, nextAttemptAt: null, failureReason: unusualReason(d, attempt) });
+  }
   if (succeeded(attempt)) {
     if (d.status === 'pending') t.scheduler.cancelFor(id, RETRY);
     deliveries(t).put(id, { ...next, status: 'succeeded', nextAttemptAt: null, failureReason: null });
@@ -201,6 +219,49 @@ export function keepQueued(t: Tenant, id: string, trigger: Trigger): void {
 export function deliveriesOf(t: Tenant): Iterable<Delivery> {
   return deliveries(t).values();
 }
+
+/** One attempt of an ordinary delivery, as statistics of the receiver read it. */
+export interface OrdinaryAttempt {
+  /** When it started, on the key's clock. */
+  at: string;
+  trigger: Trigger;
+  /** The receiver's HTTP status; null when no answer came. */
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface OrdinaryDelivery {
+  id: string;
+  event: string;
+  status: Delivery['status'];
+  createdAt: string;
+  attempts: OrdinaryAttempt[];
+}
+
+/**
+ * The key's ordinary deliveries, oldest first: every delivery kept in the log but probes and
+ * forgeries, which test the receiver rather than carry its traffic (test deliveries, event
+ * `webhook.test`, are included), with each attempt's status and duration.
+ */
+export function ordinaryDeliveries(t: Tenant): OrdinaryDelivery[] {
+  const out: OrdinaryDelivery[] = [];
+  for (const d of deliveries(t).values()) {
+    if (unusual(d)) continue;
+    const attempts = d.attempts.map((a) => ({ at: a.at, trigger: a.trigger, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error }));
+    out.push({ id: d.id, event: d.event, status: d.status, createdAt: d.createdAt, attempts });
+  }
+  return out;
+}
+
+/** Put deliveries already attempted (a probe's) in the log, within its bounds. */
+export function logAttempted(t: Tenant, list: readonly Delivery[], sender: Sender): void {
+  for (const d of list) deliveries(t).put(d.id, d);
+  keepBounds(t, sender);
+}
+
+/** Why an attempted probe or forgery ended as it did (for deliveries logged already attempted). */
+export const attemptedReason = unusualReason;
 
 /** Deliveries newest first, with counts by status. */
 export function listDeliveries(t: Tenant, opts: { status?: Delivery['status']; limit: number }) {

@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../../http/fields.js';
 import type { EventCatalog } from '../../engine/registry/events.js';
+import { FORGED_FORMS, FORM_DESCRIPTIONS, PROBE_FORMS } from './forge.js';
 import { portProblem } from './targets.js';
 
 function httpUrl(value: string): URL | undefined {
@@ -138,6 +139,11 @@ export const Delivery = z
     createdAt: timestamp,
     payload: z.object({ event: z.string(), data: z.record(z.string(), z.unknown()) }),
     attempts: z.array(DeliveryAttempt),
+    probe: z.literal(true).optional().openapi({ description: 'Set on the deliveries of POST /_sandbox/webhooks/probe: about no resource, never retried' }),
+    forged: z
+      .enum(FORGED_FORMS)
+      .optional()
+      .openapi({ description: "How this delivery was forged (a probe's forgery, or one a scenario's webhooks.forged mixed in); the receiver should refuse it, and it is never retried" }),
   })
   .openapi('WebhookDelivery');
 
@@ -171,3 +177,20 @@ export const FlushResult = z
 export const DeliveryParam = z.object({
   id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' }, example: 'msg_2Zf0c8e1a4b7d9c3e5f6a7b8' }),
 });
+
+export const ProbeOutcome = z
+  .object({
+    form: z.enum(PROBE_FORMS).openapi({ description: Object.entries(FORM_DESCRIPTIONS).map(([f, d]) => `${f}: ${d}`).join('; ') }),
+    status: z.number().int().nullable().openapi({ description: "The receiver's HTTP status; null when no answer came (refused, timed out, connection error)" }),
+    rejected: z.boolean().openapi({ description: 'true when the answer was not a 2xx (no answer included)' }),
+  })
+  .openapi('WebhookProbeOutcome');
+
+export const ProbeResult = z
+  .object({
+    passed: z.boolean().openapi({ description: 'true when the genuine delivery got a 2xx and every forged one did not' }),
+    probes: z.array(ProbeOutcome),
+  })
+  .openapi('WebhookProbeResult');
+
+export type ProbeResult = z.infer<typeof ProbeResult>;
