@@ -3,12 +3,13 @@
 // only decides what is due and records what happened, synchronously.
 import { createHash } from 'node:crypto';
 import { SandboxError, notFound } from '../../kernel/errors.js';
+import { tenantSeed } from '../../kernel/random.js';
 import { eventMatches, payloadOf, type SandboxEvent } from '../../engine/registry/events.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { ForgedForm } from './forge.js';
 import type { Delivery, DeliveryAttempt, Trigger } from './webhooks.schema.js';
-import { webhookFaults } from './webhooks.scenario.js';
+import { webhookFaults, type ForgedRule } from './webhooks.scenario.js';
 import { settingsOf, type SettingsRecord } from './webhooks.service.js';
 
 export const LIMITS = {
@@ -53,12 +54,15 @@ function messageId(t: Tenant, e: SandboxEvent, s: SettingsRecord): string {
   return `msg_${createHash('sha256').update(`${t.id}:${e.id}:${e.createdAt}:${s.createdAt}`).digest('hex').slice(0, 24)}`;
 }
 
+/** The delivery faults in force: the settings' options, and the forgeries only a scenario sets. */
+export type FaultsInForce = SettingsRecord['faults'] & { forged?: ForgedRule };
+
 /**
  * The delivery faults in force: the webhook settings' own, with each option the key's scenario in
  * force sets (its `webhooks` section) taking the place of the same option. Deliveries follow the
  * key's scenario, not a request's X-Sandbox-Scenario header: they outlive the request.
  */
-export function faultsOf(t: Tenant, s: SettingsRecord): SettingsRecord['faults'] {
+export function faultsOf(t: Tenant, s: SettingsRecord): FaultsInForce {
   return { ...s.faults, ...webhookFaults(t.behaviour()) };
 }
 
@@ -107,19 +111,65 @@ function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: S
 
 /** A first attempt is due: send it, unless the out-of-order fault holds it for the next one. */
 function dispatchFirst(t: Tenant, id: string, s: SettingsRecord, sender: Sender): void {
-  if (!faultsOf(t, s).outOfOrder) return sender.send(t, id, 'initial');
+  if (!faultsOf(t, s).outOfOrder) return sendFirst(t, id, s, sender);
   const waiting = held(t).get('held');
   if (waiting && deliveries(t).get(waiting.id)?.status === 'pending') {
     held(t).remove('held');
     t.scheduler.cancelFor(waiting.id, RELEASE);
-    sender.send(t, id, 'initial');
-    sender.send(t, waiting.id, 'initial');
+    sendFirst(t, id, s, sender);
+    sendFirst(t, waiting.id, s, sender);
     return;
   }
   const releaseAt = t.now() + LIMITS.holdSeconds * 1000;
   held(t).put('held', { id });
   update(t, id, { nextAttemptAt: iso(releaseAt) });
   t.scheduler.enqueue(RELEASE, id, releaseAt);
+}
+
+/** The count behind `webhooks.forged`: among the scenario's counters, so binding a scenario restarts it. */
+const FORGED_COUNTER = 'webhooks.forged';
+const counters = (t: Tenant) => t.store.collection<number>('scenario_counters');
+const forgerySeeds = new WeakMap<Tenant, number>();
+
+/** Whether the scenario's forged rule picks the next first attempt: every N-th, or a draw from the
+ * key's seed and the count (so runs repeat under --seed). */
+function picks(t: Tenant, rule: ForgedRule): boolean {
+  const n = (counters(t).get(FORGED_COUNTER) ?? 0) + 1;
+  counters(t).put(FORGED_COUNTER, n);
+  if (rule.every !== undefined) return n % rule.every === 0;
+  let seed = forgerySeeds.get(t);
+  if (seed === undefined) forgerySeeds.set(t, (seed = tenantSeed(t.globalSeed, `webhooks.forged:${t.id}`)));
+  return createHash('sha256').update(`${seed}:${FORGED_COUNTER}:${n}`).digest().readUInt32BE(0) / 2 ** 32 < (rule.probability ?? 0);
+}
+
+/**
+ * A first attempt goes out. When the scenario's `webhooks.forged` picks it, a forgery of it goes
+ * just before: a delivery of its own (its own webhook-id, the same event and body), marked with its
+ * form and never retried. Probes, forgeries and test deliveries are not forged.
+ */
+function sendFirst(t: Tenant, id: string, s: SettingsRecord, sender: Sender): void {
+  const d = deliveries(t).get(id);
+  const rule = faultsOf(t, s).forged;
+  if (rule && d && !unusual(d) && d.event !== TEST_EVENT && picks(t, rule)) {
+    const forgedId = `msg_${createHash('sha256').update(`${d.id}:forged:${rule.form}`).digest('hex').slice(0, 24)}`;
+    const now = t.nowIso();
+    deliveries(t).put(forgedId, {
+      id: forgedId,
+      eventId: d.eventId,
+      event: d.event,
+      status: 'pending',
+      tries: 0,
+      nextAttemptAt: now,
+      failureReason: null,
+      createdAt: now,
+      payload: d.payload,
+      attempts: [],
+      forged: rule.form,
+    });
+    sender.send(t, forgedId, 'initial');
+    keepBounds(t, sender);
+  }
+  sender.send(t, id, 'initial');
 }
 
 function update(t: Tenant, id: string, change: Partial<Delivery>): void {
@@ -309,7 +359,8 @@ export function deliveryJobs(sender: Sender) {
     [RELEASE]: (t: Tenant, job: Job) => {
       if (held(t).get('held')?.id !== job.ref) return;
       held(t).remove('held');
-      if (deliveries(t).get(job.ref)?.status === 'pending') sender.send(t, job.ref, 'initial');
+      const s = settingsOf(t);
+      if (s && deliveries(t).get(job.ref)?.status === 'pending') sendFirst(t, job.ref, s, sender);
     },
   };
 }
