@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { advance, createTestApp, KEY, type TestApp } from './support/app.js';
 import { newTrade, fx } from './support/fx.js';
-import { setup } from './support/webhooks.js';
+import { setup, verifyAll } from './support/webhooks.js';
 import { payout, PAYOUTS } from './scenarios/support.js';
 
 const doc = readFileSync(new URL('../docs/scenario-recipes.md', import.meta.url), 'utf8');
@@ -26,7 +26,7 @@ beforeEach(async () => {
 
 describe('docs/scenario-recipes.md', () => {
   it('holds the recipes this file runs, and no other', () => {
-    expect([...recipes.keys()]).toEqual(['fail-by-prefix', 'rate-limited-once', 'duplicate-reference', 'expired-quote', 'fx-cancelled', 'forged-webhooks']);
+    expect([...recipes.keys()]).toEqual(['fail-by-prefix', 'rate-limited-once', 'duplicate-reference', 'expired-quote', 'fx-cancelled', 'terminal-first-webhooks', 'forged-webhooks']);
   });
 
   it('fail-by-prefix: FAILED exactly 600 s after creation', async () => {
@@ -90,6 +90,19 @@ describe('docs/scenario-recipes.md', () => {
     await w.t.call('POST', '/_sandbox/clock/advance', { body: { to: d.nextAttemptAt } });
     await w.t.call('POST', '/_sandbox/webhooks/flush');
     expect((await w.deliveries(KEY)).data[0]).toMatchObject({ status: 'succeeded', tries: 6 });
+  });
+
+  it('terminal-first-webhooks: payout.successful first, then pending and processing', async () => {
+    const w = await setup();
+    const secret = await w.hook({});
+    await bind(w.t, 'terminal-first-webhooks');
+    await w.pay('tf-1');
+    await advance(w.t, 299);
+    await w.t.call('POST', '/_sandbox/webhooks/flush');
+    expect(w.r.got).toHaveLength(0);
+    await advance(w.t, 1);
+    await w.t.call('POST', '/_sandbox/webhooks/flush');
+    expect(verifyAll(w.r, secret).map((m) => m.event)).toEqual(['payout.successful', 'payout.pending', 'payout.processing']);
   });
 
   it('forged-webhooks: the third delivery is preceded by a forgery the verifying receiver refuses', async () => {

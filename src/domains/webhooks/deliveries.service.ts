@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { SandboxError, notFound } from '../../kernel/errors.js';
 import { tenantSeed } from '../../kernel/random.js';
-import { eventMatches, payloadOf, type SandboxEvent } from '../../engine/registry/events.js';
+import { eventMatches, payloadOf, type EventCatalog, type SandboxEvent } from '../../engine/registry/events.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { ForgedForm } from './forge.js';
@@ -24,6 +24,10 @@ export const LIMITS = {
   attemptsKept: 20,
   /** How long the out-of-order fault holds a delivery when no later one comes. */
   holdSeconds: 60,
+  /** How long terminal-first holds a resource's deliveries waiting for its final event (key's clock). */
+  terminalHoldSeconds: 3600,
+  /** Deliveries terminal-first holds per key; reaching this releases them all, in order. */
+  terminalHeldMax: 100,
 };
 
 /** Hands a delivery to the asynchronous sender. */
@@ -45,8 +49,15 @@ export interface AttemptPlan {
 
 const RETRY = 'webhook.retry';
 const RELEASE = 'webhook.release';
+const RELEASE_RESOURCE = 'webhook.release_resource';
 const deliveries = (t: Tenant) => t.store.collection<Delivery>('webhook_deliveries');
 const held = (t: Tenant) => t.store.collection<{ id: string }>('webhook_held');
+/** What terminal-first holds, in the order the first attempts fell due: the delivery and its resource. */
+const heldForFinal = (t: Tenant) => t.store.collection<{ id: string; resource: string }>('webhook_held_final');
+
+/** Which events end their resource: the app's event catalog. */
+type Finals = Pick<EventCatalog, 'isFinal'>;
+const NO_FINALS: Finals = { isFinal: () => false };
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** webhook-id: stable for the event, different for another tenant or another event. */
@@ -66,11 +77,15 @@ export function faultsOf(t: Tenant, s: SettingsRecord): FaultsInForce {
   return { ...s.faults, ...webhookFaults(t.behaviour()) };
 }
 
-/** An event was recorded: make it a delivery if a webhook is set and its filter lets it through. */
-export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender): void {
+/** An event was recorded: make it a delivery if a webhook is set and its filter lets it through. A
+ * final event the filter leaves out still ends its resource's hold (terminal-first), in order. */
+export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender, finals: Finals): void {
   const s = settingsOf(t);
-  if (!s || !eventMatches(s.events, e.event)) return;
-  createDelivery(t, e, s, sender);
+  if (!s) return;
+  if (eventMatches(s.events, e.event)) return void createDelivery(t, e, s, sender, finals);
+  if (!finals.isFinal(e.event) || heldForFinal(t).size === 0) return;
+  const resource = resourceOf(e.event, payloadOf(e));
+  if (resource && holds(t, resource)) releaseResource(t, resource, s, sender);
 }
 
 /** The event named by a test delivery: it belongs to no resource and is in no event log. */
@@ -84,10 +99,10 @@ export function sendTestEvent(t: Tenant, sender: Sender): Delivery {
   }
   const at = t.nowIso();
   const e: SandboxEvent = { id: `evt_test_${t.random.hex(12)}`, event: TEST_EVENT, createdAt: at, data: { message: 'A test delivery from the sandbox', sentAt: at } };
-  return deliveries(t).get(createDelivery(t, e, s, sender))!;
+  return deliveries(t).get(createDelivery(t, e, s, sender, NO_FINALS))!;
 }
 
-function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: Sender): string {
+function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: Sender, finals: Finals): string {
   const id = messageId(t, e, s);
   const now = t.now();
   const firstAt = now + faultsOf(t, s).delaySeconds * 1000;
@@ -105,13 +120,35 @@ function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: S
   });
   keepBounds(t, sender);
   if (firstAt > now) t.scheduler.enqueue(RETRY, id, firstAt, { first: true });
-  else dispatchFirst(t, id, s, sender);
+  else dispatchFirst(t, id, s, sender, finals);
   return id;
 }
 
-/** A first attempt is due: send it, unless the out-of-order fault holds it for the next one. */
-function dispatchFirst(t: Tenant, id: string, s: SettingsRecord, sender: Sender): void {
-  if (!faultsOf(t, s).outOfOrder) return sendFirst(t, id, s, sender);
+/**
+ * The resource an event is about, as `<resource>:<its reference>` (an FX trade's `tx_id`), from the
+ * event's name and data; undefined for an event about no resource (webhook.test, a probe's).
+ */
+function resourceOf(event: string, data: Record<string, unknown>): string | undefined {
+  const id = data.reference ?? data.tx_id;
+  return typeof id === 'string' ? `${event.slice(0, event.indexOf('.'))}:${id}` : undefined;
+}
+
+/**
+ * A first attempt is due: send it, unless a fault holds it. Under `order: terminal-first` a
+ * resource's deliveries are held until its final one, which goes first, then the held ones in order
+ * (a final one also releases what an earlier terminal-first held, whatever the order now is); else
+ * the out-of-order fault may hold it for the next one.
+ */
+function dispatchFirst(t: Tenant, id: string, s: SettingsRecord, sender: Sender, finals: Finals): void {
+  const faults = faultsOf(t, s);
+  const d = deliveries(t).get(id);
+  const resource = d && !unusual(d) ? resourceOf(d.event, d.payload.data) : undefined;
+  if (resource && finals.isFinal(d!.event)) {
+    if (faults.order === 'terminal-first' || holds(t, resource)) return releaseResource(t, resource, s, sender, id);
+  } else if (resource && faults.order === 'terminal-first') {
+    return holdForFinal(t, id, resource, s, sender);
+  }
+  if (!faults.outOfOrder) return sendFirst(t, id, s, sender);
   const waiting = held(t).get('held');
   if (waiting && deliveries(t).get(waiting.id)?.status === 'pending') {
     held(t).remove('held');
@@ -124,6 +161,38 @@ function dispatchFirst(t: Tenant, id: string, s: SettingsRecord, sender: Sender)
   held(t).put('held', { id });
   update(t, id, { nextAttemptAt: iso(releaseAt) });
   t.scheduler.enqueue(RELEASE, id, releaseAt);
+}
+
+/** Whether terminal-first holds deliveries of this resource. */
+function holds(t: Tenant, resource: string): boolean {
+  for (const h of heldForFinal(t).values()) if (h.resource === resource) return true;
+  return false;
+}
+
+/** Hold a delivery until its resource's final event, an hour at most; a key's 100th releases them all. */
+function holdForFinal(t: Tenant, id: string, resource: string, s: SettingsRecord, sender: Sender): void {
+  const col = heldForFinal(t);
+  const jobRef = `${RELEASE_RESOURCE}:${resource}`;
+  const until = t.scheduler.pending(jobRef)[0]?.dueAt ?? t.scheduler.enqueue(RELEASE_RESOURCE, jobRef, t.now() + LIMITS.terminalHoldSeconds * 1000, { resource }).dueAt;
+  col.put(id, { id, resource });
+  update(t, id, { nextAttemptAt: iso(until) });
+  if (col.size < LIMITS.terminalHeldMax) return;
+  for (const r of new Set([...col.values()].map((h) => h.resource))) t.scheduler.cancelFor(`${RELEASE_RESOURCE}:${r}`, RELEASE_RESOURCE);
+  const all = [...col.values()];
+  col.clear();
+  for (const h of all) if (deliveries(t).get(h.id)?.status === 'pending') sendFirst(t, h.id, s, sender);
+}
+
+/** Send what terminal-first holds of a resource in order, after its final delivery `finalId` when given. */
+function releaseResource(t: Tenant, resource: string, s: SettingsRecord, sender: Sender, finalId?: string): void {
+  t.scheduler.cancelFor(`${RELEASE_RESOURCE}:${resource}`, RELEASE_RESOURCE);
+  if (finalId) sendFirst(t, finalId, s, sender);
+  const col = heldForFinal(t);
+  for (const h of [...col.values()]) {
+    if (h.resource !== resource) continue;
+    col.remove(h.id);
+    if (deliveries(t).get(h.id)?.status === 'pending') sendFirst(t, h.id, s, sender);
+  }
 }
 
 /** The count behind `webhooks.forged`: among the scenario's counters, so binding a scenario restarts it. */
@@ -183,6 +252,11 @@ function giveUp(t: Tenant, d: Delivery, reason: string, sender: Sender): void {
   t.scheduler.cancelFor(d.id);
   sender.forget(t, d.id);
   if (held(t).get('held')?.id === d.id) held(t).remove('held');
+  const h = heldForFinal(t).get(d.id);
+  if (h) {
+    heldForFinal(t).remove(d.id);
+    if (!holds(t, h.resource)) t.scheduler.cancelFor(`${RELEASE_RESOURCE}:${h.resource}`, RELEASE_RESOURCE);
+  }
 }
 
 /** At most pendingMax waiting and deliveriesKept kept; the oldest give way. */
@@ -347,14 +421,19 @@ export function stopAll(t: Tenant, sender: Sender): void {
   }
 }
 
-export function deliveryJobs(sender: Sender) {
+export function deliveryJobs(sender: Sender, finals: Finals) {
   return {
     [RETRY]: (t: Tenant, job: Job) => {
       const d = deliveries(t).get(job.ref);
       const s = settingsOf(t);
       if (!d || d.status !== 'pending' || !s) return;
-      if (job.data?.first) dispatchFirst(t, d.id, s, sender);
+      if (job.data?.first) dispatchFirst(t, d.id, s, sender, finals);
       else sender.send(t, d.id, 'retry');
+    },
+    /** An hour passed with no final event of the resource: what was held goes, in order. */
+    [RELEASE_RESOURCE]: (t: Tenant, job: Job) => {
+      const s = settingsOf(t);
+      if (s && typeof job.data?.resource === 'string') releaseResource(t, job.data.resource, s, sender);
     },
     [RELEASE]: (t: Tenant, job: Job) => {
       if (held(t).get('held')?.id !== job.ref) return;

@@ -29,8 +29,8 @@ export function webhooksModule(
 ): DomainModule & { onEvent(t: Tenant, e: SandboxEvent): void } {
   return {
     sandbox: () => webhookSandbox(sender, events, outbox),
-    jobs: deliveryJobs(sender),
+    jobs: deliveryJobs(sender, events),
     settings: [SETTINGS_COLLECTION, PROBE_COLLECTION],
-    onEvent: (t, e) => deliverEvent(t, e, sender),
+    onEvent: (t, e) => deliverEvent(t, e, sender, events),
   };
 }

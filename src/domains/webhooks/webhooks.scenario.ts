@@ -4,6 +4,12 @@ import { z } from 'zod';
 import type { Behaviour } from '../../engine/registry/behaviour.js';
 import { FORGED_FORMS } from './forge.js';
 
+/** The orders deliveries can be sent in: as their events happened, or each resource's final one first. */
+export const DELIVERY_ORDERS = ['as-happened', 'terminal-first'] as const;
+export type DeliveryOrder = (typeof DELIVERY_ORDERS)[number];
+export const ORDER_DESCRIPTION =
+  "terminal-first holds a resource's deliveries until its final event, sends that one first, then the earlier ones in their order; a resource with no final event within an hour of the key's clock, or a key holding 100, has its held ones released in order";
+
 const ForgedRule = z
   .strictObject({
     form: z.enum(FORGED_FORMS).describe('How the forgery is made (as in POST /_sandbox/webhooks/probe)'),
@@ -21,6 +27,7 @@ export const WebhookScenario = z
     duplicate: z.boolean().optional().describe('Send every accepted delivery a second time, with the same webhook-id'),
     outOfOrder: z.boolean().optional().describe('Swap deliveries in pairs: each one is held until the next has been sent'),
     delaySeconds: z.number().int().min(0).max(86_400).optional().describe("Hold each first attempt this long on the key's clock"),
+    order: z.enum(DELIVERY_ORDERS).optional().describe(`The order deliveries are sent in: as-happened, or ${ORDER_DESCRIPTION}`),
     forged: ForgedRule.optional(),
   })
   .optional()

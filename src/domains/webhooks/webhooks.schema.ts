@@ -4,6 +4,7 @@ import { timestamp } from '../../http/fields.js';
 import type { EventCatalog } from '../../engine/registry/events.js';
 import { FORGED_FORMS, FORM_DESCRIPTIONS, PROBE_FORMS } from './forge.js';
 import { portProblem } from './targets.js';
+import { DELIVERY_ORDERS, ORDER_DESCRIPTION } from './webhooks.scenario.js';
 
 function httpUrl(value: string): URL | undefined {
   try {
@@ -54,6 +55,7 @@ export const WebhookFaults = z
       .max(86_400)
       .default(0)
       .openapi({ description: "Hold each first attempt this long on the tenant's clock" }),
+    order: z.enum(DELIVERY_ORDERS).default('as-happened').openapi({ description: ORDER_DESCRIPTION }),
   })
   .openapi('WebhookFaults');
 
@@ -87,7 +89,7 @@ export const settingsRequestOf = (catalog: EventCatalog) =>
 
 /** The faults as answered: every one is always sent, with its value in force. */
 const WebhookFaultsInForce = z
-  .object({ duplicate: z.boolean(), outOfOrder: z.boolean(), delaySeconds: z.number().int() })
+  .object({ duplicate: z.boolean(), outOfOrder: z.boolean(), delaySeconds: z.number().int(), order: z.enum(DELIVERY_ORDERS) })
   .openapi('WebhookFaultsInForce');
 
 export const WebhookSettings = z
