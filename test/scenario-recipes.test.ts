@@ -26,7 +26,7 @@ beforeEach(async () => {
 
 describe('docs/scenario-recipes.md', () => {
   it('holds the recipes this file runs, and no other', () => {
-    expect([...recipes.keys()]).toEqual(['fail-by-prefix', 'rate-limited-once', 'duplicate-reference', 'expired-quote', 'fx-cancelled', 'terminal-first-webhooks', 'forged-webhooks']);
+    expect([...recipes.keys()]).toEqual(['fail-by-prefix', 'rate-limited-once', 'duplicate-reference', 'expired-quote', 'fx-cancelled', 'webhook-before-answer', 'terminal-first-webhooks', 'forged-webhooks']);
   });
 
   it('fail-by-prefix: FAILED exactly 600 s after creation', async () => {
@@ -90,6 +90,19 @@ describe('docs/scenario-recipes.md', () => {
     await w.t.call('POST', '/_sandbox/clock/advance', { body: { to: d.nextAttemptAt } });
     await w.t.call('POST', '/_sandbox/webhooks/flush');
     expect((await w.deliveries(KEY)).data[0]).toMatchObject({ status: 'succeeded', tries: 6 });
+  });
+
+  it('webhook-before-answer: payout.pending reaches the receiver while the 201 is held', async () => {
+    const w = await setup();
+    await w.hook({ events: ['payout.pending'] });
+    await bind(w.t, 'webhook-before-answer');
+    let answered = false;
+    const create = w.t.call('POST', PAYOUTS, { body: payout('early-1') }).then((res) => ((answered = true), res));
+    await w.r.waitFor(1);
+    expect(answered).toBe(false);
+    expect(JSON.parse(w.r.got[0].body)).toMatchObject({ event: 'payout.pending', data: { reference: 'early-1', status: 'PENDING' } });
+    const res = await create;
+    expect([res.status, res.headers.get('x-sandbox-fault')]).toEqual([201, 'latency 1000ms']);
   });
 
   it('terminal-first-webhooks: payout.successful first, then pending and processing', async () => {
