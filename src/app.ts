@@ -88,7 +88,7 @@ export function createApp(deps: AppDeps) {
   const list: readonly DomainModule[] = deps.domains ?? domains;
   const resources = resourcesOf(list);
   const scenarios = deps.scenarios ?? ScenarioRegistry.load(config.scenario, scenarioFormatOf(list));
-  const events = new EventCatalog(resources.flatMap((r) => r.lifecycle?.events ?? []));
+  const events = new EventCatalog(resources.flatMap((r) => r.lifecycle?.events ?? []), resources.flatMap((r) => r.lifecycle?.finalEvents ?? []));
   const outbox = deps.outbox ?? new Outbox({ targets: config.webhookTargets });
   // On a shared store, a replica may die holding attempts in its outbox: each is written down first.
   const handoff = deps.store.kind === 'postgres' ? handedOver(outbox, () => deps.clock.now()) : undefined;

@@ -33,6 +33,7 @@ export const CONTROL_OPERATIONS = {
   'webhooks.remove': 'DELETE /_sandbox/webhooks',
   'webhooks.flush': 'POST /_sandbox/webhooks/flush',
   'webhooks.test': 'POST /_sandbox/webhooks/test',
+  'webhooks.probe': 'POST /_sandbox/webhooks/probe',
   deliveries: 'GET /_sandbox/webhooks/deliveries',
   redeliver: 'POST /_sandbox/webhooks/deliveries/{id}/redeliver',
   report: 'GET /_sandbox/report',
@@ -121,6 +122,8 @@ export class SandboxTenant {
     flush(): Promise<T.FlushResult>;
     /** Send a test delivery (event webhook.test) now, whatever the event filter. */
     test(): Promise<T.Delivery>;
+    /** Probe the receiver: one genuine delivery and six forged ones at once; `passed` when it accepts the first and refuses the rest. */
+    probe(): Promise<T.ProbeResult>;
   };
 
   constructor(
@@ -135,6 +138,7 @@ export class SandboxTenant {
       remove: () => this.call('webhooks.remove'),
       flush: () => this.call('webhooks.flush'),
       test: () => this.call('webhooks.test'),
+      probe: () => this.call('webhooks.probe'),
     };
   }
 

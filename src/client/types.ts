@@ -41,6 +41,7 @@ export type DeliveriesQuery = Partial<z.output<typeof Webhooks.DeliveriesQuery>>
 export type Delivery = z.output<typeof Webhooks.Delivery>;
 export type DeliveryList = z.output<typeof Webhooks.DeliveryList>;
 export type FlushResult = z.output<typeof Webhooks.FlushResult>;
+export type ProbeResult = z.output<typeof Webhooks.ProbeResult>;
 /** The JSON Schema (draft 2020-12) of the scenario format. */
 export type ScenarioJsonSchema = Record<string, unknown>;
 export type ReadinessReport = z.output<typeof Readiness.ReportSchema>;

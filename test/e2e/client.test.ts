@@ -267,6 +267,19 @@ describe('the control client', () => {
     expect(JSON.parse(r.got[0].body)).toMatchObject({ event: 'webhook.test', data: { message: 'A test delivery from the sandbox' } });
   });
 
+  it('webhooks.probe: a receiver that accepts everything fails the probe', async () => {
+    const r = await receiver();
+    const t = sb.tenant();
+    await t.webhooks.set(r.url);
+    const result = await t.webhooks.probe();
+    expect(result.passed).toBe(false);
+    expect(result.probes.map((p) => [p.form, p.status, p.rejected])).toEqual([
+      ['genuine', 200, false],
+      ...['bad-signature', 'wrong-secret', 'stale-timestamp', 'future-timestamp', 'tampered-body', 'missing-signature'].map((f) => [f, 200, false]),
+    ]);
+    expect(r.got).toHaveLength(7);
+  });
+
   it('deliveries: the delivery log with every attempt', async () => {
     const r = await receiver();
     const t = await withPayout();

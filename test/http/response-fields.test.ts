@@ -77,6 +77,8 @@ async function tour(call: (method: string, path: string, o?: CallOptions) => Pro
   await call('GET', '/_sandbox/webhooks/deliveries');
   await call('POST', '/_sandbox/webhooks/flush');
   await call('POST', '/_sandbox/webhooks/test');
+  await call('POST', '/_sandbox/webhooks/probe');
+  await call('GET', '/_sandbox/webhooks/deliveries');
   await call('DELETE', '/_sandbox/webhooks');
   await call('GET', '/_sandbox/requests?limit=200');
   await call('GET', '/_sandbox/events');

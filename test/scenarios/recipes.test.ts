@@ -1,10 +1,11 @@
 // Every recipe of docs/scenario-recipes.md, run as written: each YAML block is bound to a key and the
 // case it claims is driven over HTTP.
 import { readFileSync } from 'node:fs';
+import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { advance, createTestApp, KEY, type TestApp } from '../support/app.js';
 import { newTrade, fx } from '../support/fx.js';
-import { setup } from '../support/webhooks.js';
+import { setup, verifyAll } from '../support/webhooks.js';
 import { payout, PAYOUTS } from './support.js';
 
 const doc = readFileSync(new URL('../../docs/scenario-recipes.md', import.meta.url), 'utf8');
@@ -25,7 +26,7 @@ beforeEach(async () => {
 
 describe('docs/scenario-recipes.md', () => {
   it('holds the recipes this file runs, and no other', () => {
-    expect([...recipes.keys()]).toEqual(['fail-by-prefix', 'rate-limited-once', 'duplicate-reference', 'expired-quote', 'fx-cancelled']);
+    expect([...recipes.keys()]).toEqual(['fail-by-prefix', 'rate-limited-once', 'duplicate-reference', 'expired-quote', 'fx-cancelled', 'webhook-before-answer', 'terminal-first-webhooks', 'forged-webhooks']);
   });
 
   it('fail-by-prefix: FAILED exactly 600 s after creation', async () => {
@@ -89,6 +90,59 @@ describe('docs/scenario-recipes.md', () => {
     await w.t.call('POST', '/_sandbox/clock/advance', { body: { to: d.nextAttemptAt } });
     await w.t.call('POST', '/_sandbox/webhooks/flush');
     expect((await w.deliveries(KEY)).data[0]).toMatchObject({ status: 'succeeded', tries: 6 });
+  });
+
+  it('webhook-before-answer: payout.pending reaches the receiver while the 201 is held', async () => {
+    const w = await setup();
+    await w.hook({ events: ['payout.pending'] });
+    await bind(w.t, 'webhook-before-answer');
+    let answered = false;
+    const create = w.t.call('POST', PAYOUTS, { body: payout('early-1') }).then((res) => ((answered = true), res));
+    await w.r.waitFor(1);
+    expect(answered).toBe(false);
+    expect(JSON.parse(w.r.got[0].body)).toMatchObject({ event: 'payout.pending', data: { reference: 'early-1', status: 'PENDING' } });
+    const res = await create;
+    expect([res.status, res.headers.get('x-sandbox-fault')]).toEqual([201, 'latency 1000ms']);
+  });
+
+  it('terminal-first-webhooks: payout.successful first, then pending and processing', async () => {
+    const w = await setup();
+    const secret = await w.hook({});
+    await bind(w.t, 'terminal-first-webhooks');
+    await w.pay('tf-1');
+    await advance(w.t, 299);
+    await w.t.call('POST', '/_sandbox/webhooks/flush');
+    expect(w.r.got).toHaveLength(0);
+    await advance(w.t, 1);
+    await w.t.call('POST', '/_sandbox/webhooks/flush');
+    expect(verifyAll(w.r, secret).map((m) => m.event)).toEqual(['payout.successful', 'payout.pending', 'payout.processing']);
+  });
+
+  it('forged-webhooks: the third delivery is preceded by a forgery the verifying receiver refuses', async () => {
+    const w = await setup();
+    const secret = await w.hook({});
+    await bind(w.t, 'forged-webhooks');
+    await w.pay('forged-1');
+    await advance(w.t, 300);
+    await w.t.call('POST', '/_sandbox/webhooks/flush');
+    expect(w.r.events()).toEqual(['payout.pending', 'payout.processing', 'payout.successful', 'payout.successful']);
+    const verifies = w.r.got.map((g) => {
+      try {
+        return Boolean(new Webhook(secret).verify(g.body, g.headers));
+      } catch {
+        return false;
+      }
+    });
+    expect(verifies).toEqual([true, true, false, true]);
+    const forged = (await w.deliveries(KEY)).data.filter((d: { forged?: string }) => d.forged);
+    expect(forged).toMatchObject([{ event: 'payout.successful', forged: 'tampered-body', tries: 1, nextAttemptAt: null }]);
+  });
+
+  it('probe: a receiver that accepts everything does not pass', async () => {
+    const w = await setup();
+    await w.hook({});
+    const res = await w.t.call('POST', '/_sandbox/webhooks/probe');
+    expect([res.status, res.body.passed, res.body.probes.length]).toEqual([200, false, 7]);
   });
 
   it('test values: 0000000052 fails as closed, 0000000044 does not resolve', async () => {

@@ -50,6 +50,6 @@ describe('webhook delivery faults from a scenario', () => {
     await advance(t, 10);
     await outbox.idle();
     expect(r.events()).toEqual(['payout.pending', 'payout.pending', 'payout.pending']);
-    expect((await t.call('GET', '/_sandbox/webhooks')).body.faults).toEqual({ duplicate: true, outOfOrder: false, delaySeconds: 10 });
+    expect((await t.call('GET', '/_sandbox/webhooks')).body.faults).toEqual({ duplicate: true, outOfOrder: false, delaySeconds: 10, order: 'as-happened' });
   });
 });

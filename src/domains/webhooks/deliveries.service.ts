@@ -3,11 +3,13 @@
 // only decides what is due and records what happened, synchronously.
 import { createHash } from 'node:crypto';
 import { SandboxError, notFound } from '../../kernel/errors.js';
-import { eventMatches, payloadOf, type SandboxEvent } from '../../engine/registry/events.js';
+import { tenantSeed } from '../../kernel/random.js';
+import { eventMatches, payloadOf, type EventCatalog, type SandboxEvent } from '../../engine/registry/events.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
+import type { ForgedForm } from './forge.js';
 import type { Delivery, DeliveryAttempt, Trigger } from './webhooks.schema.js';
-import { webhookFaults } from './webhooks.scenario.js';
+import { webhookFaults, type ForgedRule } from './webhooks.scenario.js';
 import { settingsOf, type SettingsRecord } from './webhooks.service.js';
 
 export const LIMITS = {
@@ -22,6 +24,10 @@ export const LIMITS = {
   attemptsKept: 20,
   /** How long the out-of-order fault holds a delivery when no later one comes. */
   holdSeconds: 60,
+  /** How long terminal-first holds a resource's deliveries waiting for its final event (key's clock). */
+  terminalHoldSeconds: 3600,
+  /** Deliveries terminal-first holds per key; reaching this releases them all, in order. */
+  terminalHeldMax: 100,
 };
 
 /** Hands a delivery to the asynchronous sender. */
@@ -37,12 +43,21 @@ export interface AttemptPlan {
   secret: string;
   body: string;
   at: string;
+  /** Sent forged this way instead of signed (forge.ts). */
+  forged?: ForgedForm;
 }
 
 const RETRY = 'webhook.retry';
 const RELEASE = 'webhook.release';
+const RELEASE_RESOURCE = 'webhook.release_resource';
 const deliveries = (t: Tenant) => t.store.collection<Delivery>('webhook_deliveries');
 const held = (t: Tenant) => t.store.collection<{ id: string }>('webhook_held');
+/** What terminal-first holds, in the order the first attempts fell due: the delivery and its resource. */
+const heldForFinal = (t: Tenant) => t.store.collection<{ id: string; resource: string }>('webhook_held_final');
+
+/** Which events end their resource: the app's event catalog. */
+type Finals = Pick<EventCatalog, 'isFinal'>;
+const NO_FINALS: Finals = { isFinal: () => false };
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** webhook-id: stable for the event, different for another tenant or another event. */
@@ -50,20 +65,27 @@ function messageId(t: Tenant, e: SandboxEvent, s: SettingsRecord): string {
   return `msg_${createHash('sha256').update(`${t.id}:${e.id}:${e.createdAt}:${s.createdAt}`).digest('hex').slice(0, 24)}`;
 }
 
+/** The delivery faults in force: the settings' options, and the forgeries only a scenario sets. */
+export type FaultsInForce = SettingsRecord['faults'] & { forged?: ForgedRule };
+
 /**
  * The delivery faults in force: the webhook settings' own, with each option the key's scenario in
  * force sets (its `webhooks` section) taking the place of the same option. Deliveries follow the
  * key's scenario, not a request's X-Sandbox-Scenario header: they outlive the request.
  */
-export function faultsOf(t: Tenant, s: SettingsRecord): SettingsRecord['faults'] {
+export function faultsOf(t: Tenant, s: SettingsRecord): FaultsInForce {
   return { ...s.faults, ...webhookFaults(t.behaviour()) };
 }
 
-/** An event was recorded: make it a delivery if a webhook is set and its filter lets it through. */
-export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender): void {
+/** An event was recorded: make it a delivery if a webhook is set and its filter lets it through. A
+ * final event the filter leaves out still ends its resource's hold (terminal-first), in order. */
+export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender, finals: Finals): void {
   const s = settingsOf(t);
-  if (!s || !eventMatches(s.events, e.event)) return;
-  createDelivery(t, e, s, sender);
+  if (!s) return;
+  if (eventMatches(s.events, e.event)) return void createDelivery(t, e, s, sender, finals);
+  if (!finals.isFinal(e.event) || heldForFinal(t).size === 0) return;
+  const resource = resourceOf(e.event, payloadOf(e));
+  if (resource && holds(t, resource)) releaseResource(t, resource, s, sender);
 }
 
 /** The event named by a test delivery: it belongs to no resource and is in no event log. */
@@ -77,10 +99,10 @@ export function sendTestEvent(t: Tenant, sender: Sender): Delivery {
   }
   const at = t.nowIso();
   const e: SandboxEvent = { id: `evt_test_${t.random.hex(12)}`, event: TEST_EVENT, createdAt: at, data: { message: 'A test delivery from the sandbox', sentAt: at } };
-  return deliveries(t).get(createDelivery(t, e, s, sender))!;
+  return deliveries(t).get(createDelivery(t, e, s, sender, NO_FINALS))!;
 }
 
-function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: Sender): string {
+function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: Sender, finals: Finals): string {
   const id = messageId(t, e, s);
   const now = t.now();
   const firstAt = now + faultsOf(t, s).delaySeconds * 1000;
@@ -98,25 +120,125 @@ function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: S
   });
   keepBounds(t, sender);
   if (firstAt > now) t.scheduler.enqueue(RETRY, id, firstAt, { first: true });
-  else dispatchFirst(t, id, s, sender);
+  else dispatchFirst(t, id, s, sender, finals);
   return id;
 }
 
-/** A first attempt is due: send it, unless the out-of-order fault holds it for the next one. */
-function dispatchFirst(t: Tenant, id: string, s: SettingsRecord, sender: Sender): void {
-  if (!faultsOf(t, s).outOfOrder) return sender.send(t, id, 'initial');
+/**
+ * The resource an event is about, as `<resource>:<its reference>` (an FX trade's `tx_id`), from the
+ * event's name and data; undefined for an event about no resource (webhook.test, a probe's).
+ */
+function resourceOf(event: string, data: Record<string, unknown>): string | undefined {
+  const id = data.reference ?? data.tx_id;
+  return typeof id === 'string' ? `${event.slice(0, event.indexOf('.'))}:${id}` : undefined;
+}
+
+/**
+ * A first attempt is due: send it, unless a fault holds it. Under `order: terminal-first` a
+ * resource's deliveries are held until its final one, which goes first, then the held ones in order
+ * (a final one also releases what an earlier terminal-first held, whatever the order now is); else
+ * the out-of-order fault may hold it for the next one.
+ */
+function dispatchFirst(t: Tenant, id: string, s: SettingsRecord, sender: Sender, finals: Finals): void {
+  const faults = faultsOf(t, s);
+  const d = deliveries(t).get(id);
+  const resource = d && !unusual(d) ? resourceOf(d.event, d.payload.data) : undefined;
+  if (resource && finals.isFinal(d!.event)) {
+    if (faults.order === 'terminal-first' || holds(t, resource)) return releaseResource(t, resource, s, sender, id);
+  } else if (resource && faults.order === 'terminal-first') {
+    return holdForFinal(t, id, resource, s, sender);
+  }
+  if (!faults.outOfOrder) return sendFirst(t, id, s, sender);
   const waiting = held(t).get('held');
   if (waiting && deliveries(t).get(waiting.id)?.status === 'pending') {
     held(t).remove('held');
     t.scheduler.cancelFor(waiting.id, RELEASE);
-    sender.send(t, id, 'initial');
-    sender.send(t, waiting.id, 'initial');
+    sendFirst(t, id, s, sender);
+    sendFirst(t, waiting.id, s, sender);
     return;
   }
   const releaseAt = t.now() + LIMITS.holdSeconds * 1000;
   held(t).put('held', { id });
   update(t, id, { nextAttemptAt: iso(releaseAt) });
   t.scheduler.enqueue(RELEASE, id, releaseAt);
+}
+
+/** Whether terminal-first holds deliveries of this resource. */
+function holds(t: Tenant, resource: string): boolean {
+  for (const h of heldForFinal(t).values()) if (h.resource === resource) return true;
+  return false;
+}
+
+/** Hold a delivery until its resource's final event, an hour at most; a key's 100th releases them all. */
+function holdForFinal(t: Tenant, id: string, resource: string, s: SettingsRecord, sender: Sender): void {
+  const col = heldForFinal(t);
+  const jobRef = `${RELEASE_RESOURCE}:${resource}`;
+  const until = t.scheduler.pending(jobRef)[0]?.dueAt ?? t.scheduler.enqueue(RELEASE_RESOURCE, jobRef, t.now() + LIMITS.terminalHoldSeconds * 1000, { resource }).dueAt;
+  col.put(id, { id, resource });
+  update(t, id, { nextAttemptAt: iso(until) });
+  if (col.size < LIMITS.terminalHeldMax) return;
+  for (const r of new Set([...col.values()].map((h) => h.resource))) t.scheduler.cancelFor(`${RELEASE_RESOURCE}:${r}`, RELEASE_RESOURCE);
+  const all = [...col.values()];
+  col.clear();
+  for (const h of all) if (deliveries(t).get(h.id)?.status === 'pending') sendFirst(t, h.id, s, sender);
+}
+
+/** Send what terminal-first holds of a resource in order, after its final delivery `finalId` when given. */
+function releaseResource(t: Tenant, resource: string, s: SettingsRecord, sender: Sender, finalId?: string): void {
+  t.scheduler.cancelFor(`${RELEASE_RESOURCE}:${resource}`, RELEASE_RESOURCE);
+  if (finalId) sendFirst(t, finalId, s, sender);
+  const col = heldForFinal(t);
+  for (const h of [...col.values()]) {
+    if (h.resource !== resource) continue;
+    col.remove(h.id);
+    if (deliveries(t).get(h.id)?.status === 'pending') sendFirst(t, h.id, s, sender);
+  }
+}
+
+/** The count behind `webhooks.forged`: among the scenario's counters, so binding a scenario restarts it. */
+const FORGED_COUNTER = 'webhooks.forged';
+const counters = (t: Tenant) => t.store.collection<number>('scenario_counters');
+const forgerySeeds = new WeakMap<Tenant, number>();
+
+/** Whether the scenario's forged rule picks the next first attempt: every N-th, or a draw from the
+ * key's seed and the count (so runs repeat under --seed). */
+function picks(t: Tenant, rule: ForgedRule): boolean {
+  const n = (counters(t).get(FORGED_COUNTER) ?? 0) + 1;
+  counters(t).put(FORGED_COUNTER, n);
+  if (rule.every !== undefined) return n % rule.every === 0;
+  let seed = forgerySeeds.get(t);
+  if (seed === undefined) forgerySeeds.set(t, (seed = tenantSeed(t.globalSeed, `webhooks.forged:${t.id}`)));
+  return createHash('sha256').update(`${seed}:${FORGED_COUNTER}:${n}`).digest().readUInt32BE(0) / 2 ** 32 < (rule.probability ?? 0);
+}
+
+/**
+ * A first attempt goes out. When the scenario's `webhooks.forged` picks it, a forgery of it goes
+ * just before: a delivery of its own (its own webhook-id, the same event and body), marked with its
+ * form and never retried. Probes, forgeries and test deliveries are not forged.
+ */
+function sendFirst(t: Tenant, id: string, s: SettingsRecord, sender: Sender): void {
+  const d = deliveries(t).get(id);
+  const rule = faultsOf(t, s).forged;
+  if (rule && d && !unusual(d) && d.event !== TEST_EVENT && picks(t, rule)) {
+    const forgedId = `msg_${createHash('sha256').update(`${d.id}:forged:${rule.form}`).digest('hex').slice(0, 24)}`;
+    const now = t.nowIso();
+    deliveries(t).put(forgedId, {
+      id: forgedId,
+      eventId: d.eventId,
+      event: d.event,
+      status: 'pending',
+      tries: 0,
+      nextAttemptAt: now,
+      failureReason: null,
+      createdAt: now,
+      payload: d.payload,
+      attempts: [],
+      forged: rule.form,
+    });
+    sender.send(t, forgedId, 'initial');
+    keepBounds(t, sender);
+  }
+  sender.send(t, id, 'initial');
 }
 
 function update(t: Tenant, id: string, change: Partial<Delivery>): void {
@@ -130,6 +252,11 @@ function giveUp(t: Tenant, d: Delivery, reason: string, sender: Sender): void {
   t.scheduler.cancelFor(d.id);
   sender.forget(t, d.id);
   if (held(t).get('held')?.id === d.id) held(t).remove('held');
+  const h = heldForFinal(t).get(d.id);
+  if (h) {
+    heldForFinal(t).remove(d.id);
+    if (!holds(t, h.resource)) t.scheduler.cancelFor(`${RELEASE_RESOURCE}:${h.resource}`, RELEASE_RESOURCE);
+  }
 }
 
 /** At most pendingMax waiting and deliveriesKept kept; the oldest give way. */
@@ -158,10 +285,20 @@ export function planAttempt(t: Tenant, id: string, trigger: Trigger): AttemptPla
   const s = settingsOf(t);
   if (!d || !s) return undefined;
   if ((trigger === 'initial' || trigger === 'retry') && d.status !== 'pending') return undefined;
-  return { id, url: s.url, secret: s.secret, body: JSON.stringify(d.payload), at: t.nowIso() };
+  return { id, url: s.url, secret: s.secret, body: JSON.stringify(d.payload), at: t.nowIso(), ...(d.forged ? { forged: d.forged } : {}) };
 }
 
 export const succeeded = (a: DeliveryAttempt) => a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300;
+
+/** Whether a delivery is a probe's or a forgery: marked in the log, never retried nor duplicated. */
+const unusual = (d: Delivery) => d.probe === true || d.forged !== undefined;
+
+/** Why a probe or a forgery ended as it did; null when it was a genuine one accepted. */
+function unusualReason(d: Delivery, a: DeliveryAttempt): string | null {
+  const got = a.error ?? `HTTP ${a.statusCode}`;
+  if (d.forged) return succeeded(a) ? null : `Refused, as a forgery (${d.forged}) should be: ${got}. Forgeries are never retried.`;
+  return succeeded(a) ? null : `No 2xx answer to a probe's genuine delivery: ${got}. Probes are never retried.`;
+}
 
 /** Record what an attempt got, and plan the next one (retry, duplicate) or give up. */
 export function recordAttempt(t: Tenant, id: string, attempt: DeliveryAttempt, sender: Sender): void {
@@ -173,6 +310,11 @@ export function recordAttempt(t: Tenant, id: string, attempt: DeliveryAttempt, s
     tries: d.tries + (counted ? 1 : 0),
     attempts: [...d.attempts, attempt].slice(-LIMITS.attemptsKept),
   };
+  if (unusual(d)) {
+    // One attempt decides: a forgery refused is what should happen, and neither kind is tried again.
+    const status = succeeded(attempt) ? 'succeeded' : 'failed';
+    return deliveries(t).put(id, { ...next, status, nextAttemptAt: null, failureReason: unusualReason(d, attempt) });
+  }
   if (succeeded(attempt)) {
     if (d.status === 'pending') t.scheduler.cancelFor(id, RETRY);
     deliveries(t).put(id, { ...next, status: 'succeeded', nextAttemptAt: null, failureReason: null });
@@ -201,6 +343,49 @@ export function keepQueued(t: Tenant, id: string, trigger: Trigger): void {
 export function deliveriesOf(t: Tenant): Iterable<Delivery> {
   return deliveries(t).values();
 }
+
+/** One attempt of an ordinary delivery, as statistics of the receiver read it. */
+export interface OrdinaryAttempt {
+  /** When it started, on the key's clock. */
+  at: string;
+  trigger: Trigger;
+  /** The receiver's HTTP status; null when no answer came. */
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface OrdinaryDelivery {
+  id: string;
+  event: string;
+  status: Delivery['status'];
+  createdAt: string;
+  attempts: OrdinaryAttempt[];
+}
+
+/**
+ * The key's ordinary deliveries, oldest first: every delivery kept in the log but probes and
+ * forgeries, which test the receiver rather than carry its traffic (test deliveries, event
+ * `webhook.test`, are included), with each attempt's status and duration.
+ */
+export function ordinaryDeliveries(t: Tenant): OrdinaryDelivery[] {
+  const out: OrdinaryDelivery[] = [];
+  for (const d of deliveries(t).values()) {
+    if (unusual(d)) continue;
+    const attempts = d.attempts.map((a) => ({ at: a.at, trigger: a.trigger, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error }));
+    out.push({ id: d.id, event: d.event, status: d.status, createdAt: d.createdAt, attempts });
+  }
+  return out;
+}
+
+/** Put deliveries already attempted (a probe's) in the log, within its bounds. */
+export function logAttempted(t: Tenant, list: readonly Delivery[], sender: Sender): void {
+  for (const d of list) deliveries(t).put(d.id, d);
+  keepBounds(t, sender);
+}
+
+/** Why an attempted probe or forgery ended as it did (for deliveries logged already attempted). */
+export const attemptedReason = unusualReason;
 
 /** Deliveries newest first, with counts by status. */
 export function listDeliveries(t: Tenant, opts: { status?: Delivery['status']; limit: number }) {
@@ -236,19 +421,25 @@ export function stopAll(t: Tenant, sender: Sender): void {
   }
 }
 
-export function deliveryJobs(sender: Sender) {
+export function deliveryJobs(sender: Sender, finals: Finals) {
   return {
     [RETRY]: (t: Tenant, job: Job) => {
       const d = deliveries(t).get(job.ref);
       const s = settingsOf(t);
       if (!d || d.status !== 'pending' || !s) return;
-      if (job.data?.first) dispatchFirst(t, d.id, s, sender);
+      if (job.data?.first) dispatchFirst(t, d.id, s, sender, finals);
       else sender.send(t, d.id, 'retry');
+    },
+    /** An hour passed with no final event of the resource: what was held goes, in order. */
+    [RELEASE_RESOURCE]: (t: Tenant, job: Job) => {
+      const s = settingsOf(t);
+      if (s && typeof job.data?.resource === 'string') releaseResource(t, job.data.resource, s, sender);
     },
     [RELEASE]: (t: Tenant, job: Job) => {
       if (held(t).get('held')?.id !== job.ref) return;
       held(t).remove('held');
-      if (deliveries(t).get(job.ref)?.status === 'pending') sender.send(t, job.ref, 'initial');
+      const s = settingsOf(t);
+      if (s && deliveries(t).get(job.ref)?.status === 'pending') sendFirst(t, job.ref, s, sender);
     },
   };
 }

@@ -7,6 +7,7 @@ import { deliverEvent, deliveryJobs, keepQueued, type Sender } from './deliverie
 import { Outbox } from './outbox.js';
 import { webhookSandbox } from './webhooks.sandbox.js';
 import { SETTINGS_COLLECTION } from './webhooks.service.js';
+import { PROBE_COLLECTION } from './probe.js';
 
 export { Outbox, type OutboxOptions } from './outbox.js';
 export { keepQueued };
@@ -18,6 +19,10 @@ export type { TargetPolicy } from './targets.js';
 
 export { webhookScenarioSections } from './webhooks.scenario.js';
 
+// For the readiness report: the key's last probe, and its ordinary deliveries (no probe, no forgery).
+export { lastProbe, type LastProbe } from './probe.js';
+export { ordinaryDeliveries, type OrdinaryAttempt, type OrdinaryDelivery } from './deliveries.service.js';
+
 /** `events`: the app's events, which webhook filters may name. */
 export function webhooksModule(
   outbox: Outbox,
@@ -26,9 +31,9 @@ export function webhooksModule(
   sender: Sender & Pick<Outbox, 'settled'> = outbox,
 ): DomainModule & { onEvent(t: Tenant, e: SandboxEvent): void } {
   return {
-    sandbox: () => webhookSandbox(sender, events, outbox.options.targets),
-    jobs: deliveryJobs(sender),
-    settings: [SETTINGS_COLLECTION],
-    onEvent: (t, e) => deliverEvent(t, e, sender),
+    sandbox: () => webhookSandbox(sender, events, outbox),
+    jobs: deliveryJobs(sender, events),
+    settings: [SETTINGS_COLLECTION, PROBE_COLLECTION],
+    onEvent: (t, e) => deliverEvent(t, e, sender, events),
   };
 }

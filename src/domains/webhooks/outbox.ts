@@ -6,8 +6,8 @@
 // time, never another key's. Each attempt is one signed POST (post.ts).
 import { systemClock, type Clock } from '../../kernel/clock.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
-import { LIMITS, planAttempt, recordAttempt, type Sender } from './deliveries.service.js';
-import { postWebhook } from './post.js';
+import { LIMITS, planAttempt, recordAttempt, type AttemptPlan, type Sender } from './deliveries.service.js';
+import { postWebhook, type PostResult } from './post.js';
 import { targetsFor, type TargetPolicy, type Targets } from './targets.js';
 import type { Trigger } from './webhooks.schema.js';
 
@@ -144,6 +144,16 @@ export class Outbox implements Sender {
       clearTimeout(timer);
     }
     await this.targets.close?.();
+  }
+
+  /**
+   * One POST now, outside the queues and their slots, under the same target policy, timeout and
+   * real clock as every attempt: for probes, whose route awaits their answers (one probe per key at
+   * a time, so at most one set of probe POSTs per key).
+   */
+  postAtOnce(plan: AttemptPlan): Promise<PostResult> {
+    const { timeoutMs, wallClock } = this.options;
+    return postWebhook(plan, { timeoutMs, wallClock, targets: this.targets });
   }
 
   stats() {

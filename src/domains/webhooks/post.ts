@@ -1,11 +1,12 @@
 // One webhook POST over undici's fetch: signed per Standard Webhooks with the standardwebhooks
-// package, refused before connecting when the target policy says so, cut off after the timeout,
-// and every failure put in words for the delivery log. The signature timestamp is real time, since
-// receivers compare it with their own clock, while the log records the tenant's time.
+// package (or forged as the plan says, forge.ts), refused before connecting when the target policy
+// says so, cut off after the timeout, and every failure put in words for the delivery log. The
+// signature timestamp is real time, since receivers compare it with their own clock, while the log
+// records the tenant's time.
 import { performance } from 'node:perf_hooks';
-import { Webhook } from 'standardwebhooks';
 import type { Clock } from '../../kernel/clock.js';
 import type { AttemptPlan } from './deliveries.service.js';
+import { signedRequest } from './forge.js';
 import { TargetRefused, type Targets } from './targets.js';
 
 export interface PostResult {
@@ -24,14 +25,7 @@ export const RESPONSE_KEPT = 500;
 export async function postWebhook(plan: AttemptPlan, opts: { timeoutMs: number; targets: Targets; wallClock: Clock }): Promise<PostResult> {
   const refusal = opts.targets.refusal(plan.url);
   if (refusal) return { statusCode: null, error: refusal, durationMs: 0, requestHeaders: null, responseBody: null };
-  const sentAt = new Date(opts.wallClock.now());
-  const headers = {
-    'content-type': 'application/json',
-    'user-agent': 'payments-sandbox-webhooks/1',
-    'webhook-id': plan.id,
-    'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-    'webhook-signature': new Webhook(plan.secret).sign(plan.id, sentAt, plan.body),
-  };
+  const { headers, body } = signedRequest(plan, opts.wallClock.now(), plan.forged);
   // undici is loaded on the first attempt, not at start: it is a fifth of the start-up time.
   const { fetch } = await import('undici');
   const started = performance.now();
@@ -42,7 +36,7 @@ export async function postWebhook(plan: AttemptPlan, opts: { timeoutMs: number; 
     const res = await fetch(plan.url, {
       method: 'POST',
       headers,
-      body: plan.body,
+      body,
       redirect: 'manual',
       signal: AbortSignal.timeout(opts.timeoutMs),
       dispatcher: opts.targets.dispatcher,

@@ -5,13 +5,14 @@ import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../
 import { deliveriesOf, listDeliveries, redeliver, sendTestEvent, stopAll, type Sender } from './deliveries.service.js';
 import type { Outbox } from './outbox.js';
 import type { EventCatalog } from '../../engine/registry/events.js';
-import type { TargetPolicy } from './targets.js';
+import { prober } from './probe.js';
 import {
   DeliveriesQuery,
   Delivery,
   DeliveryList,
   DeliveryParam,
   FlushResult,
+  ProbeResult,
   WebhookSettings,
   WebhookSettingsWithSecret,
   WebhookStopped,
@@ -103,7 +104,29 @@ const flush = createRoute({
   responses: { 200: jsonResponse(FlushResult, 'The deliveries attempted'), ...errorResponses() },
 });
 
-export function webhookSandbox(sender: Sender & Pick<Outbox, 'settled'>, catalog: EventCatalog, targets: TargetPolicy) {
+const probe = createRoute({
+  method: 'post',
+  path: '/_sandbox/webhooks/probe',
+  operationId: 'probeWebhookReceiver',
+  tags,
+  security,
+  summary: "Probe the webhook receiver: one genuine delivery and six forged ones at once; does it accept the first and refuse the rest?",
+  description:
+    'Sends to the key\'s URL, at once, one genuine signed delivery and one of each forgery: bad-signature, wrong-secret, stale-timestamp and future-timestamp (correctly signed, ten minutes off), ' +
+    'tampered-body (the signature of another body) and missing-signature. `passed` is true when the genuine one got a 2xx and no forged one did. ' +
+    'Each carries event payout.successful about a payout that does not exist, whatever the event filter; each is logged as a delivery marked `probe` (and `forged`), never retried. ' +
+    'Sent under --webhook-targets as deliveries are. Without a webhook set it is 409; while a probe of the key is under way, 429.',
+  responses: {
+    200: jsonResponse(ProbeResult, 'What the receiver answered to each'),
+    ...errorResponses(409, 429),
+    409: { ...errorResponses(409)['409'], description: 'No webhook is set for this key' },
+    429: { ...errorResponses(429)['429'], description: 'A probe of this key is already under way; Retry-After says when to try again' },
+  },
+});
+
+export function webhookSandbox(sender: Sender & Pick<Outbox, 'settled'>, catalog: EventCatalog, outbox: Outbox) {
+  const targets = outbox.options.targets;
+  const probeReceiver = prober(outbox, sender, catalog);
   return newRouter()
     .openapi(put(catalog), (c) => {
       const s = putSettings(c.get('tenant'), c.req.valid('json'), targets);
@@ -120,6 +143,7 @@ export function webhookSandbox(sender: Sender & Pick<Outbox, 'settled'>, catalog
     .openapi(list, (c) => c.json(listDeliveries(c.get('tenant'), c.req.valid('query')), 200))
     .openapi(resend, (c) => c.json(redeliver(c.get('tenant'), c.req.valid('param').id, sender), 202))
     .openapi(test, (c) => c.json(sendTestEvent(c.get('tenant'), sender), 202))
+    .openapi(probe, async (c) => c.json(await probeReceiver(c.get('tenant')), 200))
     .openapi(flush, async (c) => {
       const t = c.get('tenant');
       const before = new Map([...deliveriesOf(t)].map((d) => [d.id, d.attempts.length + d.tries]));

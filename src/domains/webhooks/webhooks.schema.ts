@@ -2,7 +2,9 @@
 import { z } from '@hono/zod-openapi';
 import { timestamp } from '../../http/fields.js';
 import type { EventCatalog } from '../../engine/registry/events.js';
+import { FORGED_FORMS, FORM_DESCRIPTIONS, PROBE_FORMS } from './forge.js';
 import { portProblem } from './targets.js';
+import { DELIVERY_ORDERS, ORDER_DESCRIPTION } from './webhooks.scenario.js';
 
 function httpUrl(value: string): URL | undefined {
   try {
@@ -53,6 +55,7 @@ export const WebhookFaults = z
       .max(86_400)
       .default(0)
       .openapi({ description: "Hold each first attempt this long on the tenant's clock" }),
+    order: z.enum(DELIVERY_ORDERS).default('as-happened').openapi({ description: ORDER_DESCRIPTION }),
   })
   .openapi('WebhookFaults');
 
@@ -86,7 +89,7 @@ export const settingsRequestOf = (catalog: EventCatalog) =>
 
 /** The faults as answered: every one is always sent, with its value in force. */
 const WebhookFaultsInForce = z
-  .object({ duplicate: z.boolean(), outOfOrder: z.boolean(), delaySeconds: z.number().int() })
+  .object({ duplicate: z.boolean(), outOfOrder: z.boolean(), delaySeconds: z.number().int(), order: z.enum(DELIVERY_ORDERS) })
   .openapi('WebhookFaultsInForce');
 
 export const WebhookSettings = z
@@ -138,6 +141,11 @@ export const Delivery = z
     createdAt: timestamp,
     payload: z.object({ event: z.string(), data: z.record(z.string(), z.unknown()) }),
     attempts: z.array(DeliveryAttempt),
+    probe: z.literal(true).optional().openapi({ description: 'Set on the deliveries of POST /_sandbox/webhooks/probe: about no resource, never retried' }),
+    forged: z
+      .enum(FORGED_FORMS)
+      .optional()
+      .openapi({ description: "How this delivery was forged (a probe's forgery, or one a scenario's webhooks.forged mixed in); the receiver should refuse it, and it is never retried" }),
   })
   .openapi('WebhookDelivery');
 
@@ -171,3 +179,20 @@ export const FlushResult = z
 export const DeliveryParam = z.object({
   id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' }, example: 'msg_2Zf0c8e1a4b7d9c3e5f6a7b8' }),
 });
+
+export const ProbeOutcome = z
+  .object({
+    form: z.enum(PROBE_FORMS).openapi({ description: Object.entries(FORM_DESCRIPTIONS).map(([f, d]) => `${f}: ${d}`).join('; ') }),
+    status: z.number().int().nullable().openapi({ description: "The receiver's HTTP status; null when no answer came (refused, timed out, connection error)" }),
+    rejected: z.boolean().openapi({ description: 'true when the answer was not a 2xx (no answer included)' }),
+  })
+  .openapi('WebhookProbeOutcome');
+
+export const ProbeResult = z
+  .object({
+    passed: z.boolean().openapi({ description: 'true when the genuine delivery got a 2xx and every forged one did not' }),
+    probes: z.array(ProbeOutcome),
+  })
+  .openapi('WebhookProbeResult');
+
+export type ProbeResult = z.infer<typeof ProbeResult>;

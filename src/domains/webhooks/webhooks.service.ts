@@ -16,9 +16,12 @@ const KEY = 'settings';
 
 export const settingsOf = (t: Tenant): SettingsRecord | undefined => settings(t).get(KEY);
 
+/** The faults every settings record answers with; one stored before an option existed takes its default. */
+export const DEFAULT_FAULTS: WebhookSettings['faults'] = { duplicate: false, outOfOrder: false, delaySeconds: 0, order: 'as-happened' };
+
 export function present(s: SettingsRecord): WebhookSettings {
   const { secret: _secret, ...view } = s;
-  return view;
+  return { ...view, faults: { ...DEFAULT_FAULTS, ...view.faults } };
 }
 
 /** whsec_ plus the base64 of 24 bytes of the tenant's seeded randomness. */
@@ -34,7 +37,7 @@ export function putSettings(t: Tenant, req: WebhookSettingsRequest, policy: Targ
   const record: SettingsRecord = {
     url: req.url,
     events: req.events ? [...new Set(req.events)] : ['*'],
-    faults: { duplicate: false, outOfOrder: false, delaySeconds: 0, ...req.faults },
+    faults: { ...DEFAULT_FAULTS, ...req.faults },
     createdAt: settingsOf(t)?.createdAt ?? now,
     updatedAt: now,
     secret: req.secret ?? newSecret(t),

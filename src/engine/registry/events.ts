@@ -66,8 +66,11 @@ export class EventCatalog {
   private readonly known: ReadonlySet<string>;
   /** An end state's event of the first resource (payout.failed), as the example of an event name. */
   private readonly example: string;
+  private readonly finals: ReadonlySet<string>;
 
-  constructor(events: readonly string[]) {
+  /** `finals`: the events after which their resource has no other (each lifecycle's finalEvents). */
+  constructor(events: readonly string[], finals: readonly string[] = []) {
+    this.finals = new Set(finals);
     const names = new Map<string, string[]>();
     for (const e of events) {
       const resource = e.slice(0, e.indexOf('.'));
@@ -78,6 +81,11 @@ export class EventCatalog {
     this.filters = ['*', ...this.resources.flatMap((r) => [r, `${r}.*`, ...names.get(r)!])];
     this.known = new Set(this.filters);
     this.example = names.get(this.resources[0])?.at(-1) ?? '';
+  }
+
+  /** Whether no other event of its resource comes after this one. */
+  isFinal(event: string): boolean {
+    return this.finals.has(event);
   }
 
   /** Why a filter can never match an event, saying what to send instead; undefined when it can. */

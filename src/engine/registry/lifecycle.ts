@@ -124,6 +124,7 @@ export function defineLifecycle<N extends string, S extends string, E extends st
     ttl: spec.ttl,
     scenario: spec.scenario ?? {},
     events: [...eventOf.values(), ...(spec.extraEvents ?? [])],
+    finalEvents: [...spec.machine.states.filter((s) => spec.machine.isTerminal(s)).map((s) => eventOf.get(s)!), ...(spec.extraEvents ?? [])],
     ...(spec.rules ? { rules: spec.rules } : {}),
     ...(spec.magic ? { magic: spec.magic } : {}),
     duration(b, state, outcome) {

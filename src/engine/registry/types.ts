@@ -33,6 +33,9 @@ export interface LifecycleInfo extends ResourceNames {
   readonly scenario: ScenarioPart;
   /** Every event it emits: <name>.<state in lower case> per state, then its extra events. */
   readonly events: readonly string[];
+  /** The events after which its resource has no other: those of the states no move leaves, and its
+   * extra events (each the one event of what it tells about). */
+  readonly finalEvents: readonly string[];
   /** What its outcome rules are matched on, so a rule that can never match is refused. */
   readonly rules?: RuleVocabulary;
   /** Its zero-setup test values: requests that end a set way under test keys, whatever the scenario's rules. */

@@ -1,0 +1,113 @@
+// Probes of the partner's receiver (POST /_sandbox/webhooks/probe): one genuine signed delivery and
+// one of each forgery (forge.ts), all sent at once to the key's URL, outside the outbox's queue but
+// under its target policy and timeout. The receiver passes when it accepts the genuine one (a
+// receiver that refuses everything proves nothing) and refuses every forgery. Each probe is logged
+// as a delivery marked `probe` (and `forged`), never retried; the key's last result is kept across
+// a reset, for the readiness report.
+import { SandboxError } from '../../kernel/errors.js';
+import type { EventCatalog } from '../../engine/registry/events.js';
+import type { Tenant } from '../../engine/tenancy/tenant.js';
+import { attemptedReason, logAttempted, succeeded, type Sender } from './deliveries.service.js';
+import { PROBE_FORMS, type ProbeForm } from './forge.js';
+import type { Outbox } from './outbox.js';
+import type { Delivery, DeliveryAttempt, ProbeResult } from './webhooks.schema.js';
+import { settingsOf } from './webhooks.service.js';
+
+/** The collection the key's last probe result is kept in; a reset keeps it, as it keeps the settings. */
+export const PROBE_COLLECTION = 'webhook_probe';
+const probes = (t: Tenant) => t.store.collection<LastProbe>(PROBE_COLLECTION);
+
+/** The key's last probe: when (the key's clock), the URL probed, and what it answered. */
+export interface LastProbe extends ProbeResult {
+  at: string;
+  url: string;
+}
+
+/** The key's last probe result, or undefined when it never probed its receiver. */
+export function lastProbe(t: Tenant): LastProbe | undefined {
+  return probes(t).get('last');
+}
+
+/** The event a probe carries: a real event of the API, about a payout that does not exist. */
+const PROBE_EVENT = 'payout.successful';
+
+function probePayload(t: Tenant, catalog: EventCatalog, reference: string, at: string): Delivery['payload'] {
+  if (!catalog.names.get('payout')?.includes(PROBE_EVENT)) {
+    // An app without fiat payouts (a test's own domain list): the last event of its first resource.
+    const first = catalog.names.get(catalog.resources[0]);
+    return { event: first?.at(-1) ?? PROBE_EVENT, data: { reference, created_at: at, updated_at: at } };
+  }
+  return {
+    event: PROBE_EVENT,
+    data: {
+      reference,
+      amount: 2500,
+      currency: 'NGN',
+      status: 'SUCCESSFUL',
+      fee: 10,
+      destination: { account_number: '0123456789', account_name: 'John Doe', bank_code: '058', bank_name: 'Guaranty Trust Bank' },
+      narration: 'Webhook receiver probe',
+      transaction_reference: `HPR-TRSF-${t.random.hex(24, 'upper')}`,
+      failure_reason: null,
+      created_at: at,
+      updated_at: at,
+      estimated_completion_at: at,
+    },
+  };
+}
+
+const noWebhook = () =>
+  new SandboxError('INVALID_STATE_TRANSITION', 'No webhook is set for this API key, so there is no receiver to probe. Set one with PUT /_sandbox/webhooks first.');
+
+/** Probes for one app: one in flight per key at a time. */
+export function prober(outbox: Outbox, sender: Sender, catalog: EventCatalog) {
+  const inFlight = new Set<string>();
+  return async function probe(t: Tenant): Promise<ProbeResult> {
+    const s = settingsOf(t);
+    if (!s) throw noWebhook();
+    if (inFlight.has(t.id)) {
+      const wait = String(Math.ceil(outbox.options.timeoutMs / 1000));
+      throw new SandboxError('RATE_LIMITED', 'A probe of this key is already under way; one runs at a time. Try again once it has answered.', [], { 'Retry-After': wait });
+    }
+    inFlight.add(t.id);
+    try {
+      const at = t.nowIso();
+      const reference = `probe-${t.random.hex(16)}`;
+      const payload = probePayload(t, catalog, reference, at);
+      const body = JSON.stringify(payload);
+      const sent = PROBE_FORMS.map((form) => ({ form, id: `msg_${t.random.hex(24)}` }));
+      const results = await Promise.all(
+        sent.map(({ form, id }) => outbox.postAtOnce({ id, url: s.url, secret: s.secret, body, at, ...(form === 'genuine' ? {} : { forged: form }) })),
+      );
+      const logged: Delivery[] = sent.map(({ form, id }, i) => {
+        const r = results[i];
+        const attempt: DeliveryAttempt = { at, trigger: 'initial', url: s.url, ...r };
+        const d: Delivery = {
+          id,
+          eventId: `evt_probe_${reference.slice('probe-'.length)}`,
+          event: payload.event,
+          status: succeeded(attempt) ? 'succeeded' : 'failed',
+          tries: 1,
+          nextAttemptAt: null,
+          failureReason: null,
+          createdAt: at,
+          payload,
+          attempts: [attempt],
+          probe: true,
+          ...(form === 'genuine' ? {} : { forged: form }),
+        };
+        return { ...d, failureReason: attemptedReason(d, attempt) };
+      });
+      logAttempted(t, logged, sender);
+      const outcomes = sent.map(({ form }, i) => {
+        const status = results[i].statusCode;
+        return { form, status, rejected: !(status !== null && status >= 200 && status < 300) };
+      });
+      const passed = outcomes.every((o) => o.rejected === (o.form !== ('genuine' satisfies ProbeForm)));
+      probes(t).put('last', { at, url: s.url, passed, probes: outcomes });
+      return { passed, probes: outcomes };
+    } finally {
+      inFlight.delete(t.id);
+    }
+  };
+}
