@@ -16,6 +16,7 @@ import { domains, resourcesOf } from './domains/index.js';
 import type { DomainModule } from './domains/module.js';
 import { handedOver, keepQueued, Outbox, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
 import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
+import { xsdText } from './domains/fx/xsd.files.js';
 import { docsRoutes } from './http/docs.js';
 import { onError, onNotFound, validationHook } from './http/error-responses.js';
 import { partnerApiFirst, withScenarioHeader, type Tag } from './http/openapi.js';
@@ -131,7 +132,9 @@ export function createApp(deps: AppDeps) {
     c.set('streams', streams);
     return next();
   });
-  app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }), requestScope());
+  // A drift fault reads what an answer is documented to be: the API document, the FX XSDs.
+  const drift = { document: () => apiDocument(), xsd: (root: string) => xsdText(`${root}.xsd`) };
+  app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep, drift }), requestScope());
   // A control route may declare its own body limit (the bulk upload's is larger); the rest keep this one.
   const sandboxLimit = bodyLimit(config.bodyLimitBytes, { yieldToRoute: true });
   app.use('/_sandbox/*', sandboxLimit, plainJsonType(), async (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)), requestScope());
@@ -164,27 +167,25 @@ export function createApp(deps: AppDeps) {
   });
   // Built once, on first request, when every route is registered.
   let openapi: object | undefined;
-  app.get('/openapi.json', (c) =>
-    c.json(
-      (openapi ??= partnerApiFirst(
-        withScenarioHeader(
-          app.getOpenAPI31Document({
-            openapi: '3.1.0',
-            info: {
-              title: 'payments-sandbox',
-              version: '1.0.0',
-              description: 'Sandbox of the partner payments, FX and transfers API, with the /_sandbox control API.',
-              // package.json: UNLICENSED, a private project. OpenAPI 3.1 takes an SPDX identifier, which
-              // the generator's type (written for 3.0) does not list.
-              license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' } as { name: string },
-            },
-            servers: [{ url: '/' }],
-          }),
-        ),
-        TAGS,
-      )),
-    ),
-  );
+  const apiDocument = () =>
+    (openapi ??= partnerApiFirst(
+      withScenarioHeader(
+        app.getOpenAPI31Document({
+          openapi: '3.1.0',
+          info: {
+            title: 'payments-sandbox',
+            version: '1.0.0',
+            description: 'Sandbox of the partner payments, FX and transfers API, with the /_sandbox control API.',
+            // package.json: UNLICENSED, a private project. OpenAPI 3.1 takes an SPDX identifier, which
+            // the generator's type (written for 3.0) does not list.
+            license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' } as { name: string },
+          },
+          servers: [{ url: '/' }],
+        }),
+      ),
+      TAGS,
+    ));
+  app.get('/openapi.json', (c) => c.json(apiDocument()));
   app.route('/', docsRoutes());
   app.route('/', consoleRoutes());
 
