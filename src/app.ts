@@ -14,7 +14,7 @@ import { controlRoutes, OPEN_PATHS } from './admin/index.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { domains, resourcesOf } from './domains/index.js';
 import type { DomainModule } from './domains/module.js';
-import { handedOver, keepQueued, Outbox, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
+import { handedOver, keepQueued, Outbox, payloadDrift, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
 import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { xsdText } from './domains/fx/xsd.files.js';
 import { docsRoutes } from './http/docs.js';
@@ -90,7 +90,8 @@ export function createApp(deps: AppDeps) {
   const outbox = deps.outbox ?? new Outbox({ targets: config.webhookTargets });
   // On a shared store, a replica may die holding attempts in its outbox: each is written down first.
   const handoff = deps.store.kind === 'postgres' ? handedOver(outbox, () => deps.clock.now()) : undefined;
-  const webhooks = webhooksModule(outbox, events, handoff?.sender);
+  // A scenario's webhooks.drift reads the resources' schemas from the API document (built below).
+  const webhooks = webhooksModule(outbox, events, handoff?.sender, payloadDrift(() => apiDocument()));
   const modules = [...list, webhooks];
   const streams = deps.streams ?? streamsFor(config);
   const jobHandlers = Object.assign({}, ...resources.map((r) => r.jobs), ...modules.map((d) => d.jobs ?? {}));

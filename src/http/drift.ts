@@ -182,6 +182,26 @@ function slotsOf(doc: ApiDocument, body: unknown, schema: Schema | undefined): S
   return out;
 }
 
+/**
+ * The schema of the document's components that describes an object: every field of it is one of the
+ * schema's properties and every property the schema requires is there; of several, the one with
+ * the fewest properties. How a webhook payload (documented as "the resource as the API reads it
+ * back") finds its resource's schema.
+ */
+export function describingSchema(doc: ApiDocument, value: Record<string, unknown>): Schema | undefined {
+  let best: { schema: Schema; size: number } | undefined;
+  for (const [name, component] of Object.entries(doc.components?.schemas ?? {})) {
+    const s = resolve(doc, component);
+    if (!s || (s.type !== undefined && s.type !== 'object')) continue;
+    const shape = objectShape(doc, s, value);
+    const size = Object.keys(shape.properties).length;
+    if (size === 0 || !Object.keys(value).every((k) => Object.hasOwn(shape.properties, k))) continue;
+    if (![...shape.required].every((r) => r in value)) continue;
+    if (!best || size < best.size) best = { schema: { $ref: `#/components/schemas/${name}` }, size };
+  }
+  return best?.schema;
+}
+
 /** A value outside `values`, in their case: ON_HOLD, on_hold, or (ISO four-letter codes) HOLD. */
 export function unknownValue(values: readonly string[]): string {
   const iso = values.length > 0 && values.every((v) => /^[A-Z]{4}$/.test(v));

@@ -7,6 +7,7 @@ import { eventMatches, payloadOf, type SandboxEvent } from '../../engine/registr
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { Delivery, DeliveryAttempt, Trigger } from './webhooks.schema.js';
+import type { PayloadDrift } from './webhooks.drift.js';
 import { webhookFaults } from './webhooks.scenario.js';
 import { settingsOf, type SettingsRecord } from './webhooks.service.js';
 
@@ -59,11 +60,12 @@ export function faultsOf(t: Tenant, s: SettingsRecord): SettingsRecord['faults']
   return { ...s.faults, ...webhookFaults(t.behaviour()) };
 }
 
-/** An event was recorded: make it a delivery if a webhook is set and its filter lets it through. */
-export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender): void {
+/** An event was recorded: make it a delivery if a webhook is set and its filter lets it through;
+ * `drift` may change its payload (webhooks.drift.ts). */
+export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender, drift?: PayloadDrift): void {
   const s = settingsOf(t);
   if (!s || !eventMatches(s.events, e.event)) return;
-  createDelivery(t, e, s, sender);
+  createDelivery(t, e, s, sender, drift);
 }
 
 /** The event named by a test delivery: it belongs to no resource and is in no event log. */
@@ -80,7 +82,7 @@ export function sendTestEvent(t: Tenant, sender: Sender): Delivery {
   return deliveries(t).get(createDelivery(t, e, s, sender))!;
 }
 
-function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: Sender): string {
+function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: Sender, drift?: PayloadDrift): string {
   const id = messageId(t, e, s);
   const now = t.now();
   const firstAt = now + faultsOf(t, s).delaySeconds * 1000;
@@ -93,7 +95,7 @@ function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: S
     nextAttemptAt: iso(firstAt),
     failureReason: null,
     createdAt: iso(now),
-    payload: { event: e.event, data: payloadOf(e) },
+    payload: { event: e.event, data: drift?.(t, e) ?? payloadOf(e) },
     attempts: [],
   });
   keepBounds(t, sender);
