@@ -14,8 +14,9 @@ import { controlRoutes, OPEN_PATHS } from './admin/index.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { domains, resourcesOf } from './domains/index.js';
 import type { DomainModule } from './domains/module.js';
-import { handedOver, keepQueued, Outbox, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
+import { handedOver, keepQueued, Outbox, payloadDrift, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
 import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
+import { xsdText } from './domains/fx/xsd.files.js';
 import pkg from '../package.json' with { type: 'json' };
 import { Compressed, docsRoutes } from './http/docs.js';
 import { readinessRoutes } from './readiness/readiness.routes.js';
@@ -92,7 +93,8 @@ export function createApp(deps: AppDeps) {
   const outbox = deps.outbox ?? new Outbox({ targets: config.webhookTargets });
   // On a shared store, a replica may die holding attempts in its outbox: each is written down first.
   const handoff = deps.store.kind === 'postgres' ? handedOver(outbox, () => deps.clock.now()) : undefined;
-  const webhooks = webhooksModule(outbox, events, handoff?.sender);
+  // A scenario's webhooks.drift reads the resources' schemas from the API document (built below).
+  const webhooks = webhooksModule(outbox, events, handoff?.sender, payloadDrift(() => apiDocument()));
   const modules = [...list, webhooks];
   const streams = deps.streams ?? streamsFor(config);
   const jobHandlers = Object.assign({}, ...resources.map((r) => r.jobs), ...modules.map((d) => d.jobs ?? {}));
@@ -134,7 +136,9 @@ export function createApp(deps: AppDeps) {
     c.set('streams', streams);
     return next();
   });
-  app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep }), requestScope());
+  // A drift fault reads what an answer is documented to be: the API document, the FX XSDs.
+  const drift = { document: () => apiDocument(), xsd: (root: string) => xsdText(`${root}.xsd`) };
+  app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep, drift }), requestScope());
   // A control route may declare its own body limit (the bulk upload's is larger); the rest keep this one.
   const sandboxLimit = bodyLimit(config.bodyLimitBytes, { yieldToRoute: true });
   app.use('/_sandbox/*', sandboxLimit, plainJsonType(), async (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)), requestScope());
@@ -166,30 +170,28 @@ export function createApp(deps: AppDeps) {
     description: 'sk_test_ keys select sandbox mode, sk_live_ keys live simulation. Every key is its own tenant.',
   });
   // Built once, on first request, when every route is registered.
-  let openapi: Compressed | undefined;
-  app.get('/openapi.json', (c) =>
-    (openapi ??= new Compressed(
-      JSON.stringify(
-        partnerApiFirst(
-        withScenarioHeader(
-          app.getOpenAPI31Document({
-            openapi: '3.1.0',
-            info: {
-              title: 'payments-sandbox',
-              version: pkg.version,
-              description: 'Sandbox of the partner payments, FX and transfers API, with the /_sandbox control API.',
-              // package.json: UNLICENSED, a private project. OpenAPI 3.1 takes an SPDX identifier, which
-              // the generator's type (written for 3.0) does not list.
-              license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' } as { name: string },
-            },
-            servers: [{ url: '/' }],
-          }),
-        ),
-        TAGS,
-        ),
+  let openapi: object | undefined;
+  const apiDocument = () =>
+    (openapi ??= partnerApiFirst(
+      withScenarioHeader(
+        app.getOpenAPI31Document({
+          openapi: '3.1.0',
+          info: {
+            title: 'payments-sandbox',
+            version: pkg.version,
+            description: 'Sandbox of the partner payments, FX and transfers API, with the /_sandbox control API.',
+            // package.json: UNLICENSED, a private project. OpenAPI 3.1 takes an SPDX identifier, which
+            // the generator's type (written for 3.0) does not list.
+            license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' } as { name: string },
+          },
+          servers: [{ url: '/' }],
+        }),
       ),
-    )).respond(c, 'application/json; charset=utf-8'),
-  );
+      TAGS,
+    ));
+  // Sent compressed as the client accepts, compressed once.
+  let openapiText: Compressed | undefined;
+  app.get('/openapi.json', (c) => (openapiText ??= new Compressed(JSON.stringify(apiDocument()))).respond(c, 'application/json; charset=utf-8'));
   // Its sources are the webhooks domain's; it is mounted after the /_sandbox middleware like the rest of the control API.
   app.route('/', readinessRoutes(webhookSources(outbox.options.timeoutMs)));
   app.route('/', docsRoutes());

@@ -64,6 +64,14 @@ export const JournalEntry = z
         kind: z.enum(FAULT_KINDS),
         rule: z.number().int().openapi({ description: "Index of the rule in the scenario's faults list" }),
         scenario: z.string(),
+        form: z
+          .string()
+          .nullable()
+          .openapi({ description: "A drift's or a malformed answer's form (unknown-enum, extra-field, missing-field, null-field; truncated, invalid, html, content-type, reset); null for other kinds" }),
+        field: z
+          .string()
+          .nullable()
+          .openapi({ description: "A drift's changed field: a dotted JSON path (data.status), or the XML elements from the root (FXTradInstrRspn/TradSts/Sts); null for other kinds, and when the answer had no field the form could change and went out unchanged" }),
       })
       .nullable()
       .openapi({ description: 'The scenario fault that struck the request, if any' }),

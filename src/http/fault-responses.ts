@@ -1,6 +1,6 @@
 // The one middleware that applies scenario faults to /api requests. It also checks the
 // X-Sandbox-Scenario header before any handler runs (an unknown name is 400). Faults are the closed
-// list of engine/faults.ts; this file is the only place that knows how each one reaches the wire.
+// list of engine/requests/fault-rules.ts; this file is the only place that knows how each one reaches the wire.
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
 import { renderError } from './error-responses.js';
@@ -9,6 +9,7 @@ import { chooseFault, readsRequest, type ChosenFault, type FaultRequest, type Fa
 import type { ScenarioRegistry } from '../engine/scenario/scenario.registry.js';
 import { findScenario, scenarioInForce, unknownScenario } from '../engine/scenario/scenario.select.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
+import { answerSchema, driftJson, driftXml, type ApiDocument } from './drift.js';
 import { scopeOf } from './scope-middleware.js';
 import { requestScenario } from './respond.js';
 import type { AppEnv } from './types.js';
@@ -64,11 +65,21 @@ function dropConnection(c: Context<AppEnv>): Response {
   );
 }
 
+/** Where a drift fault reads what an answer is documented to be. */
+export interface DriftSources {
+  /** The API document the app serves (/openapi.json). */
+  document(): ApiDocument;
+  /** The XSD of an XML message root, if there is one. */
+  xsd(root: string): string | undefined;
+}
+
 export interface FaultsOptions {
   registry: ScenarioRegistry;
   /** The tenant's fault seed (from the global seed). */
   seedOf: (t: Tenant) => number;
   sleep?: Sleep;
+  /** Without them a drift fault leaves every answer as it is. */
+  drift?: DriftSources;
 }
 
 export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv> {
@@ -87,10 +98,13 @@ export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv>
   function strike(c: Context<AppEnv>, next: Next, t: Tenant, scope: string, rules: readonly FaultRule[], req: FaultRequest) {
     const hit = chooseFault(t, opts.seedOf(t), scope, rules, req);
     if (!hit) return next();
-    return applyFault(c, next, hit.fault, sleep).then((res) => {
+    return applyFault(c, next, hit.fault, sleep, opts.drift).then((res) => {
       // What the journal tells: the rule, the sandbox's own answer, and what reached the client.
-      const sent = hit.fault.kind === 'drop' ? 'dropped' : hit.fault.kind === 'timeout' ? 'timeout' : (res ?? c.res).status;
-      c.set('fault', { kind: hit.fault.kind, rule: hit.rule, scenario: scope, status: c.get('faultStatus') ?? (typeof sent === 'number' ? sent : null), sent });
+      const f = hit.fault;
+      const sent = f.kind === 'drop' ? 'dropped' : f.kind === 'timeout' ? 'timeout' : (res ?? c.res).status;
+      const form = f.kind === 'drift' ? f.form : f.kind === 'malformed' ? (f.form ?? 'truncated') : null;
+      const field = f.kind === 'drift' ? (c.get('drifted') ?? null) : null;
+      c.set('fault', { kind: f.kind, rule: hit.rule, scenario: scope, form, field, status: c.get('faultStatus') ?? (typeof sent === 'number' ? sent : null), sent });
       return res;
     });
   }
@@ -116,7 +130,7 @@ async function arrived(c: Context<AppEnv>): Promise<void> {
 }
 
 /** One chosen fault, as it reaches the wire. */
-async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sleep: Sleep): Promise<Response | void> {
+async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sleep: Sleep, sources?: DriftSources): Promise<Response | void> {
   switch (fault.kind) {
     case 'error':
       return renderError(c, faultError(fault));
@@ -138,7 +152,44 @@ async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sl
       return replace(c, dropConnection(c));
     case 'malformed':
       return malformed(c, next, fault.form ?? 'truncated');
+    case 'drift':
+      return drift(c, next, fault.form, sources);
   }
+}
+
+/**
+ * The answer, made as usual, with one field drifted from what the API document (JSON) or the XSD
+ * of its root (XML) says of it (see drift.ts). An answer with no field its form can change, or an
+ * event stream, goes out as it is, without X-Sandbox-Fault.
+ */
+async function drift(c: Context<AppEnv>, next: Next, form: Extract<ChosenFault, { kind: 'drift' }>['form'], sources: DriftSources | undefined): Promise<Response | void> {
+  await next();
+  c.set('drifted', null);
+  const type = c.res.headers.get('content-type') ?? '';
+  const json = type.includes('json');
+  if (!sources || isStream(c) || !(json || type.includes('xml'))) return;
+  const text = await c.res.text();
+  let out: { text: string; field: string | null } = { text, field: null };
+  if (json) {
+    try {
+      const schema = answerSchema(sources.document(), c.req.method, c.req.path, c.res.status);
+      const drifted = driftJson(sources.document(), schema, JSON.parse(text) as unknown, form);
+      out = { text: drifted.field === null ? text : JSON.stringify(drifted.body), field: drifted.field };
+    } catch {
+      // not JSON after all: sent as it was
+    }
+  } else {
+    const root = /^(?:<\?xml[^>]*\?>\s*)?<([A-Za-z_][\w.-]*)/.exec(text)?.[1];
+    const drifted = driftXml(text, root ? sources.xsd(root) : undefined, form);
+    out = { text: drifted.body, field: drifted.field };
+  }
+  const headers = new Headers(c.res.headers);
+  if (out.field !== null) {
+    headers.delete('content-length');
+    headers.set('X-Sandbox-Fault', `drift ${form}`);
+    c.set('drifted', out.field);
+  }
+  return replace(c, new Response(out.text, { status: c.res.status, headers }));
 }
 
 /** The error page a reverse proxy answers with when the service behind it fails. */

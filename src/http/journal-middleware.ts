@@ -5,6 +5,7 @@
 // only the ones worth showing are kept; they are redacted when the journal is read.
 import type { Context, MiddlewareHandler } from 'hono';
 import { keptHeaders, type JournalEntry, type RequestHeaders } from '../engine/requests/journal.js';
+import type { JournalFault } from '../engine/requests/types.js';
 import { bodyTextRead, nodeRequest } from './framework.js';
 import type { AppEnv } from './types.js';
 
@@ -25,7 +26,7 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       query: q >= 0 ? url.slice(q + 1) : '',
       status: fault ? fault.status : c.res.status,
       sent: fault ? fault.sent : c.res.status,
-      fault: fault ? { kind: fault.kind, rule: fault.rule, scenario: fault.scenario } : null,
+      fault: fault ? journalFault(fault) : null,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       requestHeaders: keptHeaders(headersOf(c)),
       requestBody: undefined,
@@ -55,6 +56,12 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
     });
     if (observed) await observed;
   };
+}
+
+/** The fault as the journal tells it: the kind, the rule and its scenario, and a drift's or a
+ * malformed answer's form (a drift's changed field too). */
+function journalFault({ status: _status, sent: _sent, ...fault }: NonNullable<AppEnv['Variables']['fault']>): JournalFault {
+  return fault;
 }
 
 /** Over HTTP, the header object Node already parsed; in process (app.request), the Request's. */

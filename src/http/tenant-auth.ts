@@ -80,6 +80,7 @@ export function tenantMiddleware(tenants: Tenants, { allowedKeys, liveFormat }: 
       // Memory store, nothing ever unloaded: no hold to release and nothing to flush afterwards, so
       // no async frame either (see framework.ts, plain middleware).
       c.set('tenant', loaded);
+      loaded.noteRequest();
       // An advance of this key applying its moves in slices: its requests wait for it (tenant.ts).
       if (loaded.advancing) {
         return loaded.afterAdvance().then(() => {
@@ -107,6 +108,7 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
   try {
     c.set('tenant', tenant);
     c.set('tenantHeld', true);
+    tenant.noteRequest();
     if (tenant.advancing) await tenant.afterAdvance();
     tenant.catchUp();
     await next();

@@ -14,7 +14,9 @@ export interface AppEnv {
     tenantHeld: boolean | undefined;
     /** The scenario fault that struck this request, for the journal: which rule, and what the
      * sandbox's own answer was (null when the request never ran) before the fault replaced it. */
-    fault: { kind: import('../engine/requests/fault-rules.js').FaultKind; rule: number; scenario: string; status: number | null; sent: number | 'dropped' | 'timeout' } | undefined;
+    fault: (import('../engine/requests/types.js').JournalFault & { status: number | null; sent: number | 'dropped' | 'timeout' }) | undefined;
+    /** The field a drift fault changed in the answer; null when the answer had none its form could change. */
+    drifted: string | null | undefined;
     /** The status the request's own answer had, when a drop or timeout fault ran it first. */
     faultStatus: number | undefined;
     /** The error code the answer carried, when it was an error (the readiness observations read it). */

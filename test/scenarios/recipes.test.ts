@@ -26,7 +26,7 @@ beforeEach(async () => {
 
 describe('docs/scenario-recipes.md', () => {
   it('holds the recipes this file runs, and no other', () => {
-    expect([...recipes.keys()]).toEqual(['fail-by-prefix', 'rate-limited-once', 'duplicate-reference', 'expired-quote', 'fx-cancelled', 'webhook-before-answer', 'terminal-first-webhooks', 'forged-webhooks']);
+    expect([...recipes.keys()]).toEqual(['fail-by-prefix', 'rate-limited-once', 'duplicate-reference', 'expired-quote', 'fx-cancelled', 'drifted-status', 'webhook-before-answer', 'terminal-first-webhooks', 'forged-webhooks']);
   });
 
   it('fail-by-prefix: FAILED exactly 600 s after creation', async () => {
@@ -74,6 +74,15 @@ describe('docs/scenario-recipes.md', () => {
     expect((await fx(t, 'GET', `/trades/${id}`)).xml.Sts).toBe('SETT');
     await advance(t, 1);
     expect((await fx(t, 'GET', `/trades/${id}`)).xml.Sts).toBe('CANC');
+  });
+
+  it('drifted-status: the first create answers ON_HOLD; the payout is PENDING; the next answers as usual', async () => {
+    await bind(t, 'drifted-status');
+    const first = await t.call('POST', PAYOUTS, { body: payout('drift-1'), unchecked: true });
+    expect([first.status, first.headers.get('x-sandbox-fault'), first.body.data.status]).toEqual([201, 'drift unknown-enum', 'ON_HOLD']);
+    expect((await t.call('GET', `${PAYOUTS}/drift-1`)).body.data.status).toBe('PENDING');
+    const next = await t.call('POST', PAYOUTS, { body: payout('drift-2') });
+    expect([next.status, next.headers.get('x-sandbox-fault'), next.body.data.status]).toEqual([201, null, 'PENDING']);
   });
 
   it('receiver down for an hour: five attempts in one advance, the sixth succeeds once it is back', async () => {

@@ -107,7 +107,7 @@ describe('the scenario schema', () => {
 
   it('refuses bad fault rules with the path and the expected values', () => {
     expect(problems({ faults: [{ fault: { kind: 'explode' } }] })).toEqual([
-      'faults[0].fault.kind: expected kind to be one of error, latency, timeout, drop, malformed',
+      'faults[0].fault.kind: expected kind to be one of error, latency, timeout, drop, malformed, drift',
     ]);
     expect(problems({ faults: [{ fault: { kind: 'error', status: 404 } }] })).toEqual([
       'faults[0].fault.code: status 404 needs a code: one of ROUTE_NOT_FOUND, RESOURCE_NOT_FOUND, ACCOUNT_NOT_FOUND',
@@ -128,7 +128,7 @@ describe('the scenario schema', () => {
     expect(problems({ faults: [{ sequence: [{ kind: 'error', status: 418 }, 'pas', { kind: 'explode' }] }] })).toEqual([
       'faults[0].sequence[0].status: no error of the API is answered with 418: give a code (its status follows), or 429, 500, 502, 503 or 504',
       'faults[0].sequence[1]: expected one of "pass"',
-      'faults[0].sequence[2].kind: expected kind to be one of error, latency, timeout, drop, malformed',
+      'faults[0].sequence[2].kind: expected kind to be one of error, latency, timeout, drop, malformed, drift',
     ]);
     expect(problems({ payout: { outcomes: [{ nth: [1.5, 0], status: 'FAILED' }] } })).toEqual([
       'payout.outcomes[0].nth[0]: must be a whole number',

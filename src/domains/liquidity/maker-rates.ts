@@ -1,5 +1,5 @@
 // Market-maker rates: a pair's pools' mean rate as the key's market moves it (market.ts). The maker
-// re-quotes once a minute, when the market is re-priced.
+// re-quotes once a minute, when the market is re-priced, and when a scenario's pin or move takes hold.
 import type { Decimal } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { checkPair } from './allocation.js';
@@ -31,8 +31,8 @@ export function makerQuote(t: Tenant, from: string, to: string, now = t.now()): 
     source,
     target,
     rate: moved(anchor, factorOf(m, market)),
-    timestamp: m.at,
-    ageSeconds: Math.floor((now - m.at) / 1000),
+    timestamp: m.pricedAt,
+    ageSeconds: Math.floor((now - m.pricedAt) / 1000),
     change24hPct: change24hPct(m, market, m.step),
     overridden: isOverridden(m, market),
   };

@@ -9,7 +9,7 @@ const TOKEN = TOKEN_CURRENCIES.join('|');
 const PAIR = new RegExp(`^((${FIAT})/(${TOKEN})|(${TOKEN})/(${FIAT}))$`);
 
 const Move = z.strictObject({
-  after: z.number().int().min(0).max(365 * 86_400).describe("Seconds after the sandbox's start, on the key's clock"),
+  after: z.number().int().min(0).max(365 * 86_400).describe("Seconds on the key's clock after the scenario was bound to the key (PUT /_sandbox/scenario; for the start default, the key's first request)"),
   percent: z.number().min(-90).max(1000).describe('How much the price of the pair moves then, in percent (-5: drops 5 %)'),
 });
 
@@ -32,7 +32,8 @@ export const MarketScenario = z
   .optional()
   .describe(
     "Rates a scenario sets instead of the seeded walk: per pair (USDT/NGN is the price of USDT in NGN), a pin, moves, or both. " +
-      'Its rates say source ADMIN_OVERRIDE. Read from the scenario in force for the key (not the per-request header).',
+      'Its rates say source ADMIN_OVERRIDE. Read from the scenario in force for the key (not the per-request header); ' +
+      'pins hold and moves count from when that scenario was bound to the key, not from the sandbox\'s start.',
   );
 
 export type MarketOverrides = NonNullable<z.infer<typeof MarketScenario>>;

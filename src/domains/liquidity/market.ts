@@ -41,16 +41,27 @@ export interface MarketTime {
   step: number;
   /** Tenant-clock ms at which the step began. */
   at: number;
-  /** Pins and scripted moves of the scenario in force, if any. */
+  /** Tenant-clock ms at which the price now was set: the step's start, or a later instant of the
+   * step at which the scenario's pin took hold or one of its moves fell due. */
+  pricedAt: number;
+  /** Pins and scripted moves of the scenario in force, if any, with the tenant-clock ms they count from. */
   overrides?: MarketOverrides;
+  boundAt: number;
 }
 
 /** Where the key's market stands at its clock's now (or `now`). */
 export function marketTime(t: Tenant, now = t.now()): MarketTime {
   const origin = t.marketOrigin;
   const step = Math.floor((now - origin) / STEP_MS);
+  const at = origin + step * STEP_MS;
   const overrides = marketOverrides(t.behaviour());
-  return { seed: t.globalSeed ?? 0, step, at: origin + step * STEP_MS, ...(overrides ? { overrides } : {}) };
+  if (!overrides) return { seed: t.globalSeed ?? 0, step, at, pricedAt: at, boundAt: 0 };
+  // The scenario counts from its binding to the key: a pin holds from then, a move falls due `after`
+  // seconds later. Either may happen inside the minute: the price now is set from that instant on.
+  const boundAt = t.scenarioBoundAt;
+  const instants = [boundAt, ...Object.values(overrides).flatMap((o) => (o.moves ?? []).map((m) => boundAt + m.after * 1000))];
+  const pricedAt = Math.max(at, ...instants.filter((i) => i <= now));
+  return { seed: t.globalSeed ?? 0, step, at, pricedAt, overrides, boundAt };
 }
 
 /** The seeded walk's factor of a market at a step: 1 at step 0. Kept: one per seed, market and minute. */
@@ -65,12 +76,17 @@ function factorAt(seed: number, market: string, step: number): Decimal {
   return f;
 }
 
-/** Whether a scenario sets the market's price (its rates then say ADMIN_OVERRIDE). */
-export const isOverridden = (m: MarketTime, market: string) => overridesOf(m, market).length > 0;
+/** Whether a scenario sets the market's price now (its rates then say ADMIN_OVERRIDE). */
+export const isOverridden = (m: MarketTime, market: string) => overridesOf(m, market, m.pricedAt).length > 0;
 
-/** The scenario's entries for a market, keyed either way round, each with its orientation. */
-function overridesOf(m: MarketTime, market: string) {
-  if (!m.overrides) return [];
+/** The tenant-clock instant a step's price is read at: the price now for the current step, a past
+ * (or later) step's start otherwise. */
+const instantOf = (m: MarketTime, step: number) => (step === m.step ? m.pricedAt : m.at + (step - m.step) * STEP_MS);
+
+/** The scenario's entries for a market, keyed either way round, each with its orientation; none
+ * before the scenario was bound to the key. */
+function overridesOf(m: MarketTime, market: string, instant: number) {
+  if (!m.overrides || instant < m.boundAt) return [];
   const [fiat, token] = market.split('/');
   return [
     { o: m.overrides[`${token}/${fiat}`], tokenFirst: true, direction: `${token}/${fiat}` },
@@ -78,9 +94,10 @@ function overridesOf(m: MarketTime, market: string) {
   ].filter((x) => x.o !== undefined);
 }
 
-/** A market's factor at a step (fiat per token, against the fixture rates): the walk, or the scenario's pin, times its moves due by then. */
+/** A market's factor at a step (fiat per token, against the fixture rates): the walk, or (from the scenario's binding on) its pin, times its moves due by then. */
 export function factorOf(m: MarketTime, market: string, step = m.step): Decimal {
-  const entries = overridesOf(m, market);
+  const instant = instantOf(m, step);
+  const entries = overridesOf(m, market, instant);
   if (entries.length === 0) return factorAt(m.seed, market, step);
   let f = factorAt(m.seed, market, step);
   for (const { o, tokenFirst, direction } of entries) {
@@ -92,7 +109,7 @@ export function factorOf(m: MarketTime, market: string, step = m.step): Decimal 
   }
   for (const { o, tokenFirst } of entries) {
     for (const move of o!.moves ?? []) {
-      if (move.after > step * (STEP_MS / 1000)) continue;
+      if (m.boundAt + move.after * 1000 > instant) continue;
       const by = new Decimal(move.percent).div(100).plus(1);
       f = tokenFirst ? f.mul(by) : f.div(by);
     }

@@ -9,6 +9,7 @@ import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { ForgedForm } from './forge.js';
 import type { Delivery, DeliveryAttempt, Trigger } from './webhooks.schema.js';
+import type { PayloadDrift } from './webhooks.drift.js';
 import { webhookFaults, type ForgedRule } from './webhooks.scenario.js';
 import { settingsOf, type SettingsRecord } from './webhooks.service.js';
 
@@ -78,11 +79,12 @@ export function faultsOf(t: Tenant, s: SettingsRecord): FaultsInForce {
 }
 
 /** An event was recorded: make it a delivery if a webhook is set and its filter lets it through. A
- * final event the filter leaves out still ends its resource's hold (terminal-first), in order. */
-export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender, finals: Finals): void {
+ * final event the filter leaves out still ends its resource's hold (terminal-first), in order.
+ * `drift` may change its payload (webhooks.drift.ts). */
+export function deliverEvent(t: Tenant, e: SandboxEvent, sender: Sender, finals: Finals, drift?: PayloadDrift): void {
   const s = settingsOf(t);
   if (!s) return;
-  if (eventMatches(s.events, e.event)) return void createDelivery(t, e, s, sender, finals);
+  if (eventMatches(s.events, e.event)) return void createDelivery(t, e, s, sender, finals, drift);
   if (!finals.isFinal(e.event) || heldForFinal(t).size === 0) return;
   const resource = resourceOf(e.event, payloadOf(e));
   if (resource && holds(t, resource)) releaseResource(t, resource, s, sender);
@@ -102,7 +104,7 @@ export function sendTestEvent(t: Tenant, sender: Sender): Delivery {
   return deliveries(t).get(createDelivery(t, e, s, sender, NO_FINALS))!;
 }
 
-function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: Sender, finals: Finals): string {
+function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: Sender, finals: Finals, drift?: PayloadDrift): string {
   const id = messageId(t, e, s);
   const now = t.now();
   const firstAt = now + faultsOf(t, s).delaySeconds * 1000;
@@ -115,7 +117,7 @@ function createDelivery(t: Tenant, e: SandboxEvent, s: SettingsRecord, sender: S
     nextAttemptAt: iso(firstAt),
     failureReason: null,
     createdAt: iso(now),
-    payload: { event: e.event, data: payloadOf(e) },
+    payload: { event: e.event, data: drift?.(t, e) ?? payloadOf(e) },
     attempts: [],
   });
   keepBounds(t, sender);

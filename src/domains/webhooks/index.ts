@@ -5,6 +5,7 @@ import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { DomainModule } from '../module.js';
 import { deliverEvent, deliveryJobs, keepQueued, type Sender } from './deliveries.service.js';
 import { Outbox } from './outbox.js';
+import type { PayloadDrift } from './webhooks.drift.js';
 import { webhookSandbox } from './webhooks.sandbox.js';
 import { SETTINGS_COLLECTION } from './webhooks.service.js';
 import { PROBE_COLLECTION } from './probe.js';
@@ -18,6 +19,7 @@ export { handedOver } from './handoff.js';
 export type { TargetPolicy } from './targets.js';
 
 export { webhookScenarioSections } from './webhooks.scenario.js';
+export { payloadDrift } from './webhooks.drift.js';
 
 // For the readiness report: the key's last probe, and its ordinary deliveries (no probe, no forgery).
 export { lastProbe, type LastProbe } from './probe.js';
@@ -29,11 +31,13 @@ export function webhooksModule(
   events: EventCatalog,
   /** What deliveries are handed to: the outbox, or (shared store) the outbox writing handoffs down. */
   sender: Sender & Pick<Outbox, 'settled'> = outbox,
+  /** Payloads a scenario's webhooks.drift changes. */
+  drift?: PayloadDrift,
 ): DomainModule & { onEvent(t: Tenant, e: SandboxEvent): void } {
   return {
     sandbox: () => webhookSandbox(sender, events, outbox),
     jobs: deliveryJobs(sender, events),
     settings: [SETTINGS_COLLECTION, PROBE_COLLECTION],
-    onEvent: (t, e) => deliverEvent(t, e, sender, events),
+    onEvent: (t, e) => deliverEvent(t, e, sender, events, drift),
   };
 }

@@ -1,5 +1,5 @@
 // The closed list of HTTP faults a scenario can name, and the choice of which one (if any) hits a
-// request. Applying a fault to a real request is the job of one middleware (src/http/faults.ts);
+// request. Applying a fault to a real request is the job of one middleware (src/http/fault-responses.ts);
 // scenarios only name faults and say when they strike.
 //
 // Every choice is deterministic: counters live in the tenant's store and "random" draws hash the
@@ -13,8 +13,8 @@ import { matches, pattern, PredicatesSchema } from '../scenario/scenario.predica
 import { regexMatches } from '../scenario/scenario.regex.js';
 import type { Tenant } from '../tenancy/tenant.js';
 
-export { FAULT_KINDS, type FaultKind } from './types.js';
-import { FAULT_KINDS } from './types.js';
+export { DRIFT_FORMS, FAULT_KINDS, type DriftForm, type FaultKind } from './types.js';
+import { DRIFT_FORMS, type DriftForm } from './types.js';
 
 /** How a malformed answer is malformed. */
 export const MALFORMED_FORMS = ['truncated', 'invalid', 'html', 'content-type', 'reset'] as const;
@@ -98,6 +98,17 @@ export const FaultSchema = z.discriminatedUnion('kind', [
         'truncated (default): half the body; invalid: the whole body, unparseable; html: a proxy\'s 502 error page, the request not processed; content-type: the body as text/plain; reset: half the body, then the connection is reset',
       ),
   }),
+  z
+    .strictObject({
+      kind: z.literal('drift'),
+      form: z
+        .enum(DRIFT_FORMS)
+        .describe(
+          'The request is processed as usual and only its answer departs from the documented schema: unknown-enum, the status (else another enum field) takes a value outside its enum, e.g. ON_HOLD (on the FX interface, an unknown Sts code); ' +
+            'extra-field, a field the document does not list is added (sandboxDriftField; on the FX interface, the element SandboxDriftField); missing-field, an optional field the answer has is left out; null-field, a nullable field is null',
+        ),
+    })
+    .describe('An answer that drifts from the API document, as a newer server version might send'),
 ]);
 export type Fault = z.infer<typeof FaultSchema>;
 
@@ -150,7 +161,8 @@ export type ChosenFault =
   | { kind: 'latency'; ms: number }
   | { kind: 'timeout'; holdMs: number; processed: boolean }
   | { kind: 'drop'; processed: boolean }
-  | { kind: 'malformed'; form?: MalformedForm };
+  | { kind: 'malformed'; form?: MalformedForm }
+  | { kind: 'drift'; form: DriftForm };
 
 const routes = new Map<string, (path: string) => boolean>();
 

@@ -3,7 +3,7 @@
 // On a shared store every replica must see every request: the entries then go to the store's
 // journal (written with the request's session), as listed, and are read back from it.
 import type { JournalStore } from '../../store/store.js';
-import type { FaultKind } from './types.js';
+import type { JournalFault } from './types.js';
 
 /** A request's headers as received: Node's parsed object, or a Headers (in-process requests). */
 export type RequestHeaders = Headers | Readonly<Record<string, string | string[] | undefined>>;
@@ -19,7 +19,7 @@ export interface JournalEntry {
   /** What reached the client: that answer's status, or no answer at all. */
   sent: number | 'dropped' | 'timeout';
   /** The scenario fault that struck the request, if any. */
-  fault: { kind: FaultKind; rule: number; scenario: string } | null;
+  fault: JournalFault | null;
   durationMs: number;
   /** The headers worth showing (KEPT_HEADERS), as received; redacted when listed. */
   requestHeaders: Record<string, string>;

@@ -89,16 +89,18 @@ export function scenarioInForce(t: Tenant, registry: ScenarioRegistry, requested
   return { scenario: registry.startDefault, source: 'start' };
 }
 
-/** Bind a scenario to the tenant; its counters start afresh. */
+/** Bind a scenario to the tenant; its counters start afresh, and its market's moves count from now. */
 export function chooseScenario(t: Tenant, choice: Choice): void {
   resetFaultState(t);
   choices(t).put('current', choice);
+  t.markBound();
 }
 
-/** Back to the start default; counters start afresh. */
+/** Back to the start default; counters start afresh, and its market's moves count from now. */
 export function clearScenario(t: Tenant): void {
   resetFaultState(t);
   choices(t).remove('current');
+  t.markBound();
 }
 
 /**

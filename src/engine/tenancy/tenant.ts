@@ -86,6 +86,10 @@ export class Tenant {
   private advances: [number, number][];
   private pinnedAt: number | undefined;
   private running = false;
+  /** Whether this object has seen a request of the key, or a binding (see noteRequest). */
+  private boundKnown = false;
+  /** Tenant-clock ms of the key's first request, until a write of the key records it (see noteRequest). */
+  private firstRequestAt: number | undefined;
   /** Set while a sliced advance is applying its moves (see beginAdvance). */
   private applying: Promise<void> | undefined;
   private readonly advanceListeners = new Set<() => void>();
@@ -170,6 +174,31 @@ export class Tenant {
   /** The server's --seed, shared by every key; undefined when none was set. */
   get globalSeed(): number | undefined {
     return this.env.seed;
+  }
+
+  /**
+   * Tenant-clock ms at which the scenario in force was bound to this key: its PUT or DELETE of
+   * /_sandbox/scenario, its reset, or (the start default) its first request. Scenario timings that
+   * run on the key's clock (the market's moves and pins) count from here. Before the key's first
+   * request there is none: the market's origin stands in.
+   */
+  get scenarioBoundAt(): number {
+    return this.store.collection<{ at: number }>('meta').get('bound')?.at ?? this.firstRequestAt ?? this.marketOrigin;
+  }
+
+  /** The scenario in force is bound now (see scenarioBoundAt). */
+  markBound(): void {
+    this.store.collection<{ at: number }>('meta').put('bound', { at: this.now() });
+    this.firstRequestAt = undefined;
+    this.boundKnown = true;
+  }
+
+  /** A request of the key arrived: the first one binds the start default (see scenarioBoundAt). It is
+   * written down with the key's first write (markSeen), since a key that only reads writes nothing. */
+  noteRequest(): void {
+    if (this.boundKnown) return;
+    this.boundKnown = true;
+    if (this.store.collection<{ at: number }>('meta').get('bound') === undefined) this.firstRequestAt = this.now();
   }
 
   /** Base-clock ms at which the market began; the market's time is this tenant's clock. */
@@ -344,11 +373,15 @@ export class Tenant {
   }
 
   /** Write down the last use, so a restart knows it; at most hourly, and only by a request that
-   * writes anyway (a tenant only read from writes nothing). */
+   * writes anyway (a tenant only read from writes nothing). The first request's instant goes with it. */
   markSeen(): void {
     const seen = this.seenAt;
     if (seen === undefined || this.lastUsedAt - seen >= SEEN_EVERY_MS) {
       this.store.collection<{ at: number }>('meta').put('seen', { at: this.lastUsedAt });
+    }
+    if (this.firstRequestAt !== undefined) {
+      this.store.collection<{ at: number }>('meta').put('bound', { at: this.firstRequestAt });
+      this.firstRequestAt = undefined;
     }
   }
 
@@ -371,5 +404,7 @@ export class Tenant {
     this.offsetMs = 0;
     this.frozenAt = undefined;
     this.advances = [];
+    // The counters restart, and so does the time the scenario's market counts from.
+    this.markBound();
   }
 }
