@@ -1,19 +1,18 @@
-// What the checks read besides the key's observations, from the webhooks domain: the key's delivery
-// log (probe and forged deliveries marked as tests of the receiver), its last probe, its settings.
-import type { Tenant } from '../engine/tenancy/tenant.js';
-import { deliveriesOf, settingsOf } from '../domains/webhooks/index.js';
-import type { DeliverySeen, ProbeSeen } from './checks.js';
+// What the checks read besides the key's observations, from the webhooks domain: its ordinary
+// deliveries (probes and forgeries left out), its last receiver probe, and whether a webhook is set.
+import { lastProbe, ordinaryDeliveries, settingsOf } from '../domains/webhooks/index.js';
 import type { ReadinessSources } from './readiness.routes.js';
 
-type Marked = { probe?: boolean; forged?: string };
-
-export function webhookSources(attemptTimeoutMs: number, lastProbe: (t: Tenant) => ProbeSeen | undefined = () => undefined): ReadinessSources {
-  return (t) => ({
-    deliveries: [...deliveriesOf(t)].map(
-      (d): DeliverySeen => ({ id: d.id, event: d.event, createdAt: d.createdAt, attempts: d.attempts, test: Boolean((d as Marked).probe || (d as Marked).forged) }),
-    ),
-    probe: lastProbe(t),
-    webhookSet: settingsOf(t) !== undefined,
-    attemptTimeoutMs,
-  });
+export function webhookSources(attemptTimeoutMs: number): ReadinessSources {
+  return (t) => {
+    const settings = settingsOf(t);
+    const probe = lastProbe(t);
+    return {
+      deliveries: ordinaryDeliveries(t).map((d) => ({ id: d.id, event: d.event, createdAt: d.createdAt, attempts: d.attempts, test: false })),
+      // A probe of another URL than the webhook now set says nothing of the receiver now in use.
+      probe: probe && settings && probe.url === settings.url ? probe : undefined,
+      webhookSet: settings !== undefined,
+      attemptTimeoutMs,
+    };
+  };
 }

@@ -12,8 +12,6 @@ import { PROBE_COLLECTION } from './probe.js';
 
 export { Outbox, type OutboxOptions } from './outbox.js';
 export { keepQueued };
-/** For the readiness report: the key's delivery log and webhook settings. */
-export { deliveriesOf } from './deliveries.service.js';
 export { settingsOf } from './webhooks.service.js';
 export { handedOver } from './handoff.js';
 export type { TargetPolicy } from './targets.js';

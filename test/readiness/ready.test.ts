@@ -1,0 +1,84 @@
+// A key made ready as a partner's suite would: its receiver verifies signatures (the standardwebhooks
+// package), a failed create is retried under its reference, a failed payout's webhook is taken. The
+// report then says ready; a receiver that accepts forgeries keeps it from being ready.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import { Outbox } from '../../src/domains/webhooks/index.js';
+import { advance, createTestApp, payoutRequest, type TestApp } from '../support/app.js';
+import { afterThisTest } from '../support/cleanup.js';
+
+const PAYOUTS = '/api/v1/partners/payouts';
+
+/** A receiver on port 0: with `verify`, it answers 204 to a delivery whose signature verifies and 401 otherwise; without, 200 to all. */
+async function receiver(verify: boolean) {
+  const state = { secret: '', events: [] as string[] };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+      try {
+        if (verify) new Webhook(state.secret).verify(body, headers);
+        state.events.push((JSON.parse(body) as { event: string }).event);
+        res.writeHead(verify ? 204 : 200).end();
+      } catch {
+        res.writeHead(401).end();
+      }
+    });
+  });
+  afterThisTest(() => {
+    server.closeAllConnections();
+    return new Promise((r) => server.close(r));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` };
+}
+
+async function runSuite(verify: boolean): Promise<{ t: TestApp; report: { ready: boolean; checks: { id: string; status: string; required: boolean; detail: string }[] } }> {
+  const outbox = new Outbox();
+  const t = await createTestApp({ outbox });
+  const r = await receiver(verify);
+  const hook = await t.call('PUT', '/_sandbox/webhooks', { body: { url: r.url } });
+  r.state.secret = hook.body.secret;
+  expect((await t.call('POST', '/_sandbox/webhooks/probe')).status).toBe(200);
+  // A create that fails once, retried as it should be: under the same reference.
+  const scenario = { name: 'fail-first', faults: [{ route: { method: 'POST', path: PAYOUTS }, sequence: [{ kind: 'error', status: 503 }, 'pass'] }] };
+  expect((await t.call('PUT', '/_sandbox/scenario', { body: { scenario } })).status).toBe(200);
+  expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(503);
+  expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
+  // A payout the bank refuses (a test value), its failure taken by webhook.
+  const failing = { ...payoutRequest('order-2'), destination: { ...payoutRequest('x').destination, accountNumber: '0000000051' } };
+  expect((await t.call('POST', PAYOUTS, { body: failing })).status).toBe(201);
+  await advance(t, 3600);
+  await outbox.idle();
+  expect(r.state.events).toContain('payout.failed');
+  return { t, report: (await t.call('GET', '/_sandbox/report')).body };
+}
+
+describe('a key made ready', () => {
+  it('is ready once its receiver verifies, its retry reuses the reference and a failed payout is met', async () => {
+    const { report } = await runSuite(true);
+    const required = report.checks.filter((c) => c.required).map((c) => [c.id, c.status]);
+    expect(required).toEqual([
+      ['retry-reuses-reference', 'passed'],
+      ['webhook-signatures-verified', 'passed'],
+      ['webhooks-acknowledged', 'passed'],
+      ['handles-payout.failed', 'passed'],
+    ]);
+    expect(report.checks.filter((c) => c.status === 'failed')).toEqual([]);
+    expect(report.ready).toBe(true);
+    expect(report.checks.find((c) => c.id === 'handles-payout.failed')!.detail).toBe('Met a failed fiat payout: the payout.failed webhook was acknowledged with a 2xx.');
+    expect(report.checks.find((c) => c.id === 'webhooks-acknowledged')!.detail).toMatch(/^\d+ of \d+ deliveries \(100 %\) got a 2xx within 5 s; 95 % are needed\. The slowest answer took \d+ ms/);
+  });
+
+  it('is not ready while its receiver accepts forged deliveries, and says which', async () => {
+    const { report } = await runSuite(false);
+    const c = report.checks.find((x) => x.id === 'webhook-signatures-verified')!;
+    expect(c.status).toBe('failed');
+    expect(c.detail).toContain('bad-signature was accepted (200)');
+    expect(c.detail).toContain('missing-signature was accepted (200)');
+    expect(report.ready).toBe(false);
+  });
+});
