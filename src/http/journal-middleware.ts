@@ -52,7 +52,7 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       retryAfter: entry.sent === 429 ? (c.res.headers.get('retry-after') ?? undefined) : undefined,
       response: entry.responseBody,
       // A fault may have answered before the route read the body: it is read now, in that rare case.
-      body: () => text ?? c.req.text().catch(() => undefined),
+      body: () => (text ?? c.req.text()).catch(() => undefined),
     });
     if (observed) await observed;
   };
