@@ -2,7 +2,7 @@ import { recordResource } from '../../engine/registry/resource.js';
 import type { DomainModule } from '../module.js';
 import { throughProcessing } from '../settlement/settlement.js';
 import { payout } from './payouts.machine.js';
-import { payoutRoutes } from './payouts.routes.js';
+import { payoutRoutes, payoutsTag } from './payouts.routes.js';
 import { getPayout, movePayout, payoutJobs, present } from './payouts.service.js';
 
 export const payoutResource = recordResource(payout, {
@@ -14,4 +14,4 @@ export const payoutResource = recordResource(payout, {
   jobs: payoutJobs,
 });
 
-export const payoutsDomain = { routes: payoutRoutes, resources: [payoutResource] } satisfies DomainModule;
+export const payoutsDomain = { routes: payoutRoutes, tags: [payoutsTag], resources: [payoutResource] } satisfies DomainModule;

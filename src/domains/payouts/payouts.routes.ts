@@ -1,12 +1,17 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
 import { created, reply, requestScenario } from '../../http/respond.js';
 import { listBanks, resolveAccount } from '../reference/banks.service.js';
 import { BanksEnvelope, BanksQuery, CreatePayoutRequest, PayoutEnvelope, ReferenceParam, ResolveEnvelope, ResolveQuery } from './payouts.schema.js';
 import { payout } from './payouts.machine.js';
 import { createPayout, envelope, getPayout } from './payouts.service.js';
 
-const tags = ['Fiat payouts'];
+export const payoutsTag: Tag = {
+  name: 'Fiat payouts',
+  description: 'Pay out from the wallet balance to a bank account, after listing banks and resolving the account.',
+  order: 1,
+};
+const tags = [payoutsTag.name];
 
 const create = createRoute({
   method: 'post',

@@ -4,7 +4,7 @@ import { throughProcessing } from '../settlement/settlement.js';
 import type { DomainModule } from '../module.js';
 import { bulkJobs, ensureDemo, presentBulk, type BulkRecord } from './bulk.service.js';
 import { bulkDisbursement, transfer } from './transfers.machine.js';
-import { transferRoutes } from './transfers.routes.js';
+import { transferRoutes, transfersTag } from './transfers.routes.js';
 import { transferSandbox } from './transfers.sandbox.js';
 import { getTransfer, moveTransfer, present, transferJobs, transfers } from './transfers.service.js';
 
@@ -38,4 +38,9 @@ export const bulkDisbursementResource = defineResource(bulkDisbursement, {
   owns: { field: 'references', owned: transfer },
 });
 
-export const transfersDomain = { routes: transferRoutes, sandbox: transferSandbox, resources: [transferResource, bulkDisbursementResource] } satisfies DomainModule;
+export const transfersDomain = {
+  routes: transferRoutes,
+  tags: [transfersTag],
+  sandbox: transferSandbox,
+  resources: [transferResource, bulkDisbursementResource],
+} satisfies DomainModule;
