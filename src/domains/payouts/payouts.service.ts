@@ -1,8 +1,8 @@
 // Fiat payout use cases: create, read, timed moves and simulated moves.
 import { iso } from '../../kernel/clock.js';
 import { notFound } from '../../kernel/errors.js';
-import { ids } from '../../kernel/ids.js';
 import { dec } from '../../kernel/money.js';
+import type { TenantRandom } from '../../kernel/random.js';
 import type { Outcome } from '../../engine/registry/behaviour.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
@@ -10,6 +10,9 @@ import { bankName, checkPayee } from '../reference/banks.service.js';
 import { payoutFee } from '../reference/fees.js';
 import { payout, payoutMachine, type PayoutEvent, type PayoutStatus } from './payouts.machine.js';
 import type { CreatePayoutRequest, Payout } from './payouts.schema.js';
+
+/** The service's own reference of a payout: HPR-TRSF- plus 24 hex digits. */
+const transactionReference = (r: TenantRandom) => `HPR-TRSF-${r.hex(24, 'upper')}`;
 
 /** A payout as stored: the response fields plus how its lifecycle ends. */
 export interface PayoutRecord extends Payout {
@@ -66,7 +69,7 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
     fee: fee.toNumber(),
     destination,
     narration: req.narration,
-    transactionReference: ids.payoutReference(t.random),
+    transactionReference: transactionReference(t.random),
     failureReason: null,
     createdAt: nowIso,
     updatedAt: nowIso,

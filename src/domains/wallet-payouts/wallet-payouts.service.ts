@@ -1,14 +1,17 @@
 // Crypto wallet payout use cases: create (holding amount plus gas), read, timed moves, simulated moves.
 import { iso } from '../../kernel/clock.js';
 import { notFound } from '../../kernel/errors.js';
-import { ids } from '../../kernel/ids.js';
 import { dec, toNumber } from '../../kernel/money.js';
+import type { TenantRandom } from '../../kernel/random.js';
 import type { Outcome } from '../../engine/registry/behaviour.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
 import { walletPayout, walletPayoutMachine, type WalletPayoutEvent, type WalletPayoutStatus } from './wallet-payouts.machine.js';
 import type { CreateWalletPayoutRequest, WalletPayout } from './wallet-payouts.schema.js';
 import { balanceKey, gasFee, walletId } from './wallets.js';
+
+/** A blockchain transaction hash: 0x plus 64 hex digits. */
+const transactionHash = (r: TenantRandom) => `0x${r.hex(64)}`;
 
 /** A payout as stored: the response fields plus what its lifecycle needs. */
 export interface WalletPayoutRecord extends WalletPayout {
@@ -39,7 +42,7 @@ export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, sc
   const processingFor = walletPayout.duration(behaviour, 'PROCESSING', outcome);
   const record: WalletPayoutRecord = {
     reference: req.reference,
-    withdrawalId: ids.uuid(t.random),
+    withdrawalId: t.random.uuid(),
     walletId: walletId(t.id, req.chain, req.asset),
     chain: req.chain,
     token: req.asset,
@@ -77,7 +80,7 @@ export function moveWalletPayout(t: Tenant, reference: string, event: WalletPayo
   let next: WalletPayoutRecord = { ...p, status, updatedAt: iso(now) };
   if (status === 'PROCESSING') {
     const completesAt = now + p.processingFor * 1000;
-    next = { ...next, transactionHash: ids.transactionHash(t.random), estimatedCompletionAt: iso(completesAt) };
+    next = { ...next, transactionHash: transactionHash(t.random), estimatedCompletionAt: iso(completesAt) };
   }
   if (status === 'FAILED') next = { ...next, failureReason: reason ?? p.outcome.reason ?? 'The transaction reverted on chain' };
   if (status === 'CANCELLED') next = { ...next, failureReason: reason ?? 'Cancelled before broadcast' };

@@ -1,7 +1,7 @@
 // Bank withdrawal use cases: create (debit at once), read, timed settlement, simulated moves.
 import { iso } from '../../kernel/clock.js';
 import { SandboxError, notFound } from '../../kernel/errors.js';
-import { ids } from '../../kernel/ids.js';
+import type { TenantRandom } from '../../kernel/random.js';
 import type { Behaviour, Outcome } from '../../engine/registry/behaviour.js';
 import { regexMatches } from '../../engine/scenario/scenario.regex.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
@@ -10,6 +10,9 @@ import { checkBankCode } from '../reference/banks.service.js';
 import { accountCurrency } from '../reference/accounts.js';
 import { withdrawal, withdrawalMachine, type WithdrawalEvent, type WithdrawalStatus } from './withdrawals.machine.js';
 import type { CreateWithdrawalRequest, Withdrawal } from './withdrawals.schema.js';
+
+/** A withdrawal's reference: TRF- plus 32 hex digits. */
+const withdrawalReference = (r: TenantRandom) => `TRF-${r.hex(32, 'upper')}`;
 
 export interface WithdrawalRecord extends Withdrawal {
   outcome: Outcome;
@@ -59,7 +62,7 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
   debit(t, currency, req.amount, false);
   const behaviour = t.behaviour(scenario);
   const now = t.now();
-  const reference = ids.withdrawalReference(t.random);
+  const reference = withdrawalReference(t.random);
   const outcome = withdrawal.outcome(behaviour, { req, currency, reference });
   const processingFor = withdrawal.duration(behaviour, 'PROCESSING', outcome);
   const record: WithdrawalRecord = {
