@@ -22,8 +22,8 @@ export interface PathMiddleware {
 /**
  * What a domain contributes to the app: its routes of the API and their tags, its own /_sandbox
  * control routes (mounted by admin/ beside the generic ones), and one description per resource it
- * holds. createApp reads nothing else of a domain, and names none: a domain is its folder and its
- * entry in the domain list (index.ts).
+ * holds. createApp reads nothing else of a domain and names none (but webhooks, which it builds
+ * around its outbox): a domain is its folder and its entry in the domain list (index.ts).
  */
 export interface DomainModule {
   routes?: OpenAPIHono<AppEnv>;
