@@ -37,7 +37,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
 };
 
 /** Folders of src/domains/ that hold what several domains share (principle 14): the only ones another domain imports. */
-export const SHARED_DOMAINS = ['liquidity', 'reference', 'settlement'];
+export const SHARED_DOMAINS = ['liquidity', 'reference'];
 
 const IMPORT = /(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/g;
 

@@ -104,5 +104,14 @@ export function movePayout(t: Tenant, reference: string, event: PayoutEvent, rea
   return next;
 }
 
+/**
+ * A move /_sandbox/simulate pushes: `complete` or `fail` on a PENDING payout runs `process` first,
+ * so the end is one call and the events keep the lifecycle's order.
+ */
+export function simulatePayout(t: Tenant, reference: string, event: PayoutEvent, reason?: string): PayoutRecord {
+  if (event !== 'process' && getPayout(t, reference).status === 'PENDING') movePayout(t, reference, 'process');
+  return movePayout(t, reference, event, reason);
+}
+
 /** The timed moves: PENDING → PROCESSING, then PROCESSING → the planned outcome. */
 export const payoutJobs = payout.timerJobs((t, ref) => payouts(t).get(ref), movePayout);
