@@ -22,8 +22,8 @@ export interface PayoutRecord extends Payout {
 
 const payouts = recordsOf(payout, { view: present, failure: 'Payout failed at the beneficiary bank' });
 
-/** The response view, field by field: one object shape for every payout (an optional field left
- * undefined is not written to JSON). */
+/** The response view, one shape for every payout (docs/architecture.md, "Records of one shape"); an
+ * optional field left undefined is not written to JSON. */
 export function present(p: PayoutRecord): Payout {
   return {
     reference: p.reference,
@@ -54,7 +54,7 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
   const outcome = payout.outcome(behaviour, req);
   const pendingFor = payout.duration(behaviour, 'PENDING', outcome);
   const processingFor = payout.duration(behaviour, 'PROCESSING', outcome);
-  // Built field by field: a spread of the validated object gave every record its own hidden class.
+  // One shape for every record and destination, not a spread of the request (docs/architecture.md, "Records of one shape").
   const d = req.destination;
   const name = bankName(req.currency, d.bankCode);
   const destination: PayoutRecord['destination'] =

@@ -28,7 +28,7 @@ const EXPIRE = 'quote.expire';
 const PAY_IN = 'quote.pay_in';
 export const quotes = (t: Tenant) => t.store.collection<QuoteRecord>(quote.collection);
 
-/** Field by field: a spread of the totals gave every quote's allocation result a hidden class of its own. */
+/** One shape for every quote's allocation result, not a spread of the totals (docs/architecture.md, "Records of one shape"). */
 const allocationResult = (totals: ReturnType<typeof totalsOf>, allocations: MarketplaceQuote['allocationResult']['allocations']) => ({
   totalSourceAmount: totals.totalSourceAmount,
   totalDestinationAmount: totals.totalDestinationAmount,
