@@ -15,14 +15,13 @@ import { consoleRoutes } from './console/console.routes.js';
 import { domains, resourcesOf } from './domains/index.js';
 import type { DomainModule } from './domains/module.js';
 import { handedOver, keepQueued, Outbox, payloadDrift, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
-import { FX_BASE, xmlErrors } from './domains/fx/fx.http.js';
 import { xsdText } from './domains/fx/xsd.files.js';
 import pkg from '../package.json' with { type: 'json' };
 import { Compressed, docsRoutes } from './http/docs.js';
 import { readinessRoutes } from './readiness/readiness.routes.js';
 import { webhookSources } from './readiness/sources.js';
 import { onError, onNotFound, validationHook } from './http/error-responses.js';
-import { partnerApiFirst, withScenarioHeader, type Tag } from './http/openapi.js';
+import { CONTROL_TAG, partnerApiFirst, withScenarioHeader, type Tag } from './http/openapi.js';
 import { faultsMiddleware, type Sleep } from './http/fault-responses.js';
 import { journalMiddleware } from './http/journal-middleware.js';
 import { bodyLimit } from './http/limits.js';
@@ -84,6 +83,20 @@ export function scenarioFormatOf(list: readonly DomainModule[] = domains): Scena
   return format;
 }
 
+/** The webhooks' tag. Their module is built around the app's outbox (createApp), so it is not in
+ * the domain list, and its tag is added here. */
+const WEBHOOKS_TAG: Tag = {
+  name: 'Sandbox webhooks',
+  description: "Where your key's events are sent, how they are signed, and the deliveries made.",
+  order: 101,
+};
+
+/** The document's tags in the order the docs page shows them (Tag.order): the domains' own, in the
+ * API document's order, then the control API's. */
+export function tagsOf(list: readonly DomainModule[] = domains): Tag[] {
+  return [...list.flatMap((d) => d.tags ?? []), CONTROL_TAG, WEBHOOKS_TAG].sort((a, b) => a.order - b.order);
+}
+
 export function createApp(deps: AppDeps) {
   const { config } = deps;
   const list: readonly DomainModule[] = deps.domains ?? domains;
@@ -129,9 +142,8 @@ export function createApp(deps: AppDeps) {
   const withTenant = tenantMiddleware(tenants, { allowedKeys: deps.allowedKeys, liveFormat: config.keyFormat === 'live' });
   const faultSeeds = new WeakMap<Tenant, number>();
   const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;
-  // The FX interface answers errors as XML, its key check and body limit included: set that first.
-  app.use(`${FX_BASE}/*`, xmlErrors());
-  app.use('/xsd/*', xmlErrors());
+  // A domain's own middleware first: the FX interface answers errors as XML, its key check and body limit included.
+  for (const d of modules) for (const { path, handler } of d.before ?? []) app.use(path, handler);
   app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), plainJsonType(), withTenant, journalMiddleware(), (c, next) => {
     c.set('streams', streams);
     return next();
@@ -187,7 +199,7 @@ export function createApp(deps: AppDeps) {
           servers: [{ url: '/' }],
         }),
       ),
-      TAGS,
+      tagsOf(list),
     ));
   // Sent compressed as the client accepts, compressed once.
   let openapiText: Compressed | undefined;
@@ -202,20 +214,5 @@ export function createApp(deps: AppDeps) {
   const closeWebhooks = () => outbox.close(handoff ? undefined : keepQueued);
   return { app, tenants, outbox, streams, closeWebhooks };
 }
-
-/** The document's tags in the order the docs page shows them: the API document's resources in its
- * order, then the control API. */
-const TAGS: readonly Tag[] = [
-  { name: 'Fiat payouts', description: 'Pay out from the wallet balance to a bank account, after listing banks and resolving the account.' },
-  { name: 'Crypto wallet payouts', description: 'Send USDC or USDT to a blockchain address on one of five chains.' },
-  { name: 'Bank withdrawals', description: 'Withdraw from one of your balance accounts to a bank account.' },
-  { name: 'Marketplace quotes', description: 'Quote fiat to token (or back) from the liquidity pools, then complete the quote with its destination.' },
-  { name: 'Disbursement transfers', description: 'Single transfers, and the transfers of an uploaded bulk file, page by page.' },
-  { name: 'FX (XML)', description: 'The ISO 20022-style XML interface: create, accept, confirm, cancel and read trades, list pools, read maker rates.' },
-  { name: 'Rates', description: 'From the live reference, not the API document: the JSON rate of a pair, and its rate stream.' },
-  { name: 'Payment quotes', description: 'From the live reference, not the API document: payment-specific quotes, created and read back.' },
-  { name: 'Sandbox control', description: "The sandbox's own API, acting on your key's tenant only: clock, scenarios, simulation, journal, events, balances." },
-  { name: 'Sandbox webhooks', description: "Where your key's events are sent, how they are signed, and the deliveries made." },
-];
 
 export type App = ReturnType<typeof createApp>['app'];

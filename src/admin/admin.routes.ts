@@ -5,7 +5,7 @@ import { iso } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
 import { validationError } from '../kernel/validation.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
-import { errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
+import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 import { isJsonType } from '../http/media-type.js';
 import {
   AdvanceRequest,
@@ -25,7 +25,7 @@ import {
 import type { EventCatalog } from '../engine/registry/events.js';
 import type { Simulator } from '../engine/registry/resource.js';
 
-const tags = ['Sandbox control'];
+const tags = [CONTROL_TAG.name];
 
 const SIMULATE_BODY_DOC = {
   type: 'object',

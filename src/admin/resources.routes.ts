@@ -4,7 +4,7 @@
 // with no edit.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Resource } from '../engine/registry/resource.js';
-import { errorResponses, jsonResponse, newRouter, security } from '../http/openapi.js';
+import { CONTROL_TAG, errorResponses, jsonResponse, newRouter, security } from '../http/openapi.js';
 
 export const ResourcesQuery = z.object({
   kind: z.string().optional().openapi({ param: { name: 'kind', in: 'query' }, description: 'Only this kind (payouts, transfers, ...)' }),
@@ -37,7 +37,7 @@ const list = (kinds: readonly string[]) =>
     method: 'get',
     path: '/_sandbox/resources',
     operationId: 'listResources',
-    tags: ['Sandbox control'],
+    tags: [CONTROL_TAG.name],
     security,
     summary: "Every resource of this key's tenant, of every kind, newest first",
     description: `Kinds: ${kinds.join(', ')}. Each resource's history is in GET /_sandbox/events (events named <eventPrefix>.<state>).`,

@@ -19,7 +19,7 @@ import {
 } from '../engine/scenario/scenario.select.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
 import { ownBodyLimit } from '../http/limits.js';
-import { errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
+import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 
 
 /** The most a scenario document may weigh, JSON or YAML: the bundled ones are under 1 KiB; the YAML
@@ -30,7 +30,7 @@ const scenarioBodyLimit = ownBodyLimit(
   SCENARIO_BODY_LIMIT,
   () => new SandboxError('PAYLOAD_TOO_LARGE', 'A scenario document is larger than 16 KiB. Send a smaller one: a scenario of a few rules is a few hundred bytes.'),
 );
-const tags = ['Sandbox control'];
+const tags = [CONTROL_TAG.name];
 
 export const ScenarioSummary = z
   .object({

@@ -1,8 +1,10 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { Resource } from '../engine/registry/resource.js';
 import type { ScenarioRegistry } from '../engine/scenario/scenario.registry.js';
 import type { JobHandler } from '../engine/tenancy/tenant.js';
+import type { Tag } from '../http/openapi.js';
 import type { AppEnv } from '../http/types.js';
 
 /** What a domain's control routes may use of the app they are mounted in. */
@@ -10,12 +12,25 @@ export interface SandboxContext {
   scenarios: ScenarioRegistry;
 }
 
+/** Middleware a domain sets on paths of its own, before everything the app sets there. */
+export interface PathMiddleware {
+  /** A Hono path pattern: /api/v1/partners/fx/*. */
+  readonly path: string;
+  readonly handler: MiddlewareHandler<AppEnv>;
+}
+
 /**
- * What a domain contributes to the app: its routes of the API, its own /_sandbox control routes
- * (mounted by admin/ beside the generic ones), and one description per resource it holds.
+ * What a domain contributes to the app: its routes of the API and their tags, its own /_sandbox
+ * control routes (mounted by admin/ beside the generic ones), and one description per resource it
+ * holds. createApp reads nothing else of a domain and names none (but webhooks, which it builds
+ * around its outbox): a domain is its folder and its entry in the domain list (index.ts).
  */
 export interface DomainModule {
   routes?: OpenAPIHono<AppEnv>;
+  /** The tags its routes use, with their descriptions and places in the API document. */
+  tags?: readonly Tag[];
+  /** Set before the app's body limit, journal and key check (the FX interface answers their errors as XML). */
+  before?: readonly PathMiddleware[];
   /** Its control routes (<x>.sandbox.ts). */
   sandbox?: (ctx: SandboxContext) => OpenAPIHono<AppEnv>;
   /** Each resource's description (engine/resource.ts): scenarios, events, simulators, the resource list and jobs come from these. */

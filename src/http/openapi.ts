@@ -119,10 +119,24 @@ export function derivedOperationId(method: string, path: string): string {
   return method + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 }
 
+/** A tag of the API document, and its place on the docs page (which groups operations by tag). */
 export interface Tag {
-  name: string;
-  description: string;
+  readonly name: string;
+  readonly description: string;
+  /**
+   * Tags are shown by this number: the API document's sections in its order (1 to 6), then what the
+   * live reference adds (7, 8, ...), then the control API's (100 and up). A domain declares its own
+   * (DomainModule.tags); the app sorts them.
+   */
+  readonly order: number;
 }
+
+/** The control API's tag: the generic /_sandbox routes (admin/) and the control routes a domain owns. */
+export const CONTROL_TAG: Tag = {
+  name: 'Sandbox control',
+  description: "The sandbox's own API, acting on your key's tenant only: clock, scenarios, simulation, journal, events, balances.",
+  order: 100,
+};
 
 /**
  * The partner API first and the /_sandbox control API last, so the document (and the docs page,
@@ -144,7 +158,7 @@ export function partnerApiFirst<D extends object>(document: D, tagOrder: readonl
       for (const tag of op.tags ?? []) used.add(tag);
     }
   }
-  const listed = tagOrder.filter((t) => used.has(t.name));
+  const listed = tagOrder.filter((t) => used.has(t.name)).map(({ name, description }) => ({ name, description }));
   const unlisted = [...used].filter((name) => !tagOrder.some((t) => t.name === name)).map((name) => ({ name }));
   doc.paths = Object.fromEntries(ordered);
   doc.tags = [...listed, ...unlisted];

@@ -1,111 +1,125 @@
-// docs/adding-a-resource.md, proved: a resource defined only here (a refund: REQUESTED → SENT →
-// SETTLED | RETURNED), in a domain of its own added to the domain list given to createApp, is picked
-// up by scenarios, timed moves, the event log, webhook filters, simulate and /_sandbox/resources with
-// no other edit.
-import { createRoute, z } from '@hono/zod-openapi';
-import { describe, expect, it } from 'vitest';
+// docs/adding-a-resource.md, followed to the letter. Its ```ts blocks are the files of a refund
+// (REQUESTED → SENT → SETTLED | RETURNED) in src/domains/refunds/, each named on its first line, and
+// the edit of the domain list (one import, one entry). This test writes them out in a copy of those
+// paths that imports the real src/, type-checks them as if they stood in src/, and checks that
+// scenarios, timed moves, the event log, webhook filters, simulate and /_sandbox/resources take the
+// refund with no other edit; then it runs the OpenAPI checks, the scenario format checks and the
+// layer rules over the app and the tree with the refund in them.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
 import { domains } from '../../src/domains/index.js';
 import type { DomainModule } from '../../src/domains/module.js';
-import type { Outcome } from '../../src/engine/registry/behaviour.js';
-import { defineLifecycle } from '../../src/engine/registry/lifecycle.js';
-import { recordResource } from '../../src/engine/registry/resource.js';
-import type { Tenant } from '../../src/engine/tenancy/tenant.js';
-import { notFound } from '../../src/kernel/errors.js';
-import { defineMachine } from '../../src/kernel/machine.js';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../src/http/openapi.js';
-import { created, requestScenario } from '../../src/http/respond.js';
 import { advance, createTestApp } from '../support/app.js';
+import { describeLayerRules, sourceFiles, type SourceFile } from '../support/layers.js';
+import { describeOpenApiLint } from '../support/openapi-lint.js';
+import { describeScenarioFormat } from '../support/scenarios.js';
 
-// refunds.machine.ts
-const STATUSES = ['REQUESTED', 'SENT', 'SETTLED', 'RETURNED'] as const;
-const machine = defineMachine('refund', STATUSES, {
-  send: { from: ['REQUESTED'], to: 'SENT' },
-  settle: { from: ['SENT'], to: 'SETTLED' },
-  return: { from: ['SENT'], to: 'RETURNED' },
-});
-const refund = defineLifecycle({
-  name: 'refund',
-  machine,
-  timed: ['REQUESTED', 'SENT'],
-  outcomes: { states: ['SETTLED', 'RETURNED'], success: 'SETTLED' },
-  durations: { REQUESTED: 10, SENT: 20 },
-  timedMoves: { REQUESTED: 'send', SENT: { succeed: 'settle', fail: 'return' } },
-});
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const DOC = 'docs/adding-a-resource.md';
+const LIST = 'src/domains/index.ts';
+const FOLDER = 'src/domains/refunds/';
 
-// refunds.schema.ts
-const CreateRefund = z.object({ reference: z.string().min(1).max(50), amount: z.number().positive() }).openapi('CreateRefundRequest');
-const Refund = z
-  .object({ reference: z.string(), amount: z.number(), status: z.enum(STATUSES), createdAt: z.string(), updatedAt: z.string() })
-  .openapi('Refund');
-type Refund = z.infer<typeof Refund>;
-
-// refunds.service.ts
-interface RefundRecord extends Refund {
-  outcome: Outcome;
-  scenario?: string;
-}
-const refunds = (t: Tenant) => t.store.collection<RefundRecord>(refund.collection);
-const present = ({ outcome: _o, scenario: _s, ...view }: RefundRecord): Refund => view;
-
-function createRefund(t: Tenant, req: z.infer<typeof CreateRefund>, scenario?: string): RefundRecord {
-  const b = t.behaviour(scenario);
-  const now = t.nowIso();
-  const record: RefundRecord = { ...req, status: 'REQUESTED', createdAt: now, updatedAt: now, outcome: refund.outcome(b, req), scenario };
-  refunds(t).put(record.reference, record);
-  refund.retime(t, record.reference, 'REQUESTED', b);
-  refund.emit(t, 'REQUESTED', present(record));
-  return record;
+/** The doc's ts blocks, each with the file its first line names (a path from the repository's root). */
+function blocksOf(markdown: string): { file: string; code: string }[] {
+  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map(([, code]) => {
+    const named = /^\/\/ (src\/\S+)\n/.exec(code);
+    if (!named) throw new Error(`${DOC}: a ts block does not name its file on its first line:\n${code}`);
+    return { file: named[1], code };
+  });
 }
 
-function getRefund(t: Tenant, reference: string): RefundRecord {
-  const r = refunds(t).get(reference);
-  if (!r) throw notFound('refund', reference);
-  return r;
+/** The domain list with the doc's edit made: its imports after the list's own, its entries last in `domains`. */
+function editList(list: string, edit: string) {
+  const lines = edit.split('\n');
+  const opens = (l: string) => l.startsWith('export const domains = [');
+  const [open, close] = [lines.findIndex(opens), lines.findIndex((l) => l.startsWith(']'))];
+  const imports = lines.filter((l) => l.startsWith('import '));
+  const entries = lines.slice(open + 1, close).filter((l) => l.trim() !== '' && !l.trim().startsWith('//'));
+  const out = list.split('\n');
+  const lastImport = out.length - 1 - [...out].reverse().findIndex((l) => l.startsWith('import '));
+  out.splice(lastImport + 1, 0, ...imports);
+  const start = out.findIndex(opens);
+  const end = out.findIndex((l, i) => i > start && l.startsWith(']'));
+  // The doc's lines around the entry are the list's own.
+  const frame = [lines[open], lines[close], out[start], out[end]];
+  out.splice(end, 0, ...entries);
+  return { text: out.join('\n'), imports, entries, frame };
 }
 
-function moveRefund(t: Tenant, reference: string, event: (typeof machine.events)[number]): RefundRecord {
-  const r = getRefund(t, reference);
-  const next: RefundRecord = { ...r, status: machine.next(r.status, event, reference), updatedAt: t.nowIso() };
-  refunds(t).put(reference, next);
-  refund.retime(t, reference, next.status, t.behaviour(r.scenario));
-  refund.emit(t, next.status, present(next));
-  return next;
+const blocks = blocksOf(readFileSync(path.join(ROOT, DOC), 'utf8'));
+const listEdit = blocks.find((b) => b.file === LIST)!;
+const edited = editList(readFileSync(path.join(ROOT, LIST), 'utf8'), listEdit.code);
+/** What the doc writes: the refund's files, and the domain list with its entry. */
+const written = new Map<string, string>([...blocks.filter((b) => b !== listEdit).map((b) => [b.file, b.code] as const), [LIST, edited.text]]);
+
+/** A copy of the doc's files outside the tree: an import of a file it writes stays relative, any other points at the real src/. */
+const copy = mkdtempSync(path.join(tmpdir(), 'adding-a-resource-'));
+for (const [file, text] of written) {
+  const at = path.join(copy, file);
+  mkdirSync(path.dirname(at), { recursive: true });
+  const real = text.replace(/(from\s+['"])(\.{1,2}\/[^'"]+)(['"])/g, (whole, before: string, spec: string, after: string) => {
+    const target = path.resolve(path.dirname(path.join(ROOT, file)), spec);
+    return written.has(path.relative(ROOT, target).replace(/\.js$/, '.ts')) ? whole : `${before}${target}${after}`;
+  });
+  writeFileSync(at, real);
 }
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-// refunds.routes.ts
-const create = createRoute({
-  method: 'post',
-  path: '/api/v1/refunds',
-  tags: ['Refunds'],
-  security,
-  summary: 'Create a refund',
-  request: { body: jsonBody(CreateRefund) },
-  responses: { 201: jsonResponse(Refund, 'Refund requested'), ...errorResponses(400, 409) },
-});
-
-// index.ts
-const refundsDomain: DomainModule = {
-  routes: newRouter().openapi(create, (c) => {
-    const t = c.get('tenant');
-    const body = c.req.valid('json');
-    return created(c, {
-      resource: refund.name,
-      key: body.reference,
-      body,
-      create: () => createRefund(t, body, requestScenario(c)),
-      read: (ref) => getRefund(t, ref),
-      present,
-    });
-  }),
-  resources: [recordResource(refund, { present, move: moveRefund, jobs: refund.timerJobs((t, ref) => refunds(t).get(ref), moveRefund) })],
-};
-
-// src/domains/index.ts, with the one line added.
-const withRefunds = [...domains, refundsDomain];
+const withRefunds: readonly DomainModule[] = (await import(path.join(copy, LIST))).domains;
 
 const app = () => createTestApp({ domains: withRefunds });
 
-describe('a resource defined only in this test', () => {
+/** Type errors of the doc's files as if they stood at their paths in src/, and of `probes` beside them. */
+function typeErrors(probes: Record<string, string> = {}): string[] {
+  const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+  const files = new Map([...written, ...Object.entries(probes)].map(([file, text]) => [path.join(ROOT, file), text]));
+  const host = ts.createCompilerHost(config.options);
+  const dirs = new Set([...files.keys()].map((f) => path.dirname(f)));
+  const { fileExists, readFile, directoryExists } = host;
+  host.fileExists = (f) => files.has(f) || fileExists.call(host, f);
+  host.readFile = (f) => files.get(f) ?? readFile.call(host, f);
+  host.directoryExists = (d) => dirs.has(d) || (directoryExists?.call(host, d) ?? true);
+  const program = ts.createProgram([...files.keys()], config.options, host);
+  return [...files.keys()].flatMap((f) => {
+    const source = program.getSourceFile(f)!;
+    return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)].map(
+      (d) => `${path.relative(ROOT, f)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    );
+  });
+}
+
+describe('the doc', () => {
+  it('writes one folder and one entry in the domain list, nothing else', () => {
+    expect(blocks.map((b) => b.file)).toEqual([
+      `${FOLDER}refunds.machine.ts`,
+      `${FOLDER}refunds.schema.ts`,
+      `${FOLDER}refunds.service.ts`,
+      `${FOLDER}refunds.routes.ts`,
+      `${FOLDER}index.ts`,
+      LIST,
+    ]);
+    expect(edited.imports).toEqual(["import { refundsDomain } from './refunds/index.js';"]);
+    expect(edited.entries).toEqual(['  refundsDomain,']);
+    expect(edited.frame.slice(0, 2)).toEqual(edited.frame.slice(2));
+    // The domains before it are the real list's, the same modules.
+    expect(withRefunds.slice(0, -1).every((d, i) => d === domains[i])).toBe(true);
+    expect(withRefunds.length).toBe(domains.length + 1);
+  });
+
+  it('compiles where it says the files go, and refuses a state the lifecycle does not have', () => {
+    const probe = `${FOLDER}probe.ts`;
+    const errors = typeErrors({
+      [probe]: "import { defaultBehaviour } from '../../engine/registry/behaviour.js';\nimport { refund } from './refunds.machine.js';\nrefund.duration(defaultBehaviour, 'SENDT');\n",
+    });
+    expect(errors.filter((e) => !e.startsWith(probe))).toEqual([]);
+    expect(errors).toEqual([`${probe}: Argument of type '"SENDT"' is not assignable to parameter of type '"REQUESTED" | "SENT" | "SETTLED" | "RETURNED"'.`]);
+  }, 60_000);
+});
+
+describe('the refund, added as the doc says', () => {
   it('has a scenario section of its own, checked and published', async () => {
     const t = await app();
     const schema = await t.call('GET', '/_sandbox/scenario.schema.json', { key: null });
@@ -128,6 +142,8 @@ describe('a resource defined only in this test', () => {
     expect(small.body).toMatchObject({ reference: 'rf-1', status: 'REQUESTED' });
     const replay = await t.call('POST', '/api/v1/refunds', { body: { reference: 'rf-1', amount: 50 } });
     expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    const read = await t.call('GET', '/api/v1/refunds/rf-1');
+    expect([read.status, read.body.status]).toEqual([200, 'REQUESTED']);
     await t.call('POST', '/api/v1/refunds', { body: { reference: 'rf-2', amount: 500 } });
     await advance(t, 10);
     const sent = await t.call('GET', '/_sandbox/resources?kind=refunds');
@@ -181,4 +197,13 @@ describe('a resource defined only in this test', () => {
     expect((await t.call('POST', '/_sandbox/simulate/refunds/rf-1/send')).status).toBe(404);
     expect((await t.call('GET', '/_sandbox/events?type=refund')).status).toBe(400);
   });
+});
+
+describeOpenApiLint('/openapi.json with the refund', withRefunds);
+
+describeScenarioFormat('the scenario format with the refund', withRefunds);
+
+describeLayerRules('the layer rules over src/ with the refund', () => {
+  const doc: SourceFile[] = [...written].map(([file, text]) => ({ rel: path.relative('src', file), text }));
+  return [...sourceFiles().filter((f) => !doc.some((d) => d.rel === f.rel)), ...doc];
 });

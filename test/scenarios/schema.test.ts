@@ -7,7 +7,8 @@ import { parseCli } from '../../src/cli.js';
 import { ScenarioError } from '../../src/engine/scenario/scenario.load.js';
 import { bundledDir } from '../../src/engine/scenario/scenario.registry.js';
 import { createTestApp } from '../support/app.js';
-import { checkScenario, LIFECYCLES, loadBundled, loadRegistry, parseScenario, validateScenarioFile } from '../support/scenarios.js';
+import { domains } from '../../src/domains/index.js';
+import { checkScenario, describeScenarioFormat, loadBundled, loadRegistry, parseScenario, validateScenarioFile } from '../support/scenarios.js';
 
 function problems(input: unknown): string[] {
   try {
@@ -36,15 +37,6 @@ describe('the scenario schema', () => {
       expect(s.description, s.name).toMatch(/\w.{60,}/);
       expect(s.origin).toBe('bundled');
     }
-  });
-
-  it('keeps default.yaml equal to the built-in default timings', () => {
-    const doc = loadBundled().get('default')!.doc;
-    for (const { name, durations } of LIFECYCLES) {
-      const part = doc[name] as { timing?: unknown } | undefined;
-      expect(part?.timing ?? {}, name).toEqual(durations);
-    }
-    expect((doc.quote as { ttl?: number }).ttl).toBe(300);
   });
 
   it('accepts a document using every part of the format, in YAML and in JSON', () => {
@@ -208,7 +200,9 @@ describe('GET /_sandbox/scenario.schema.json', () => {
     const res = await t.call('GET', '/_sandbox/scenario.schema.json', { key: null });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false });
-    expect(Object.keys(res.body.properties)).toEqual(['name', 'description', 'magicValues', 'payout', 'wallet_payout', 'withdrawal', 'transfer', 'quote', 'fx_trade', 'market', 'webhooks', 'faults']);
     expect(res.body.properties.payout.properties.outcomes.items.properties.status.enum).toEqual(['SUCCESSFUL', 'FAILED']);
   });
 });
+
+// The bundled files, default.yaml's defaults and the published sections, from the domain list.
+describeScenarioFormat('the scenario format of the domain list', domains);

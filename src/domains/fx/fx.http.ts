@@ -10,8 +10,9 @@ export const FX_BASE = '/api/v1/partners/fx';
 const XML_TYPE = 'application/xml; charset=utf-8';
 
 /**
- * Mounted in app.ts on the FX paths before the body limit, journal and key check, so every error of
- * those paths (413, 401, 404 for an unknown route, validation, state) is the XML reject.
+ * Set by the FX module (index.ts, `before`) on the FX paths ahead of the body limit, journal and key
+ * check, so every error of those paths (413, 401, 404 for an unknown route, validation, state) is
+ * the XML reject.
  */
 export function xmlErrors(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -1,7 +1,7 @@
 // The FX interface over XML: parse with src/iso20022, call the service, build the answer.
 import { createRoute } from '@hono/zod-openapi';
 import { SandboxError } from '../../kernel/errors.js';
-import { newRouter, security } from '../../http/openapi.js';
+import { newRouter, security, type Tag } from '../../http/openapi.js';
 import { requestScenario } from '../../http/respond.js';
 import { buildMakerRate } from '../../iso20022/maker-rate.js';
 import { buildTradeAcceptResponse, parseTradeAccept } from '../../iso20022/trade-accept.js';
@@ -16,7 +16,12 @@ import { listingsReport } from './fx.listings.js';
 import { makerQuote } from '../liquidity/maker-rates.js';
 import { xsdText } from './xsd.files.js';
 
-const tags = ['FX (XML)'];
+export const fxTag: Tag = {
+  name: 'FX (XML)',
+  description: 'The ISO 20022-style XML interface: create, accept, confirm, cancel and read trades, list pools, read maker rates.',
+  order: 6,
+};
+const tags = [fxTag.name];
 const trade = `${FX_BASE}/trades/{transactionId}`;
 
 const create = createRoute({

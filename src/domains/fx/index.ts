@@ -2,7 +2,8 @@ import { defineResource } from '../../engine/registry/resource.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { DomainModule } from '../module.js';
 import { fxTrade, type TradeEvent } from './fx.machine.js';
-import { fxRoutes } from './fx.routes.js';
+import { FX_BASE, xmlErrors } from './fx.http.js';
+import { fxRoutes, fxTag } from './fx.routes.js';
 import { acceptTrade, cancelTrade, confirmTrade, fxTradeJobs, tradeView, type TradeRecord } from './fx.service.js';
 
 /**
@@ -32,4 +33,15 @@ export const fxTradeResource = defineResource(fxTrade, {
   simulate: { events: fxTrade.machine.events, apply: (t, id, event, body) => tradeView(t, simulate(t, id, event, body)) },
 });
 
-export const fxDomain = { routes: fxRoutes, resources: [fxTradeResource] } satisfies DomainModule;
+/** Every error of the FX paths and of the XSDs, those of the key check and the body limit included, is the XML reject. */
+const xmlPaths = xmlErrors();
+
+export const fxDomain = {
+  routes: fxRoutes,
+  tags: [fxTag],
+  before: [
+    { path: `${FX_BASE}/*`, handler: xmlPaths },
+    { path: '/xsd/*', handler: xmlPaths },
+  ],
+  resources: [fxTradeResource],
+} satisfies DomainModule;

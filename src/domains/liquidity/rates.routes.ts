@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { errorResponses, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
 import { guardOf } from '../../http/scope-middleware.js';
 import { reply } from '../../http/respond.js';
 import { streamConnection } from '../../http/framework.js';
@@ -7,7 +7,12 @@ import { Heartbeat, Rate, RateLookupQuery, RateQuery, RateUpdate } from './rates
 import { currentRate, ratePair } from './rates.service.js';
 import { rateStream } from './rates.stream.js';
 
-const tags = ['Rates'];
+export const ratesTag: Tag = {
+  name: 'Rates',
+  description: 'From the live reference, not the API document: the JSON rate of a pair, and its rate stream.',
+  order: 7,
+};
+const tags = [ratesTag.name];
 
 const rate = createRoute({
   method: 'get',

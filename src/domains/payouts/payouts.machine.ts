@@ -1,10 +1,28 @@
+import { defineLifecycle } from '../../engine/registry/lifecycle.js';
+import { defineMachine } from '../../kernel/machine.js';
 import { fiatMagic } from '../reference/magic-values.js';
-import { settlementLifecycle, type SettlementEvent, type SettlementStatus } from '../settlement/settlement.js';
-import { CreatePayoutRequest } from './payouts.schema.js';
+import { CreatePayoutRequest, PAYOUT_STATUSES } from './payouts.schema.js';
 
-export type PayoutStatus = SettlementStatus;
-export type PayoutEvent = SettlementEvent;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
-/** PENDING → PROCESSING → SUCCESSFUL | FAILED; the scenario rules match the create request. */
-export const payout = settlementLifecycle('payout', (req: CreatePayoutRequest) => req, { request: CreatePayoutRequest }, fiatMagic('destination.accountNumber'));
-export const payoutMachine = payout.machine;
+/** PENDING → PROCESSING → SUCCESSFUL | FAILED. */
+export const payoutMachine = defineMachine('payout', PAYOUT_STATUSES, {
+  process: { from: ['PENDING'], to: 'PROCESSING' },
+  complete: { from: ['PROCESSING'], to: 'SUCCESSFUL' },
+  fail: { from: ['PROCESSING'], to: 'FAILED' },
+});
+
+export type PayoutEvent = (typeof payoutMachine.events)[number];
+
+/** PENDING 30 s, PROCESSING 270 s, then the end the scenario picks; its rules match the create request. */
+export const payout = defineLifecycle({
+  name: 'payout',
+  machine: payoutMachine,
+  timed: ['PENDING', 'PROCESSING'],
+  outcomes: { states: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
+  durations: { PENDING: 30, PROCESSING: 270 },
+  timedMoves: { PENDING: 'process', PROCESSING: { succeed: 'complete', fail: 'fail' } },
+  match: (req: CreatePayoutRequest) => req,
+  rules: { request: CreatePayoutRequest },
+  magic: fiatMagic('destination.accountNumber'),
+});

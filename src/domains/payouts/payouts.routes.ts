@@ -1,12 +1,16 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
 import { created, reply, requestScenario } from '../../http/respond.js';
-import { listBanks, resolveAccount } from '../reference/banks.service.js';
-import { BanksEnvelope, BanksQuery, CreatePayoutRequest, PayoutEnvelope, ReferenceParam, ResolveEnvelope, ResolveQuery } from './payouts.schema.js';
+import { CreatePayoutRequest, PayoutEnvelope, ReferenceParam } from './payouts.schema.js';
 import { payout } from './payouts.machine.js';
 import { createPayout, envelope, getPayout } from './payouts.service.js';
 
-const tags = ['Fiat payouts'];
+export const payoutsTag: Tag = {
+  name: 'Fiat payouts',
+  description: 'Pay out from the wallet balance to a bank account, after listing banks and resolving the account.',
+  order: 1,
+};
+const tags = [payoutsTag.name];
 
 const create = createRoute({
   method: 'post',
@@ -35,29 +39,6 @@ const read = createRoute({
   responses: { 200: jsonResponse(PayoutEnvelope, 'The payout in its current state'), ...errorResponses(404) },
 });
 
-const banks = createRoute({
-  method: 'get',
-  path: '/api/v1/partners/banks',
-  operationId: 'listBanks',
-  tags,
-  security,
-  summary: 'Get All Banks (NGN and GHS)',
-  request: { query: BanksQuery },
-  responses: { 200: jsonResponse(BanksEnvelope, 'Banks and their codes'), ...errorResponses(400) },
-});
-
-const resolve = createRoute({
-  method: 'get',
-  path: '/api/v1/partners/banks/resolve',
-  operationId: 'resolveBankAccount',
-  tags,
-  security,
-  summary: 'Resolve Bank Account',
-  description: 'Test keys resolve every account to John Doe; live keys resolve only listed banks and fixture accounts.',
-  request: { query: ResolveQuery },
-  responses: { 200: jsonResponse(ResolveEnvelope, 'The verified account name'), ...errorResponses(400, 404) },
-});
-
 export const payoutRoutes = newRouter()
   .openapi(create, (c) => {
     const t = c.get('tenant');
@@ -74,13 +55,4 @@ export const payoutRoutes = newRouter()
   .openapi(read, (c) => {
     const p = getPayout(c.get('tenant'), c.req.valid('param').reference);
     return reply(c, envelope('Payout retrieved successfully', p), 200);
-  })
-  .openapi(banks, (c) => {
-    const { currency } = c.req.valid('query');
-    return reply(c, { status: 'success' as const, message: 'Banks retrieved successfully', data: listBanks(currency) }, 200);
-  })
-  .openapi(resolve, (c) => {
-    const t = c.get('tenant');
-    const data = resolveAccount(t.mode, c.req.valid('query'), t.behaviour().section('magicValues') !== false);
-    return reply(c, { status: 'success' as const, message: 'Account resolved successfully', data }, 200);
   });

@@ -1,12 +1,10 @@
-// Fiat payouts (API document §2.1, §4.1) and the two bank look-ups before them.
+// Fiat payouts (API document §2.1, §4.1); the two bank look-ups before them are reference/'s.
 import { z } from '@hono/zod-openapi';
 import { fiatAmount, referenceText, timestamp } from '../../http/fields.js';
 import { successEnvelope } from '../../http/openapi.js';
-import { SETTLEMENT_STATUSES } from '../settlement/settlement.js';
 
 export const PAYOUT_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
-export const LOOKUP_CURRENCIES = ['NGN', 'GHS'] as const;
-export const PAYOUT_STATUSES = SETTLEMENT_STATUSES;
+export const PAYOUT_STATUSES = ['PENDING', 'PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
 
 
 export const PayoutDestination = z
@@ -57,24 +55,3 @@ export const ReferenceParam = z.object({
   reference: referenceText(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'order-10001' }),
 });
 
-export const Bank = z
-  .object({ name: z.string(), code: z.string(), slug: z.string(), currency: z.enum(PAYOUT_CURRENCIES), country: z.string() })
-  .openapi('Bank');
-
-export const BanksQuery = z.object({
-  currency: z.enum(LOOKUP_CURRENCIES).openapi({ param: { name: 'currency', in: 'query' }, example: 'NGN' }),
-});
-
-export const BanksEnvelope = successEnvelope(z.array(Bank), 'BanksEnvelope');
-
-export const ResolveQuery = z.object({
-  accountNumber: z.string().min(1).max(34).openapi({ param: { name: 'accountNumber', in: 'query' }, example: '0123456789' }),
-  bankCode: z.string().min(1).max(20).openapi({ param: { name: 'bankCode', in: 'query' }, example: '058' }),
-  currency: z.enum(LOOKUP_CURRENCIES).default('NGN').openapi({ param: { name: 'currency', in: 'query' }, example: 'NGN' }),
-});
-
-export const ResolvedAccount = z
-  .object({ accountNumber: z.string(), accountName: z.string(), bankCode: z.string(), bankName: z.string() })
-  .openapi('ResolvedAccount');
-
-export const ResolveEnvelope = successEnvelope(ResolvedAccount, 'ResolveEnvelope');

@@ -1,15 +1,18 @@
 // Fiat payout use cases: create, read, timed moves and simulated moves.
 import { iso } from '../../kernel/clock.js';
-import { notFound } from '../../kernel/errors.js';
-import { ids } from '../../kernel/ids.js';
 import { dec } from '../../kernel/money.js';
+import type { TenantRandom } from '../../kernel/random.js';
 import type { Outcome } from '../../engine/registry/behaviour.js';
+import { recordsOf } from '../../engine/registry/records.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
 import { bankName, checkPayee } from '../reference/banks.service.js';
 import { payoutFee } from '../reference/fees.js';
-import { payout, payoutMachine, type PayoutEvent, type PayoutStatus } from './payouts.machine.js';
+import { payout, type PayoutEvent } from './payouts.machine.js';
 import type { CreatePayoutRequest, Payout } from './payouts.schema.js';
+
+/** The service's own reference of a payout: HPR-TRSF- plus 24 hex digits. */
+const transactionReference = (r: TenantRandom) => `HPR-TRSF-${r.hex(24, 'upper')}`;
 
 /** A payout as stored: the response fields plus how its lifecycle ends. */
 export interface PayoutRecord extends Payout {
@@ -17,10 +20,10 @@ export interface PayoutRecord extends Payout {
   scenario?: string;
 }
 
-const payouts = (t: Tenant) => t.store.collection<PayoutRecord>(payout.collection);
+const payouts = recordsOf(payout, { view: present, failure: 'Payout failed at the beneficiary bank' });
 
-/** The response view, field by field: one object shape for every payout (an optional field left
- * undefined is not written to JSON). */
+/** The response view, one shape for every payout (docs/architecture.md, "Records of one shape"); an
+ * optional field left undefined is not written to JSON. */
 export function present(p: PayoutRecord): Payout {
   return {
     reference: p.reference,
@@ -51,7 +54,7 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
   const outcome = payout.outcome(behaviour, req);
   const pendingFor = payout.duration(behaviour, 'PENDING', outcome);
   const processingFor = payout.duration(behaviour, 'PROCESSING', outcome);
-  // Built field by field: a spread of the validated object gave every record its own hidden class.
+  // One shape for every record and destination, not a spread of the request (docs/architecture.md, "Records of one shape").
   const d = req.destination;
   const name = bankName(req.currency, d.bankCode);
   const destination: PayoutRecord['destination'] =
@@ -66,7 +69,7 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
     fee: fee.toNumber(),
     destination,
     narration: req.narration,
-    transactionReference: ids.payoutReference(t.random),
+    transactionReference: transactionReference(t.random),
     failureReason: null,
     createdAt: nowIso,
     updatedAt: nowIso,
@@ -76,30 +79,28 @@ export function createPayout(t: Tenant, req: CreatePayoutRequest, scenario?: str
   };
   // The debit is the first write: whatever could refuse the payout has run by now.
   debit(t, req.currency, amount.plus(fee));
-  payouts(t).put(record.reference, record);
-  payout.retime(t, record.reference, 'PENDING', pendingFor, now);
-  payout.emit(t, 'PENDING', record, present);
-  return record;
+  return payouts.save(t, record, pendingFor, now);
 }
 
-export function getPayout(t: Tenant, reference: string): PayoutRecord {
-  const p = payouts(t).get(reference);
-  if (!p) throw notFound('payout', reference);
-  return p;
-}
+export const getPayout = payouts.get;
 
 /** Apply one move of the machine, with its side effects (refund on failure, next timed move). */
 export function movePayout(t: Tenant, reference: string, event: PayoutEvent, reason?: string): PayoutRecord {
-  const p = getPayout(t, reference);
-  const status: PayoutStatus = payoutMachine.next(p.status, event, reference);
-  const failureReason = status === 'FAILED' ? (reason ?? p.outcome.reason ?? 'Payout failed at the beneficiary bank') : null;
-  const next: PayoutRecord = { ...p, status, failureReason, updatedAt: t.nowIso() };
-  payouts(t).put(reference, next);
+  const p = payouts.get(t, reference);
+  const status = payouts.next(p, event);
+  const next: PayoutRecord = { ...p, status, failureReason: status === 'FAILED' ? payouts.failure(p, reason) : null, updatedAt: t.nowIso() };
   if (status === 'FAILED') credit(t, p.currency, dec(p.amount).plus(p.fee));
-  payout.retime(t, reference, status, t.behaviour(p.scenario), undefined, p.outcome);
-  payout.emit(t, status, next, present);
-  return next;
+  return payouts.save(t, next);
+}
+
+/**
+ * A move /_sandbox/simulate pushes: `complete` or `fail` on a PENDING payout runs `process` first,
+ * so the end is one call and the events keep the lifecycle's order.
+ */
+export function simulatePayout(t: Tenant, reference: string, event: PayoutEvent, reason?: string): PayoutRecord {
+  if (event !== 'process' && getPayout(t, reference).status === 'PENDING') movePayout(t, reference, 'process');
+  return movePayout(t, reference, event, reason);
 }
 
 /** The timed moves: PENDING → PROCESSING, then PROCESSING → the planned outcome. */
-export const payoutJobs = payout.timerJobs((t, ref) => payouts(t).get(ref), movePayout);
+export const payoutJobs = payouts.jobs(movePayout);

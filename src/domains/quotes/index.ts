@@ -2,8 +2,8 @@ import { defineResource } from '../../engine/registry/resource.js';
 import type { DomainModule } from '../module.js';
 import type { QuoteRecord } from './quotes.build.js';
 import { quote, SIMULATED_QUOTE_EVENTS } from './quotes.machine.js';
-import { liveQuoteRoutes } from './quotes.live.routes.js';
-import { quoteRoutes } from './quotes.routes.js';
+import { liveQuoteRoutes, paymentQuotesTag } from './quotes.live.routes.js';
+import { quoteRoutes, quotesTag } from './quotes.routes.js';
 import { moveQuote, quoteJobs } from './quotes.service.js';
 
 /** A quote as GET /api/v1/partners/marketplace/quote/{id} answers it. */
@@ -18,4 +18,8 @@ export const quoteResource = defineResource(quote, {
   jobs: quoteJobs,
 });
 
-export const quotesDomain = { routes: quoteRoutes.route('/', liveQuoteRoutes), resources: [quoteResource] } satisfies DomainModule;
+export const quotesDomain = {
+  routes: quoteRoutes.route('/', liveQuoteRoutes),
+  tags: [quotesTag, paymentQuotesTag],
+  resources: [quoteResource],
+} satisfies DomainModule;

@@ -1,9 +1,10 @@
 // The pieces of a marketplace quote: allocations as the API shows them, totals, pay-in details,
 // chat metadata and the event payload. No state of its own; ids come from the tenant's seeded random.
 import { createHash } from 'node:crypto';
-import { derivedUuid, ids } from '../../kernel/ids.js';
+import { derivedUuid } from '../../kernel/ids.js';
 import { Decimal, dec, toNumber } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/registry/behaviour.js';
+import type { TenantRandom } from '../../kernel/random.js';
 import type { Mode, Tenant } from '../../engine/tenancy/tenant.js';
 import { isToken, RATE_DECIMALS, type AllocationResult, type AmountDirection } from '../liquidity/allocation.js';
 import type { Pool } from '../liquidity/pools.js';
@@ -32,6 +33,12 @@ export interface QuoteRecord {
 }
 
 export type QuoteAllocationView = MarketplaceQuote['allocationResult']['allocations'][number];
+
+/** The service's reference of an order: HPR- plus 32 hex digits (also the bank pay-in reference). */
+export const newOrderReference = (r: TenantRandom) => `HPR-${r.hex(32)}`;
+
+/** A payment-specific quote's reference: HR-REF- plus 6 digits. */
+export const newHyperRailReference = (r: TenantRandom) => `HR-REF-${r.digits(6)}`;
 
 export const PAY_IN_BANK = { accountName: 'Payments Sandbox Ltd', bankName: 'Access Bank' } as const;
 export const PROCESSING_FEE = { name: 'Processing Fee', amount: 0.5, feeType: 'FLAT' as const };
@@ -77,7 +84,7 @@ export function allocationViews(t: Tenant, result: AllocationResult, pools: read
     // One to a few allocations over at most 40 pools: a search each, not a map of every pool.
     const pool = pools.find((p) => p.id === a.poolId)!;
     return {
-      id: ids.uuid(t.random),
+      id: t.random.uuid(),
       clientId: a.clientId,
       poolId: a.poolId,
       poolAccountId: a.poolAccountId,
@@ -120,7 +127,7 @@ export function cryptoPayIn(
   const bySource = isToken(q.source);
   const token = bySource ? q.source : q.destination;
   return {
-    addressId: ids.uuid(t.random),
+    addressId: t.random.uuid(),
     address: depositAddress(t, index),
     chain: q.chain,
     token,
@@ -146,8 +153,8 @@ export function cryptoWarning(source: string, amount: number, chain: string, exp
 export function chatMetadata(createdAt: string, proposedRate: number | undefined, best: { poolId: string; rate: string } | undefined, t: Tenant): MarketplaceQuote['chatMetadata'] {
   if (proposedRate === undefined || !best) return {};
   return {
-    conversationId: ids.uuid(t.random),
-    chatQuoteId: ids.uuid(t.random),
+    conversationId: t.random.uuid(),
+    chatQuoteId: t.random.uuid(),
     listingId: best.poolId,
     initialListingRate: best.rate,
     negotiationStartedAt: createdAt,

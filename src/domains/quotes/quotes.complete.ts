@@ -1,13 +1,12 @@
 // Quote completion: the partner names where the destination amount goes and gets the
 // payment-specific quote; the marketplace quote then waits for its pay-in.
 import { SandboxError } from '../../kernel/errors.js';
-import { ids } from '../../kernel/ids.js';
 import { fingerprint } from '../../kernel/json.js';
 import { dec, toNumber } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { checkBankCode } from '../reference/banks.service.js';
 import { isToken } from '../liquidity/allocation.js';
-import { PROCESSING_FEE, type QuoteRecord } from './quotes.build.js';
+import { newHyperRailReference, PROCESSING_FEE, type QuoteRecord } from './quotes.build.js';
 import { quoteMachine } from './quotes.machine.js';
 import { PAYMENT_PAY_IN_STATUS, PAYMENT_STATUS, type CompleteQuoteRequest, type PaymentQuote } from './quotes.schema.js';
 import { getQuote, moveQuote, schedulePayIn } from './quotes.service.js';
@@ -56,7 +55,7 @@ export function paymentQuote(t: Tenant, q: QuoteRecord): PaymentQuote {
     totalAmount: toNumber(dec(v.totalSourceAmount).plus(PROCESSING_FEE.amount), v.source),
     expiresAt: q.expiresAt,
     createdAt: t.nowIso(),
-    HyperRailReference: ids.hyperRailReference(t.random),
+    HyperRailReference: newHyperRailReference(t.random),
     status: 'PENDING',
     metadata: {
       bankPayIn: v.metadata.bankPayIn,

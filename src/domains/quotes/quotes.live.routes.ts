@@ -1,17 +1,24 @@
 // The quote routes of the live reference that the API document does not list.
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
 import { reply, requestScenario } from '../../http/respond.js';
 import { createExpressQuote, createPaymentQuote, getPaymentQuote } from './quotes.express.js';
 import { ExpressQuoteRequest, MarketplaceQuote, PaymentQuote, QuoteIdParam } from './quotes.schema.js';
+import { quotesTag } from './quotes.routes.js';
 import { getQuote } from './quotes.service.js';
 
 const LIVE = 'From the live reference, not the API document. ';
 
+export const paymentQuotesTag: Tag = {
+  name: 'Payment quotes',
+  description: 'From the live reference, not the API document: payment-specific quotes, created and read back.',
+  order: 8,
+};
+
 const express = createRoute({
   method: 'post',
   path: '/api/v1/partners/marketplace/express/quote',
-  tags: ['Marketplace quotes'],
+  tags: [quotesTag.name],
   security,
   operationId: 'createExpressQuote',
   summary: 'Create an express quote: the pools are chosen for you',
@@ -27,7 +34,7 @@ const express = createRoute({
 const completed = createRoute({
   method: 'get',
   path: '/api/v1/partners/marketplace/quote/{id}/complete',
-  tags: ['Marketplace quotes'],
+  tags: [quotesTag.name],
   security,
   operationId: 'getCompletedQuote',
   summary: 'Read a quote session\'s final details',
@@ -39,7 +46,7 @@ const completed = createRoute({
 const create = createRoute({
   method: 'post',
   path: '/api/v1/quotes',
-  tags: ['Payment quotes'],
+  tags: [paymentQuotesTag.name],
   security,
   operationId: 'createPaymentQuote',
   summary: 'Create a payment-specific quote',
@@ -54,7 +61,7 @@ const create = createRoute({
 const payment = createRoute({
   method: 'get',
   path: '/api/v1/quotes/payments/{id}',
-  tags: ['Payment quotes'],
+  tags: [paymentQuotesTag.name],
   security,
   operationId: 'getPaymentQuote',
   summary: 'Read a payment-specific quote',

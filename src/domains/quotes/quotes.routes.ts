@@ -1,11 +1,16 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
 import { reply, requestScenario } from '../../http/respond.js';
 import { completeQuote } from './quotes.complete.js';
 import { CompleteQuoteRequest, CreateIntentRequest, MarketplaceQuote, PaymentQuote, QuoteIdParam, RemoveItemParams } from './quotes.schema.js';
 import { createQuote, getQuote, removeAllocation } from './quotes.service.js';
 
-const tags = ['Marketplace quotes'];
+export const quotesTag: Tag = {
+  name: 'Marketplace quotes',
+  description: 'Quote fiat to token (or back) from the liquidity pools, then complete the quote with its destination.',
+  order: 4,
+};
+const tags = [quotesTag.name];
 
 const intent = createRoute({
   method: 'post',

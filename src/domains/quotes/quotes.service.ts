@@ -2,7 +2,6 @@
 // of the quote machine with their side effects (expiry timer, pay-in timer, pools drawn down).
 import { iso } from '../../kernel/clock.js';
 import { notFound, SandboxError } from '../../kernel/errors.js';
-import { ids } from '../../kernel/ids.js';
 import { dec, scaleOf } from '../../kernel/money.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
@@ -18,6 +17,7 @@ import {
   cryptoWarning,
   eventView,
   expiresAtMs,
+  newOrderReference,
   totalsOf,
   type QuoteRecord,
 } from './quotes.build.js';
@@ -28,7 +28,7 @@ const EXPIRE = 'quote.expire';
 const PAY_IN = 'quote.pay_in';
 export const quotes = (t: Tenant) => t.store.collection<QuoteRecord>(quote.collection);
 
-/** Field by field: a spread of the totals gave every quote's allocation result a hidden class of its own. */
+/** One shape for every quote's allocation result, not a spread of the totals (docs/architecture.md, "Records of one shape"). */
 const allocationResult = (totals: ReturnType<typeof totalsOf>, allocations: MarketplaceQuote['allocationResult']['allocations']) => ({
   totalSourceAmount: totals.totalSourceAmount,
   totalDestinationAmount: totals.totalDestinationAmount,
@@ -79,8 +79,8 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
   const now = t.now();
   const createdAt = iso(now);
   const expiresAt = iso(now + ttl * 1000);
-  const quoteId = ids.uuid(t.random);
-  const orderReference = ids.orderReference(t.random);
+  const quoteId = t.random.uuid();
+  const orderReference = newOrderReference(t.random);
   const allocations = allocationViews(t, result, pools, orderReference);
   const best = allocations[0];
   const totals = totalsOf(allocations, result.source, result.destination);

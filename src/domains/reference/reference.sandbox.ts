@@ -2,13 +2,13 @@
 // accounts whose accountId a bank withdrawal names, and the zero-setup test values.
 import { createRoute } from '@hono/zod-openapi';
 import { dec } from '../../kernel/money.js';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
 import { listAccounts } from './accounts.js';
 import { balanceOf, credit, formatBalance, listBalances } from './balances.service.js';
 import { magicValueTable } from './magic-values.js';
 import { Balance, BalanceAccountList, BalanceList, MagicValueList, TopUpRequest } from './reference.schema.js';
 
-const tags = ['Sandbox control'];
+const tags = [CONTROL_TAG.name];
 
 const balances = createRoute({
   method: 'get',

@@ -8,9 +8,9 @@ import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { invalidFile, type ParsedFile } from './bulk.file.js';
 import { eachInSlices, mapInSlices } from './bulk.slices.js';
-import { applyMove, bumpVersion, checkLiveBank, newTransfer, present, transfers, type TransferRecord } from './transfers.service.js';
+import { applyMove, bumpVersion, checkLiveBank, getTransfer, moveTransfer, newTransfer, present, transfers, type TransferRecord } from './transfers.service.js';
 import type { BulkFile, BulkRow } from './transfers.schema.js';
-import { bulkDisbursement, transfer } from './transfers.machine.js';
+import { bulkDisbursement, transfer, type TransferEvent } from './transfers.machine.js';
 
 export const DEMO_BULK_ID = 'bulk_demo_salaries';
 const BULK_ADVANCE = 'transfer.bulk-advance';
@@ -166,4 +166,26 @@ export function ensureDemo(t: Tenant): void {
     references: rows.map((r) => r.reference),
   });
   bumpVersion(t);
+}
+
+/**
+ * A move /_sandbox/simulate pushes: the demo file is seeded first (its rows may be named), and
+ * `complete` or `fail` on a PENDING transfer runs `process` first, so the end is one call and the
+ * events keep the lifecycle's order.
+ */
+export function simulateTransfer(t: Tenant, reference: string, event: TransferEvent, reason?: string): TransferRecord {
+  ensureDemo(t);
+  if (event !== 'process' && getTransfer(t, reference).status === 'PENDING') moveTransfer(t, reference, 'process');
+  return moveTransfer(t, reference, event, reason);
+}
+
+/** A bulk file as uploaded, with how many of its rows are in each state. */
+export function bulkView(t: Tenant, b: BulkRecord): Record<string, unknown> {
+  const store = transfers(t);
+  const statuses: Record<string, number> = {};
+  for (const ref of b.references) {
+    const s = store.get(ref)?.status;
+    if (s) statuses[s] = (statuses[s] ?? 0) + 1;
+  }
+  return { ...presentBulk(b), statuses };
 }

@@ -4,7 +4,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { SandboxError } from '../../kernel/errors.js';
-import { errorResponses, jsonResponse, security } from '../../http/openapi.js';
+import { CONTROL_TAG, errorResponses, jsonResponse, security } from '../../http/openapi.js';
 import { requestScenario } from '../../http/respond.js';
 import { mediaTypeOf } from '../../http/media-type.js';
 import type { AppEnv } from '../../http/types.js';
@@ -21,7 +21,7 @@ export const uploadRoute = createRoute({
   method: 'post',
   path: BULK_UPLOAD_PATH,
   operationId: 'uploadBulkDisbursement',
-  tags: ['Sandbox control'],
+  tags: [CONTROL_TAG.name],
   security,
   summary: 'Upload a bulk disbursement file (JSON or CSV)',
   description:

@@ -1,14 +1,31 @@
-import { resourceNames } from '../../engine/registry/lifecycle.js';
+import { defineLifecycle, resourceNames } from '../../engine/registry/lifecycle.js';
+import { defineMachine } from '../../kernel/machine.js';
 import { fiatMagic } from '../reference/magic-values.js';
-import { settlementLifecycle, type SettlementEvent, type SettlementStatus } from '../settlement/settlement.js';
-import { CreateTransferRequest, TRANSFER_CATEGORIES, type BulkRow } from './transfers.schema.js';
+import { CreateTransferRequest, TRANSFER_CATEGORIES, TRANSFER_STATUSES, type BulkRow } from './transfers.schema.js';
 
-export type TransferStatus = SettlementStatus;
-export type TransferEvent = SettlementEvent;
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 
-/** As fiat payouts: PENDING → PROCESSING → SUCCESSFUL | FAILED; the scenario rules match the request (or bulk row). */
-export const transfer = settlementLifecycle('transfer', (req: CreateTransferRequest | BulkRow) => ({ ...req }), { request: CreateTransferRequest, added: { category: TRANSFER_CATEGORIES } }, fiatMagic('destination.accountNumber'));
-export const transferMachine = transfer.machine;
+/** As a fiat payout's: PENDING → PROCESSING → SUCCESSFUL | FAILED. */
+export const transferMachine = defineMachine('transfer', TRANSFER_STATUSES, {
+  process: { from: ['PENDING'], to: 'PROCESSING' },
+  complete: { from: ['PROCESSING'], to: 'SUCCESSFUL' },
+  fail: { from: ['PROCESSING'], to: 'FAILED' },
+});
+
+export type TransferEvent = (typeof transferMachine.events)[number];
+
+/** PENDING 30 s, PROCESSING 270 s, then the end the scenario picks; its rules match the request (or bulk row). */
+export const transfer = defineLifecycle({
+  name: 'transfer',
+  machine: transferMachine,
+  timed: ['PENDING', 'PROCESSING'],
+  outcomes: { states: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
+  durations: { PENDING: 30, PROCESSING: 270 },
+  timedMoves: { PENDING: 'process', PROCESSING: { succeed: 'complete', fail: 'fail' } },
+  match: (req: CreateTransferRequest | BulkRow) => ({ ...req }),
+  rules: { request: CreateTransferRequest, added: { category: TRANSFER_CATEGORIES } },
+  magic: fiatMagic('destination.accountNumber'),
+});
 
 /** Bulk files have no states of their own: each row is a transfer. */
 export const bulkDisbursement = resourceNames('bulk_disbursement');

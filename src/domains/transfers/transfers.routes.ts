@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { SandboxError } from '../../kernel/errors.js';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
 import { created, reply, requestScenario } from '../../http/respond.js';
 import type { AppEnv } from '../../http/types.js';
 import { bulkPage } from './bulk.page.js';
@@ -10,7 +10,12 @@ import { BulkIdParam, BulkPageQuery, CreateTransferRequest, ReferenceParam, Serv
 import { transfer } from './transfers.machine.js';
 import { createTransfer, getTransfer, present } from './transfers.service.js';
 
-const tags = ['Disbursement transfers'];
+export const transfersTag: Tag = {
+  name: 'Disbursement transfers',
+  description: 'Single transfers, and the transfers of an uploaded bulk file, page by page.',
+  order: 5,
+};
+const tags = [transfersTag.name];
 
 /** x-service-source is required on the transfer endpoints; checked after the key, before the body. */
 const requireServiceSource: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -1,11 +1,16 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
 import { created, reply, requestScenario } from '../../http/respond.js';
 import { CreateWalletPayoutRequest, WalletPayout, WalletPayoutReferenceParam } from './wallet-payouts.schema.js';
 import { walletPayout } from './wallet-payouts.machine.js';
 import { createWalletPayout, getWalletPayout, present } from './wallet-payouts.service.js';
 
-const tags = ['Crypto wallet payouts'];
+export const walletPayoutsTag: Tag = {
+  name: 'Crypto wallet payouts',
+  description: 'Send USDC or USDT to a blockchain address on one of five chains.',
+  order: 2,
+};
+const tags = [walletPayoutsTag.name];
 
 const create = createRoute({
   method: 'post',

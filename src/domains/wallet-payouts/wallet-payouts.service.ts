@@ -1,14 +1,17 @@
 // Crypto wallet payout use cases: create (holding amount plus gas), read, timed moves, simulated moves.
 import { iso } from '../../kernel/clock.js';
-import { notFound } from '../../kernel/errors.js';
-import { ids } from '../../kernel/ids.js';
 import { dec, toNumber } from '../../kernel/money.js';
+import type { TenantRandom } from '../../kernel/random.js';
 import type { Outcome } from '../../engine/registry/behaviour.js';
+import { recordsOf } from '../../engine/registry/records.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
-import { walletPayout, walletPayoutMachine, type WalletPayoutEvent, type WalletPayoutStatus } from './wallet-payouts.machine.js';
+import { walletPayout, type WalletPayoutEvent } from './wallet-payouts.machine.js';
 import type { CreateWalletPayoutRequest, WalletPayout } from './wallet-payouts.schema.js';
 import { balanceKey, gasFee, walletId } from './wallets.js';
+
+/** A blockchain transaction hash: 0x plus 64 hex digits. */
+const transactionHash = (r: TenantRandom) => `0x${r.hex(64)}`;
 
 /** A payout as stored: the response fields plus what its lifecycle needs. */
 export interface WalletPayoutRecord extends WalletPayout {
@@ -21,7 +24,7 @@ export interface WalletPayoutRecord extends WalletPayout {
   scenario?: string;
 }
 
-const payouts = (t: Tenant) => t.store.collection<WalletPayoutRecord>(walletPayout.collection);
+const payouts = recordsOf(walletPayout, { view: eventData, failure: 'The transaction reverted on chain' });
 
 export function present(p: WalletPayoutRecord): WalletPayout {
   const { memo: _m, failureReason: _f, updatedAt: _u, processingFor: _p, outcome: _o, scenario: _s, ...view } = p;
@@ -39,7 +42,7 @@ export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, sc
   const processingFor = walletPayout.duration(behaviour, 'PROCESSING', outcome);
   const record: WalletPayoutRecord = {
     reference: req.reference,
-    withdrawalId: ids.uuid(t.random),
+    withdrawalId: t.random.uuid(),
     walletId: walletId(t.id, req.chain, req.asset),
     chain: req.chain,
     token: req.asset,
@@ -57,42 +60,32 @@ export function createWalletPayout(t: Tenant, req: CreateWalletPayoutRequest, sc
     outcome,
     ...(scenario ? { scenario } : {}),
   };
-  payouts(t).put(record.reference, record);
-  walletPayout.retime(t, record.reference, 'PENDING', pendingFor, now);
-  walletPayout.emit(t, 'PENDING', record, eventData);
-  return record;
+  return payouts.save(t, record, pendingFor, now);
 }
 
-export function getWalletPayout(t: Tenant, reference: string): WalletPayoutRecord {
-  const p = payouts(t).get(reference);
-  if (!p) throw notFound('wallet payout', reference);
-  return p;
-}
+export const getWalletPayout = payouts.get;
 
 /** Apply one move of the machine with its side effects: hash on broadcast, hold released on FAILED or CANCELLED. */
 export function moveWalletPayout(t: Tenant, reference: string, event: WalletPayoutEvent, reason?: string): WalletPayoutRecord {
-  const p = getWalletPayout(t, reference);
-  const status: WalletPayoutStatus = walletPayoutMachine.next(p.status, event, reference);
+  const p = payouts.get(t, reference);
+  const status = payouts.next(p, event);
   const now = t.now();
   let next: WalletPayoutRecord = { ...p, status, updatedAt: iso(now) };
   if (status === 'PROCESSING') {
     const completesAt = now + p.processingFor * 1000;
-    next = { ...next, transactionHash: ids.transactionHash(t.random), estimatedCompletionAt: iso(completesAt) };
+    next = { ...next, transactionHash: transactionHash(t.random), estimatedCompletionAt: iso(completesAt) };
   }
-  if (status === 'FAILED') next = { ...next, failureReason: reason ?? p.outcome.reason ?? 'The transaction reverted on chain' };
+  if (status === 'FAILED') next = { ...next, failureReason: payouts.failure(p, reason) };
   if (status === 'CANCELLED') next = { ...next, failureReason: reason ?? 'Cancelled before broadcast' };
-  payouts(t).put(reference, next);
   if (status === 'FAILED' || status === 'CANCELLED') {
     credit(t, balanceKey(p.chain, p.token), dec(p.amount).plus(p.estimatedFee));
   }
   // Once broadcast, it stays PROCESSING as long as was fixed at creation.
-  walletPayout.retime(t, reference, status, p.processingFor, now);
-  walletPayout.emit(t, status, next, eventData);
-  return next;
+  return payouts.save(t, next, p.processingFor, now);
 }
 
 /** The timed moves: PENDING → PROCESSING (broadcast), then PROCESSING → the planned outcome. */
-export const walletPayoutJobs = walletPayout.timerJobs((t, ref) => payouts(t).get(ref), moveWalletPayout);
+export const walletPayoutJobs = payouts.jobs(moveWalletPayout);
 
 function eventData(p: WalletPayoutRecord): Record<string, unknown> {
   const extra = { ...(p.memo !== undefined ? { memo: p.memo } : {}), failureReason: p.failureReason, updatedAt: p.updatedAt };

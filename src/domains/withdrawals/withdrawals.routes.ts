@@ -1,11 +1,16 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security } from '../../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
 import { created, reply, requestScenario } from '../../http/respond.js';
 import { CreateWithdrawalRequest, IdempotencyHeader, Withdrawal, WithdrawalReferenceParam } from './withdrawals.schema.js';
 import { withdrawal } from './withdrawals.machine.js';
 import { createWithdrawal, getWithdrawal, present } from './withdrawals.service.js';
 
-const tags = ['Bank withdrawals'];
+export const withdrawalsTag: Tag = {
+  name: 'Bank withdrawals',
+  description: 'Withdraw from one of your balance accounts to a bank account.',
+  order: 3,
+};
+const tags = [withdrawalsTag.name];
 
 const create = createRoute({
   method: 'post',

@@ -1,22 +1,26 @@
 // Bank withdrawal use cases: create (debit at once), read, timed settlement, simulated moves.
 import { iso } from '../../kernel/clock.js';
-import { SandboxError, notFound } from '../../kernel/errors.js';
-import { ids } from '../../kernel/ids.js';
+import { SandboxError } from '../../kernel/errors.js';
+import type { TenantRandom } from '../../kernel/random.js';
 import type { Behaviour, Outcome } from '../../engine/registry/behaviour.js';
+import { recordsOf } from '../../engine/registry/records.js';
 import { regexMatches } from '../../engine/scenario/scenario.regex.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
 import { checkBankCode } from '../reference/banks.service.js';
 import { accountCurrency } from '../reference/accounts.js';
-import { withdrawal, withdrawalMachine, type WithdrawalEvent, type WithdrawalStatus } from './withdrawals.machine.js';
+import { withdrawal, type WithdrawalEvent } from './withdrawals.machine.js';
 import type { CreateWithdrawalRequest, Withdrawal } from './withdrawals.schema.js';
+
+/** A withdrawal's reference: TRF- plus 32 hex digits. */
+const withdrawalReference = (r: TenantRandom) => `TRF-${r.hex(32, 'upper')}`;
 
 export interface WithdrawalRecord extends Withdrawal {
   outcome: Outcome;
   scenario?: string;
 }
 
-const withdrawals = (t: Tenant) => t.store.collection<WithdrawalRecord>(withdrawal.collection);
+const withdrawals = recordsOf(withdrawal, { view: present, failure: 'The beneficiary bank rejected the transfer' });
 
 export function present(w: WithdrawalRecord): Withdrawal {
   const { outcome: _o, scenario: _s, ...view } = w;
@@ -59,7 +63,7 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
   debit(t, currency, req.amount, false);
   const behaviour = t.behaviour(scenario);
   const now = t.now();
-  const reference = ids.withdrawalReference(t.random);
+  const reference = withdrawalReference(t.random);
   const outcome = withdrawal.outcome(behaviour, { req, currency, reference });
   const processingFor = withdrawal.duration(behaviour, 'PROCESSING', outcome);
   const record: WithdrawalRecord = {
@@ -78,30 +82,20 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
     outcome,
     ...(scenario ? { scenario } : {}),
   };
-  withdrawals(t).put(record.reference, record);
-  withdrawal.retime(t, record.reference, 'PROCESSING', processingFor, now);
-  withdrawal.emit(t, 'PROCESSING', record, present);
-  return record;
+  return withdrawals.save(t, record, processingFor, now);
 }
 
-export function getWithdrawal(t: Tenant, reference: string): WithdrawalRecord {
-  const w = withdrawals(t).get(reference);
-  if (!w) throw notFound('withdrawal', reference);
-  return w;
-}
+export const getWithdrawal = withdrawals.get;
 
 /** Apply one move of the machine; a failure refunds the amount to its balance account. */
 export function moveWithdrawal(t: Tenant, reference: string, event: WithdrawalEvent, reason?: string): WithdrawalRecord {
-  const w = getWithdrawal(t, reference);
-  const status: WithdrawalStatus = withdrawalMachine.next(w.status, event, reference);
-  const failureReason = status === 'FAILED' ? (reason ?? w.outcome.reason ?? 'The beneficiary bank rejected the transfer') : null;
+  const w = withdrawals.get(t, reference);
+  const status = withdrawals.next(w, event);
+  const failureReason = status === 'FAILED' ? withdrawals.failure(w, reason) : null;
   const next: WithdrawalRecord = { ...w, status, providerStatus: status, failureReason, updatedAt: t.nowIso() };
-  withdrawals(t).put(reference, next);
   if (status === 'FAILED') credit(t, w.currency, w.amount);
-  withdrawal.retime(t, reference, status, t.behaviour(w.scenario), undefined, w.outcome);
-  withdrawal.emit(t, status, next, present);
-  return next;
+  return withdrawals.save(t, next);
 }
 
 /** The timed move: PROCESSING → the planned outcome. */
-export const withdrawalJobs = withdrawal.timerJobs((t, ref) => withdrawals(t).get(ref), moveWithdrawal);
+export const withdrawalJobs = withdrawals.jobs(moveWithdrawal);
