@@ -213,4 +213,21 @@ describe('the readiness report', () => {
     expect(c.evidence.at(-1)).toMatchObject({ reference: 'order-2' });
     await again.store.close();
   });
+
+  it('passes handles-drift once a drifted answer was met, and fails a fault hammered unchanged less than a second apart', async () => {
+    // Faults hold nothing here: the timeout answers at once.
+    const t = await createTestApp({ sleep: async () => undefined });
+    await bind(t, { name: 'drifting', faults: [{ route: { method: 'GET', path: `${PAYOUTS}/{reference}` }, fault: { kind: 'drift', form: 'unknown-enum' } }] });
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('d-1') })).status).toBe(201);
+    const drifted = await t.call('GET', `${PAYOUTS}/d-1`, { unchecked: true });
+    expect(drifted.headers.get('x-sandbox-fault')).toBe('drift unknown-enum');
+    expect(check(await report(t), 'handles-drift')).toMatchObject({ status: 'passed' });
+    // A timeout answered, then the same create resent three times within a second each: hammering.
+    await bind(t, { name: 'timing-out', faults: [{ route: { method: 'POST', path: PAYOUTS }, sequence: [{ kind: 'timeout' }, { kind: 'timeout' }, { kind: 'timeout' }, { kind: 'timeout' }] }] });
+    // In process a timed-out answer's body fails, as the connection would close.
+    for (let i = 0; i < 4; i++) await t.call('POST', PAYOUTS, { body: payoutRequest('h-1'), unchecked: true }).catch(() => undefined);
+    const hammered = check(await report(t), 'handles-timeout');
+    expect(hammered.status).toBe('failed');
+    expect(hammered.detail).toContain('three times or more');
+  });
 });

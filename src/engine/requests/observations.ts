@@ -144,7 +144,8 @@ export class Observations {
       r.lastRefused = { fingerprint: fp, count };
       this.met('no-blind-retry-of-4xx', o, count >= BLIND_AFTER, count >= BLIND_AFTER ? `sent unchanged ${count} times in a row, each refused` : undefined);
     } else if (o.method !== 'GET') r.lastRefused = undefined;
-    if (r.lastFault && r.lastFault.fingerprint === fp && faultCheck(o) === undefined) {
+    // The same request again within a second of the last, whether or not the fault struck again.
+    if (r.lastFault && r.lastFault.fingerprint === fp) {
       const quick = o.now - r.lastFault.at < QUICK_MS ? r.lastFault.quick + 1 : 0;
       r.lastFault = { ...r.lastFault, at: o.now, quick };
       if (quick >= BLIND_AFTER) this.met(r.lastFault.check, o, true, `resent unchanged ${quick} times, less than 1 s apart, after the fault`);
@@ -160,7 +161,8 @@ export class Observations {
     const check = faultCheck(o);
     if (check) {
       this.met(check, o, false);
-      r.lastFault = fp === undefined ? undefined : { check, fingerprint: fp, at: o.now, quick: 0 };
+      const quick = fp !== undefined && r.lastFault?.fingerprint === fp ? r.lastFault.quick : 0;
+      r.lastFault = fp === undefined ? undefined : { check, fingerprint: fp, at: o.now, quick };
       changed = true;
     }
     if (o.sent === 429 && o.retryAfter !== undefined) {
