@@ -20,7 +20,20 @@ function validatorFor(name: XsdName): XsdValidator {
 
 /** The validation errors of `xml` against xsd/<name>.xsd; an empty list means it is valid. */
 export function validateAgainstXsd(xml: string, xsdName: XsdName): string[] {
-  const validator = validatorFor(xsdName);
+  return problemsOf(xml, validatorFor(xsdName));
+}
+
+/** The validation errors of `xml` against a schema given as text (compiled for this call only). */
+export function validateAgainstSchema(xml: string, schemaText: string): string[] {
+  const validator = XsdValidator.fromDoc(XmlDocument.fromString(schemaText));
+  try {
+    return problemsOf(xml, validator);
+  } finally {
+    validator.dispose();
+  }
+}
+
+function problemsOf(xml: string, validator: XsdValidator): string[] {
   let doc: XmlDocument | undefined;
   try {
     doc = XmlDocument.fromString(xml);

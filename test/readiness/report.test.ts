@@ -4,8 +4,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { XmlDocument, XmlLibError, XsdValidator } from 'libxml2-wasm';
 import { describe, expect, it } from 'vitest';
+import { validateAgainstSchema } from '../../src/iso20022/xsd.test-helper.js';
 import { LowdbStore } from '../../src/store/lowdb.store.js';
 import { advance, createTestApp, KEY, payoutRequest, type TestApp } from '../support/app.js';
 
@@ -25,20 +25,7 @@ async function report(t: TestApp, key = KEY): Promise<{ ready: boolean; generate
   return res.body;
 }
 /** Problems of a JUnit file against the form CI servers read (junit.xsd); none when valid. */
-function junitProblems(xml: string): string[] {
-  const validator = XsdValidator.fromDoc(XmlDocument.fromString(readFileSync(new URL('./junit.xsd', import.meta.url), 'utf8')));
-  const doc = XmlDocument.fromString(xml);
-  try {
-    validator.validate(doc);
-    return [];
-  } catch (err) {
-    if (err instanceof XmlLibError) return err.details.map((d) => `line ${d.line}: ${d.message.trim()}`);
-    throw err;
-  } finally {
-    doc.dispose();
-    validator.dispose();
-  }
-}
+const junitProblems = (xml: string) => validateAgainstSchema(xml, readFileSync(new URL('./junit.xsd', import.meta.url), 'utf8'));
 
 const check = (r: { checks: Check[] }, id: string) => r.checks.find((c) => c.id === id)!;
 
