@@ -1,6 +1,6 @@
 // Reading request elements by path with rules that say what to send, collecting every problem so
-// one VALIDATION_ERROR names all the elements at fault. Elements the document does not name are
-// ignored, as with JSON bodies.
+// one VALIDATION_ERROR names all the elements at fault. The structure (order, how often, elements
+// the XSD does not have) is checked before, while the body is scanned (xsd-structure.ts).
 import type { ErrorDetail } from '../kernel/errors.js';
 import type { XmlElement, XmlValue } from './xml.js';
 import { invalidBody } from './xml-errors.js';
