@@ -88,7 +88,8 @@ class Schema {
     if (content === undefined) throw this.unsupported(`a complex type with no content (${name})`);
     if (content.name !== 'sequence' && content.name !== 'choice') throw this.unsupported(`xs:${content.name} (in ${name})`);
     const particle = this.group(content, name);
-    return { name, text: false, ...automaton(particle, name), children: this.children(particle, depth), holds: describe(particle, true) };
+    const children = this.children(particle, depth);
+    return { name, text: false, states: automaton(particle, name, children), children, holds: describe(particle, true) };
   }
 
   /** The complexType node of a declaration, or undefined for a simple type. */
@@ -233,7 +234,7 @@ class Nfa {
 }
 
 /** The deterministic automaton of a content model (subset construction), its states in words. */
-function automaton(particle: Particle, name: string): { states: ContentState[] } {
+function automaton(particle: Particle, name: string, children: ReadonlyMap<string, { structure: ElementStructure; bit: number }>): ContentState[] {
   const nfa = new Nfa();
   const start = nfa.state();
   const accept = nfa.add(particle, start);
@@ -280,15 +281,12 @@ function automaton(particle: Particle, name: string): { states: ContentState[] }
       }
     });
   }
-  const states = moves.map((next, i) =>
-    state(name, next, final[i], [...next].filter(([, to]) => toEnd[to] === toEnd[i] - 1).map(([child]) => child)),
-  );
-  return { states };
-}
-
-function state(parent: string, next: Map<string, number>, final: boolean, required: string[]): ContentState {
-  const words = [...next.keys(), ...(final ? [`the end of ${parent}`] : [])];
-  return { next, final, required, expected: list(words, 'or') };
+  return moves.map((next, i) => ({
+    next: new Map([...next].map(([child, to]) => [child, { to, ...children.get(child)! }])),
+    final: final[i],
+    required: [...next].filter(([, to]) => toEnd[to] === toEnd[i] - 1).map(([child]) => child),
+    expected: list([...next.keys(), ...(final[i] ? [`the end of ${name}`] : [])], 'or'),
+  }));
 }
 
 /** Child names in the order the XSD first gives them. */

@@ -59,7 +59,7 @@ function valid(s: ElementStructure, r: Random): Node {
     if (names.length === 0 || (at.final && r() < 0.35) || children.length > 6) break;
     const name = pick(r, names);
     children.push(valid(s.children.get(name)!.structure, r));
-    state = at.next.get(name)!;
+    state = at.next.get(name)!.to;
   }
   return { name: s.name, children, text: '' };
 }

@@ -22,8 +22,8 @@ export interface ElementStructure {
 }
 
 export interface ContentState {
-  /** The state after each child that may come next. */
-  next: ReadonlyMap<string, number>;
+  /** Each child that may come next: the state after it, its structure and its bit (one lookup per element). */
+  next: ReadonlyMap<string, { to: number; structure: ElementStructure; bit: number }>;
   /** Whether the element may end here. */
   final: boolean;
   /** When the element may not end here: the children it needs next, one of which ends it soonest (in the XSD's order). */
@@ -134,14 +134,16 @@ export class StructureCheck {
       this.states[up] = OFF;
       return undefined;
     }
+    if (state !== OFF) {
+      const move = parent.states[state].next.get(local);
+      if (move !== undefined) {
+        this.states[up] = move.to;
+        this.seen[up] |= move.bit;
+        return move.structure;
+      }
+    }
     const known = parent.children.get(local);
     if (state === OFF) return known?.structure;
-    const next = parent.states[state].next.get(local);
-    if (next !== undefined) {
-      this.states[up] = next;
-      this.seen[up] |= known!.bit;
-      return known!.structure;
-    }
     const what = !known ? `is not an element of ${parent.name}` : (this.seen[up] & known.bit) !== 0 ? `comes more often than ${parent.name} takes it` : 'is not expected here';
     this.issues.push({ field: this.path(depth), issue: `${what}: ${this.expecting(parent, state)}` });
     this.states[up] = OFF;
