@@ -5,8 +5,7 @@
 // what other processes do to the machine weighs far less than on requests per second.
 // BENCH_SRC=/path/to/src measures another checkout's sources (to compare commits; its packages are
 // taken from its own node_modules when it has one); BENCH_ONLY=build,parse,writers runs only those.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -18,11 +17,15 @@ const only = process.env.BENCH_ONLY?.split(',');
 const ROUNDS = 7;
 
 // The sources, bundled with their dependencies into one module.
-const out = mkdtempSync(path.join(tmpdir(), 'xml-cpu-'));
+// Under the checkout's dist/, where the bundle finds xsd/ as the built server does.
+mkdirSync(path.join(src, '..', 'dist'), { recursive: true });
+const out = mkdtempSync(path.join(src, '..', 'dist', '.xml-cpu-'));
 await build({
   stdin: {
-    contents: ['trade-instruction', 'trade-accept', 'trade-status', 'trade-confirmation', 'trade-cancellation', 'listings', 'maker-rate', 'reject', 'xml']
-      .map((f) => `export * from ${JSON.stringify(path.join(src, 'iso20022', `${f}.ts`))};`)
+    // The listings message's file was listings.ts before it was named for its role.
+    contents: ['trade-instruction', 'trade-accept', 'trade-status', 'trade-confirmation', 'trade-cancellation', ['listings-message', 'listings'], 'maker-rate', 'reject', 'xml']
+      .map((f) => [f].flat().map((n) => path.join(src, 'iso20022', `${n}.ts`)).find((file) => existsSync(file)))
+      .map((file) => `export * from ${JSON.stringify(file)};`)
       .concat(
         `export { SandboxError } from ${JSON.stringify(path.join(src, 'kernel/errors.ts'))};`,
         `export { POOLS } from ${JSON.stringify(path.join(src, ['domains/liquidity/pools.ts', 'domains/marketplace/pools.ts'].find((f) => existsSync(path.join(src, f)))))};`,

@@ -1,8 +1,9 @@
 // Reading request elements by path with rules that say what to send, collecting every problem so
-// one VALIDATION_ERROR names all the elements at fault. Elements the document does not name are
-// ignored, as with JSON bodies.
-import { SandboxError, type ErrorDetail } from '../kernel/errors.js';
+// one VALIDATION_ERROR names all the elements at fault. The structure (order, how often, elements
+// the XSD does not have) is checked before, while the body is scanned (xsd-structure.ts).
+import type { ErrorDetail } from '../kernel/errors.js';
 import type { XmlElement, XmlValue } from './xml.js';
+import { invalidBody } from './xml-errors.js';
 
 export interface Rule {
   pattern: RegExp;
@@ -67,11 +68,7 @@ export class BodyReader {
 
   /** Throws one VALIDATION_ERROR listing every problem recorded. */
   finish(): void {
-    if (this.issues.length === 0) return;
-    const [first] = this.issues;
-    const n = this.issues.length - 1;
-    const more = n > 0 ? ` (and ${n} more problem${n > 1 ? 's' : ''}, listed in AddtlData)` : '';
-    throw new SandboxError('VALIDATION_ERROR', `Invalid request body: ${first.field} ${first.issue}${more}.`, [...this.issues]);
+    if (this.issues.length > 0) throw invalidBody(this.issues);
   }
 
   private read(path: string, rule: Rule, required: boolean): string | undefined {

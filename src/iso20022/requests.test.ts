@@ -30,12 +30,12 @@ describe('FXTradInstr', () => {
   });
 
   it('names every element at fault in one VALIDATION_ERROR', () => {
-    const xml = '<FXTradInstr><CcyPair><QtdCcy>ngn</QtdCcy></CcyPair><TradAmts><TradgCcyAmt>1e5</TradgCcyAmt></TradAmts><AgrdRate><XchgRate>1,530.25</XchgRate></AgrdRate><AmtDrctn/></FXTradInstr>';
+    const xml = '<FXTradInstr><CcyPair><BaseCcy/><QtdCcy>ngn</QtdCcy></CcyPair><TradAmts><TradgCcyAmt>1e5</TradgCcyAmt></TradAmts><AgrdRate><XchgRate>1,530.25</XchgRate></AgrdRate><AmtDrctn/></FXTradInstr>';
     const err = failure(() => parseTradeInstruction(xml));
     expect(err.code).toBe('VALIDATION_ERROR');
     expect(err.details.map((d) => d.field)).toEqual(['CcyPair/BaseCcy', 'CcyPair/QtdCcy', 'TradAmts/TradgCcyAmt', 'AgrdRate/XchgRate', 'AmtDrctn']);
     expect(err.message).toBe(
-      'Invalid request body: CcyPair/BaseCcy is required: send a currency code of 3 to 5 capital letters, e.g. USD (and 4 more problems, listed in AddtlData).',
+      'Invalid request body: CcyPair/BaseCcy must not be empty: send a currency code of 3 to 5 capital letters, e.g. USD (and 4 more problems, listed in AddtlData).',
     );
     expect(err.details[2].issue).toMatch(/^must be a plain decimal amount with at most 5 decimals.*, not '1e5'$/);
     expect(err.details[4].issue).toMatch(/^must not be empty: send one of BUY, SELL$/);
@@ -52,17 +52,20 @@ describe('FXTradInstr', () => {
     expect(validateAgainstXsd(xml, 'FXTradInstr')).not.toEqual([]);
   });
 
-  it('refuses a repeated element and a pair of one currency', () => {
+  it('refuses a repeated element before any value, and a pair of one currency', () => {
     const xml = '<FXTradInstr><CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>NGN</QtdCcy></CcyPair><TradAmts><TradgCcyAmt>1</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn><AmtDrctn>SELL</AmtDrctn></FXTradInstr>';
     expect(failure(() => parseTradeInstruction(xml)).details).toEqual([
-      { field: 'AmtDrctn', issue: 'must appear only once' },
+      { field: 'AmtDrctn', issue: expect.stringMatching(/^comes more often than FXTradInstr takes it: expected the end of FXTradInstr;/) },
+    ]);
+    expect(failure(() => parseTradeInstruction(xml.replace('<AmtDrctn>SELL</AmtDrctn>', ''))).details).toEqual([
       { field: 'CcyPair/QtdCcy', issue: 'must differ from CcyPair/BaseCcy' },
     ]);
   });
 
-  it('ignores elements the document does not name', () => {
+  it('refuses elements the XSD does not have, one per element holding them', () => {
     const xml = '<FXTradInstr><Note>hi</Note><CcyPair><BaseCcy>USDT</BaseCcy><QtdCcy>NGN</QtdCcy><X/></CcyPair><TradAmts><TradgCcyAmt>1</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr>';
-    expect(parseTradeInstruction(xml).tradingAmount).toBe('1');
+    expect(failure(() => parseTradeInstruction(xml)).details.map((d) => d.field)).toEqual(['Note', 'CcyPair/X']);
+    expect(validateAgainstXsd(xml, 'FXTradInstr')).not.toEqual([]);
   });
 });
 
@@ -77,35 +80,37 @@ describe('FXTradAccptReq', () => {
     expect(parseTradeAccept(`<Document xmlns="urn:iso:std:iso:20022:tech:xsd:fxtr.014.001.05">${accept(form)}</Document>`)).toEqual(expected);
   });
 
-  it('refuses a request with no settlement form, naming the three', () => {
+  it('refuses a request with no settlement form, naming the two elements of the choice', () => {
     const err = failure(() => parseTradeAccept(accept()));
     expect(err.code).toBe('VALIDATION_ERROR');
     expect(err.message).toBe(
-      'Invalid request body: SttlmDstn/BkDstn | AcctId | SttlmDstn/BlkChnDstn/Adr is required: send exactly one of SttlmDstn/BkDstn, AcctId or SttlmDstn/BlkChnDstn/Adr.',
+      'Invalid request body: SttlmDstn | AcctId is required: FXTradAccptReq ends without one of them; FXTradAccptReq holds one of SttlmDstn or AcctId.',
     );
     expect(validateAgainstXsd(accept(), 'FXTradAccptReq')).not.toEqual([]);
   });
 
-  it('refuses two forms, naming the two sent', () => {
+  it('refuses two forms, naming the second', () => {
     const err = failure(() => parseTradeAccept(accept(ACCOUNT, CHAIN)));
     expect(err.details).toEqual([
-      { field: 'AcctId + SttlmDstn/BlkChnDstn', issue: 'were sent together: send exactly one of SttlmDstn/BkDstn, AcctId or SttlmDstn/BlkChnDstn/Adr' },
+      { field: 'SttlmDstn', issue: 'is not expected here: expected the end of FXTradAccptReq; FXTradAccptReq holds one of SttlmDstn or AcctId' },
     ]);
     expect(validateAgainstXsd(accept(ACCOUNT, CHAIN), 'FXTradAccptReq')).not.toEqual([]);
   });
 
-  it('refuses all three forms, naming all three', () => {
+  it('refuses all three forms, naming the first extra one of each choice', () => {
     const both = '<SttlmDstn><BkDstn><AcctNm>A</AcctNm><AcctNb>1</AcctNb><BkCd>044</BkCd></BkDstn><BlkChnDstn><Adr>0x52908400098527886E0F7030069857D2E4169EE7</Adr></BlkChnDstn></SttlmDstn>';
     const err = failure(() => parseTradeAccept(accept(both, ACCOUNT)));
-    expect(err.details[0].field).toBe('SttlmDstn/BkDstn + AcctId + SttlmDstn/BlkChnDstn');
+    expect(err.details.map((d) => d.field)).toEqual(['SttlmDstn/BlkChnDstn', 'AcctId']);
     expect(validateAgainstXsd(accept(both, ACCOUNT), 'FXTradAccptReq')).not.toEqual([]);
   });
 
   it('checks the elements of the chosen form', () => {
     const err = failure(() => parseTradeAccept(accept('<SttlmDstn><BlkChnDstn><Adr>0x123</Adr></BlkChnDstn></SttlmDstn>')));
     expect(err.details).toEqual([{ field: 'SttlmDstn/BlkChnDstn/Adr', issue: "must be an address matching ^0x[a-fA-F0-9]{40}$, not '0x123'" }]);
-    const bank = failure(() => parseTradeAccept(accept('<SttlmDstn><BkDstn><AcctNb>1</AcctNb></BkDstn></SttlmDstn>')));
-    expect(bank.details.map((d) => d.field)).toEqual(['SttlmDstn/BkDstn/AcctNm', 'SttlmDstn/BkDstn/BkCd']);
+    const bank = failure(() => parseTradeAccept(accept('<SttlmDstn><BkDstn><AcctNm/><AcctNb>1</AcctNb><BkCd>0</BkCd></BkDstn></SttlmDstn>')));
+    expect(bank.details.map((d) => d.field)).toEqual(['SttlmDstn/BkDstn/AcctNm']);
+    const missing = failure(() => parseTradeAccept(accept('<SttlmDstn><BkDstn><AcctNb>1</AcctNb></BkDstn></SttlmDstn>')));
+    expect(missing.details.map((d) => d.field)).toEqual(['SttlmDstn/BkDstn/AcctNb']);
     expect(failure(() => parseTradeAccept(accept('<AcctId>not-a-uuid</AcctId>'))).details[0].field).toBe('AcctId');
   });
 });

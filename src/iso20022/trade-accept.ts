@@ -5,6 +5,7 @@ import { BodyReader, rules } from './read.js';
 import { tradeAmounts, type TradeAmounts } from './trade-instruction.js';
 import type { OperatingMode } from './values.js';
 import { buildXml, parseXml } from './xml.js';
+import { requestStructure } from './xsd-reader.js';
 
 export type SettlementDestination =
   | { kind: 'bank'; accountName: string; accountNumber: string; bankCode: string }
@@ -17,22 +18,14 @@ const FORMS = [
   { kind: 'blockchain', path: 'SttlmDstn/BlkChnDstn' },
 ] as const;
 
-const FORM_NAMES = 'SttlmDstn/BkDstn, AcctId or SttlmDstn/BlkChnDstn/Adr';
 const BANK = { name: rules.text(200), number: rules.text(34), code: rules.text(20) };
 
 export function parseTradeAccept(input: string | Uint8Array): SettlementDestination {
-  const { body } = parseXml(input, { roots: ['FXTradAccptReq'] });
+  // The structure check holds the message to its XSD's choices: exactly one of the three forms.
+  const { body } = parseXml(input, { roots: ['FXTradAccptReq'], structure: requestStructure('FXTradAccptReq') });
   const r = new BodyReader(body);
-  const given = FORMS.filter((f) => r.has(f.path));
-  if (r.has('SttlmDstn') && !r.has('SttlmDstn/BkDstn') && !r.has('SttlmDstn/BlkChnDstn')) {
-    r.problem('SttlmDstn', 'must hold BkDstn or BlkChnDstn (or leave SttlmDstn out and send AcctId)');
-  } else if (given.length === 0) {
-    r.problem('SttlmDstn/BkDstn | AcctId | SttlmDstn/BlkChnDstn/Adr', `is required: send exactly one of ${FORM_NAMES}`);
-  } else if (given.length > 1) {
-    r.problem(given.map((f) => f.path).join(' + '), `were sent together: send exactly one of ${FORM_NAMES}`);
-  }
-  r.finish();
-  const dest = read(r, given[0].kind);
+  const form = FORMS.find((f) => r.has(f.path))!;
+  const dest = read(r, form.kind);
   r.finish();
   return dest;
 }

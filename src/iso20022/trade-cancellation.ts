@@ -3,6 +3,7 @@
 import { BodyReader, rules } from './read.js';
 import type { OperatingMode } from './values.js';
 import { buildXml, isEmptyBody, parseXml } from './xml.js';
+import { requestStructure } from './xsd-reader.js';
 
 export interface TradeCancellationRequest {
   /** Rsn: why the partner cancels, kept for the journal only. */
@@ -13,7 +14,7 @@ const REASON = rules.text(350);
 
 export function parseTradeCancellation(input: string | Uint8Array | undefined | null): TradeCancellationRequest {
   if (isEmptyBody(input)) return {};
-  const { body } = parseXml(input as string | Uint8Array, { roots: ['FXTradCxlReq'] });
+  const { body } = parseXml(input as string | Uint8Array, { roots: ['FXTradCxlReq'], structure: requestStructure('FXTradCxlReq') });
   const r = new BodyReader(body);
   const reason = r.optionalText('Rsn', REASON);
   r.finish();

@@ -5,6 +5,7 @@ import { settlementInstruction, type PayInDetails } from './parts.js';
 import { BodyReader, rules } from './read.js';
 import type { OperatingMode } from './values.js';
 import { buildXml, isEmptyBody, parseXml } from './xml.js';
+import { requestStructure } from './xsd-reader.js';
 
 export interface TradeConfirmationRequest {
   /** Rmrks: a note from the partner, kept for the journal only. */
@@ -15,7 +16,7 @@ const REMARKS = rules.text(350);
 
 export function parseTradeConfirmation(input: string | Uint8Array | undefined | null): TradeConfirmationRequest {
   if (isEmptyBody(input)) return {};
-  const { body } = parseXml(input as string | Uint8Array, { roots: ['FXTradConfReq'] });
+  const { body } = parseXml(input as string | Uint8Array, { roots: ['FXTradConfReq'], structure: requestStructure('FXTradConfReq') });
   const r = new BodyReader(body);
   const remarks = r.optionalText('Rmrks', REMARKS);
   r.finish();

@@ -4,6 +4,7 @@ import { ccyPair, type CurrencyPair } from './parts.js';
 import { BodyReader, rules } from './read.js';
 import { amount, count, rate, type OperatingMode } from './values.js';
 import { buildXml, parseXml } from './xml.js';
+import { requestStructure } from './xsd-reader.js';
 
 /**
  * The partner always pays BaseCcy and receives QtdCcy. AmtDrctn says which side TradgCcyAmt is on:
@@ -22,7 +23,7 @@ export interface TradeInstruction extends CurrencyPair {
 const DIRECTION = rules.oneOf(['BUY', 'SELL']);
 
 export function parseTradeInstruction(input: string | Uint8Array): TradeInstruction {
-  const { body } = parseXml(input, { roots: ['FXTradInstr'] });
+  const { body } = parseXml(input, { roots: ['FXTradInstr'], structure: requestStructure('FXTradInstr') });
   const r = new BodyReader(body);
   const baseCcy = r.text('CcyPair/BaseCcy', rules.currency);
   const quotedCcy = r.text('CcyPair/QtdCcy', rules.currency);

@@ -1,5 +1,6 @@
 // How a body that is not acceptable XML is refused: MALFORMED_XML, with fast-xml-parser's validator
-// messages said in terms of elements and end tags.
+// messages said in terms of elements and end tags; and how a message whose elements are wrong is:
+// one VALIDATION_ERROR naming each element at fault.
 import { SandboxError, type ErrorDetail } from '../kernel/errors.js';
 
 export const malformed = (why: string) =>
@@ -8,6 +9,14 @@ export const malformed = (why: string) =>
 /** A refusal of the scan before parsing (xml-scan.ts): what is wrong, what to send instead, and where (the reject's ErrLctn). */
 export const refusedBeforeParsing = (why: string, instead: string, at: ErrorDetail) =>
   new SandboxError('MALFORMED_XML', `The request body is not acceptable XML: ${why}. ${instead}`, [at]);
+
+/** One VALIDATION_ERROR for every problem found: the first in the text, all of them in the details (the reject's ErrLctn and AddtlData). */
+export function invalidBody(issues: readonly ErrorDetail[]): SandboxError {
+  const [first] = issues;
+  const n = issues.length - 1;
+  const more = n > 0 ? ` (and ${n} more problem${n > 1 ? 's' : ''}, listed in AddtlData)` : '';
+  return new SandboxError('VALIDATION_ERROR', `Invalid request body: ${first.field} ${first.issue}${more}.`, [...issues]);
+}
 
 export interface ValidationError {
   msg: string;

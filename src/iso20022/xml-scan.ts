@@ -4,10 +4,13 @@
 // one character at a time, never back, so the time is linear in the body's size whatever it holds,
 // and the reader and parsers after it only ever see short names, values and texts.
 //
-// It judges nothing else. Markup it cannot make sense of (a '<' that starts no name, a tag without
-// its '>', an unclosed comment) is passed over or ends the scan, and the parser refuses the body
-// with its own message.
+// It judges nothing else itself. Markup it cannot make sense of (a '<' that starts no name, a tag
+// without its '>', an unclosed comment) is passed over or ends the scan, and the parser refuses the
+// body with its own message. When given a structure check (xsd-structure.ts), it hands it each start
+// tag (with its namespace declarations), end tag and text, so the check of the XSD's structure needs
+// no pass of its own; the check keeps what it finds until the parser has read the body.
 import { refusedBeforeParsing } from './xml-errors.js';
+import type { StructureCheck } from './xsd-structure.js';
 
 /**
  * The longest name, attribute value or text a request may carry, in characters (a character
@@ -47,11 +50,14 @@ export const isAcceptedAttribute = (name: string) => name === 'xmlns' || name.st
 export interface ScanOptions {
   /** The longest text node (MAX_XML_TOKEN unless given: the sandbox's own answers, read back, carry up to 20000). */
   maxText?: number;
+  /** Follows the message's structure as the tags are met. */
+  check?: StructureCheck;
 }
 
 /** Throws MALFORMED_XML naming the element or attribute at fault; returns when the body holds nothing the scan refuses. */
 export function scanXml(text: string, options: ScanOptions = {}): void {
   const maxText = options.maxText ?? MAX_XML_TOKEN;
+  const check = options.check;
   const n = text.length;
   /** The open elements' names as written, for locations. */
   const open: string[] = [];
@@ -87,7 +93,9 @@ export function scanXml(text: string, options: ScanOptions = {}): void {
       p = close + 2;
     } else if (c === SLASH || c === BANG || startsName(c)) {
       const kind = c === SLASH ? 'end' : c === BANG ? 'declaration' : 'start';
-      p = tag(text, kind === 'start' ? lt + 1 : lt + 2, kind, open);
+      // Text other than white space before a tag is in the innermost open element.
+      if (check && textLength > 0) check.text();
+      p = tag(text, kind === 'start' ? lt + 1 : lt + 2, kind, open, check);
       textLength = 0;
       if (p < 0) return;
     } else {
@@ -103,10 +111,14 @@ export function scanXml(text: string, options: ScanOptions = {}): void {
  * value; returns where the text after it starts, or -1 when the body ends inside the tag. A start
  * tag's element is pushed on `open` unless it closes itself, an end tag pops one.
  */
-function tag(text: string, from: number, kind: 'start' | 'end' | 'declaration', open: string[]): number {
+function tag(text: string, from: number, kind: 'start' | 'end' | 'declaration', open: string[], check?: StructureCheck): number {
   const n = text.length;
   let name: string | undefined;
   let attribute: string | undefined;
+  /** The prefix an xmlns attribute declares ('' for xmlns itself), until its value is read. */
+  let declares: string | undefined;
+  /** [prefix, uri, ...], for the structure check. */
+  let declarations: string[] | undefined;
   let closesItself = false;
   let k = from;
   for (;;) {
@@ -115,6 +127,10 @@ function tag(text: string, from: number, kind: 'start' | 'end' | 'declaration', 
     if (c === GT || c === LT) {
       if (kind === 'start' && name !== undefined && !closesItself) open.push(name);
       else if (kind === 'end') open.pop();
+      if (check && name !== undefined) {
+        if (kind === 'start') check.start(name, declarations, closesItself);
+        else if (kind === 'end') check.end();
+      }
       // A '<' inside a tag ends it for the scan (the parser refuses the body); the '<' is read next.
       return c === GT ? k + 1 : k;
     }
@@ -133,7 +149,8 @@ function tag(text: string, from: number, kind: 'start' | 'end' | 'declaration', 
       const end = close < 0 ? n : close;
       if (visibleLength(text, k + 1, end, MAX_XML_TOKEN, false) > MAX_XML_TOKEN) throw longValue(open, name, attribute);
       if (close < 0) return -1;
-      attribute = undefined;
+      if (declares !== undefined) (declarations ??= []).push(declares, text.slice(k + 1, close));
+      attribute = declares = undefined;
       k = close + 1;
       continue;
     }
@@ -146,6 +163,7 @@ function tag(text: string, from: number, kind: 'start' | 'end' | 'declaration', 
     else if (kind === 'start') {
       if (!isAcceptedAttribute(run)) throw notAccepted(open, name, run);
       attribute = run;
+      if (check && run.startsWith('xmlns')) declares = run.length === 5 ? '' : run.slice(6);
     }
     k = e;
   }

@@ -1,12 +1,13 @@
 // The one door to the XML libraries: every FX message is parsed and built through this file, so the
 // safety rules (no DTDs, size and depth caps, only namespace and xsi: attributes, short names and
-// texts, values kept as text) live in one place.
+// texts, values kept as text) live in one place. The sandbox's own XSDs are read through it too.
 import { COMMON_HTML, CURRENCY, EntityDecoder } from '@nodable/entities';
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { SandboxError } from '../kernel/errors.js';
 import { inXmlTerms, malformed } from './xml-errors.js';
 import { keyOf, messagePath, readXml } from './xml-reader.js';
 import { scanXml } from './xml-scan.js';
+import { StructureCheck, type MessageStructure } from './xsd-structure.js';
 
 /** A parsed element: its text, or its children by name (a repeated name gives an array). */
 export type XmlValue = string | XmlElement | XmlValue[];
@@ -24,6 +25,11 @@ export interface ParseXmlOptions {
   isArray?: readonly string[];
   /** The longest text node taken: MAX_XML_TOKEN (xml-scan.ts) for a request; the sandbox's own answers, read back, carry up to 20000. */
   maxText?: number;
+  /**
+   * The structure the message must have (xsd-reader.ts): checked element by element during the scan,
+   * and refused as VALIDATION_ERROR once the body is known to be well-formed XML with an allowed root.
+   */
+  structure?: MessageStructure;
 }
 
 export interface ParsedXml {
@@ -40,7 +46,9 @@ export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): 
   const text = decode(input).replace(/^\uFEFF/, '');
   screen(text);
   // Before any parser: attributes other than xmlns and xsi:*, and over-long names, values and texts.
-  scanXml(text, { maxText: options.maxText });
+  // The same pass follows the structure, when one is given, and keeps what it found for the end.
+  const check = options.structure && new StructureCheck(options.structure);
+  scanXml(text, { maxText: options.maxText, check });
   const isArray = options.isArray ?? [];
   // One pass for the usual message. What the reader declines goes through the validator (for its
   // exact refusals) and then the parser, as every message once did. A body is XML 1.0 unless its
@@ -48,7 +56,9 @@ export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): 
   references.reset();
   references.setXmlVersion(1.0);
   const doc = readXml(text, { lists: listsOf(isArray), decode: decodeReferences, maxDepth: MAX_XML_DEPTH }) ?? checkAndParse(text, isArray);
-  return unwrap(doc, options.roots);
+  const parsed = unwrap(doc, options.roots);
+  check?.finish();
+  return parsed;
 }
 
 function checkAndParse(text: string, isArray: readonly string[]): unknown {
@@ -197,6 +207,49 @@ function unwrap(doc: unknown, roots: readonly string[]): ParsedXml {
 function asElement(v: unknown): XmlElement {
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as XmlElement;
   return {};
+}
+
+// ---- the sandbox's own XSDs -------------------------------------------------------------------
+
+/** An element read with its attributes and its child elements in document order (local names: prefixes dropped). */
+export interface XmlNode {
+  name: string;
+  attributes: Readonly<Record<string, string>>;
+  children: XmlNode[];
+}
+
+let treeParser: XMLParser | undefined;
+
+/**
+ * Reads one of the sandbox's own files (an XSD, read once at start), keeping the order of elements
+ * and their attributes, which message reading drops; text, comments and the declaration are left
+ * out. Not for requests: it takes no limits.
+ */
+export function parseXmlTree(text: string): XmlNode {
+  treeParser ??= new XMLParser({
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    removeNSPrefix: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+  });
+  const nodes = treeOf(treeParser.parse(text) as unknown[]);
+  if (nodes.length !== 1) throw new Error(`expected one root element, found ${nodes.length}`);
+  return nodes[0];
+}
+
+/** fast-xml-parser's ordered form ([{ name: [...children], ':@': { attributes } }, { '#text': ... }]) as XmlNodes. */
+function treeOf(items: unknown[]): XmlNode[] {
+  const nodes: XmlNode[] = [];
+  for (const item of items as Record<string, unknown>[]) {
+    const name = Object.keys(item).find((k) => k !== ':@');
+    if (name === undefined || name === '#text') continue;
+    nodes.push({ name, attributes: (item[':@'] as Record<string, string> | undefined) ?? {}, children: treeOf(item[name] as unknown[]) });
+  }
+  return nodes;
 }
 
 // ---- building --------------------------------------------------------------------------------

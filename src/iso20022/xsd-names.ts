@@ -1,4 +1,8 @@
-// The XSD published for each FX message root, served as /xsd/{name}.xsd from the xsd/ folder.
+// The XSD published for each FX message root, served as /xsd/{name}.xsd from the xsd/ folder, and
+// where that folder is.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
 export const XSD_NAMES = {
   FXTradInstr: 'FXTradInstr.xsd',
   FXTradInstrRspn: 'FXTradInstrRspn.xsd',
@@ -16,3 +20,19 @@ export const XSD_NAMES = {
 export type XsdName = keyof typeof XSD_NAMES;
 
 export const isXsdName = (name: string): name is XsdName => Object.hasOwn(XSD_NAMES, name);
+
+let dir: string | undefined;
+
+/**
+ * The repository's xsd/ folder (with a trailing slash), found once from src/iso20022/ (tests), from
+ * dist/ (the built server, whose image copies xsd/ beside it) or from a bundle one folder below
+ * dist/ (the bench's).
+ */
+export function xsdDir(): string {
+  if (dir) return dir;
+  for (const rel of ['../xsd/', '../../xsd/']) {
+    const candidate = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(`${candidate}${XSD_NAMES.MsgRjct}`)) return (dir = candidate);
+  }
+  throw new Error('The xsd/ directory was not found next to the server; reinstall the package.');
+}

@@ -1,20 +1,8 @@
-// The published XSDs, read from the repository's xsd/ folder: found from src/domains/fx/ (tests)
-// or dist/ (the built server, whose image copies xsd/ beside it), once, and cached.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { XSD_NAMES, isXsdName, type XsdName } from '../../iso20022/xsd-names.js';
+// The published XSDs, read from the repository's xsd/ folder (xsdDir()) once, and cached.
+import { readFileSync } from 'node:fs';
+import { XSD_NAMES, isXsdName, xsdDir, type XsdName } from '../../iso20022/xsd-names.js';
 
-let dir: string | undefined;
 const cache = new Map<string, string>();
-
-function xsdDir(): string {
-  if (dir) return dir;
-  for (const rel of ['../xsd/', '../../../xsd/']) {
-    const candidate = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(`${candidate}${XSD_NAMES.MsgRjct}`)) return (dir = candidate);
-  }
-  throw new Error('The xsd/ directory was not found next to the server; reinstall the package.');
-}
 
 /**
  * ISO 20022 message ids that name exactly one message of the interface, served under the id too.

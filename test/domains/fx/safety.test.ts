@@ -49,16 +49,14 @@ describe('hostile and broken bodies', () => {
     await nothingStored();
   });
 
-  it('ignores elements named like JavaScript object internals, as any element the message does not name', async () => {
+  it('refuses elements named like JavaScript object internals, as any element the message does not name', async () => {
     const reported = '<FXTradInstr><constructor/><CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>USDT</QtdCcy></CcyPair><TradAmts><TradgCcyAmt>100</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr>';
-    const first = await fx(t, 'POST', '/trades', { xml: reported });
-    expect(first.status, first.text).toBe(201);
-    expect(first.xml.TradAmts).toMatchObject({ TradgCcyAmt: '100' });
+    expect(rejection(await fx(t, 'POST', '/trades', { xml: reported }))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', location: 'constructor' });
     const extras = '<prototype>x</prototype><__proto__><TradAmts><TradgCcyAmt>1</TradgCcyAmt></TradAmts></__proto__>';
-    const second = await fx(t, 'POST', '/trades', { xml: instruction().replace('<CcyPair>', `${extras}<CcyPair>`) });
-    expect(second.status, second.text).toBe(201);
-    expect(second.xml.TradAmts).toMatchObject({ TradgCcyAmt: '1000' });
+    const second = rejection(await fx(t, 'POST', '/trades', { xml: instruction().replace('<CcyPair>', `${extras}<CcyPair>`) }));
+    expect(second).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', location: 'prototype' });
     expect(({} as Record<string, unknown>).TradAmts).toBeUndefined();
+    await nothingStored();
   });
 
   it('echoes a partner value that looks like an entity as well-formed text', async () => {
