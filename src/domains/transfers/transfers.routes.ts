@@ -44,7 +44,9 @@ const create = createRoute({
   security,
   middleware: [requireServiceSource] as const,
   summary: 'Create a single disbursement transfer',
-  description: 'Answers with a JSON array holding the created transfer. Idempotent per reference. Not charged to the wallet balances.',
+  description:
+    'Answers with a JSON array holding the created transfer. Idempotent per reference. Not charged to the wallet balances. ' +
+    'Under live keys a BANK transfer pays only an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH); WALLET and MOBILE_MONEY destinations are not checked.',
   request: { headers: ServiceSourceHeader, body: jsonBody(CreateTransferRequest) },
   responses: {
     201: jsonResponse(TransferList, 'The created transfer, in an array (or replayed, with Idempotent-Replayed: true)'),
