@@ -79,6 +79,12 @@ export const JournalEntry = z
     requestHeaders: z.record(z.string(), z.string()),
     requestBody: z.unknown(),
     responseBody: z.unknown(),
+    warnings: z
+      .array(z.string())
+      .openapi({
+        description:
+          "What the sandbox warned of in the answer's X-Sandbox-Warning header, e.g. an unknown body field it ignored (with 'did you mean' when a known field is close); empty when nothing.",
+      }),
   })
   .openapi('JournalEntry');
 
