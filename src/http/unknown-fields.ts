@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { nearest } from '../engine/scenario/scenario.lint.js';
 import type { AppEnv } from './types.js';
+import { warn } from './warnings.js';
 
 interface ZodDef {
   type: string;
@@ -78,8 +79,5 @@ export function unknownFields(schema: z.ZodType, input: unknown, path = '', out:
 /** Names the body's unknown fields on the answer (X-Sandbox-Warning) and for the journal. */
 export async function warnUnknownFields(c: Context<AppEnv>, schema: z.ZodType): Promise<void> {
   const input = await c.req.json().catch(() => undefined);
-  const warnings = unknownFields(schema, input);
-  if (warnings.length === 0) return;
-  c.set('warnings', warnings);
-  c.header('X-Sandbox-Warning', warnings.join('; '));
+  warn(c, unknownFields(schema, input));
 }
