@@ -33,7 +33,10 @@ const transferFields = {
     .openapi({ description: 'A UUID, unique per transfer whatever its letter case; prevents duplicates. Answered in lower case.', example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
   amount: fiatAmount(25000),
   currency: z.enum(TRANSFER_CURRENCIES).openapi({ example: 'NGN' }),
-  type: z.enum(TRANSFER_TYPES).openapi({ example: 'BANK' }),
+  type: z.enum(TRANSFER_TYPES).openapi({
+    example: 'BANK',
+    description: "The sandbox's own list of values (docs/fidelity.md): the API document does not fix them, and a live service may take others",
+  }),
   source: TransferSource,
   destination: TransferDestination,
   narrations: z.string().max(255).optional().openapi({ example: 'January salary' }),
