@@ -63,11 +63,14 @@ export function unknownFields(schema: z.ZodType, input: unknown, path = '', out:
   const objects = objectsOf(schema);
   if (objects.length === 0 || objects.some((o) => o.catchall !== undefined)) return out;
   const known = [...new Set(objects.flatMap((o) => Object.keys(o.shape ?? {})))];
-  for (const [key, value] of Object.entries(input)) {
+  for (const key in input) {
     if (out.length >= MAX_WARNINGS) break;
-    const field = objects.map((o) => o.shape?.[key]).find((s) => s !== undefined);
+    if (!Object.hasOwn(input, key)) continue;
+    // Own keys of the shape only: `constructor` or `__proto__` in a body are unknown fields, not the
+    // shape object's inherited properties.
+    const field = objects.find((o) => o.shape && Object.hasOwn(o.shape, key))?.shape![key];
     if (field) {
-      unknownFields(field, value, join(path, key), out);
+      unknownFields(field, (input as Record<string, unknown>)[key], join(path, key), out);
       continue;
     }
     const near = key.length <= 100 ? nearest(key, known) : undefined;

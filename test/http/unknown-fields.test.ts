@@ -41,6 +41,13 @@ describe('unknown JSON body fields', () => {
     expect((await lastEntry()).warnings).toHaveLength(3);
   });
 
+  it('names of Object.prototype are unknown fields like any other', async () => {
+    const raw = JSON.stringify({ ...payoutRequest('warn-4'), constructor: 1, toString: 'x' }).replace('"toString"', '"__proto__"');
+    const res = await t.call('POST', '/api/v1/partners/payouts', { raw, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-sandbox-warning')).toBe("unknown field 'constructor' was ignored; unknown field '__proto__' was ignored");
+  });
+
   it('a body of known fields gets no header, and its journal entry no warning', async () => {
     const res = await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('warn-2') });
     expect(res.status).toBe(201);
