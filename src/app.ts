@@ -21,7 +21,7 @@ import { Compressed, docsRoutes } from './http/docs.js';
 import { readinessRoutes } from './readiness/readiness.routes.js';
 import { webhookSources } from './readiness/sources.js';
 import { onError, onNotFound, validationHook } from './http/error-responses.js';
-import { CONTROL_TAG, partnerApiFirst, withScenarioHeader, type Tag } from './http/openapi.js';
+import { CONTROL_TAG, partnerApiFirst, withScenarioHeader, withWarningHeader, type Tag } from './http/openapi.js';
 import { faultsMiddleware, type Sleep } from './http/fault-responses.js';
 import { journalMiddleware } from './http/journal-middleware.js';
 import { bodyLimit } from './http/limits.js';
@@ -185,7 +185,7 @@ export function createApp(deps: AppDeps) {
   let openapi: object | undefined;
   const apiDocument = () =>
     (openapi ??= partnerApiFirst(
-      withScenarioHeader(
+      withScenarioHeader(withWarningHeader(
         app.getOpenAPI31Document({
           openapi: '3.1.0',
           info: {
@@ -198,7 +198,7 @@ export function createApp(deps: AppDeps) {
           },
           servers: [{ url: '/' }],
         }),
-      ),
+      )),
       tagsOf(list),
     ));
   // Sent compressed as the client accepts, compressed once.

@@ -36,7 +36,8 @@ export const AdvanceRequest = z
       .openapi({ example: '2027-01-31T00:00:00Z', description: 'The instant to move the clock to; never earlier than now (409)' }),
   })
   .refine((b) => (b.seconds === undefined) !== (b.to === undefined), { message: 'send exactly one of seconds or to', path: ['seconds'] })
-  .openapi('AdvanceClockRequest');
+  // The refinement, as the document says it to validating proxies and generated clients.
+  .openapi('AdvanceClockRequest', { oneOf: [{ required: ['seconds'] }, { required: ['to'] }], description: 'Exactly one of seconds or to' });
 
 export const SetClockRequest = z
   .strictObject({ frozen: z.boolean().openapi({ description: 'true stops the clock where it stands; false lets it run on from there' }) })
@@ -79,6 +80,12 @@ export const JournalEntry = z
     requestHeaders: z.record(z.string(), z.string()),
     requestBody: z.unknown(),
     responseBody: z.unknown(),
+    warnings: z
+      .array(z.string())
+      .openapi({
+        description:
+          "What the sandbox warned of in the answer's X-Sandbox-Warning header, e.g. an unknown body field it ignored (with 'did you mean' when a known field is close); empty when nothing.",
+      }),
   })
   .openapi('JournalEntry');
 

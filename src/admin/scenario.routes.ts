@@ -18,6 +18,7 @@ import {
   unknownScenario,
 } from '../engine/scenario/scenario.select.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
+import { validationHook } from '../http/error-responses.js';
 import { ownBodyLimit } from '../http/limits.js';
 import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 
@@ -77,7 +78,9 @@ export const ChooseScenario = z
     name: z.string().min(1).max(60).optional().openapi({ example: 'failures', description: 'A bundled scenario (see GET /_sandbox/scenarios)' }),
     scenario: z.record(z.string(), z.unknown()).optional().openapi({ description: 'An inline scenario document (see /_sandbox/scenario.schema.json)' }),
   })
-  .openapi('ChooseScenarioRequest');
+  // The route's own rule (exactly one, no other field), as the document says it to validating
+  // proxies and generated clients; the route checks it itself, with its own messages.
+  .openapi('ChooseScenarioRequest', { oneOf: [{ required: ['name'] }, { required: ['scenario'] }], additionalProperties: false, description: 'Exactly one of name or scenario' });
 
 /** Fire counts of every rule of the scenario, as it is counted for this key. */
 function fired(t: Tenant, scenario: LoadedScenario) {
@@ -335,7 +338,7 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
       const doc = inline(raw.scenario, registry);
       chooseScenario(t, { name: doc.name ?? 'inline', inline: doc });
       return c.json({ ...state(t, registry), warnings: registry.format.lint(doc).warnings }, 200);
-    })
+    }, /* It refuses unknown fields itself (above), so no warning of them: */ validationHook as never)
     .openapi(clear, (c) => {
       const t = c.get('tenant');
       clearScenario(t);

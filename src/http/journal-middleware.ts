@@ -9,6 +9,9 @@ import type { JournalFault } from '../engine/requests/types.js';
 import { bodyTextRead, nodeRequest } from './framework.js';
 import type { AppEnv } from './types.js';
 
+/** One empty list for every entry with nothing to warn of (never written to). */
+const NO_WARNINGS: string[] = Object.freeze([]) as unknown as string[];
+
 export function journalMiddleware(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
@@ -32,6 +35,7 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       requestBody: undefined,
       // A request stopped before it ran made no answer: the placeholder the fault answered with is none.
       responseBody: fault && fault.status === null ? null : c.get('responseBody'),
+      warnings: c.get('warnings') ?? NO_WARNINGS,
     };
     // The body text, when the route read one, is kept as is and parsed only when the journal is read.
     const text = bodyTextRead(c);

@@ -1,8 +1,10 @@
 // Shared pieces of the OpenAPI description: the error envelope, error responses, router factory.
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono, z, type RouteConfig } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { ERROR_CODES } from '../kernel/errors.js';
 import { validationHook } from './error-responses.js';
 import type { AppEnv } from './types.js';
+import { warnUnknownFields } from './unknown-fields.js';
 
 export const ErrorEnvelope = z
   .object({
@@ -65,9 +67,20 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
 
 export const security = [{ bearerAuth: [] }];
 
-/** A router whose validation failures become the API's error envelope. */
+/** A router whose validation failures become the API's error envelope, and whose JSON bodies'
+ * unknown fields are accepted and warned of (http/unknown-fields.ts). */
 export function newRouter() {
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
+  const router = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
+  const openapi = router.openapi;
+  router.openapi = ((route: RouteConfig, handler: never, hook?: never) => {
+    const schema = (route.request?.body?.content as Record<string, { schema?: unknown }> | undefined)?.['application/json']?.schema as z.ZodType | undefined;
+    const warning = async (result: Parameters<typeof validationHook>[0] & { target?: string }, c: Context<AppEnv>) => {
+      validationHook(result, c);
+      if (schema && result.target === 'json') await warnUnknownFields(c, schema);
+    };
+    return openapi(route as never, handler, hook ?? (warning as never));
+  }) as typeof router.openapi;
+  return router;
 }
 
 /** Envelope of the fiat payout and bank operations: status, message, data. */
@@ -99,6 +112,32 @@ export function withScenarioHeader<D extends object>(document: D): D {
     if (!takesScenarioHeader(path)) continue;
     for (const op of Object.values(item) as { parameters?: unknown[] }[]) {
       if (op && typeof op === 'object') (op.parameters ??= []).push({ $ref: '#/components/parameters/ScenarioHeader' });
+    }
+  }
+  return document;
+}
+
+/**
+ * Documents X-Sandbox-Warning on the answers of every operation that takes a JSON body: an unknown
+ * or misspelt field is accepted, as live services ignore it, and named there (http/unknown-fields.ts).
+ */
+export function withWarningHeader<D extends object>(document: D): D {
+  type Op = { requestBody?: { content?: Record<string, unknown> }; responses?: Record<string, { headers?: Record<string, unknown> }> };
+  const doc = document as { paths?: Record<string, Record<string, Op>>; components?: Record<string, unknown> };
+  const components = (doc.components ??= {}) as { headers?: Record<string, unknown> };
+  (components.headers ??= {}).SandboxWarning = {
+    required: false,
+    schema: { type: 'string' },
+    description:
+      "Sandbox only: what the sandbox noticed and let pass, e.g. unknown field 'narration' was ignored: did you mean 'narrations'? " +
+      '(several joined by "; "). The same text is kept in the request\'s journal entry (warnings).',
+  };
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item)) {
+      // Only JSON bodies the route validators read: the bulk upload (JSON or CSV) reads its own.
+      const content = Object.keys(op?.requestBody?.content ?? {});
+      if (content.length !== 1 || content[0] !== 'application/json' || !op.responses) continue;
+      for (const response of Object.values(op.responses)) (response.headers ??= {})['X-Sandbox-Warning'] = { $ref: '#/components/headers/SandboxWarning' };
     }
   }
   return document;

@@ -23,6 +23,8 @@ export interface AppEnv {
     errorCode: string | undefined;
     /** Ties the callbacks the request registers to it (http/request-scope.ts). */
     scope: import('../kernel/request-scope.js').RequestScope | undefined;
+    /** What the sandbox warns of about the request (unknown body fields): X-Sandbox-Warning and the journal. */
+    warnings: string[] | undefined;
     /** Work to do once the request has let its tenant go (a fault's wait), so it holds no lock. */
     afterRelease: (() => Promise<void>) | undefined;
   };

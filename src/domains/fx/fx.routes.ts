@@ -54,7 +54,9 @@ const accept = createRoute({
   tags,
   security,
   summary: 'Accept an FX trade (fxtr.014.001.05)',
-  description: 'Exactly one settlement form: SttlmDstn/BkDstn, AcctId or SttlmDstn/BlkChnDstn/Adr. Only a NEWT trade within its TTL.',
+  description:
+    'Exactly one settlement form: SttlmDstn/BkDstn, AcctId or SttlmDstn/BlkChnDstn/Adr. Only a NEWT trade within its TTL. ' +
+    'Under live keys BkDstn must be an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND at AcctNb), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH at AcctNm).',
   request: { params: TradeParams, body: xmlRequest('FXTradAccptReq') },
   responses: { 200: xmlResponse('FXTradInstrRspn', 'The trade, SETT, with the pay-in details'), ...xmlRejects(400, 404, 409, 413, 415) },
 });

@@ -11,7 +11,7 @@ import type { AmountDirection, TradeInstruction } from '../../iso20022/trade-ins
 import { allocate, isFiat, isToken, type AllocationResult } from '../liquidity/allocation.js';
 import { drawDown, tenantPools } from '../liquidity/pools.service.js';
 import { accountCurrency } from '../reference/accounts.js';
-import { checkBankCode } from '../reference/banks.service.js';
+import { checkPayee } from '../reference/banks.service.js';
 import { fxTrade, tradeMachine, type TradeEvent } from './fx.machine.js';
 
 export interface TradeAllocation {
@@ -183,6 +183,9 @@ export const fxTradeJobs = fxTrade.timerJobs(
   (t, txId, event) => (event === 'cancel' ? cancelTrade(t, txId, trades(t).get(txId)?.outcome?.reason ?? 'Cancelled during settlement') : confirmTrade(t, txId)),
 );
 
+/** Where an accept's bank destination fields sit, as its reject's ErrLctn names them. */
+const BANK_DESTINATION = { accountNumber: 'SttlmDstn/BkDstn/AcctNb', accountName: 'SttlmDstn/BkDstn/AcctNm', bankCode: 'SttlmDstn/BkDstn/BkCd' };
+
 /** The bought currency must suit the form: a bank takes fiat, a blockchain address takes tokens. */
 function checkDestination(t: Tenant, trade: TradeRecord, d: SettlementDestination): void {
   const ccy = trade.quotedCcy;
@@ -192,7 +195,7 @@ function checkDestination(t: Tenant, trade: TradeRecord, d: SettlementDestinatio
         { field: 'SttlmDstn/BkDstn', issue: `cannot receive ${ccy}` },
       ]);
     }
-    checkBankCode(t.mode, ccy, d.bankCode, 'SttlmDstn/BkDstn/BkCd');
+    checkPayee(t.mode, ccy, d, BANK_DESTINATION);
   }
   // Under test keys AcctId is any UUID; live keys settle only into one of the tenant's balance accounts.
   if (d.kind === 'account' && t.mode === 'live') accountCurrency(d.accountId, 'AcctId');

@@ -4,7 +4,7 @@ import { SandboxError } from '../../kernel/errors.js';
 import { fingerprint } from '../../kernel/json.js';
 import { dec, toNumber } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
-import { checkBankCode } from '../reference/banks.service.js';
+import { checkPayee } from '../reference/banks.service.js';
 import { isToken } from '../liquidity/allocation.js';
 import { newHyperRailReference, PROCESSING_FEE, type QuoteRecord } from './quotes.build.js';
 import { quoteMachine } from './quotes.machine.js';
@@ -25,7 +25,7 @@ function fittingDestination(t: Tenant, q: QuoteRecord, req: CompleteQuoteRequest
     );
   }
   if (bank) {
-    checkBankCode(t.mode, currency, bank.bankCode, 'destination.bank.bankCode');
+    checkPayee(t.mode, currency, bank, 'destination.bank.');
     return { bank };
   }
   throw new SandboxError(

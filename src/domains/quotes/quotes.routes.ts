@@ -55,7 +55,8 @@ const complete = createRoute({
   description:
     'A token destination (USDT, USDC) needs destination.blockChain.address, a fiat one destination.bank; with both, the fitting one is used. ' +
     'The quote moves to awaiting_payment; a quote that is not pending is 409. The same body again (a retry) answers the same ' +
-    'payment-specific quote as it stands now, with Idempotent-Replayed: true.',
+    'payment-specific quote as it stands now, with Idempotent-Replayed: true. Under live keys destination.bank must be an account that ' +
+    'Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).',
   request: { params: QuoteIdParam, body: jsonBody(CompleteQuoteRequest) },
   responses: { 200: jsonResponse(PaymentQuote, 'The payment-specific quote'), ...errorResponses(400, 404, 409, 413, 415) },
 });

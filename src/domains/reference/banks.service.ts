@@ -71,18 +71,36 @@ export function resolveAccount(mode: Mode, q: { accountNumber: string; bankCode:
 /** Names compared as a bank does: case, and spaces around and between words, do not count. */
 const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
 
+/** Where a bank destination's three fields sit in a request, as its errors name them. */
+export interface PayeeFields {
+  accountNumber: string;
+  accountName: string;
+  bankCode: string;
+}
+
+/** The fields of a JSON destination under `prefix` (`destination.`, `destination.bank.`, or '' at the top). */
+export const payeeFields = (prefix: string): PayeeFields => ({
+  accountNumber: `${prefix}accountNumber`,
+  accountName: `${prefix}accountName`,
+  bankCode: `${prefix}bankCode`,
+});
+
 /**
- * Live rules for paying a bank account: a listed bank, an account that resolves, and the name it
- * resolves to. `prefix` is where the fields sit in the request (`destination.`). Test keys pass.
+ * Live rules for paying a bank account, the one check of every bank destination (payouts,
+ * withdrawals, BANK transfers and bulk rows, quote completion to a bank, an FX accept's BkDstn): a
+ * listed bank, an account that resolves, and the name it resolves to. `at` is where the fields sit
+ * in the request: a JSON prefix (`destination.`) or the fields' own names (the XML paths). Test
+ * keys pass.
  */
 export function checkPayee(
   mode: Mode,
   currency: string,
   d: { accountNumber: string; accountName: string; bankCode: string },
-  prefix: string,
+  at: string | PayeeFields,
 ): void {
   if (mode === 'sandbox') return;
-  checkBankCode(mode, currency, d.bankCode, `${prefix}bankCode`);
+  const fields = typeof at === 'string' ? payeeFields(at) : at;
+  checkBankCode(mode, currency, d.bankCode, fields.bankCode);
   const resolve =
     currency === 'USD'
       ? "Live-simulation keys pay only the USD accounts of the sandbox's fixtures/accounts.json (Resolve Bank Account covers NGN and GHS)."
@@ -90,14 +108,14 @@ export function checkPayee(
   const found = fixtureAccount(currency, d.bankCode, d.accountNumber);
   if (!found) {
     throw new SandboxError('ACCOUNT_NOT_FOUND', `No account ${d.accountNumber} exists at bank ${d.bankCode}, so a live payout cannot reach it. ${resolve}`, [
-      { field: `${prefix}accountNumber`, issue: 'does not resolve at this bank' },
+      { field: fields.accountNumber, issue: 'does not resolve at this bank' },
     ]);
   }
   if (!sameName(found.accountName, d.accountName)) {
     throw new SandboxError(
       'ACCOUNT_NAME_MISMATCH',
       `Account ${d.accountNumber} at bank ${d.bankCode} is not in the name '${d.accountName}'. Send the accountName that Resolve Bank Account returns for it. ${resolve}`,
-      [{ field: `${prefix}accountName`, issue: 'differs from the name the account resolves to' }],
+      [{ field: fields.accountName, issue: 'differs from the name the account resolves to' }],
     );
   }
 }

@@ -2,10 +2,11 @@
 // slice of the file's references; with filters the matching references are computed once and
 // kept until a transfer of the tenant changes, so paging through a large file stays linear.
 import { SandboxError } from '../../kernel/errors.js';
+import { nearest } from '../../engine/scenario/scenario.lint.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { getBulk, type BulkRecord } from './bulk.service.js';
 import { present, transfers, versionOf, type TransferRecord } from './transfers.service.js';
-import type { BulkPageQuery } from './transfers.schema.js';
+import { BULK_FILTERS, type BulkPageQuery } from './transfers.schema.js';
 
 interface Cached {
   key: string;
@@ -61,6 +62,18 @@ function matching(t: Tenant, bulk: BulkRecord, q: BulkPageQuery): string[] {
   });
   perTenant.set(bulk.id, { key, version: versionOf(t), refs });
   return refs;
+}
+
+/** A filter value the page knows no row can have: it matches nothing, and the answer says so. */
+export function filterWarnings(q: BulkPageQuery): string[] {
+  return (Object.keys(BULK_FILTERS) as (keyof typeof BULK_FILTERS)[]).flatMap((name) => {
+    const value = q[name];
+    const values: readonly string[] = BULK_FILTERS[name];
+    if (!value || values.includes(value)) return [];
+    const near = value.length <= 100 ? nearest(value, values) : undefined;
+    const shown = JSON.stringify(value).slice(1, -1).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return [`${name} '${shown}' is not a ${name} a transfer can have, so nothing matches: ${near ? `did you mean '${near}'?` : `use one of ${values.join(', ')}`}`];
+  });
 }
 
 export function bulkPage(t: Tenant, id: string, q: BulkPageQuery) {

@@ -3,7 +3,7 @@
 // control API leaves that schedule and keeps its own.
 import demo from '../../../fixtures/bulk-demo-salaries.json' with { type: 'json' };
 import { iso } from '../../kernel/clock.js';
-import { notFound, type ErrorDetail } from '../../kernel/errors.js';
+import { notFound, SandboxError, type ErrorDetail } from '../../kernel/errors.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { invalidFile, type ParsedFile } from './bulk.file.js';
@@ -41,12 +41,22 @@ const refused = (file: ParsedFile, errors: ErrorDetail[]) => {
 };
 const TAKEN = 'already used by another transfer';
 
-/** Check rows against each other and the tenant's transfers; refuse the whole file on any problem. */
-async function checkFile(t: Tenant, file: ParsedFile): Promise<BulkRow[]> {
+/** A file's rows as checked: each row, and why it cannot be paid when a live key names a bank
+ * account that does not resolve (or not in that name). */
+interface CheckedRow {
+  row: BulkRow;
+  unpayable?: string;
+}
+
+/** Check rows against each other and the tenant's transfers; refuse the whole file on any problem. A
+ * row whose account the live rules cannot pay is not a problem of the file: the live service
+ * accepts the file and fails that row later, so it is kept with the reason it will fail. */
+async function checkFile(t: Tenant, file: ParsedFile): Promise<CheckedRow[]> {
   const errors: ErrorDetail[] = [];
+  const unpayable = new Map<number, string>();
   const seen = new Set<string>();
   const have = transfers(t);
-  await eachInSlices(file.rows, (r) => {
+  await eachInSlices(file.rows, (r, i) => {
     errors.push(...r.errors);
     if (!r.row) return;
     if (r.row.createdAt !== undefined && Date.parse(r.row.createdAt) > t.now()) {
@@ -57,13 +67,14 @@ async function checkFile(t: Tenant, file: ParsedFile): Promise<BulkRow[]> {
     else if (have.has(ref)) errors.push({ field: r.field('reference'), issue: TAKEN });
     seen.add(ref);
     try {
-      checkLiveBank(t, r.row, r.field('destination.bankCode'));
+      checkLiveBank(t, r.row, r.field);
     } catch (err) {
-      errors.push(...(err as { details: ErrorDetail[] }).details);
+      if (err instanceof SandboxError && (err.code === 'ACCOUNT_NOT_FOUND' || err.code === 'ACCOUNT_NAME_MISMATCH')) unpayable.set(i, err.message);
+      else errors.push(...(err as { details: ErrorDetail[] }).details);
     }
   });
   if (errors.length > 0) throw refused(file, errors);
-  return file.rows.map((r) => r.row!);
+  return file.rows.map((r, n) => (unpayable.has(n) ? { row: r.row!, unpayable: unpayable.get(n) } : { row: r.row! }));
 }
 
 /**
@@ -80,10 +91,13 @@ export async function createBulk(t: Tenant, file: ParsedFile, serviceSource: str
   const id = `bulk_${t.random.hex(24)}`;
   const now = t.now();
   const createdAt = iso(now);
-  const records = await mapInSlices(rows, (row) => {
+  const records = await mapInSlices(rows, ({ row, unpayable }) => {
     const record = newTransfer(t, row, { serviceSource, bulkId: id, scenario });
     record.createdAt = record.updatedAt = createdAt;
-    return row.status === undefined ? record : settled(record, row);
+    if (row.status !== undefined) return settled(record, row);
+    // Its lifecycle runs as the file's, and ends FAILED with the reason the live rules gave.
+    if (unpayable !== undefined) record.outcome = { succeed: false, status: 'FAILED', reason: unpayable };
+    return record;
   });
 
   // Another request of the tenant (another file) may have taken a reference, or the room, since

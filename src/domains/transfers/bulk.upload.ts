@@ -27,6 +27,7 @@ export const uploadRoute = createRoute({
   description:
     `Up to 10,000 rows, each a transfer plus a category; a file with any bad row is refused whole (INVALID_BULK_FILE), ` +
     `every problem listed in error.details as items[i].field (JSON, i from 0) or "row N: field" (CSV, N the line, the header being row 1). ` +
+    `Under a live key a BANK row to an account that does not resolve, or not in the name it resolves to, does not refuse the file: the row ends FAILED with the reason. ` +
     `CSV columns: ${CSV_COLUMNS.join(', ')}. Body limit 8 MiB for this route.`,
   request: {
     headers: z.object({

@@ -4,7 +4,8 @@ import { SandboxError } from '../../kernel/errors.js';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
 import { created, reply, requestScenario } from '../../http/respond.js';
 import type { AppEnv } from '../../http/types.js';
-import { bulkPage } from './bulk.page.js';
+import { warn } from '../../http/warnings.js';
+import { bulkPage, filterWarnings } from './bulk.page.js';
 import { ensureDemo } from './bulk.service.js';
 import { BulkIdParam, BulkPageQuery, CreateTransferRequest, ReferenceParam, ServiceSourceHeader, Transfer, TransferList, TransferPage } from './transfers.schema.js';
 import { transfer } from './transfers.machine.js';
@@ -44,7 +45,9 @@ const create = createRoute({
   security,
   middleware: [requireServiceSource] as const,
   summary: 'Create a single disbursement transfer',
-  description: 'Answers with a JSON array holding the created transfer. Idempotent per reference. Not charged to the wallet balances.',
+  description:
+    'Answers with a JSON array holding the created transfer. Idempotent per reference. Not charged to the wallet balances. ' +
+    'Under live keys a BANK transfer pays only an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH); WALLET and MOBILE_MONEY destinations are not checked.',
   request: { headers: ServiceSourceHeader, body: jsonBody(CreateTransferRequest) },
   responses: {
     201: jsonResponse(TransferList, 'The created transfer, in an array (or replayed, with Idempotent-Replayed: true)'),
@@ -73,9 +76,14 @@ const page = createRoute({
   middleware: [requireServiceSource] as const,
   summary: "A page of a bulk file's transfers",
   description:
-    'Rows in file order. query matches reference, destination account number or name; from and to bound createdAt (a date covers its whole UTC day; a date-time is an exact, inclusive bound).',
+    'Rows in file order. query matches reference, destination account number or name; from and to bound createdAt (a date covers its whole UTC day; a date-time is an exact, inclusive bound). ' +
+    'status, category and currency are strings, as the API document types them: an unknown value matches nothing (an empty page) and is named in X-Sandbox-Warning.',
   request: { headers: ServiceSourceHeader, params: BulkIdParam, query: BulkPageQuery },
-  responses: { 200: jsonResponse(TransferPage, 'One page'), ...errorResponses(400, 404) },
+  responses: {
+    // The header's component is the one every JSON-body operation's answers list (http/openapi.ts, withWarningHeader).
+    200: { ...jsonResponse(TransferPage, 'One page'), headers: { 'X-Sandbox-Warning': { $ref: '#/components/headers/SandboxWarning' } } },
+    ...errorResponses(400, 404),
+  },
 });
 
 export const transferRoutes = newRouter()
@@ -93,4 +101,9 @@ export const transferRoutes = newRouter()
     });
   })
   .openapi(read, (c) => reply(c, present(getTransfer(c.get('tenant'), c.req.valid('param').reference)), 200))
-  .openapi(page, (c) => reply(c, bulkPage(c.get('tenant'), c.req.valid('param').id, c.req.valid('query')), 200));
+  .openapi(page, (c) => {
+    const q = c.req.valid('query');
+    const answer = bulkPage(c.get('tenant'), c.req.valid('param').id, q);
+    warn(c, filterWarnings(q));
+    return reply(c, answer, 200);
+  });

@@ -33,7 +33,10 @@ const transferFields = {
     .openapi({ description: 'A UUID, unique per transfer whatever its letter case; prevents duplicates. Answered in lower case.', example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
   amount: fiatAmount(25000),
   currency: z.enum(TRANSFER_CURRENCIES).openapi({ example: 'NGN' }),
-  type: z.enum(TRANSFER_TYPES).openapi({ example: 'BANK' }),
+  type: z.enum(TRANSFER_TYPES).openapi({
+    example: 'BANK',
+    description: "The sandbox's own list of values (docs/fidelity.md): the API document does not fix them, and a live service may take others",
+  }),
   source: TransferSource,
   destination: TransferDestination,
   narrations: z.string().max(255).optional().openapi({ example: 'January salary' }),
@@ -191,13 +194,28 @@ const when = (name: string) =>
     .optional()
     .openapi({ ...q(name), example: '2026-01-15' });
 
+/** The values a bulk page filter matches; any other string is taken and matches nothing (bulk.page.ts warns of it). */
+export const BULK_FILTERS = { status: TRANSFER_STATUSES, category: TRANSFER_CATEGORIES, currency: TRANSFER_CURRENCIES } as const;
+
+/** A filter the API document types as a string: any value is accepted, an unknown one matches nothing. */
+const filter = (name: string, values: readonly string[], example: string) =>
+  z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({
+      ...q(name),
+      example,
+      description: `Exact value: ${values.join(', ')}. Any other value is accepted and matches nothing (an empty page); the answer names it in X-Sandbox-Warning, with 'did you mean' when a known value is close.`,
+    });
+
 export const BulkPageQuery = z.object({
   page: intText('page', 0, 0, INT32_MAX),
   size: intText('size', 10, 1, 100),
   query: z.string().max(100).optional().openapi({ ...q('query'), description: 'Matches reference, destination account number or name (case-insensitive, part of the text)' }),
-  status: z.enum(TRANSFER_STATUSES).optional().openapi(q('status')),
-  category: z.enum(TRANSFER_CATEGORIES).optional().openapi(q('category')),
-  currency: z.enum(TRANSFER_CURRENCIES).optional().openapi(q('currency')),
+  status: filter('status', TRANSFER_STATUSES, 'FAILED'),
+  category: filter('category', TRANSFER_CATEGORIES, 'SALARY'),
+  currency: filter('currency', TRANSFER_CURRENCIES, 'NGN'),
   from: when('from'),
   to: when('to'),
 });

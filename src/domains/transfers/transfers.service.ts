@@ -4,7 +4,7 @@ import { notFound, SandboxError } from '../../kernel/errors.js';
 import { toNumber } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/registry/behaviour.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
-import { checkBankCode } from '../reference/banks.service.js';
+import { checkPayee } from '../reference/banks.service.js';
 import { payoutFee } from '../reference/fees.js';
 import { transfer, transferMachine, type TransferEvent, type TransferStatus } from './transfers.machine.js';
 import type { BulkRow, CreateTransferRequest, Transfer } from './transfers.schema.js';
@@ -28,9 +28,14 @@ export function present(r: TransferRecord): Transfer {
   return view;
 }
 
-/** Live rules: a BANK transfer names a listed bank of its currency. */
-export function checkLiveBank(t: Tenant, req: CreateTransferRequest, field: string): void {
-  if (req.type === 'BANK' && req.destination.bankCode !== undefined) checkBankCode(t.mode, req.currency, req.destination.bankCode, field);
+/** Live rules: a BANK transfer pays a bank account as a payout does (checkPayee: a listed bank, an
+ * account that resolves, in its name); WALLET and MOBILE_MONEY destinations are not bank accounts
+ * and are not checked. `field` names a field of the request in errors (a bulk row's is `items[i].…`). */
+export function checkLiveBank(t: Tenant, req: CreateTransferRequest, field: (name: string) => string = (name) => name): void {
+  const d = req.destination;
+  if (req.type !== 'BANK' || d.bankCode === undefined) return;
+  const at = { accountNumber: field('destination.accountNumber'), accountName: field('destination.accountName'), bankCode: field('destination.bankCode') };
+  checkPayee(t.mode, req.currency, { accountNumber: d.accountNumber, accountName: d.accountName, bankCode: d.bankCode }, at);
 }
 
 /** A new PENDING transfer record (not stored). */
@@ -64,7 +69,7 @@ export function newTransfer(
 
 export function createTransfer(t: Tenant, req: CreateTransferRequest, serviceSource: string, scenario?: string): TransferRecord {
   t.checkRoom();
-  checkLiveBank(t, req, 'destination.bankCode');
+  checkLiveBank(t, req);
   if (transfers(t).has(req.reference)) {
     throw new SandboxError(
       'IDEMPOTENCY_CONFLICT',

@@ -22,7 +22,8 @@ const create = createRoute({
   description:
     'Debits the balance account named by accountId (which fixes the currency) and sends the money to the bank account. ' +
     'PROCESSING until the provider settles it: SUCCESSFUL, or FAILED with a refund. ' +
-    'The request has no reference: send an Idempotency-Key header to make retries safe.',
+    'The request has no reference: send an Idempotency-Key header to make retries safe. ' +
+    'Live keys pay only an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).',
   request: { headers: IdempotencyHeader, body: jsonBody(CreateWithdrawalRequest) },
   responses: {
     201: jsonResponse(Withdrawal, 'Withdrawal accepted (or replayed, with Idempotent-Replayed: true)'),

@@ -7,7 +7,7 @@ import { recordsOf } from '../../engine/registry/records.js';
 import { regexMatches } from '../../engine/scenario/scenario.regex.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
-import { checkBankCode } from '../reference/banks.service.js';
+import { checkPayee } from '../reference/banks.service.js';
 import { accountCurrency } from '../reference/accounts.js';
 import { withdrawal, type WithdrawalEvent } from './withdrawals.machine.js';
 import type { CreateWithdrawalRequest, Withdrawal } from './withdrawals.schema.js';
@@ -59,7 +59,7 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
   t.checkRoom();
   checkAuthCode(t, req.authCode, scenario);
   const currency = accountCurrency(req.accountId);
-  checkBankCode(t.mode, currency, req.bankCode, 'bankCode');
+  checkPayee(t.mode, currency, req, '');
   debit(t, currency, req.amount, false);
   const behaviour = t.behaviour(scenario);
   const now = t.now();

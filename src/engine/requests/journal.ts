@@ -26,6 +26,8 @@ export interface JournalEntry {
   /** The request body: its text when recorded, parsed (when JSON) when listed. */
   requestBody: unknown;
   responseBody: unknown;
+  /** What the sandbox warned of (X-Sandbox-Warning), e.g. a body field it does not know; empty when nothing. */
+  warnings: string[];
 }
 
 export class Journal {
@@ -62,7 +64,11 @@ export class Journal {
 
   /** Newest first, secrets redacted. */
   async list(limit: number): Promise<JournalEntry[]> {
-    if (this.shared) return (await this.shared.list(Math.min(limit, this.limit))).map(({ id, entry }) => ({ ...(JSON.parse(entry) as JournalEntry), id: `req_${id}` }));
+    if (this.shared) return (await this.shared.list(Math.min(limit, this.limit))).map(({ id, entry }) => {
+        // Entries written before warnings were kept have none.
+        const e = JSON.parse(entry) as Omit<JournalEntry, 'warnings'> & { warnings?: string[] };
+        return { ...e, warnings: e.warnings ?? [], id: `req_${id}` };
+      });
     return this.entries.slice(-limit).reverse().map(listed);
   }
 

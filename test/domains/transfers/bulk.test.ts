@@ -178,7 +178,7 @@ describe('bulk page', () => {
     expect(schemaOf('size')).toMatchObject({ type: 'integer', format: 'int32', default: 10, minimum: 1, maximum: 100 });
   });
 
-  it('defaults to page 0 of size 10; size 100 is allowed, 101 and others are not', async () => {
+  it('defaults to page 0 of size 10; size 100 is allowed, 101 and other bad numbers or dates are not', async () => {
     const id = (await upload(rows(105))).body.id;
     const d = await page(id);
     expect(d.body).toMatchObject({ pageNumber: 0, pageSize: 10, totalElements: 105, totalPages: 11 });
@@ -186,11 +186,31 @@ describe('bulk page', () => {
     const big = await page(id, '?size=100');
     expect(big.body.content).toHaveLength(100);
     expect(big.body.totalPages).toBe(2);
-    for (const [q, field] of [['size=101', 'size'], ['size=0', 'size'], ['page=-1', 'page'], ['page=x', 'page'], ['size=1.5', 'size'], ['status=DONE', 'status'], ['category=bonus', 'category'], ['currency=EUR', 'currency'], ['from=yesterday', 'from'], ['to=2026-13-45', 'to']]) {
+    for (const [q, field] of [['size=101', 'size'], ['size=0', 'size'], ['page=-1', 'page'], ['page=x', 'page'], ['size=1.5', 'size'], ['from=yesterday', 'from'], ['to=2026-13-45', 'to']]) {
       const res = await page(id, `?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.body.error.details[0].field, q).toBe(field);
     }
+  });
+
+  it('takes any string as status, category or currency: an unknown value matches nothing and is named in X-Sandbox-Warning, with did you mean', async () => {
+    const id = (await upload(rows(3))).body.id;
+    const empty = { content: [], pageNumber: 0, pageSize: 10, totalElements: 0, totalPages: 0 };
+    const failed = await page(id, '?status=failed');
+    expect(failed.status).toBe(200);
+    expect(failed.body).toEqual(empty);
+    expect(failed.headers.get('x-sandbox-warning')).toBe("status 'failed' is not a status a transfer can have, so nothing matches: did you mean 'FAILED'?");
+    const bonus = await page(id, '?category=SALRY&currency=EUR');
+    expect(bonus.body).toEqual(empty);
+    expect(bonus.headers.get('x-sandbox-warning')).toBe(
+      "category 'SALRY' is not a category a transfer can have, so nothing matches: did you mean 'SALARY'?; " +
+        "currency 'EUR' is not a currency a transfer can have, so nothing matches: use one of NGN, GHS, USD",
+    );
+    const journal = (await t.call('GET', '/_sandbox/requests?limit=1')).body.data[0];
+    expect(journal.warnings).toHaveLength(2);
+    const known = await page(id, '?status=PENDING');
+    expect(known.body.totalElements).toBe(3);
+    expect(known.headers.get('x-sandbox-warning')).toBeNull();
   });
 
   it('an empty result has no pages; an unknown id is 404', async () => {

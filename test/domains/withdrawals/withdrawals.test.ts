@@ -98,7 +98,7 @@ describe('POST /api/v1/partners/withdrawal', () => {
     expect(badBank.body.error).toMatchObject({ code: 'INVALID_BANK_CODE', details: [{ field: 'bankCode', issue: 'is not a known NGN bank code' }] });
     const ghsBank = await create({ accountId: GHS_ACCOUNT, bankCode: '058' }, { key: LIVE_KEY });
     expect(ghsBank.status).toBe(400);
-    const ok = await create({ bankCode: '058' }, { key: LIVE_KEY });
+    const ok = await create({ bankCode: '058', accountName: 'Adaeze Okonkwo' }, { key: LIVE_KEY });
     expect(ok.status).toBe(201);
     expect(ok.body.currency).toBe('NGN');
     expect(await balance('NGN', LIVE_KEY)).toBe('499975000.00');

@@ -1,0 +1,86 @@
+// Fields a JSON body sends that its schema does not have. Live services ignore unknown fields, so
+// the sandbox accepts them too (zod strips them), but a misspelt field (narration for narrations)
+// would then be lost without a word: each is named in an X-Sandbox-Warning header and in the
+// request's journal entry, with "did you mean" when a known field of the same object is close.
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { nearest } from '../engine/scenario/scenario.lint.js';
+import type { AppEnv } from './types.js';
+import { warn } from './warnings.js';
+
+interface ZodDef {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  options?: z.ZodType[];
+  left?: z.ZodType;
+  right?: z.ZodType;
+  element?: z.ZodType;
+}
+
+const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: ZodDef } })._zod.def;
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
+
+/** The object schemas `schema` may be at this level (through wrappers, pipes, unions, intersections). */
+function objectsOf(schema: z.ZodType, out: ZodDef[] = []): ZodDef[] {
+  const def = defOf(schema);
+  if (WRAPPERS.has(def.type)) return objectsOf(def.innerType!, out);
+  if (def.type === 'object') out.push(def);
+  else if (def.type === 'pipe') objectsOf(def.in!, out);
+  else if (def.type === 'union') for (const o of def.options ?? []) objectsOf(o, out);
+  else if (def.type === 'intersection') (objectsOf(def.left!, out), objectsOf(def.right!, out));
+  return out;
+}
+
+function elementOf(schema: z.ZodType): z.ZodType | undefined {
+  const def = defOf(schema);
+  if (WRAPPERS.has(def.type)) return elementOf(def.innerType!);
+  if (def.type === 'pipe') return elementOf(def.in!);
+  return def.type === 'array' ? def.element : undefined;
+}
+
+/** At most this many are named: a body of many unknown fields needs no longer header. */
+const MAX_WARNINGS = 10;
+/** A field name as a header may carry it: printable ASCII, others escaped, long names cut. */
+const shown = (key: string) =>
+  (key.length > 100 ? `${key.slice(0, 100)}…` : key).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const join = (path: string, key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${shown(key)}` : shown(key));
+
+/**
+ * One warning per field of `input` that `schema` does not know, e.g. "unknown field 'narration' was
+ * ignored: did you mean 'narrations'?". Objects that take any field (a record, a loose or strict
+ * object: a strict one refuses them itself) are not looked into.
+ */
+export function unknownFields(schema: z.ZodType, input: unknown, path = '', out: string[] = []): string[] {
+  if (out.length >= MAX_WARNINGS || input === null || typeof input !== 'object') return out;
+  if (Array.isArray(input)) {
+    const element = elementOf(schema);
+    if (element) input.forEach((v, i) => unknownFields(element, v, join(path, i), out));
+    return out;
+  }
+  const objects = objectsOf(schema);
+  if (objects.length === 0 || objects.some((o) => o.catchall !== undefined)) return out;
+  const known = [...new Set(objects.flatMap((o) => Object.keys(o.shape ?? {})))];
+  for (const key in input) {
+    if (out.length >= MAX_WARNINGS) break;
+    if (!Object.hasOwn(input, key)) continue;
+    // Own keys of the shape only: `constructor` or `__proto__` in a body are unknown fields, not the
+    // shape object's inherited properties.
+    const field = objects.find((o) => o.shape && Object.hasOwn(o.shape, key))?.shape![key];
+    if (field) {
+      unknownFields(field, (input as Record<string, unknown>)[key], join(path, key), out);
+      continue;
+    }
+    const near = key.length <= 100 ? nearest(key, known) : undefined;
+    out.push(`unknown field '${join(path, key)}' was ignored${near ? `: did you mean '${join(path, near)}'?` : ''}`);
+  }
+  return out;
+}
+
+/** Names the body's unknown fields on the answer (X-Sandbox-Warning) and for the journal. */
+export async function warnUnknownFields(c: Context<AppEnv>, schema: z.ZodType): Promise<void> {
+  const input = await c.req.json().catch(() => undefined);
+  warn(c, unknownFields(schema, input));
+}

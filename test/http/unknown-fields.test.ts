@@ -1,0 +1,63 @@
+// A JSON body's unknown or misspelt fields are accepted (live services ignore them) and named in
+// X-Sandbox-Warning and the request's journal entry, with "did you mean" when a known field is close.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, payoutRequest, type TestApp } from '../support/app.js';
+
+const SOURCE = { 'x-service-source': 'payroll-service' };
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp();
+});
+
+const lastEntry = async () => (await t.call('GET', '/_sandbox/requests?limit=2')).body.data.find((e: { method: string }) => e.method === 'POST');
+
+describe('unknown JSON body fields', () => {
+  it('payouts: narrations for narration is accepted, warned of with did you mean, and kept in the journal', async () => {
+    const res = await t.call('POST', '/api/v1/partners/payouts', { body: { ...payoutRequest('warn-1'), narrations: 'June rent' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data).not.toHaveProperty('narration');
+    expect(res.headers.get('x-sandbox-warning')).toBe("unknown field 'narrations' was ignored: did you mean 'narration'?");
+    expect((await lastEntry()).warnings).toEqual(["unknown field 'narrations' was ignored: did you mean 'narration'?"]);
+  });
+
+  it('transfers: narration for narrations, and a nested misspelling, each named with its path', async () => {
+    const body = {
+      reference: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f',
+      amount: 25000,
+      currency: 'NGN',
+      type: 'BANK',
+      source: { accountNumber: '1000200030' },
+      destination: { accountNumber: '0123456789', accountName: 'Ada Obi', bankCode: '058', brachCode: '001' },
+      narration: 'January salary',
+      colour: 'blue',
+    };
+    const res = await t.call('POST', '/api/v1/transfers', { body, headers: SOURCE });
+    expect(res.status).toBe(201);
+    expect(res.body[0]).not.toHaveProperty('narrations');
+    expect(res.headers.get('x-sandbox-warning')).toBe(
+      "unknown field 'destination.brachCode' was ignored: did you mean 'destination.branchCode'?; " +
+        "unknown field 'narration' was ignored: did you mean 'narrations'?; unknown field 'colour' was ignored",
+    );
+    expect((await lastEntry()).warnings).toHaveLength(3);
+  });
+
+  it('names of Object.prototype are unknown fields like any other', async () => {
+    const raw = JSON.stringify({ ...payoutRequest('warn-4'), constructor: 1, toString: 'x' }).replace('"toString"', '"__proto__"');
+    const res = await t.call('POST', '/api/v1/partners/payouts', { raw, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-sandbox-warning')).toBe("unknown field 'constructor' was ignored; unknown field '__proto__' was ignored");
+  });
+
+  it('a body of known fields gets no header, and its journal entry no warning', async () => {
+    const res = await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('warn-2') });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-sandbox-warning')).toBeNull();
+    expect((await lastEntry()).warnings).toEqual([]);
+  });
+
+  it('a body refused for another reason is refused as before', async () => {
+    const res = await t.call('POST', '/api/v1/partners/payouts', { body: { ...payoutRequest('warn-3'), amount: -1, narrations: 'x' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ field: 'amount', issue: expect.any(String) }]);
+  });
+});
