@@ -50,6 +50,11 @@ export function sample(doc: Schema, schema: Schema | undefined, depth = 0): unkn
   if (schema.enum) return schema.enum[0];
   if (schema.const !== undefined) return schema.const;
   const choice = schema.oneOf ?? schema.anyOf ?? schema.allOf;
+  // An object with its properties and a oneOf of required sets ("exactly one of"): the first set's fields.
+  if (choice && schema.properties) {
+    const first = (choice[0]?.required ?? []) as string[];
+    return sample(doc, { ...schema, oneOf: undefined, anyOf: undefined, allOf: undefined, properties: Object.fromEntries(Object.entries(schema.properties).filter(([k]) => first.length === 0 || first.includes(k))) }, depth + 1);
+  }
   if (choice) return sample(doc, choice.find((s: Schema) => s.type !== 'null') ?? choice[0], depth + 1);
   const type = Array.isArray(schema.type) ? schema.type.find((x: string) => x !== 'null') : schema.type;
   switch (type) {
