@@ -51,4 +51,13 @@ body:not([data-state="ready"]) .signed-in { display: none; }
 .moves button { font-size: .9rem; }
 textarea { width: 100%; box-sizing: border-box; font: inherit; font-family: ui-monospace, monospace; }
 input, select, textarea { max-width: 100%; }
+/* The landing page at /: one readable column. */
+body.landing main { display: block; max-width: 46rem; margin: 0 auto; padding: 2rem 1.25rem; }
+body.landing h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
+body.landing .lead { font-size: 1.15rem; margin-top: 0; }
+body.landing h2 { font-size: 1.1rem; margin-top: 1.5rem; }
+body.landing ul.links { list-style: none; padding: 0; margin: 0; }
+body.landing ul.links li { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 .75rem; }
+body.landing ul.links a { font-weight: 600; color: var(--accent); }
+body.landing ul.links p { margin: .25rem 0 0; color: var(--muted); }
 `;

@@ -29,6 +29,38 @@ afterAll(async () => {
   await server?.stop('SIGKILL');
 });
 
+/** axe-core's serious and critical findings on the page as it stands (evaluated over the DevTools
+ * protocol: the pages' CSP, script-src 'self', refuses a script tag). */
+async function seriousViolations(page: import('playwright-core').Page): Promise<string[]> {
+  await page.evaluate(await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  return page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  });
+}
+
+describe('the landing page in Chromium', () => {
+  for (const width of [1440, 390]) {
+    it(`says what this is and links onward at ${width} px, with no sideways scroll and no serious or critical axe-core violation`, async () => {
+      const page = await browser.newPage();
+      const urls: string[] = [];
+      page.on('request', (r) => urls.push(r.url()));
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${server.url}/`);
+      expect(await page.textContent('h1')).toBe('payments-sandbox');
+      expect(await page.locator('ul.links a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(['/console', '/docs', '/openapi.json', '/_sandbox/health']);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(urls.every((u) => u.startsWith(server.url))).toBe(true);
+      await page.click('a[href="/console"]');
+      await page.waitForSelector('#key');
+      await page.close();
+    });
+  }
+});
+
 describe('the console in Chromium', () => {
   it('runs the guided fiat payout, advances the clock and shows SUCCESSFUL on the timeline', async () => {
     const page = await browser.newPage();
@@ -143,15 +175,7 @@ describe('the console in Chromium', () => {
     const header = await page.locator('header.top').evaluate((e) => [e.scrollWidth, e.clientWidth]);
     expect(header[0]).toBeLessThanOrEqual(header[1]);
 
-    // Evaluated through the devtools protocol: the page's CSP (script-src 'self') refuses a script tag.
-    await page.evaluate(await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
-    const violations = await page.evaluate(async () => {
-      const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-      return result.violations
-        .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-    });
-    expect(violations).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     // The clock buttons say what happened, and a server that is gone is named as such.
     await page.click('[data-action="advance"][data-seconds="60"]');
