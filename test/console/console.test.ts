@@ -159,17 +159,28 @@ describe('the console page', () => {
     expect(c.text('[data-field="magic-off"]')).toContain('Not honoured for this key now');
   });
 
-  it('reads the market on demand: the rate of each pair and the 40 pools behind the listings', async () => {
+  it('reads the market on demand in one rate convention (1 USDT = 1,585.14 NGN), amounts with their units', async () => {
     const t = await createTestApp();
     const c = await consoleFor(t);
     await c.signIn(KEY);
     await c.click('[data-action="market"]');
     const rate = (await t.call('GET', '/api/v1/partners/rates?from=NGN&to=USDT')).body.rate as number;
-    expect(c.text('[data-view="market"]')).toContain('NGN → USDT');
     expect(rate).toBeLessThan(1);
-    expect(c.text('[data-view="market"]')).toContain(String(rate));
+    const market = c.text('[data-view="market"]');
+    expect(market).toContain('NGN → USDT');
+    const perUsdt = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(1 / rate);
+    expect(perUsdt).toMatch(/^1,\d{3}\.\d{2}$/);
+    const first = c.doc.querySelector('[data-view="market"] tbody tr')!;
+    expect(first.querySelector('td.num')!.textContent).toBe(`1 USDT = ${perUsdt} NGN`);
+    // The API's multiplier stays one hover away, never in the text.
+    expect(first.querySelector('td.num')!.getAttribute('title')).toContain(String(rate));
+    expect(market).not.toContain(String(rate));
+    expect(market).not.toMatch(/per USDT/);
     expect(c.doc.querySelectorAll('[data-field="pools"] tbody tr')).toHaveLength(40);
     expect(c.text('[data-view="market"]')).toContain('Liquidity pools (40)');
+    const pool = [...c.doc.querySelectorAll('[data-field="pools"] tbody tr')[0].querySelectorAll('td')].map((td) => td.textContent);
+    expect(pool).toEqual(['Lagos Liquidity Partners', 'NGN → USDT', '1 USDT = 1,580.50 NGN', '42,500 USDT']);
+    for (const cell of c.doc.querySelectorAll('[data-view="market"] td.num')) expect(cell.textContent).toMatch(/^1 [A-Z]+ = \d{1,3}(,\d{3})*\.\d{2,4} [A-Z]+$|^\d{1,3}(,\d{3})*(\.\d+)? [A-Z]+$/);
   });
 
   it('moves a resource with the simulate buttons its state allows, tops up a balance and resets the key', async () => {

@@ -95,6 +95,16 @@ describe('console views', () => {
     expect(views.esc('<b>"x"</b>')).toBe('&lt;b&gt;&quot;x&quot;&lt;/b&gt;');
   });
 
+  it('writes every rate one way, one unit of the dearer currency in the other, with separators', () => {
+    expect(views.rate('NGN', 'usdt', 0.0006308601)).toBe('1 USDT = 1,585.14 NGN');
+    expect(views.rate('usdt', 'NGN', 1569.3625)).toBe('1 USDT = 1,569.36 NGN');
+    expect(views.rate('USDT', 'NGN', 1580.5)).toBe('1 USDT = 1,580.50 NGN');
+    expect(views.rate('GHS', 'usdc', 0.063371356)).toBe('1 USDC = 15.78 GHS');
+    expect(views.rate('usdc', 'GHS', 15.26)).toBe('1 USDC = 15.26 GHS');
+    expect(views.rate('NGN', 'USDT', 0)).toBe('');
+    expect(views.amount('1530250.5', 'usdt')).toBe('1,530,250.5 USDT');
+  });
+
   it('draws a timeline from events alone for kinds the resource list does not know', () => {
     const html = views.timelines({
       resources: { data: [], counts: {} },

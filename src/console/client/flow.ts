@@ -9,6 +9,8 @@ export interface FlowTools {
   reference(prefix: string): string;
   /** The text of the first element of that name in an XML body. */
   xmlText(xml: unknown, element: string): string;
+  /** A rate as a person reads it ("1 USDT = 1,585.14 NGN") from the API's multiplier: from × rate = to. */
+  rate(from: string, to: string, multiplier: unknown): string;
 }
 
 export interface Flow {

@@ -34,7 +34,7 @@ export function makeQuoteFxFlows(): Flow[] {
       id: 'express-quote',
       title: 'Rate and express quote',
       outline: 'read the rate → express quote → complete → pay-in → session details',
-      async run(step) {
+      async run(step, tools) {
         const rate = await step('Read the NGN to USDT rate', 'GET', '/api/v1/partners/rates?from=NGN&to=USDT');
         const [quote] = (
           await step('Create an express quote: 50,000 NGN to USDT, pools chosen by the sandbox', 'POST', '/api/v1/partners/marketplace/express/quote', {
@@ -49,7 +49,10 @@ export function makeQuoteFxFlows(): Flow[] {
         const waiting = await step('Read the quote: is it waiting for its pay-in?', 'GET', `/api/v1/partners/marketplace/quote/${id}`);
         if ((waiting.responseBody as any).status === 'awaiting_payment') await step('Simulate the pay-in', 'POST', `/_sandbox/simulate/quotes/${id}/pay-in`);
         const session = await step('Read the quote session\'s final details', 'GET', `/api/v1/partners/marketplace/quote/${id}/complete`);
-        return `Express quote ${quote.quoteId} at ${(rate.responseBody as any).rate} NGN per USDT is ${(session.responseBody as any).status ?? (waiting.responseBody as any).status}`;
+        // The quote's own rate (NGN per USDT, the pools' weighted average), else the market's read before it.
+        const perUsdt = quote.allocationResult?.weightedAverageRate;
+        const at = perUsdt ? tools.rate('USDT', 'NGN', perUsdt) : tools.rate('NGN', 'USDT', (rate.responseBody as any).rate);
+        return `Express quote ${quote.quoteId} at ${at} is ${(session.responseBody as any).status ?? (waiting.responseBody as any).status}`;
       },
     },
     {

@@ -173,6 +173,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       if (!m) throw new Error(`No <${element}> in the response`);
       return m[1];
     },
+    rate: (from, to, multiplier) => views.rate(from, to, multiplier),
   };
 
   /** The server's own explanation of a refusal: the JSON envelope's message or the XML reject's RsnDesc. */

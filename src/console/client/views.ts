@@ -192,19 +192,50 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
     return `<table><thead><tr><th>balance</th><th>available</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
+  /** A number for a person: thousands separators, 2 decimals from 100 up, up to 4 below. */
+  function figure(n: number): string {
+    return new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: Math.abs(n) >= 100 ? 2 : 4 }).format(n);
+  }
+
+  /**
+   * A rate as a person reads it, one convention everywhere: one unit of the dearer currency in the
+   * other ("1 USDT = 1,585.14 NGN"). `multiplier` is the API's: an amount in `from` times it is the
+   * amount in `to` (NGN → USDT is about 0.00063).
+   */
+  function rate(from: string, to: string, multiplier: unknown): string {
+    const m = Number(multiplier);
+    if (!Number.isFinite(m) || m <= 0) return '';
+    const [f, t] = [String(from).toUpperCase(), String(to).toUpperCase()];
+    return m >= 1 ? `1 ${f} = ${figure(m)} ${t}` : `1 ${t} = ${figure(1 / m)} ${f}`;
+  }
+
+  /** An amount with its unit: 42500 USDT → 42,500 USDT, digits kept exactly. */
+  const amount = (value: unknown, unit: string) => `${grouped(value)} ${String(unit).toUpperCase()}`;
+
+  /** A number cell: never broken inside, its exact value in a title when the text rounds it. */
+  const num = (text: string, exact?: string) => `<td class="num"${exact ? ` title="${esc(exact)}"` : ''}>${esc(text)}</td>`;
+
   /** The rates of a few pairs, and the pools of the FX listings (its XML, read with the browser's parser). */
   function market(rates: any[], poolsXml: string): string {
     const rateRows = rates
-      .map((r) => `<tr><td>${esc(r.from)} → ${esc(String(r.to).toUpperCase())}</td><td class="num">${esc(grouped(r.rate))}</td><td>${esc(r.source)}</td><td>${time(r.timestamp)}</td></tr>`)
+      .map(
+        (r) =>
+          `<tr><td>${esc(String(r.from).toUpperCase())} → ${esc(String(r.to).toUpperCase())}</td>${num(rate(r.from, r.to, r.rate), `The API's rate: ${r.rate} (an amount in ${String(r.from).toUpperCase()} times it is the amount in ${String(r.to).toUpperCase()})`)}<td>${esc(r.source)}</td><td>${time(r.timestamp)}</td></tr>`,
+      )
       .join('');
     const xml = new DOMParser().parseFromString(poolsXml, 'application/xml');
     const text = (node: Element, name: string) => node.getElementsByTagName(name)[0]?.textContent ?? '';
     const pools = [...xml.getElementsByTagName('Listgs')];
+    // A pool's pair is source/destination; its rate is source units per destination unit, and what it
+    // can still deliver is in destination units.
     const poolRows = pools
-      .map((p) => `<tr><td>${esc(text(p, 'Nm'))}</td><td>${esc(text(p, 'CcyPair'))}</td><td class="num">${esc(grouped(text(p, 'XchgRate')))}</td><td class="num">${esc(grouped(text(p, 'AvlblBal')))}</td></tr>`)
+      .map((p) => {
+        const [source, destination] = text(p, 'CcyPair').split('/');
+        return `<tr><td>${esc(text(p, 'Nm'))}</td><td>${esc(source)} → ${esc(destination)}</td>${num(rate(destination, source, text(p, 'XchgRate')), `XchgRate ${text(p, 'XchgRate')}`)}${num(amount(text(p, 'AvlblBal'), destination))}</tr>`;
+      })
       .join('');
     return `<table><thead><tr><th>pair</th><th>rate</th><th>source</th><th>as of</th></tr></thead><tbody>${rateRows}</tbody></table>
-<h3>Liquidity pools (${pools.length})</h3><table data-field="pools"><thead><tr><th>pool</th><th>pair</th><th>rate</th><th>available</th></tr></thead><tbody>${poolRows}</tbody></table>`;
+<h3>Liquidity pools (${pools.length})</h3><table data-field="pools"><thead><tr><th>pool</th><th>pair</th><th>rate</th><th>can still deliver</th></tr></thead><tbody>${poolRows}</tbody></table>`;
   }
 
   function magic(m: Snapshot['magic']): string {
@@ -219,5 +250,5 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
 ${block('Request headers', headers(x.requestHeaders))}${block('Request body', pretty(x.requestBody))}${block('Response body', pretty(x.responseBody))}</article>`;
   }
 
-  return { esc, pretty, prettyXml, timelines, journal, events, deliveries, clock, scenario, balances, magic, market, exchange };
+  return { esc, pretty, prettyXml, rate, amount, timelines, journal, events, deliveries, clock, scenario, balances, magic, market, exchange };
 }
