@@ -47,7 +47,7 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
     }),
     view('resources', 'Resources and their timelines', {
       wide: true,
-      children: html`<p><label for="filter-resources">Filter by kind, id or status</label> <input id="filter-resources" data-filter="resources" type="search" size="24"/></p><p class="muted" data-field="legend">FX trade states: NEWT new, awaiting acceptance · SETT accepted, awaiting pay-in · COMP completed · CANC cancelled.</p>`,
+      children: html`<p><label for="filter-resources">Filter by kind, id or status</label> <input id="filter-resources" data-filter="resources" type="search" size="24"/></p><p class="muted" data-field="legend">FX trade states, with the API’s codes: new (NEWT), awaiting acceptance · settling (SETT), accepted, awaiting pay-in · completed (COMP) · cancelled (CANC). Green is a final success, red a failure, cancellation or expiry, grey a state still moving.</p>`,
     }),
     view('journal', 'Request journal', {
       wide: true,

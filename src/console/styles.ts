@@ -27,9 +27,10 @@ td, th { text-align: left; padding: .2rem .4rem; border-bottom: 1px solid var(--
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .muted, .empty { color: var(--muted); }
 .status { display: inline-block; padding: 0 .4rem; border-radius: 3px; font-size: .85rem; font-weight: 600; background: #eef0f4; }
-.status-SUCCESSFUL, .status-COMPLETED, .status-COMP, .status-completed, .status-succeeded, .status-http-2xx { background: #dcf3e4; color: var(--ok); }
-.status-FAILED, .status-failed, .status-http-4xx, .status-http-5xx, .status-CANC, .status-cancelled, .status-expired, .status-CANCELLED, .status-dropped, .status-timeout { background: #fde4e1; color: var(--bad); }
-.status-PENDING, .status-PROCESSING, .status-pending, .status-NEWT, .status-SETT, .status-awaiting_payment { background: #fdf0d9; color: var(--wait); }
+/* Colour by meaning: green only for a final success, red for failed, cancelled or expired, neutral for the rest. */
+.status.tone-success { background: #dcf3e4; color: var(--ok); }
+.status.tone-failure { background: #fde4e1; color: var(--bad); }
+.status.tone-neutral { background: #eef0f4; color: var(--fg); }
 .resource { border-top: 1px solid var(--line); padding: .5rem 0; }
 .resource .kind { color: var(--muted); }
 ol.timeline { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem; padding: 0; margin: .35rem 0; }
@@ -40,6 +41,9 @@ ol.timeline li + li::before { content: '→ '; color: var(--muted); }
 button:disabled { opacity: .55; cursor: progress; }
 [data-outcome="ok"] { color: var(--ok); font-weight: 600; }
 [data-outcome="failed"] { color: var(--bad); font-weight: 600; }
+[data-field="flow-outcome"][data-tone="neutral"] { color: var(--fg); }
+[data-field="flow-outcome"][data-tone="success"] { color: var(--ok); }
+[data-field="flow-outcome"][data-tone="failure"] { color: var(--bad); }
 .exchange { border-top: 1px solid var(--line); padding: .35rem 0; }
 details { border-top: 1px solid var(--line); padding: .3rem 0; }
 body[data-state="locked"] .needs-key { display: none; }

@@ -122,6 +122,10 @@ describe('the console page', () => {
     const before = (await t.call('GET', '/_sandbox/balances')).body.data.find((b: any) => b.key === 'NGN').available;
     await c.api.runFlow('failing-payout');
     expect(c.text('[data-field="flow-outcome"]')).toMatch(/is FAILED: Beneficiary bank declined the transfer$/);
+    // The flow worked (data-outcome ok), and what it reached is a failure: red, not green.
+    expect(c.doc.querySelector('[data-field="flow-outcome"]')!.getAttribute('data-outcome')).toBe('ok');
+    expect(c.doc.querySelector('[data-field="flow-outcome"]')!.getAttribute('data-tone')).toBe('failure');
+    expect(c.doc.querySelector('.resource[data-kind="payouts"] header .status')!.className).toBe('status tone-failure');
     const card = c.doc.querySelector('.resource[data-kind="payouts"]')!;
     expect(card.querySelector('.timeline')!.textContent).toContain('Beneficiary bank declined the transfer');
     expect(c.text('[data-view="balances"]')).toContain(Number(before).toLocaleString('en-US', { minimumFractionDigits: 2 }));
@@ -317,7 +321,7 @@ describe('keys and tenants in the console', () => {
     await c.api.runFlow('failing-payout');
     await c.api.runFlow('marketplace-quote');
     await c.api.runFlow('fx-trade');
-    expect(c.text('[data-field="flow-outcome"]')).toMatch(/ is COMP$/);
+    expect(c.text('[data-field="flow-outcome"]')).toMatch(/ is completed \(COMP\)$/);
     const html = c.doc.documentElement.outerHTML;
     expect(html).not.toContain('tenant-b-secret-payout');
     expect(html).not.toContain(KEY);

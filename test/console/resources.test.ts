@@ -105,6 +105,20 @@ describe('console views', () => {
     expect(views.amount('1530250.5', 'usdt')).toBe('1,530,250.5 USDT');
   });
 
+  it('names the FX codes and colours every state by meaning: green only for a final success', () => {
+    const tones = (states: string[]) => Object.fromEntries(states.map((s) => [s, views.tone(s)]));
+    expect(tones(['SUCCESSFUL', 'COMPLETED', 'COMP', 'completed', 'succeeded', 'order.successful', '201'])).toEqual({
+      SUCCESSFUL: 'success', COMPLETED: 'success', COMP: 'success', completed: 'success', succeeded: 'success', 'order.successful': 'success', 201: 'success',
+    });
+    expect(tones(['FAILED', 'failed', 'CANC', 'cancelled', 'expired', 'dropped', '404', '503'])).toEqual({
+      FAILED: 'failure', failed: 'failure', CANC: 'failure', cancelled: 'failure', expired: 'failure', dropped: 'failure', 404: 'failure', 503: 'failure',
+    });
+    expect(tones(['PENDING', 'PROCESSING', 'NEWT', 'SETT', 'pending', 'awaiting_payment'])).toEqual({
+      PENDING: 'neutral', PROCESSING: 'neutral', NEWT: 'neutral', SETT: 'neutral', pending: 'neutral', awaiting_payment: 'neutral',
+    });
+    expect(['NEWT', 'SETT', 'COMP', 'CANC', 'PENDING'].map(views.stateName)).toEqual(['new', 'settling', 'completed', 'cancelled', 'PENDING']);
+  });
+
   it('draws a timeline from events alone for kinds the resource list does not know', () => {
     const html = views.timelines({
       resources: { data: [], counts: {} },
@@ -121,10 +135,10 @@ describe('console views', () => {
       magic: { honoured: true, data: [] },
     });
     expect(html).toContain('data-kind="fx_trade" data-id="tx-1"');
-    expect(html.match(/class="status status-\w+">(\w+)</g)).toEqual([
-      'class="status status-SETT">SETT<',
-      'class="status status-NEWT">NEWT<',
-      'class="status status-SETT">SETT<',
+    expect(html.match(/class="status [\w-]+" data-state="\w+" title="\w+">(\w+)</g)).toEqual([
+      'class="status tone-neutral" data-state="SETT" title="SETT">settling<',
+      'class="status tone-neutral" data-state="NEWT" title="NEWT">new<',
+      'class="status tone-neutral" data-state="SETT" title="SETT">settling<',
     ]);
   });
 });

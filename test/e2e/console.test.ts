@@ -120,9 +120,9 @@ describe('the console in Chromium', () => {
     await page.waitForSelector(`${outcome}[data-outcome="ok"]`, { timeout: 15_000 });
     expect(await page.textContent(outcome)).toMatch(/^Quote [0-9a-f-]{36} is completed$/);
     await page.click('[data-flow="fx-trade"]');
-    await expect.poll(() => page.textContent(outcome), { timeout: 15_000 }).toMatch(/^Trade [0-9a-f-]{36} is COMP$/);
+    await expect.poll(() => page.textContent(outcome), { timeout: 15_000 }).toMatch(/^Trade [0-9a-f-]{36} is completed \(COMP\)$/);
     const fx = page.locator('[data-view="resources"] .resource[data-kind="fx-trades"]');
-    await expect.poll(() => fx.locator('.timeline .status').allTextContents(), { timeout: 10_000 }).toEqual(['NEWT', 'SETT', 'COMP']);
+    await expect.poll(() => fx.locator('.timeline .status').allTextContents(), { timeout: 10_000 }).toEqual(['new', 'settling', 'completed']);
 
     // The same in steps, pausing on each call, then a trade made from the form in XML and moved with its buttons.
     await page.check('#step-mode');
@@ -141,7 +141,10 @@ describe('the console in Chromium', () => {
     const made = page.locator('[data-view="resources"] .resource[data-kind="fx-trades"]').first();
     await expect.poll(() => made.locator('[data-action="simulate"]').allTextContents(), { timeout: 10_000 }).toEqual(['accept', 'cancel']);
     await made.locator('[data-event="cancel"]').click();
-    await expect.poll(() => made.locator('header .status').textContent(), { timeout: 10_000 }).toBe('CANC');
+    await expect.poll(() => made.locator('header .status').textContent(), { timeout: 10_000 }).toBe('cancelled');
+    // Colour by meaning: a cancelled trade in the failure red, not the success green.
+    const colours = await made.locator('header .status').evaluate((e) => getComputedStyle(e).color);
+    expect(colours).toBe('rgb(154, 28, 18)');
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -162,7 +165,7 @@ describe('the console in Chromium', () => {
     await page.waitForSelector('[data-field="flow-outcome"][data-outcome="ok"]', { timeout: 15_000 });
     expect(await page.locator('[data-flow="fx-trade"]').isDisabled()).toBe(false);
     expect(await page.getAttribute('[data-field="flow-outcome"]', 'aria-live')).toBe('polite');
-    expect(await page.textContent('[data-field="legend"]')).toContain('SETT accepted, awaiting pay-in');
+    expect(await page.textContent('[data-field="legend"]')).toContain('settling (SETT), accepted, awaiting pay-in');
     const amounts = await page.locator('[data-view="balances"] td.num').allTextContents();
     expect(amounts.length).toBeGreaterThan(0);
     for (const a of amounts) expect(a).toMatch(/^-?\d{1,3}(,\d{3})*(\.\d+)?$/);

@@ -174,6 +174,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       return m[1];
     },
     rate: (from, to, multiplier) => views.rate(from, to, multiplier),
+    state: (code) => (views.stateName(code) === code ? code : `${views.stateName(code)} (${code})`),
   };
 
   /** The server's own explanation of a refusal: the JSON envelope's message or the XML reject's RsnDesc. */
@@ -206,6 +207,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     log.innerHTML = '';
     say('flow-title', `${flow.title}: ${flow.outline}`);
     say('flow-outcome', 'Running…', 'running');
+    el('[data-field="flow-outcome"]')?.setAttribute('data-tone', 'neutral');
     const buttons = [...doc.querySelectorAll('[data-action="flow"]')] as HTMLButtonElement[];
     for (const b of buttons) b.disabled = true;
     let n = 0;
@@ -227,10 +229,16 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       if (!ok) throw new Error(`${label}: ${x.status}${serverMessage(x.responseBody)}`);
       return x;
     };
+    // data-outcome says whether the flow ran to its end; data-tone what the state it reached means
+    // (a payout that ends FAILED is a flow that worked, shown in the failure colour).
+    const outcome = el('[data-field="flow-outcome"]');
     try {
-      say('flow-outcome', await flow.run(step, tools), 'ok');
+      const done = await flow.run(step, tools);
+      say('flow-outcome', done.text, 'ok');
+      outcome?.setAttribute('data-tone', views.tone(done.state));
     } catch (err) {
       say('flow-outcome', (err as Error).message, 'failed');
+      outcome?.setAttribute('data-tone', 'failure');
     } finally {
       for (const b of buttons) b.disabled = false;
     }

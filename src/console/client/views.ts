@@ -40,12 +40,29 @@ export function makeViews() {
     return JSON.stringify(body, null, 2);
   }
 
-  /** A state or an HTTP status as a badge; HTTP statuses are coloured by class (2xx, 4xx, 5xx). */
+  /** The FX interface's ISO 20022 codes, as a person reads them. */
+  const NAMES: Record<string, string> = { NEWT: 'new', SETT: 'settling', COMP: 'completed', CANC: 'cancelled' };
+  /** Final success states (each resource's success outcome, a delivery that succeeded), and failures. */
+  const SUCCESS = ['SUCCESSFUL', 'COMPLETED', 'COMP', 'completed', 'succeeded', 'order.successful'];
+  const FAILURE = ['FAILED', 'failed', 'CANC', 'CANCELLED', 'cancelled', 'expired', 'EXPIRED', 'REJECTED', 'rejected', 'dropped', 'timeout'];
+
+  /** What a state means: success only for a final success, failure for failed, cancelled or expired, neutral otherwise. */
+  function tone(s: string | number | null | undefined): 'success' | 'failure' | 'neutral' {
+    const text = String(s ?? '');
+    if (/^[1-5][0-9]{2}$/.test(text)) return text[0] === '2' ? 'success' : text[0] === '4' || text[0] === '5' ? 'failure' : 'neutral';
+    return SUCCESS.includes(text) ? 'success' : FAILURE.includes(text) ? 'failure' : 'neutral';
+  }
+
+  /** A state's readable name (NEWT → new); states that are words already stay as the API writes them. */
+  const stateName = (s: string) => NAMES[s] ?? s;
+
+  /** A state or an HTTP status as a badge, coloured by what it means; the API's code in data-state (and in a title when renamed). */
   const status = (s: string | number | null | undefined) => {
     if (s === null || s === undefined || s === '') return '';
     const text = String(s);
-    const kind = /^[1-5][0-9]{2}$/.test(text) ? `status-http-${text[0]}xx` : `status-${esc(text)}`;
-    return `<span class="status ${kind}">${esc(text)}</span>`;
+    const name = stateName(text);
+    const title = name !== text ? ` title="${esc(text)}"` : '';
+    return `<span class="status tone-${tone(text)}" data-state="${esc(text)}"${title}>${esc(name)}</span>`;
   };
   const time = (iso: string | null | undefined) => (iso ? `<time datetime="${esc(iso)}">${esc(iso.replace('T', ' ').replace('Z', ''))}</time>` : '');
   const block = (title: string, text: string) => (text ? `<h4>${esc(title)}</h4><pre tabindex="0">${esc(text)}</pre>` : '');
@@ -250,5 +267,5 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
 ${block('Request headers', headers(x.requestHeaders))}${block('Request body', pretty(x.requestBody))}${block('Response body', pretty(x.responseBody))}</article>`;
   }
 
-  return { esc, pretty, prettyXml, rate, amount, timelines, journal, events, deliveries, clock, scenario, balances, magic, market, exchange };
+  return { esc, pretty, prettyXml, rate, amount, tone, stateName, timelines, journal, events, deliveries, clock, scenario, balances, magic, market, exchange };
 }
