@@ -30,7 +30,7 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
   const views = [
     view('compose', 'Make a request', {
       wide: true,
-      children: html`<p><label for="compose-kind">Create</label> <select id="compose-kind"><option value="payout">a fiat payout</option><option value="wallet-payout">a wallet payout</option><option value="withdrawal">a bank withdrawal</option><option value="transfer">a transfer</option><option value="intent">a marketplace intent</option><option value="fx-trade">an FX trade (XML)</option></select> <button type="button" data-action="compose-fill">Fill in an example</button> <button type="button" class="primary" data-action="compose-send">Send</button></p><p><label for="compose-body">Request body (edit it freely; the example succeeds as it is)</label></p><textarea id="compose-body" rows="10" cols="80" spellcheck="false"></textarea>`,
+      children: html`<p><label for="compose-kind">Create</label> <select id="compose-kind"><option value="payout">a fiat payout</option><option value="wallet-payout">a wallet payout</option><option value="withdrawal">a bank withdrawal</option><option value="transfer">a transfer</option><option value="intent">a marketplace intent</option><option value="fx-trade">an FX trade (XML)</option></select> <code class="target" data-field="compose-target" aria-live="polite"></code> <button type="button" data-action="compose-fill">Fill in an example</button> <button type="button" class="primary" data-action="compose-send">Send</button></p><p><label for="compose-body">Request body (edit it freely; the example succeeds as it is; choosing another kind puts in its example)</label></p><textarea id="compose-body" rows="10" cols="80" spellcheck="false"></textarea>`,
     }),
     view('clock', 'Clock', { children: html`<p>${advances}</p>` }),
     view('scenario', 'Scenario'),
@@ -47,7 +47,7 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
     }),
     view('resources', 'Resources and their timelines', {
       wide: true,
-      children: html`<p><label for="filter-resources">Filter by kind, id or status</label> <input id="filter-resources" data-filter="resources" type="search" size="24"/></p><p class="muted" data-field="legend">FX trade states, with the API’s codes: new (NEWT), awaiting acceptance · settling (SETT), accepted, awaiting pay-in · completed (COMP) · cancelled (CANC). Green is a final success, red a failure, cancellation or expiry, grey a state still moving.</p>`,
+      children: html`<p><label for="filter-resources">Filter by kind, id or status</label> <input id="filter-resources" data-filter="resources" type="search" size="24"/></p><p><button type="button" data-action="demo-bulk" aria-pressed="false">Show the demo bulk file (24 settled transfers)</button> <span class="muted">The sandbox keeps a settled demo file, bulk_demo_salaries, for each key once it makes a transfer request; the list leaves it out until asked.</span></p><p class="muted" data-field="legend">FX trade states, with the API’s codes: new (NEWT), awaiting acceptance · settling (SETT), accepted, awaiting pay-in · completed (COMP) · cancelled (CANC). Green is a final success, red a failure, cancellation or expiry, grey a state still moving.</p>`,
     }),
     view('journal', 'Request journal', {
       wide: true,

@@ -53,6 +53,7 @@ body:not([data-state="ready"]) .signed-in { display: none; }
 .mode[data-outcome="test"] { background: #dcf3e4; color: var(--ok); }
 .mode[data-outcome="live"] { background: #fdf0d9; color: var(--wait); }
 .moves button { font-size: .9rem; }
+code.target { font-weight: 600; }
 textarea { width: 100%; box-sizing: border-box; font: inherit; font-family: ui-monospace, monospace; }
 input, select, textarea { max-width: 100%; }
 /* The landing page at /: one readable column. */

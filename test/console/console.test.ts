@@ -289,6 +289,55 @@ describe('the console page', () => {
     expect(res.length).toBeGreaterThan(0);
   });
 
+  it('shows METHOD /path beside the kind and puts in the chosen kind\'s example when the kind changes', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    const kind = c.doc.querySelector('#compose-kind') as unknown as HTMLSelectElement;
+    const body = () => JSON.parse((c.doc.querySelector('#compose-body') as unknown as HTMLTextAreaElement).value);
+    const choose = async (value: string) => {
+      kind.value = value;
+      kind.dispatchEvent(new c.win.Event('change', { bubbles: true }) as unknown as Event);
+      await c.api.idle();
+    };
+    // Ready at sign-in: the payout example, and where it goes.
+    expect(c.text('[data-field="compose-target"]')).toBe('POST /api/v1/partners/payouts');
+    expect(body()).toMatchObject({ currency: 'NGN', destination: { bankCode: '058' } });
+    await choose('withdrawal');
+    expect(c.text('[data-field="compose-target"]')).toBe('POST /api/v1/partners/withdrawal');
+    expect(Object.keys(body())).toEqual(['accountId', 'accountName', 'accountNumber', 'amount', 'bankCode', 'authCode']);
+    await c.click('[data-action="compose-send"]');
+    expect(c.text('[data-view="compose"]')).toContain('POST /api/v1/partners/withdrawal → 201');
+    await choose('fx-trade');
+    expect(c.text('[data-field="compose-target"]')).toBe('POST /api/v1/partners/fx/trades');
+    expect((c.doc.querySelector('#compose-body') as unknown as HTMLTextAreaElement).value).toContain('<FXTradInstr>');
+  });
+
+  it('creates one transfer as one transfer; the demo bulk file shows only when asked for, by its labelled button', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    const kind = c.doc.querySelector('#compose-kind') as unknown as HTMLSelectElement;
+    kind.value = 'transfer';
+    kind.dispatchEvent(new c.win.Event('change', { bubbles: true }) as unknown as Event);
+    await c.click('[data-action="compose-send"]');
+    expect(c.text('[data-view="compose"]')).toContain('POST /api/v1/transfers → 201');
+    const cards = () => [...c.doc.querySelectorAll('[data-view="resources"] .resource')].map((r) => r.getAttribute('data-kind'));
+    expect(cards()).toEqual(['transfers']);
+    expect(c.text('[data-field="demo-hidden"]')).toBe('Not shown: the demo bulk file bulk_demo_salaries and its rows (25 in this list).');
+    const button = c.doc.querySelector('[data-action="demo-bulk"]')!;
+    expect(button.textContent).toBe('Show the demo bulk file (24 settled transfers)');
+    expect(button.getAttribute('aria-pressed')).toBe('false');
+    await c.click('[data-action="demo-bulk"]');
+    expect(button.getAttribute('aria-pressed')).toBe('true');
+    expect(c.doc.querySelector('[data-field="demo-hidden"]')).toBeNull();
+    expect(c.text('[data-field="resources-count"]')).toBe('Showing 25 of 26');
+    await c.click('[data-action="more"][data-list="resources"]');
+    expect(c.doc.querySelector('[data-view="resources"] .resource[data-kind="bulk-disbursements"][data-id="bulk_demo_salaries"]')).not.toBeNull();
+    await c.click('[data-action="demo-bulk"]');
+    expect(cards()).toEqual(['transfers']);
+  });
+
   it('shows the server\'s refusal when the edited body is wrong', async () => {
     const t = await createTestApp();
     const c = await consoleFor(t);

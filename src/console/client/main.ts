@@ -22,8 +22,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   let last: Snapshot | undefined;
   /** What each long list shows: a text filter and how many items (more on "Show more"). */
   const PAGE = 25;
-  const lists: Record<'resources' | 'journal' | 'events', { text: string; shown: number }> = {
-    resources: { text: '', shown: PAGE },
+  const lists: Record<'resources' | 'journal' | 'events', { text: string; shown: number; demo?: boolean }> = {
+    resources: { text: '', shown: PAGE, demo: false },
     journal: { text: '', shown: PAGE },
     events: { text: '', shown: PAGE * 2 },
   };
@@ -132,6 +132,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
 
   function begin(): void {
     showGate();
+    fillCompose();
     clearInterval(timer);
     timer = setInterval(() => void (polling ? undefined : refresh()), parts.pollMs);
     void refresh();
@@ -287,6 +288,32 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     }
   }
 
+  /** The form's example for the kind chosen, and where it goes (METHOD /path) beside the kind. */
+  function fillCompose(): void {
+    const kind = (el('#compose-kind') as HTMLSelectElement | null)?.value;
+    const box = el('#compose-body') as HTMLTextAreaElement | null;
+    if (kind === undefined || !box) return;
+    const t = composeTemplate(kind);
+    box.value = t.body;
+    say('compose-target', `POST ${t.path}`);
+  }
+
+  /** The demo bulk file, on request only: reading it makes the sandbox seed it if this key has none yet. */
+  async function toggleDemo(button: HTMLElement): Promise<void> {
+    const show = !lists.resources.demo;
+    if (show) {
+      const x = await api.call('Read the demo bulk file', 'GET', '/api/v1/transfers/bulk/bulk_demo_salaries/transfers', { headers: { 'x-service-source': 'console' } });
+      if (x.status !== 200) {
+        say('action-result', `Read the demo bulk file: ${x.status}${serverMessage(x.responseBody)}`, 'failed');
+        return;
+      }
+    }
+    lists.resources.demo = show;
+    button.setAttribute('aria-pressed', String(show));
+    button.textContent = show ? 'Hide the demo bulk file' : 'Show the demo bulk file (24 settled transfers)';
+    await refresh();
+  }
+
   /** Send what the form holds; the exchange (XML shown as sent and received) appears under it. */
   async function compose(): Promise<void> {
     const kind = (el('#compose-kind') as HTMLSelectElement).value;
@@ -319,10 +346,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     if (!api.key()) return;
     if (action === 'flow') return runFlow(target.getAttribute('data-flow')!);
     if (action === 'market') return readMarket();
-    if (action === 'compose-fill') {
-      (el('#compose-body') as HTMLTextAreaElement).value = composeTemplate((el('#compose-kind') as HTMLSelectElement).value).body;
-      return;
-    }
+    if (action === 'compose-fill') return fillCompose();
+    if (action === 'demo-bulk') return toggleDemo(target);
     if (action === 'compose-send') return compose();
     if (action === 'more') {
       const list = lists[target.getAttribute('data-list') as keyof typeof lists];
@@ -386,6 +411,10 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     lists[name].text = box.value;
     lists[name].shown = name === 'events' ? PAGE * 2 : PAGE;
     drawLists();
+  });
+  // Another kind goes to another endpoint: its own example replaces the body (a payout body never goes to the withdrawal route).
+  doc.addEventListener('change', (ev) => {
+    if ((ev.target as HTMLElement).id === 'compose-kind') fillCompose();
   });
   doc.addEventListener('keydown', (ev) => {
     if (ev.key === 'Enter' && (ev.target as HTMLElement).id === 'key') void track(signIn());
