@@ -35,7 +35,7 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
     view('clock', 'Clock', { children: html`<p>${advances}</p>` }),
     view('scenario', 'Scenario'),
     view('balances', 'Balances', {
-      children: html`<p><button type="button" data-action="top-up" data-key="NGN" data-amount="1000000">Top up 1,000,000 NGN</button> <button type="button" data-action="top-up" data-key="usdt:base" data-amount="10000">Top up 10,000 USDT on Base</button> <button type="button" data-action="reset">Reset this key's data</button></p>`,
+      children: html`<p><button type="button" data-action="top-up" data-key="NGN" data-amount="1000000">Top up 1,000,000 NGN</button> <button type="button" data-action="top-up" data-key="usdt:base" data-amount="10000">Top up 10,000 USDT on Base</button></p><p class="danger-zone"><button type="button" class="danger" data-action="reset" aria-haspopup="dialog">Reset this key's data…</button> <span class="muted">Asks first.</span></p>`,
     }),
     view('market', 'Market', {
       wide: true,
@@ -58,7 +58,9 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
       children: html`<p><label for="filter-events">Filter by event or resource</label> <input id="filter-events" data-filter="events" type="search" size="24"/></p>`,
     }),
   ];
-  const page = html`<!doctype html><html lang="en">${head}<body data-state="locked"><header class="top"><h1>payments-sandbox console</h1>${gate}${signedIn}${nav}</header><main tabindex="-1">${flowsView}${views}</main></body></html>`;
+  // The reset asks first, in a dialog the page owns (window.confirm would stop the page's polling and cannot be styled or labelled).
+  const resetDialog = html`<dialog id="reset-dialog" aria-labelledby="reset-title" aria-describedby="reset-what"><h2 id="reset-title">Reset this key's data?</h2><p id="reset-what">The sandbox forgets this key's resources, balances (back to the starting amounts), timed moves, events, request journal, webhook deliveries and clock offset. The webhook settings and the chosen scenario stay. This cannot be undone.</p><p class="dialog-buttons"><button type="button" data-action="reset-cancel" autofocus="">Cancel</button> <button type="button" class="danger" data-action="reset-confirm">Reset this key's data</button></p></dialog>`;
+  const page = html`<!doctype html><html lang="en">${head}<body data-state="locked"><header class="top"><h1>payments-sandbox console</h1>${gate}${signedIn}${nav}</header><main tabindex="-1">${flowsView}${views}</main>${resetDialog}</body></html>`;
   // Every piece is synchronous, so the template is a plain string.
   return String(page);
 }

@@ -54,6 +54,12 @@ body:not([data-state="ready"]) .signed-in { display: none; }
 .mode[data-outcome="live"] { background: #fdf0d9; color: var(--wait); }
 .moves button { font-size: .9rem; }
 code.target { font-weight: 600; }
+.danger-zone { border-top: 1px solid var(--line); padding-top: .5rem; }
+button.danger { border-color: var(--bad); color: var(--bad); }
+dialog button.danger { background: var(--bad); color: #fff; }
+dialog { max-width: min(32rem, calc(100vw - 2rem)); border: 1px solid var(--line); border-radius: 6px; padding: 1rem 1.25rem; color: var(--fg); }
+dialog::backdrop { background: rgb(29 35 48 / .45); }
+.dialog-buttons { display: flex; gap: .5rem; justify-content: flex-end; flex-wrap: wrap; margin-bottom: 0; }
 textarea { width: 100%; box-sizing: border-box; font: inherit; font-family: ui-monospace, monospace; }
 input, select, textarea { max-width: 100%; }
 /* The landing page at /: one readable column. */

@@ -205,9 +205,52 @@ describe('the console page', () => {
     const before = Number(await ngn());
     await c.click('[data-action="top-up"][data-key="NGN"]');
     expect(Number(await ngn())).toBe(before + 1_000_000);
+  });
+
+  it('asks before a reset, in a dialog of its own, and clears every panel after', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('before-reset') });
+    await c.signIn(KEY);
+    await c.click('[data-flow="fiat-payout"]');
+    await c.click('[data-action="market"]');
+    (c.doc.querySelector('#compose-kind') as unknown as HTMLSelectElement).value = 'intent';
+    await c.click('[data-action="compose-fill"]');
+    await c.click('[data-action="compose-send"]');
+    const filter = c.doc.querySelector('#filter-journal') as unknown as HTMLInputElement;
+    filter.value = 'POST';
+    filter.dispatchEvent(new c.win.Event('input', { bubbles: true }) as unknown as Event);
+    for (const view of ['flow-log', 'compose', 'market', 'resources', 'journal', 'events']) expect(c.text(`[data-view="${view}"]`), view).not.toBe('');
+
+    // Reset sits apart from the top-ups and only opens the dialog.
+    const reset = c.doc.querySelector('[data-action="reset"]')!;
+    expect(reset.closest('p')!.querySelector('[data-action="top-up"]')).toBeNull();
+    expect(reset.getAttribute('aria-haspopup')).toBe('dialog');
+    const dialog = c.doc.querySelector('#reset-dialog') as unknown as HTMLDialogElement;
+    expect(dialog.open).toBe(false);
     await c.click('[data-action="reset"]');
-    expect((await t.call('GET', '/api/v1/partners/payouts/console-moves')).status).toBe(404);
+    expect(dialog.open).toBe(true);
+    expect(dialog.getAttribute('aria-labelledby')).toBe('reset-title');
+    expect(c.text('#reset-title')).toBe("Reset this key's data?");
+    await c.click('[data-action="reset-cancel"]');
+    expect(dialog.open).toBe(false);
+    expect((await t.call('GET', '/api/v1/partners/payouts/before-reset')).status).toBe(200);
+
+    await c.click('[data-action="reset"]');
+    await c.click('[data-action="reset-confirm"]');
+    expect(dialog.open).toBe(false);
+    expect((await t.call('GET', '/api/v1/partners/payouts/before-reset')).status).toBe(404);
+    expect(c.text('[data-field="action-result"]')).toBe("Reset this key's data: done");
+    // Nothing of before stays: the flow's log and headline, the form's exchange, the market, the filters.
+    for (const view of ['flow-log', 'compose', 'market']) expect(c.text(`[data-view="${view}"]`), view).toBe('');
+    for (const field of ['flow-title', 'flow-outcome']) expect(c.text(`[data-field="${field}"]`), field).toBe('');
+    expect(filter.value).toBe('');
     expect(c.text('[data-view="resources"]')).toContain('No resources yet');
+    expect(c.text('[data-view="journal"]')).toContain('No API requests yet');
+    expect(c.text('[data-view="events"]')).toContain('No events yet');
+    expect(c.text('[data-view="clock"]')).toMatch(/Ahead of real time\s*0 s/);
+    // The form is ready again, with a fresh example.
+    expect(c.text('[data-field="compose-target"]')).toBe('POST /api/v1/partners/marketplace/intent');
   });
 
   it('sets the webhook, shows the secret and each attempt\'s headers and answer, redelivers and rotates the secret', async () => {

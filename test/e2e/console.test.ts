@@ -149,6 +149,33 @@ describe('the console in Chromium', () => {
     await page.close();
   });
 
+  it('asks before a reset in an accessible dialog: focus on Cancel, Escape backs out, confirming clears the panels', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${server.url}/console`);
+    page.setDefaultTimeout(8_000);
+    await page.fill('#key', 'sk_test_c0501e00000000000000000000000002');
+    await page.click('[data-action="sign-in"]');
+    await page.waitForSelector('[data-view="balances"] table');
+    await page.click('[data-action="market"]');
+    await page.waitForSelector('[data-field="pools"]');
+    await page.click('[data-action="reset"]');
+    await page.waitForSelector('#reset-dialog[open]');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-action'))).toBe('reset-cancel');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#reset-dialog', { state: 'hidden' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-action'))).toBe('reset');
+    expect(await page.locator('[data-field="pools"]').count()).toBe(1);
+    await page.click('[data-action="reset"]');
+    await page.click('[data-action="reset-confirm"]');
+    await expect.poll(() => page.textContent('[data-field="action-result"]'), { timeout: 10_000 }).toBe("Reset this key's data: done");
+    expect(await page.textContent('[data-view="market"]')).toBe('');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('fits a 390 px screen in one column, moves focus to the console and passes axe-core with no serious or critical violation', async () => {
     const page = await browser.newPage();
     await page.setViewportSize({ width: 390, height: 844 });

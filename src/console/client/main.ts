@@ -138,11 +138,33 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     void refresh();
   }
 
+  /** Empty every panel that holds what the key had: the polled views, the flow log and headline, the form's exchange, the market. */
+  function clearPanels(): void {
+    for (const view of new Set([...Object.keys(rendered), 'flow-log', 'compose', 'market'])) {
+      rendered[view] = '';
+      const box = el(`[data-view="${view}"]`);
+      if (box) box.innerHTML = '';
+    }
+    for (const field of ['flow-title', 'flow-outcome', 'next-step']) say(field, '');
+    el('[data-field="flow-outcome"]')?.removeAttribute('data-tone');
+    events = [];
+    last = undefined;
+    for (const [name, list] of Object.entries(lists)) {
+      list.text = '';
+      list.shown = name === 'events' ? PAGE * 2 : PAGE;
+    }
+    for (const input of Array.from(doc.querySelectorAll('[data-filter]')) as HTMLInputElement[]) input.value = '';
+    lists.resources.demo = false;
+    const demo = el('[data-action="demo-bulk"]');
+    demo?.setAttribute('aria-pressed', 'false');
+    if (demo) demo.textContent = 'Show the demo bulk file (24 settled transfers)';
+  }
+
   function forget(message = ''): void {
     api.forgetKey();
     clearInterval(timer);
-    events = [];
-    for (const view of Object.keys(rendered)) put(view, '');
+    clearPanels();
+    say('webhook-secret', '');
     showGate();
     say('key-error', message, message ? 'failed' : undefined);
   }
@@ -347,6 +369,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     if (action === 'flow') return runFlow(target.getAttribute('data-flow')!);
     if (action === 'market') return readMarket();
     if (action === 'compose-fill') return fillCompose();
+    const dialog = el('#reset-dialog') as HTMLDialogElement | null;
+    if (action === 'reset') {
+      dialog?.showModal();
+      return;
+    }
+    if (action === 'reset-cancel') return dialog?.close();
     if (action === 'demo-bulk') return toggleDemo(target);
     if (action === 'compose-send') return compose();
     if (action === 'more') {
@@ -386,8 +414,14 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       } else if (action === 'redeliver') {
         const id = target.getAttribute('data-id')!;
         x = await api.call(`Redeliver ${id}`, 'POST', `/_sandbox/webhooks/deliveries/${encodeURIComponent(id)}/redeliver`);
-      } else if (action === 'reset') {
+      } else if (action === 'reset-confirm') {
+        dialog?.close();
         x = await api.call("Reset this key's data", 'POST', '/_sandbox/reset');
+        // Nothing of before stays on screen; the polled views fill again from the empty key.
+        if (x.status === 200) {
+          clearPanels();
+          fillCompose();
+        }
       } else return;
     } catch (err) {
       say('action-result', (err as Error).message, 'failed');
@@ -412,6 +446,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     lists[name].shown = name === 'events' ? PAGE * 2 : PAGE;
     drawLists();
   });
+  // Closing the reset dialog (either button, or Escape) puts focus back on the button that opened it.
+  el('#reset-dialog')?.addEventListener('close', () => (el('[data-action="reset"]') as HTMLElement | null)?.focus());
   // Another kind goes to another endpoint: its own example replaces the body (a payout body never goes to the withdrawal route).
   doc.addEventListener('change', (ev) => {
     if ((ev.target as HTMLElement).id === 'compose-kind') fillCompose();
