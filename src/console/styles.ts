@@ -2,8 +2,11 @@
 export const CONSOLE_CSS = `
 :root { --fg: #1d2330; --muted: #586074; --line: #dde1e8; --bg: #f6f7f9; --ok: #0f5e2c; --bad: #9a1c12; --wait: #7a4200; --accent: #2450b0; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 15px/1.5 system-ui, sans-serif; overflow-wrap: anywhere; color: var(--fg); background: var(--bg); }
+/* A word breaks only when it cannot fit a line on its own (never a number that fits); ids and numbers are kept whole below. */
+body { margin: 0; font: 15px/1.5 system-ui, sans-serif; overflow-wrap: break-word; color: var(--fg); background: var(--bg); }
 header.top { display: flex; gap: 1rem; align-items: center; padding: .75rem 1.25rem; background: #fff; border-bottom: 1px solid var(--line); flex-wrap: wrap; }
+/* The header's pieces (the key gate above all) may shrink to the screen; the key field with them. */
+header.top > * { min-width: 0; max-width: 100%; }
 header.top h1 { font-size: 1.1rem; margin: 0 1rem 0 0; }
 nav a { margin-right: .75rem; color: var(--accent); text-decoration: none; }
 /* One column on a phone; two from a laptop up. */
@@ -15,12 +18,17 @@ section.wide { grid-column: 1 / -1; }
 h2 { font-size: 1rem; margin: 0 0 .5rem; }
 h3 { font-size: .95rem; margin: .5rem 0; }
 h4 { font-size: .8rem; margin: .5rem 0 .2rem; color: var(--muted); text-transform: uppercase; letter-spacing: .03em; }
-pre { background: #f3f4f7; padding: .5rem; border-radius: 4px; overflow: auto; max-height: 24rem; font-size: .875rem; margin: 0; white-space: pre-wrap; }
+/* Bodies keep their lines: a long one scrolls inside its block (which takes focus) rather than breaking a number. */
+pre { background: #f3f4f7; padding: .5rem; border-radius: 4px; overflow: auto; max-height: 24rem; font-size: .875rem; margin: 0; white-space: pre; overflow-wrap: normal; }
 code { font-size: .875rem; }
 button { font: inherit; padding: .3rem .7rem; border: 1px solid var(--accent); background: #fff; color: var(--accent); border-radius: 4px; cursor: pointer; }
 button.primary { background: var(--accent); color: #fff; }
 input, select { font: inherit; padding: .3rem .5rem; border: 1px solid #8a91a0; border-radius: 4px; max-width: 100%; }
-#key { width: 28rem; }
+#key { width: 28rem; max-width: 100%; }
+/* Identifiers, numbers, times and states stay whole: an id is cut with an ellipsis (its full value in the title), the rest never wraps. */
+code.id { display: inline-block; max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
+code.path { overflow-wrap: normal; }
+td.num, time, .status, .method { white-space: nowrap; }
 table { display: block; overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
 td, th { text-align: left; padding: .2rem .4rem; border-bottom: 1px solid var(--line); }

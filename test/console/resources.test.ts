@@ -119,7 +119,15 @@ describe('console views', () => {
     expect(['NEWT', 'SETT', 'COMP', 'CANC', 'PENDING'].map(views.stateName)).toEqual(['new', 'settling', 'completed', 'cancelled', 'PENDING']);
   });
 
-  it('draws a timeline from events alone for kinds the resource list does not know', () => {
+  it('keeps ids whole with their full value in a title, and lets a path break only after / ? or &', () => {
+    const x = { label: 'Resolve', method: 'GET', path: '/api/v1/partners/banks/resolve?accountNumber=0123456789&bankCode=058', requestHeaders: {}, requestBody: undefined, status: 200, responseBody: '', ms: 3 };
+    expect(views.exchange(x, 1)).toContain('<code class="path">/<wbr>api/<wbr>v1/<wbr>partners/<wbr>banks/<wbr>resolve?<wbr>accountNumber=0123456789&amp;<wbr>bankCode=058</code>');
+    const html = views.events([{ id: 'evt_00000000000000000001', event: 'payout.pending', createdAt: '2026-01-15T09:00:00.000Z', data: { reference: 'a-very-long-reference-0123456789' } }]);
+    expect(html).toContain('<code class="id" title="a-very-long-reference-0123456789">a-very-long-reference-0123456789</code>');
+    expect(html).toContain('<table tabindex="0">');
+  });
+
+    it('draws a timeline from events alone for kinds the resource list does not know', () => {
     const html = views.timelines({
       resources: { data: [], counts: {} },
       events: [

@@ -180,6 +180,8 @@ describe('the console in Chromium', () => {
     const page = await browser.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${server.url}/console`);
+    // The key screen fits too (its field was 28rem wide: the page scrolled to 468 px).
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.fill('#key', KEY);
     await page.press('#key', 'Enter');
     await page.waitForSelector('body[data-state="ready"]');
@@ -197,8 +199,27 @@ describe('the console in Chromium', () => {
     expect(amounts.length).toBeGreaterThan(0);
     for (const a of amounts) expect(a).toMatch(/^-?\d{1,3}(,\d{3})*(\.\d+)?$/);
 
+    // Long ids, paths, rates and amounts on the page too: an FX trade, the market.
+    await page.click('[data-flow="fx-trade"]');
+    await expect.poll(() => page.textContent('[data-field="flow-outcome"]'), { timeout: 15_000 }).toMatch(/completed \(COMP\)$/);
+    await page.click('[data-action="market"]');
+    await page.waitForSelector('[data-field="pools"]');
+    await page.click('[data-view="journal"] summary');
+
     // No sideways scroll, and every section starts at the same left edge (one column), inside the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // Numbers, times, states and ids are never broken over two lines; an id cut short carries its full value in its title.
+    const broken = await page.evaluate(() =>
+      [...document.querySelectorAll('td.num, time, .status, code.id')].flatMap((e) => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        const cut = (e as HTMLElement).scrollWidth > (e as HTMLElement).clientWidth && e.getAttribute('title') !== e.textContent;
+        return lines.size > 1 || cut ? [e.outerHTML.slice(0, 120)] : [];
+      }),
+    );
+    expect(broken).toEqual([]);
+    expect(await page.locator('td.num, time, .status, code.id').count()).toBeGreaterThan(50);
     const boxes = await page.locator('main > section').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [Math.round(r.left), Math.round(r.right)]));
     expect(new Set(boxes.map(([left]) => left)).size).toBe(1);
     for (const [left, right] of boxes) expect(left >= 0 && right <= 390).toBe(true);

@@ -64,6 +64,10 @@ export function makeViews() {
     const title = name !== text ? ` title="${esc(text)}"` : '';
     return `<span class="status tone-${tone(text)}" data-state="${esc(text)}"${title}>${esc(name)}</span>`;
   };
+  /** An identifier kept whole: on one line, cut with an ellipsis when the column is narrower, its full value in the title. */
+  const ident = (v: unknown) => `<code class="id" title="${esc(v)}">${esc(v)}</code>`;
+  /** A path that may break only after a slash, ? or &, so the ids and numbers in it stay whole. */
+  const pathCode = (p: string) => `<code class="path">${esc(p).replace(/(\/|\?|&amp;)/g, '$1<wbr>')}</code>`;
   const time = (iso: string | null | undefined) => (iso ? `<time datetime="${esc(iso)}">${esc(iso.replace('T', ' ').replace('Z', ''))}</time>` : '');
   const block = (title: string, text: string) => (text ? `<h4>${esc(title)}</h4><pre tabindex="0">${esc(text)}</pre>` : '');
   const headers = (h: Record<string, string>) =>
@@ -145,7 +149,7 @@ export function makeViews() {
           })
           .join('');
         return `<article class="resource" data-kind="${esc(c.kind)}" data-id="${esc(c.id)}">
-<header><span class="kind">${esc(c.kind)}</span> <code>${esc(c.id)}</code> ${status(c.status)}</header>
+<header><span class="kind">${esc(c.kind)}</span> ${ident(c.id)} ${status(c.status)}</header>
 <ol class="timeline">${steps || '<li class="step muted">no state changes recorded</li>'}</ol>${
           c.moves.length
             ? `<p class="moves">Simulate: ${c.moves.map((m) => `<button type="button" data-action="simulate" data-kind="${esc(c.kind)}" data-id="${esc(c.id)}" data-event="${esc(m)}">${esc(m)}</button>`).join(' ')}</p>`
@@ -163,7 +167,7 @@ export function makeViews() {
     return paged.items
       .map((j) => {
         const q = j.query ? `?${j.query}` : '';
-        return `<details class="entry" data-keep="req:${esc(j.id)}"><summary><span class="method">${esc(j.method)}</span> <code>${esc(j.path + q)}</code> ${status(String(j.sent ?? j.status))}${j.fault ? ` <span class="fault">${esc(j.fault.kind)} fault, rule ${esc(j.fault.rule)}</span>` : ''} <span class="muted">${esc(j.durationMs)} ms · ${time(j.at)}</span></summary>
+        return `<details class="entry" data-keep="req:${esc(j.id)}"><summary><span class="method">${esc(j.method)}</span> ${pathCode(j.path + q)} ${status(String(j.sent ?? j.status))}${j.fault ? ` <span class="fault">${esc(j.fault.kind)} fault, rule ${esc(j.fault.rule)}</span>` : ''} <span class="muted">${esc(j.durationMs)} ms · ${time(j.at)}</span></summary>
 ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pretty(j.requestBody))}${block('Response body', pretty(j.responseBody))}</details>`;
       })
       .join('\n') + paged.footer;
@@ -175,10 +179,10 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
     const rows = paged.items
       .map((e) => {
         const s = eventSubject(e);
-        return `<tr><td><code>${esc(e.id)}</code></td><td>${esc(e.event)}</td><td><code>${esc(s.id)}</code></td><td>${time(e.createdAt)}</td></tr>`;
+        return `<tr><td>${ident(e.id)}</td><td>${esc(e.event)}</td><td>${ident(s.id)}</td><td>${time(e.createdAt)}</td></tr>`;
       })
       .join('');
-    return `<table><thead><tr><th>id</th><th>event</th><th>resource</th><th>at</th></tr></thead><tbody>${rows}</tbody></table>${paged.footer}`;
+    return `<table tabindex="0"><thead><tr><th>id</th><th>event</th><th>resource</th><th>at</th></tr></thead><tbody>${rows}</tbody></table>${paged.footer}`;
   }
 
   function deliveries(list: Snapshot['deliveries']): string {
@@ -219,7 +223,7 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
 
   function balances(list: any[]): string {
     const rows = list.map((b) => `<tr><td>${esc(b.key)}</td><td class="num">${esc(grouped(b.available))}</td></tr>`).join('');
-    return `<table><thead><tr><th>balance</th><th>available</th></tr></thead><tbody>${rows}</tbody></table>`;
+    return `<table tabindex="0"><thead><tr><th>balance</th><th>available</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
   /** A number for a person: thousands separators, 2 decimals from 100 up, up to 4 below. */
@@ -264,19 +268,19 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
         return `<tr><td>${esc(text(p, 'Nm'))}</td><td>${esc(source)} → ${esc(destination)}</td>${num(rate(destination, source, text(p, 'XchgRate')), `XchgRate ${text(p, 'XchgRate')}`)}${num(amount(text(p, 'AvlblBal'), destination))}</tr>`;
       })
       .join('');
-    return `<table><thead><tr><th>pair</th><th>rate</th><th>source</th><th>as of</th></tr></thead><tbody>${rateRows}</tbody></table>
-<h3>Liquidity pools (${pools.length})</h3><table data-field="pools"><thead><tr><th>pool</th><th>pair</th><th>rate</th><th>can still deliver</th></tr></thead><tbody>${poolRows}</tbody></table>`;
+    return `<table tabindex="0"><thead><tr><th>pair</th><th>rate</th><th>source</th><th>as of</th></tr></thead><tbody>${rateRows}</tbody></table>
+<h3>Liquidity pools (${pools.length})</h3><table tabindex="0" data-field="pools"><thead><tr><th>pool</th><th>pair</th><th>rate</th><th>can still deliver</th></tr></thead><tbody>${poolRows}</tbody></table>`;
   }
 
   function magic(m: Snapshot['magic']): string {
     const rows = m.data.map((r) => `<tr><td><code>${esc(r.value)}</code></td><td><code>${esc(r.field)}</code></td><td>${esc(r.applies)}</td><td>${esc(r.effect)}</td></tr>`).join('');
     const note = m.honoured ? '' : '<p data-field="magic-off"><strong>Not honoured for this key now</strong> (a live key, or a scenario with magicValues: false).</p>';
-    return `${note}<table><thead><tr><th>value</th><th>field</th><th>applies to</th><th>what happens</th></tr></thead><tbody>${rows}</tbody></table>`;
+    return `${note}<table tabindex="0"><thead><tr><th>value</th><th>field</th><th>applies to</th><th>what happens</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
   function exchange(x: Exchange, n: number): string {
     return `<article class="exchange"><h3>${n}. ${esc(x.label)}</h3>
-<p><span class="method">${esc(x.method)}</span> <code>${esc(x.path)}</code> → ${status(String(x.status))} <span class="muted">${esc(x.ms)} ms</span>${x.retryAfter ? ` <strong data-field="retry-after">Retry after ${esc(x.retryAfter)} s</strong>` : ''}</p>
+<p><span class="method">${esc(x.method)}</span> ${pathCode(x.path)} → ${status(String(x.status))} <span class="muted">${esc(x.ms)} ms</span>${x.retryAfter ? ` <strong data-field="retry-after">Retry after ${esc(x.retryAfter)} s</strong>` : ''}</p>
 ${block('Request headers', headers(x.requestHeaders))}${block('Request body', pretty(x.requestBody))}${block('Response body', pretty(x.responseBody))}</article>`;
   }
 
