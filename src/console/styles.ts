@@ -62,6 +62,7 @@ body:not([data-state="ready"]) .signed-in { display: none; }
 .mode[data-outcome="live"] { background: #fdf0d9; color: var(--wait); }
 .moves button { font-size: .9rem; }
 code.target { font-weight: 600; }
+.sandbox-only { display: inline-block; margin-left: .25rem; padding: 0 .35rem; border: 1px dashed var(--wait); border-radius: 3px; color: var(--wait); font-size: .75rem; font-weight: 600; letter-spacing: .03em; text-transform: uppercase; white-space: nowrap; vertical-align: middle; }
 .danger-zone { border-top: 1px solid var(--line); padding-top: .5rem; }
 button.danger { border-color: var(--bad); color: var(--bad); }
 dialog button.danger { background: var(--bad); color: #fff; }

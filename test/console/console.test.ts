@@ -403,6 +403,31 @@ describe('the console page', () => {
   });
 });
 
+describe('live keys in the console', () => {
+  it('marks simulate moves and the flows\' /_sandbox calls as sandbox only under a live key, and not under a test key', async () => {
+    const t = await createTestApp();
+    const live = await consoleFor(t);
+    await live.signIn(LIVE_KEY);
+    expect(live.text('[data-field="mode"]')).toContain('marked "sandbox only" do not exist on the live service');
+    await live.click('[data-action="compose-send"]');
+    expect(live.text('[data-view="compose"]')).toContain('POST /api/v1/partners/payouts → 201');
+    const moves = live.doc.querySelector('[data-view="resources"] .resource[data-kind="payouts"] .moves')!;
+    expect(moves.textContent).toMatch(/^Simulate sandbox only: process$/);
+    expect(moves.querySelector('.sandbox-only')!.getAttribute('title')).toContain('The live service has no such call');
+    await live.click('[data-flow="marketplace-quote"]');
+    const marked = [...live.doc.querySelectorAll('[data-view="flow-log"] .exchange')].map((x) => [x.querySelector('code.path')!.textContent!.split('/')[1], x.querySelector('h3 .sandbox-only') !== null]);
+    expect(marked).toContainEqual(['_sandbox', true]);
+    for (const [root, isMarked] of marked) expect(isMarked).toBe(root === '_sandbox');
+
+    const test = await consoleFor(t);
+    await test.signIn(KEY);
+    await test.click('[data-action="compose-send"]');
+    expect(test.text('[data-view="resources"] .resource[data-kind="payouts"] .moves')).toMatch(/^Simulate: process$/);
+    await test.click('[data-flow="marketplace-quote"]');
+    expect(test.doc.querySelectorAll('.sandbox-only')).toHaveLength(0);
+  });
+});
+
 describe('keys and tenants in the console', () => {
   it('shows only the signed-in tenant, and the key appears in no URL, journal, event or page text', async () => {
     const t = await createTestApp();

@@ -32,6 +32,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   let pending: Promise<unknown> = Promise.resolve();
 
   const el = (sel: string) => doc.querySelector(sel) as HTMLElement | null;
+  const isLive = () => api.key()?.startsWith('sk_live_') ?? false;
 
   function track<T>(p: Promise<T>): Promise<T> {
     pending = Promise.all([pending, p.catch(() => undefined)]);
@@ -64,7 +65,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     const live = key?.startsWith('sk_live_') ?? false;
     say(
       'mode',
-      !key ? '' : live ? 'Live simulation: live rules (listed banks, fixture accounts, no test values)' : 'Test mode: every account resolves, test values work',
+      !key ? '' : live ? 'Live simulation: live rules (listed banks, fixture accounts, no test values); moves and calls marked "sandbox only" do not exist on the live service' : 'Test mode: every account resolves, test values work',
       !key ? undefined : live ? 'live' : 'test',
     );
   }
@@ -116,7 +117,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   /** The resource list, journal and event log, each filtered by its text and cut to its page. */
   function drawLists(): void {
     if (!last) return;
-    put('resources', views.timelines(last, lists.resources));
+    put('resources', views.timelines(last, { ...lists.resources, live: isLive() }));
     put('journal', views.journal(last.journal, lists.journal));
     put('events', views.events(events, lists.events));
   }
@@ -240,12 +241,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       // One step at a time: say what the next call is, and make it when the presenter asks.
       if (stepMode) await nextClicked(`Next: ${method} ${path} (${label})`);
       let x = await api.call(label, method, path, call);
-      log.insertAdjacentHTML('beforeend', views.exchange(x, ++n));
+      log.insertAdjacentHTML('beforeend', views.exchange(x, ++n, isLive()));
       // 503 and 429 mean the request was not processed, so the same call is safe to repeat.
       for (let retry = 1; (x.status === 503 || x.status === 429) && retry <= 3; retry++) {
         await new Promise((resolve) => setTimeout(resolve, 1000 * retry));
         x = await api.call(`${label} (try ${retry + 1})`, method, path, call);
-        log.insertAdjacentHTML('beforeend', views.exchange(x, ++n));
+        log.insertAdjacentHTML('beforeend', views.exchange(x, ++n, isLive()));
       }
       await refresh();
       const ok = expect !== undefined ? x.status === expect : x.status >= 200 && x.status < 300;

@@ -68,6 +68,8 @@ export function makeViews() {
   const ident = (v: unknown) => `<code class="id" title="${esc(v)}">${esc(v)}</code>`;
   /** A path that may break only after a slash, ? or &, so the ids and numbers in it stay whole. */
   const pathCode = (p: string) => `<code class="path">${esc(p).replace(/(\/|\?|&amp;)/g, '$1<wbr>')}</code>`;
+  /** The mark of a call or control the live service does not have, shown under live keys. */
+  const SANDBOX_ONLY = '<span class="sandbox-only" title="The live service has no such call: this is the sandbox\'s control API">sandbox only</span>';
   const time = (iso: string | null | undefined) => (iso ? `<time datetime="${esc(iso)}">${esc(iso.replace('T', ' ').replace('Z', ''))}</time>` : '');
   const block = (title: string, text: string) => (text ? `<h4>${esc(title)}</h4><pre tabindex="0">${esc(text)}</pre>` : '');
   const headers = (h: Record<string, string>) =>
@@ -92,6 +94,8 @@ export function makeViews() {
     shown: number;
     /** The resource list only: whether the demo bulk file and its rows are shown (only when asked). */
     demo?: boolean;
+    /** The resource list only: a live key, whose simulate moves are marked as the sandbox's own. */
+    live?: boolean;
   }
 
   /** The demo bulk file the sandbox seeds on a key's first transfer request, and its rows. */
@@ -152,7 +156,7 @@ export function makeViews() {
 <header><span class="kind">${esc(c.kind)}</span> ${ident(c.id)} ${status(c.status)}</header>
 <ol class="timeline">${steps || '<li class="step muted">no state changes recorded</li>'}</ol>${
           c.moves.length
-            ? `<p class="moves">Simulate: ${c.moves.map((m) => `<button type="button" data-action="simulate" data-kind="${esc(c.kind)}" data-id="${esc(c.id)}" data-event="${esc(m)}">${esc(m)}</button>`).join(' ')}</p>`
+            ? `<p class="moves">Simulate${view?.live ? ` ${SANDBOX_ONLY}` : ''}: ${c.moves.map((m) => `<button type="button" data-action="simulate" data-kind="${esc(c.kind)}" data-id="${esc(c.id)}" data-event="${esc(m)}">${esc(m)}</button>`).join(' ')}</p>`
             : ''
         }
 <details data-keep="res:${esc(c.kind)}:${esc(c.id)}"><summary>As the API shows it</summary><pre tabindex="0">${esc(pretty(c.resource))}</pre></details>
@@ -278,8 +282,10 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
     return `${note}<table tabindex="0"><thead><tr><th>value</th><th>field</th><th>applies to</th><th>what happens</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
-  function exchange(x: Exchange, n: number): string {
-    return `<article class="exchange"><h3>${n}. ${esc(x.label)}</h3>
+  /** One call and its answer; under a live key a call of the control API (/_sandbox) is marked as the sandbox's own. */
+  function exchange(x: Exchange, n: number, live = false): string {
+    const mark = live && x.path.startsWith('/_sandbox/') ? ` ${SANDBOX_ONLY}` : '';
+    return `<article class="exchange"><h3>${n}. ${esc(x.label)}${mark}</h3>
 <p><span class="method">${esc(x.method)}</span> ${pathCode(x.path)} → ${status(String(x.status))} <span class="muted">${esc(x.ms)} ms</span>${x.retryAfter ? ` <strong data-field="retry-after">Retry after ${esc(x.retryAfter)} s</strong>` : ''}</p>
 ${block('Request headers', headers(x.requestHeaders))}${block('Request body', pretty(x.requestBody))}${block('Response body', pretty(x.responseBody))}</article>`;
   }
