@@ -1,7 +1,9 @@
-// /console: the page, its script and its stylesheet, all from the sandbox itself (it works offline).
-// No route here takes a key or touches a tenant: the page is the same for every visitor.
+// /console: the page, its script and its stylesheet, all from the sandbox itself (it works offline);
+// and / (the landing page, ./landing.ts). No route here takes a key or touches a tenant: the pages
+// are the same for every visitor.
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/types.js';
+import { landingJson, landingPage, wantsHtml } from './landing.js';
 import { consolePage } from './page.js';
 import { consoleScript, flowCatalog } from './script.js';
 import { CONSOLE_CSS } from './styles.js';
@@ -21,8 +23,13 @@ export function consoleRoutes(opts: { pollMs?: number } = {}) {
   const flows = flowCatalog().map(({ id, title, outline }) => ({ id, title, outline }));
   const page = consolePage(flows);
   const script = consoleScript(opts.pollMs);
+  const landing = landingPage();
   return (
     new Hono<AppEnv>()
+      // A browser gets the landing page; any other client the same links as JSON. Either way 200.
+      .get('/', (c) =>
+        wantsHtml(c) ? c.html(landing, 200, { ...HEADERS, vary: 'Accept' }) : c.json(landingJson(), 200, { 'cache-control': 'no-store', vary: 'Accept' }),
+      )
       // A query string is never needed: drop it, so nothing typed into one stays in the address bar.
       .get('/console', (c) => (c.req.url.includes('?') ? c.redirect('/console', 303) : c.html(page, 200, HEADERS)))
       .get('/console/', (c) => c.redirect('/console', 301))

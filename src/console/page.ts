@@ -30,12 +30,12 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
   const views = [
     view('compose', 'Make a request', {
       wide: true,
-      children: html`<p><label for="compose-kind">Create</label> <select id="compose-kind"><option value="payout">a fiat payout</option><option value="wallet-payout">a wallet payout</option><option value="withdrawal">a bank withdrawal</option><option value="transfer">a transfer</option><option value="intent">a marketplace intent</option><option value="fx-trade">an FX trade (XML)</option></select> <button type="button" data-action="compose-fill">Fill in an example</button> <button type="button" class="primary" data-action="compose-send">Send</button></p><p><label for="compose-body">Request body (edit it freely; the example succeeds as it is)</label></p><textarea id="compose-body" rows="10" cols="80" spellcheck="false"></textarea>`,
+      children: html`<p><label for="compose-kind">Create</label> <select id="compose-kind"><option value="payout">a fiat payout</option><option value="wallet-payout">a wallet payout</option><option value="withdrawal">a bank withdrawal</option><option value="transfer">a transfer</option><option value="intent">a marketplace intent</option><option value="fx-trade">an FX trade (XML)</option></select> <code class="target" data-field="compose-target" aria-live="polite"></code> <button type="button" data-action="compose-fill">Fill in an example</button> <button type="button" class="primary" data-action="compose-send">Send</button></p><p><label for="compose-body">Request body (edit it freely; the example succeeds as it is; choosing another kind puts in its example)</label></p><textarea id="compose-body" rows="10" cols="80" spellcheck="false"></textarea>`,
     }),
     view('clock', 'Clock', { children: html`<p>${advances}</p>` }),
     view('scenario', 'Scenario'),
     view('balances', 'Balances', {
-      children: html`<p><button type="button" data-action="top-up" data-key="NGN" data-amount="1000000">Top up 1,000,000 NGN</button> <button type="button" data-action="top-up" data-key="usdt:base" data-amount="10000">Top up 10,000 USDT on Base</button> <button type="button" data-action="reset">Reset this key's data</button></p>`,
+      children: html`<p><button type="button" data-action="top-up" data-key="NGN" data-amount="1000000">Top up 1,000,000 NGN</button> <button type="button" data-action="top-up" data-key="usdt:base" data-amount="10000">Top up 10,000 USDT on Base</button></p><p class="danger-zone"><button type="button" class="danger" data-action="reset" aria-haspopup="dialog">Reset this key's data…</button> <span class="muted">Asks first.</span></p>`,
     }),
     view('market', 'Market', {
       wide: true,
@@ -47,7 +47,7 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
     }),
     view('resources', 'Resources and their timelines', {
       wide: true,
-      children: html`<p><label for="filter-resources">Filter by kind, id or status</label> <input id="filter-resources" data-filter="resources" type="search" size="24"/></p><p class="muted" data-field="legend">FX trade states: NEWT new, awaiting acceptance · SETT accepted, awaiting pay-in · COMP completed · CANC cancelled.</p>`,
+      children: html`<p><label for="filter-resources">Filter by kind, id or status</label> <input id="filter-resources" data-filter="resources" type="search" size="24"/></p><p><button type="button" data-action="demo-bulk" aria-pressed="false">Show the demo bulk file (24 settled transfers)</button> <span class="muted">The sandbox keeps a settled demo file, bulk_demo_salaries, for each key once it makes a transfer request; the list leaves it out until asked.</span></p><p class="muted" data-field="legend">FX trade states, with the API’s codes: new (NEWT), awaiting acceptance · settling (SETT), accepted, awaiting pay-in · completed (COMP) · cancelled (CANC). Green is a final success, red a failure, cancellation or expiry, grey a state still moving.</p>`,
     }),
     view('journal', 'Request journal', {
       wide: true,
@@ -58,7 +58,9 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
       children: html`<p><label for="filter-events">Filter by event or resource</label> <input id="filter-events" data-filter="events" type="search" size="24"/></p>`,
     }),
   ];
-  const page = html`<!doctype html><html lang="en">${head}<body data-state="locked"><header class="top"><h1>payments-sandbox console</h1>${gate}${signedIn}${nav}</header><main tabindex="-1">${flowsView}${views}</main></body></html>`;
+  // The reset asks first, in a dialog the page owns (window.confirm would stop the page's polling and cannot be styled or labelled).
+  const resetDialog = html`<dialog id="reset-dialog" aria-labelledby="reset-title" aria-describedby="reset-what"><h2 id="reset-title">Reset this key's data?</h2><p id="reset-what">The sandbox forgets this key's resources, balances (back to the starting amounts), timed moves, events, request journal, webhook deliveries and clock offset. The webhook settings and the chosen scenario stay. This cannot be undone.</p><p class="dialog-buttons"><button type="button" data-action="reset-cancel" autofocus="">Cancel</button> <button type="button" class="danger" data-action="reset-confirm">Reset this key's data</button></p></dialog>`;
+  const page = html`<!doctype html><html lang="en">${head}<body data-state="locked"><header class="top"><h1>payments-sandbox console</h1>${gate}${signedIn}${nav}</header><main tabindex="-1">${flowsView}${views}</main>${resetDialog}</body></html>`;
   // Every piece is synchronous, so the template is a plain string.
   return String(page);
 }

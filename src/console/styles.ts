@@ -2,8 +2,11 @@
 export const CONSOLE_CSS = `
 :root { --fg: #1d2330; --muted: #586074; --line: #dde1e8; --bg: #f6f7f9; --ok: #0f5e2c; --bad: #9a1c12; --wait: #7a4200; --accent: #2450b0; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 15px/1.5 system-ui, sans-serif; overflow-wrap: anywhere; color: var(--fg); background: var(--bg); }
+/* A word breaks only when it cannot fit a line on its own (never a number that fits); ids and numbers are kept whole below. */
+body { margin: 0; font: 15px/1.5 system-ui, sans-serif; overflow-wrap: break-word; color: var(--fg); background: var(--bg); }
 header.top { display: flex; gap: 1rem; align-items: center; padding: .75rem 1.25rem; background: #fff; border-bottom: 1px solid var(--line); flex-wrap: wrap; }
+/* The header's pieces (the key gate above all) may shrink to the screen; the key field with them. */
+header.top > * { min-width: 0; max-width: 100%; }
 header.top h1 { font-size: 1.1rem; margin: 0 1rem 0 0; }
 nav a { margin-right: .75rem; color: var(--accent); text-decoration: none; }
 /* One column on a phone; two from a laptop up. */
@@ -15,21 +18,27 @@ section.wide { grid-column: 1 / -1; }
 h2 { font-size: 1rem; margin: 0 0 .5rem; }
 h3 { font-size: .95rem; margin: .5rem 0; }
 h4 { font-size: .8rem; margin: .5rem 0 .2rem; color: var(--muted); text-transform: uppercase; letter-spacing: .03em; }
-pre { background: #f3f4f7; padding: .5rem; border-radius: 4px; overflow: auto; max-height: 24rem; font-size: .875rem; margin: 0; white-space: pre-wrap; }
+/* Bodies keep their lines: a long one scrolls inside its block (which takes focus) rather than breaking a number. */
+pre { background: #f3f4f7; padding: .5rem; border-radius: 4px; overflow: auto; max-height: 24rem; font-size: .875rem; margin: 0; white-space: pre; overflow-wrap: normal; }
 code { font-size: .875rem; }
 button { font: inherit; padding: .3rem .7rem; border: 1px solid var(--accent); background: #fff; color: var(--accent); border-radius: 4px; cursor: pointer; }
 button.primary { background: var(--accent); color: #fff; }
 input, select { font: inherit; padding: .3rem .5rem; border: 1px solid #8a91a0; border-radius: 4px; max-width: 100%; }
-#key { width: 28rem; }
+#key { width: 28rem; max-width: 100%; }
+/* Identifiers, numbers, times and states stay whole: an id is cut with an ellipsis (its full value in the title), the rest never wraps. */
+code.id { display: inline-block; max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; vertical-align: bottom; }
+code.path { overflow-wrap: normal; }
+td.num, time, .status, .method { white-space: nowrap; }
 table { display: block; overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
 td, th { text-align: left; padding: .2rem .4rem; border-bottom: 1px solid var(--line); }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .muted, .empty { color: var(--muted); }
 .status { display: inline-block; padding: 0 .4rem; border-radius: 3px; font-size: .85rem; font-weight: 600; background: #eef0f4; }
-.status-SUCCESSFUL, .status-COMPLETED, .status-COMP, .status-completed, .status-succeeded, .status-http-2xx { background: #dcf3e4; color: var(--ok); }
-.status-FAILED, .status-failed, .status-http-4xx, .status-http-5xx, .status-CANC, .status-cancelled, .status-expired, .status-CANCELLED, .status-dropped, .status-timeout { background: #fde4e1; color: var(--bad); }
-.status-PENDING, .status-PROCESSING, .status-pending, .status-NEWT, .status-SETT, .status-awaiting_payment { background: #fdf0d9; color: var(--wait); }
+/* Colour by meaning: green only for a final success, red for failed, cancelled or expired, neutral for the rest. */
+.status.tone-success { background: #dcf3e4; color: var(--ok); }
+.status.tone-failure { background: #fde4e1; color: var(--bad); }
+.status.tone-neutral { background: #eef0f4; color: var(--fg); }
 .resource { border-top: 1px solid var(--line); padding: .5rem 0; }
 .resource .kind { color: var(--muted); }
 ol.timeline { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem; padding: 0; margin: .35rem 0; }
@@ -40,6 +49,9 @@ ol.timeline li + li::before { content: '→ '; color: var(--muted); }
 button:disabled { opacity: .55; cursor: progress; }
 [data-outcome="ok"] { color: var(--ok); font-weight: 600; }
 [data-outcome="failed"] { color: var(--bad); font-weight: 600; }
+[data-field="flow-outcome"][data-tone="neutral"] { color: var(--fg); }
+[data-field="flow-outcome"][data-tone="success"] { color: var(--ok); }
+[data-field="flow-outcome"][data-tone="failure"] { color: var(--bad); }
 .exchange { border-top: 1px solid var(--line); padding: .35rem 0; }
 details { border-top: 1px solid var(--line); padding: .3rem 0; }
 body[data-state="locked"] .needs-key { display: none; }
@@ -49,6 +61,23 @@ body:not([data-state="ready"]) .signed-in { display: none; }
 .mode[data-outcome="test"] { background: #dcf3e4; color: var(--ok); }
 .mode[data-outcome="live"] { background: #fdf0d9; color: var(--wait); }
 .moves button { font-size: .9rem; }
+code.target { font-weight: 600; }
+.sandbox-only { display: inline-block; margin-left: .25rem; padding: 0 .35rem; border: 1px dashed var(--wait); border-radius: 3px; color: var(--wait); font-size: .75rem; font-weight: 600; letter-spacing: .03em; text-transform: uppercase; white-space: nowrap; vertical-align: middle; }
+.danger-zone { border-top: 1px solid var(--line); padding-top: .5rem; }
+button.danger { border-color: var(--bad); color: var(--bad); }
+dialog button.danger { background: var(--bad); color: #fff; }
+dialog { max-width: min(32rem, calc(100vw - 2rem)); border: 1px solid var(--line); border-radius: 6px; padding: 1rem 1.25rem; color: var(--fg); }
+dialog::backdrop { background: rgb(29 35 48 / .45); }
+.dialog-buttons { display: flex; gap: .5rem; justify-content: flex-end; flex-wrap: wrap; margin-bottom: 0; }
 textarea { width: 100%; box-sizing: border-box; font: inherit; font-family: ui-monospace, monospace; }
 input, select, textarea { max-width: 100%; }
+/* The landing page at /: one readable column. */
+body.landing main { display: block; max-width: 46rem; margin: 0 auto; padding: 2rem 1.25rem; }
+body.landing h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
+body.landing .lead { font-size: 1.15rem; margin-top: 0; }
+body.landing h2 { font-size: 1.1rem; margin-top: 1.5rem; }
+body.landing ul.links { list-style: none; padding: 0; margin: 0; }
+body.landing ul.links li { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 0 0 .75rem; }
+body.landing ul.links a { font-weight: 600; color: var(--accent); }
+body.landing ul.links p { margin: .25rem 0 0; color: var(--muted); }
 `;

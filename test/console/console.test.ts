@@ -122,6 +122,10 @@ describe('the console page', () => {
     const before = (await t.call('GET', '/_sandbox/balances')).body.data.find((b: any) => b.key === 'NGN').available;
     await c.api.runFlow('failing-payout');
     expect(c.text('[data-field="flow-outcome"]')).toMatch(/is FAILED: Beneficiary bank declined the transfer$/);
+    // The flow worked (data-outcome ok), and what it reached is a failure: red, not green.
+    expect(c.doc.querySelector('[data-field="flow-outcome"]')!.getAttribute('data-outcome')).toBe('ok');
+    expect(c.doc.querySelector('[data-field="flow-outcome"]')!.getAttribute('data-tone')).toBe('failure');
+    expect(c.doc.querySelector('.resource[data-kind="payouts"] header .status')!.className).toBe('status tone-failure');
     const card = c.doc.querySelector('.resource[data-kind="payouts"]')!;
     expect(card.querySelector('.timeline')!.textContent).toContain('Beneficiary bank declined the transfer');
     expect(c.text('[data-view="balances"]')).toContain(Number(before).toLocaleString('en-US', { minimumFractionDigits: 2 }));
@@ -159,17 +163,28 @@ describe('the console page', () => {
     expect(c.text('[data-field="magic-off"]')).toContain('Not honoured for this key now');
   });
 
-  it('reads the market on demand: the rate of each pair and the 40 pools behind the listings', async () => {
+  it('reads the market on demand in one rate convention (1 USDT = 1,585.14 NGN), amounts with their units', async () => {
     const t = await createTestApp();
     const c = await consoleFor(t);
     await c.signIn(KEY);
     await c.click('[data-action="market"]');
     const rate = (await t.call('GET', '/api/v1/partners/rates?from=NGN&to=USDT')).body.rate as number;
-    expect(c.text('[data-view="market"]')).toContain('NGN → USDT');
     expect(rate).toBeLessThan(1);
-    expect(c.text('[data-view="market"]')).toContain(String(rate));
+    const market = c.text('[data-view="market"]');
+    expect(market).toContain('NGN → USDT');
+    const perUsdt = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(1 / rate);
+    expect(perUsdt).toMatch(/^1,\d{3}\.\d{2}$/);
+    const first = c.doc.querySelector('[data-view="market"] tbody tr')!;
+    expect(first.querySelector('td.num')!.textContent).toBe(`1 USDT = ${perUsdt} NGN`);
+    // The API's multiplier stays one hover away, never in the text.
+    expect(first.querySelector('td.num')!.getAttribute('title')).toContain(String(rate));
+    expect(market).not.toContain(String(rate));
+    expect(market).not.toMatch(/per USDT/);
     expect(c.doc.querySelectorAll('[data-field="pools"] tbody tr')).toHaveLength(40);
     expect(c.text('[data-view="market"]')).toContain('Liquidity pools (40)');
+    const pool = [...c.doc.querySelectorAll('[data-field="pools"] tbody tr')[0].querySelectorAll('td')].map((td) => td.textContent);
+    expect(pool).toEqual(['Lagos Liquidity Partners', 'NGN → USDT', '1 USDT = 1,580.50 NGN', '42,500 USDT']);
+    for (const cell of c.doc.querySelectorAll('[data-view="market"] td.num')) expect(cell.textContent).toMatch(/^1 [A-Z]+ = \d{1,3}(,\d{3})*\.\d{2,4} [A-Z]+$|^\d{1,3}(,\d{3})*(\.\d+)? [A-Z]+$/);
   });
 
   it('moves a resource with the simulate buttons its state allows, tops up a balance and resets the key', async () => {
@@ -190,9 +205,52 @@ describe('the console page', () => {
     const before = Number(await ngn());
     await c.click('[data-action="top-up"][data-key="NGN"]');
     expect(Number(await ngn())).toBe(before + 1_000_000);
+  });
+
+  it('asks before a reset, in a dialog of its own, and clears every panel after', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('before-reset') });
+    await c.signIn(KEY);
+    await c.click('[data-flow="fiat-payout"]');
+    await c.click('[data-action="market"]');
+    (c.doc.querySelector('#compose-kind') as unknown as HTMLSelectElement).value = 'intent';
+    await c.click('[data-action="compose-fill"]');
+    await c.click('[data-action="compose-send"]');
+    const filter = c.doc.querySelector('#filter-journal') as unknown as HTMLInputElement;
+    filter.value = 'POST';
+    filter.dispatchEvent(new c.win.Event('input', { bubbles: true }) as unknown as Event);
+    for (const view of ['flow-log', 'compose', 'market', 'resources', 'journal', 'events']) expect(c.text(`[data-view="${view}"]`), view).not.toBe('');
+
+    // Reset sits apart from the top-ups and only opens the dialog.
+    const reset = c.doc.querySelector('[data-action="reset"]')!;
+    expect(reset.closest('p')!.querySelector('[data-action="top-up"]')).toBeNull();
+    expect(reset.getAttribute('aria-haspopup')).toBe('dialog');
+    const dialog = c.doc.querySelector('#reset-dialog') as unknown as HTMLDialogElement;
+    expect(dialog.open).toBe(false);
     await c.click('[data-action="reset"]');
-    expect((await t.call('GET', '/api/v1/partners/payouts/console-moves')).status).toBe(404);
+    expect(dialog.open).toBe(true);
+    expect(dialog.getAttribute('aria-labelledby')).toBe('reset-title');
+    expect(c.text('#reset-title')).toBe("Reset this key's data?");
+    await c.click('[data-action="reset-cancel"]');
+    expect(dialog.open).toBe(false);
+    expect((await t.call('GET', '/api/v1/partners/payouts/before-reset')).status).toBe(200);
+
+    await c.click('[data-action="reset"]');
+    await c.click('[data-action="reset-confirm"]');
+    expect(dialog.open).toBe(false);
+    expect((await t.call('GET', '/api/v1/partners/payouts/before-reset')).status).toBe(404);
+    expect(c.text('[data-field="action-result"]')).toBe("Reset this key's data: done");
+    // Nothing of before stays: the flow's log and headline, the form's exchange, the market, the filters.
+    for (const view of ['flow-log', 'compose', 'market']) expect(c.text(`[data-view="${view}"]`), view).toBe('');
+    for (const field of ['flow-title', 'flow-outcome']) expect(c.text(`[data-field="${field}"]`), field).toBe('');
+    expect(filter.value).toBe('');
     expect(c.text('[data-view="resources"]')).toContain('No resources yet');
+    expect(c.text('[data-view="journal"]')).toContain('No API requests yet');
+    expect(c.text('[data-view="events"]')).toContain('No events yet');
+    expect(c.text('[data-view="clock"]')).toMatch(/Ahead of real time\s*0 s/);
+    // The form is ready again, with a fresh example.
+    expect(c.text('[data-field="compose-target"]')).toBe('POST /api/v1/partners/marketplace/intent');
   });
 
   it('sets the webhook, shows the secret and each attempt\'s headers and answer, redelivers and rotates the secret', async () => {
@@ -274,6 +332,55 @@ describe('the console page', () => {
     expect(res.length).toBeGreaterThan(0);
   });
 
+  it('shows METHOD /path beside the kind and puts in the chosen kind\'s example when the kind changes', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    const kind = c.doc.querySelector('#compose-kind') as unknown as HTMLSelectElement;
+    const body = () => JSON.parse((c.doc.querySelector('#compose-body') as unknown as HTMLTextAreaElement).value);
+    const choose = async (value: string) => {
+      kind.value = value;
+      kind.dispatchEvent(new c.win.Event('change', { bubbles: true }) as unknown as Event);
+      await c.api.idle();
+    };
+    // Ready at sign-in: the payout example, and where it goes.
+    expect(c.text('[data-field="compose-target"]')).toBe('POST /api/v1/partners/payouts');
+    expect(body()).toMatchObject({ currency: 'NGN', destination: { bankCode: '058' } });
+    await choose('withdrawal');
+    expect(c.text('[data-field="compose-target"]')).toBe('POST /api/v1/partners/withdrawal');
+    expect(Object.keys(body())).toEqual(['accountId', 'accountName', 'accountNumber', 'amount', 'bankCode', 'authCode']);
+    await c.click('[data-action="compose-send"]');
+    expect(c.text('[data-view="compose"]')).toContain('POST /api/v1/partners/withdrawal → 201');
+    await choose('fx-trade');
+    expect(c.text('[data-field="compose-target"]')).toBe('POST /api/v1/partners/fx/trades');
+    expect((c.doc.querySelector('#compose-body') as unknown as HTMLTextAreaElement).value).toContain('<FXTradInstr>');
+  });
+
+  it('creates one transfer as one transfer; the demo bulk file shows only when asked for, by its labelled button', async () => {
+    const t = await createTestApp();
+    const c = await consoleFor(t);
+    await c.signIn(KEY);
+    const kind = c.doc.querySelector('#compose-kind') as unknown as HTMLSelectElement;
+    kind.value = 'transfer';
+    kind.dispatchEvent(new c.win.Event('change', { bubbles: true }) as unknown as Event);
+    await c.click('[data-action="compose-send"]');
+    expect(c.text('[data-view="compose"]')).toContain('POST /api/v1/transfers → 201');
+    const cards = () => [...c.doc.querySelectorAll('[data-view="resources"] .resource')].map((r) => r.getAttribute('data-kind'));
+    expect(cards()).toEqual(['transfers']);
+    expect(c.text('[data-field="demo-hidden"]')).toBe('Not shown: the demo bulk file bulk_demo_salaries and its rows (25 in this list).');
+    const button = c.doc.querySelector('[data-action="demo-bulk"]')!;
+    expect(button.textContent).toBe('Show the demo bulk file (24 settled transfers)');
+    expect(button.getAttribute('aria-pressed')).toBe('false');
+    await c.click('[data-action="demo-bulk"]');
+    expect(button.getAttribute('aria-pressed')).toBe('true');
+    expect(c.doc.querySelector('[data-field="demo-hidden"]')).toBeNull();
+    expect(c.text('[data-field="resources-count"]')).toBe('Showing 25 of 26');
+    await c.click('[data-action="more"][data-list="resources"]');
+    expect(c.doc.querySelector('[data-view="resources"] .resource[data-kind="bulk-disbursements"][data-id="bulk_demo_salaries"]')).not.toBeNull();
+    await c.click('[data-action="demo-bulk"]');
+    expect(cards()).toEqual(['transfers']);
+  });
+
   it('shows the server\'s refusal when the edited body is wrong', async () => {
     const t = await createTestApp();
     const c = await consoleFor(t);
@@ -296,6 +403,31 @@ describe('the console page', () => {
   });
 });
 
+describe('live keys in the console', () => {
+  it('marks simulate moves and the flows\' /_sandbox calls as sandbox only under a live key, and not under a test key', async () => {
+    const t = await createTestApp();
+    const live = await consoleFor(t);
+    await live.signIn(LIVE_KEY);
+    expect(live.text('[data-field="mode"]')).toContain('marked "sandbox only" do not exist on the live service');
+    await live.click('[data-action="compose-send"]');
+    expect(live.text('[data-view="compose"]')).toContain('POST /api/v1/partners/payouts → 201');
+    const moves = live.doc.querySelector('[data-view="resources"] .resource[data-kind="payouts"] .moves')!;
+    expect(moves.textContent).toMatch(/^Simulate sandbox only: process$/);
+    expect(moves.querySelector('.sandbox-only')!.getAttribute('title')).toContain('The live service has no such call');
+    await live.click('[data-flow="marketplace-quote"]');
+    const marked = [...live.doc.querySelectorAll('[data-view="flow-log"] .exchange')].map((x) => [x.querySelector('code.path')!.textContent!.split('/')[1], x.querySelector('h3 .sandbox-only') !== null]);
+    expect(marked).toContainEqual(['_sandbox', true]);
+    for (const [root, isMarked] of marked) expect(isMarked).toBe(root === '_sandbox');
+
+    const test = await consoleFor(t);
+    await test.signIn(KEY);
+    await test.click('[data-action="compose-send"]');
+    expect(test.text('[data-view="resources"] .resource[data-kind="payouts"] .moves')).toMatch(/^Simulate: process$/);
+    await test.click('[data-flow="marketplace-quote"]');
+    expect(test.doc.querySelectorAll('.sandbox-only')).toHaveLength(0);
+  });
+});
+
 describe('keys and tenants in the console', () => {
   it('shows only the signed-in tenant, and the key appears in no URL, journal, event or page text', async () => {
     const t = await createTestApp();
@@ -306,7 +438,7 @@ describe('keys and tenants in the console', () => {
     await c.api.runFlow('failing-payout');
     await c.api.runFlow('marketplace-quote');
     await c.api.runFlow('fx-trade');
-    expect(c.text('[data-field="flow-outcome"]')).toMatch(/ is COMP$/);
+    expect(c.text('[data-field="flow-outcome"]')).toMatch(/ is completed \(COMP\)$/);
     const html = c.doc.documentElement.outerHTML;
     expect(html).not.toContain('tenant-b-secret-payout');
     expect(html).not.toContain(KEY);

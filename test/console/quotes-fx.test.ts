@@ -48,14 +48,15 @@ describe('guided quote and FX flows', () => {
     expect((await t.call('GET', `/api/v1/partners/marketplace/quote/${quoteId}`)).body.status).toBe('completed');
   });
 
-  it('runs the guided FX trade in XML to COMP and draws NEWT → SETT → COMP', async () => {
+  it('runs the guided FX trade in XML to COMP and draws it as new → settling → completed, the codes kept in data-state', async () => {
     const t = await createTestApp();
     const c = await consoleFor(t);
     await c.signIn(KEY);
     await c.click('[data-flow="fx-trade"]');
     expect(c.doc.querySelector('[data-field="flow-outcome"]')!.getAttribute('data-outcome')).toBe('ok');
     const outcome = c.text('[data-field="flow-outcome"]');
-    expect(outcome).toMatch(/^Trade [0-9a-f-]{36} is COMP$/);
+    expect(outcome).toMatch(/^Trade [0-9a-f-]{36} is completed \(COMP\)$/);
+    expect(c.doc.querySelector('[data-field="flow-outcome"]')!.getAttribute('data-tone')).toBe('success');
     const txId = outcome.split(' ')[1];
     const log = c.text('[data-view="flow-log"]');
     expect(log).toContain('content-type: application/xml');
@@ -63,8 +64,13 @@ describe('guided quote and FX flows', () => {
     expect(log).toContain('<Sts>SETT</Sts>');
     expect(log).toContain('<CntrValCcyAmt>158050</CntrValCcyAmt>');
     const card = c.doc.querySelector(`.resource[data-kind="fx-trades"][data-id="${txId}"]`)!;
-    expect(card.querySelector('header .status')!.textContent).toBe('COMP');
-    expect([...card.querySelectorAll('.timeline .status')].map((s) => s.textContent)).toEqual(['NEWT', 'SETT', 'COMP']);
+    expect(card.querySelector('header .status')!.textContent).toBe('completed');
+    expect([...card.querySelectorAll('.timeline .status')].map((s) => s.textContent)).toEqual(['new', 'settling', 'completed']);
+    expect([...card.querySelectorAll('.timeline .status')].map((s) => [s.getAttribute('data-state'), s.getAttribute('title'), s.className])).toEqual([
+      ['NEWT', 'NEWT', 'status tone-neutral'],
+      ['SETT', 'SETT', 'status tone-neutral'],
+      ['COMP', 'COMP', 'status tone-success'],
+    ]);
     // The journal shows the XML bodies pretty-printed.
     expect(c.text('[data-view="journal"]')).toContain('<FXTradConfStsAdvc>\n  <TxId>');
   });

@@ -95,7 +95,39 @@ describe('console views', () => {
     expect(views.esc('<b>"x"</b>')).toBe('&lt;b&gt;&quot;x&quot;&lt;/b&gt;');
   });
 
-  it('draws a timeline from events alone for kinds the resource list does not know', () => {
+  it('writes every rate one way, one unit of the dearer currency in the other, with separators', () => {
+    expect(views.rate('NGN', 'usdt', 0.0006308601)).toBe('1 USDT = 1,585.14 NGN');
+    expect(views.rate('usdt', 'NGN', 1569.3625)).toBe('1 USDT = 1,569.36 NGN');
+    expect(views.rate('USDT', 'NGN', 1580.5)).toBe('1 USDT = 1,580.50 NGN');
+    expect(views.rate('GHS', 'usdc', 0.063371356)).toBe('1 USDC = 15.78 GHS');
+    expect(views.rate('usdc', 'GHS', 15.26)).toBe('1 USDC = 15.26 GHS');
+    expect(views.rate('NGN', 'USDT', 0)).toBe('');
+    expect(views.amount('1530250.5', 'usdt')).toBe('1,530,250.5 USDT');
+  });
+
+  it('names the FX codes and colours every state by meaning: green only for a final success', () => {
+    const tones = (states: string[]) => Object.fromEntries(states.map((s) => [s, views.tone(s)]));
+    expect(tones(['SUCCESSFUL', 'COMPLETED', 'COMP', 'completed', 'succeeded', 'order.successful', '201'])).toEqual({
+      SUCCESSFUL: 'success', COMPLETED: 'success', COMP: 'success', completed: 'success', succeeded: 'success', 'order.successful': 'success', 201: 'success',
+    });
+    expect(tones(['FAILED', 'failed', 'CANC', 'cancelled', 'expired', 'dropped', '404', '503'])).toEqual({
+      FAILED: 'failure', failed: 'failure', CANC: 'failure', cancelled: 'failure', expired: 'failure', dropped: 'failure', 404: 'failure', 503: 'failure',
+    });
+    expect(tones(['PENDING', 'PROCESSING', 'NEWT', 'SETT', 'pending', 'awaiting_payment'])).toEqual({
+      PENDING: 'neutral', PROCESSING: 'neutral', NEWT: 'neutral', SETT: 'neutral', pending: 'neutral', awaiting_payment: 'neutral',
+    });
+    expect(['NEWT', 'SETT', 'COMP', 'CANC', 'PENDING'].map(views.stateName)).toEqual(['new', 'settling', 'completed', 'cancelled', 'PENDING']);
+  });
+
+  it('keeps ids whole with their full value in a title, and lets a path break only after / ? or &', () => {
+    const x = { label: 'Resolve', method: 'GET', path: '/api/v1/partners/banks/resolve?accountNumber=0123456789&bankCode=058', requestHeaders: {}, requestBody: undefined, status: 200, responseBody: '', ms: 3 };
+    expect(views.exchange(x, 1)).toContain('<code class="path">/<wbr>api/<wbr>v1/<wbr>partners/<wbr>banks/<wbr>resolve?<wbr>accountNumber=0123456789&amp;<wbr>bankCode=058</code>');
+    const html = views.events([{ id: 'evt_00000000000000000001', event: 'payout.pending', createdAt: '2026-01-15T09:00:00.000Z', data: { reference: 'a-very-long-reference-0123456789' } }]);
+    expect(html).toContain('<code class="id" title="a-very-long-reference-0123456789">a-very-long-reference-0123456789</code>');
+    expect(html).toContain('<table tabindex="0">');
+  });
+
+    it('draws a timeline from events alone for kinds the resource list does not know', () => {
     const html = views.timelines({
       resources: { data: [], counts: {} },
       events: [
@@ -111,10 +143,10 @@ describe('console views', () => {
       magic: { honoured: true, data: [] },
     });
     expect(html).toContain('data-kind="fx_trade" data-id="tx-1"');
-    expect(html.match(/class="status status-\w+">(\w+)</g)).toEqual([
-      'class="status status-SETT">SETT<',
-      'class="status status-NEWT">NEWT<',
-      'class="status status-SETT">SETT<',
+    expect(html.match(/class="status [\w-]+" data-state="\w+" title="\w+">(\w+)</g)).toEqual([
+      'class="status tone-neutral" data-state="SETT" title="SETT">settling<',
+      'class="status tone-neutral" data-state="NEWT" title="NEWT">new<',
+      'class="status tone-neutral" data-state="SETT" title="SETT">settling<',
     ]);
   });
 });

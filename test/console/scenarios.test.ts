@@ -18,9 +18,9 @@ const HEADLINES: Record<string, RegExp> = {
   'fiat-payout': /^Payout console-payout-\S+ is (PENDING|PROCESSING|SUCCESSFUL|FAILED)/,
   'failing-payout': /^Payout \S+ is FAILED/,
   'marketplace-quote': /^Quote [0-9a-f-]{36} is completed$/,
-  'express-quote': /^Express quote [0-9a-f-]{36} at [0-9.]+ NGN per USDT is completed$/,
+  'express-quote': /^Express quote [0-9a-f-]{36} at 1 USDT = \d{1},\d{3}\.\d{2} NGN is completed$/,
   'payment-quote': /^Payment quote [0-9a-f-]{36} is \w+$/,
-  'fx-trade': /^Trade [0-9a-f-]{36} is COMP$/,
+  'fx-trade': /^Trade [0-9a-f-]{36} is completed \(COMP\)$/,
 };
 
 /** A test app under that scenario whose fault delays are recorded instead of waited. */

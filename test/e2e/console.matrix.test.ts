@@ -134,6 +134,7 @@ describe('the console in Chromium: forms and webhooks', () => {
     await page.click('[data-action="market"]');
     await expect.poll(() => page.locator('[data-field="pools"] tbody tr').count(), { timeout: 10_000 }).toBe(40);
     await page.click('[data-action="reset"]');
+    await page.click('#reset-dialog [data-action="reset-confirm"]');
     await expect.poll(() => page.textContent('[data-view="resources"]'), { timeout: 10_000 }).toContain('No resources yet');
     expect(problems).toEqual([]);
     await page.close();

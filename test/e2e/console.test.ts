@@ -29,6 +29,38 @@ afterAll(async () => {
   await server?.stop('SIGKILL');
 });
 
+/** axe-core's serious and critical findings on the page as it stands (evaluated over the DevTools
+ * protocol: the pages' CSP, script-src 'self', refuses a script tag). */
+async function seriousViolations(page: import('playwright-core').Page): Promise<string[]> {
+  await page.evaluate(await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  return page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  });
+}
+
+describe('the landing page in Chromium', () => {
+  for (const width of [1440, 390]) {
+    it(`says what this is and links onward at ${width} px, with no sideways scroll and no serious or critical axe-core violation`, async () => {
+      const page = await browser.newPage();
+      const urls: string[] = [];
+      page.on('request', (r) => urls.push(r.url()));
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${server.url}/`);
+      expect(await page.textContent('h1')).toBe('payments-sandbox');
+      expect(await page.locator('ul.links a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(['/console', '/docs', '/openapi.json', '/_sandbox/health']);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(urls.every((u) => u.startsWith(server.url))).toBe(true);
+      await page.click('a[href="/console"]');
+      await page.waitForSelector('#key');
+      await page.close();
+    });
+  }
+});
+
 describe('the console in Chromium', () => {
   it('runs the guided fiat payout, advances the clock and shows SUCCESSFUL on the timeline', async () => {
     const page = await browser.newPage();
@@ -88,9 +120,9 @@ describe('the console in Chromium', () => {
     await page.waitForSelector(`${outcome}[data-outcome="ok"]`, { timeout: 15_000 });
     expect(await page.textContent(outcome)).toMatch(/^Quote [0-9a-f-]{36} is completed$/);
     await page.click('[data-flow="fx-trade"]');
-    await expect.poll(() => page.textContent(outcome), { timeout: 15_000 }).toMatch(/^Trade [0-9a-f-]{36} is COMP$/);
+    await expect.poll(() => page.textContent(outcome), { timeout: 15_000 }).toMatch(/^Trade [0-9a-f-]{36} is completed \(COMP\)$/);
     const fx = page.locator('[data-view="resources"] .resource[data-kind="fx-trades"]');
-    await expect.poll(() => fx.locator('.timeline .status').allTextContents(), { timeout: 10_000 }).toEqual(['NEWT', 'SETT', 'COMP']);
+    await expect.poll(() => fx.locator('.timeline .status').allTextContents(), { timeout: 10_000 }).toEqual(['new', 'settling', 'completed']);
 
     // The same in steps, pausing on each call, then a trade made from the form in XML and moved with its buttons.
     await page.check('#step-mode');
@@ -109,7 +141,37 @@ describe('the console in Chromium', () => {
     const made = page.locator('[data-view="resources"] .resource[data-kind="fx-trades"]').first();
     await expect.poll(() => made.locator('[data-action="simulate"]').allTextContents(), { timeout: 10_000 }).toEqual(['accept', 'cancel']);
     await made.locator('[data-event="cancel"]').click();
-    await expect.poll(() => made.locator('header .status').textContent(), { timeout: 10_000 }).toBe('CANC');
+    await expect.poll(() => made.locator('header .status').textContent(), { timeout: 10_000 }).toBe('cancelled');
+    // Colour by meaning: a cancelled trade in the failure red, not the success green.
+    const colours = await made.locator('header .status').evaluate((e) => getComputedStyle(e).color);
+    expect(colours).toBe('rgb(154, 28, 18)');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('asks before a reset in an accessible dialog: focus on Cancel, Escape backs out, confirming clears the panels', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${server.url}/console`);
+    page.setDefaultTimeout(8_000);
+    await page.fill('#key', 'sk_test_c0501e00000000000000000000000002');
+    await page.click('[data-action="sign-in"]');
+    await page.waitForSelector('[data-view="balances"] table');
+    await page.click('[data-action="market"]');
+    await page.waitForSelector('[data-field="pools"]');
+    await page.click('[data-action="reset"]');
+    await page.waitForSelector('#reset-dialog[open]');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-action'))).toBe('reset-cancel');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#reset-dialog', { state: 'hidden' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-action'))).toBe('reset');
+    expect(await page.locator('[data-field="pools"]').count()).toBe(1);
+    await page.click('[data-action="reset"]');
+    await page.click('[data-action="reset-confirm"]');
+    await expect.poll(() => page.textContent('[data-field="action-result"]'), { timeout: 10_000 }).toBe("Reset this key's data: done");
+    expect(await page.textContent('[data-view="market"]')).toBe('');
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -118,6 +180,8 @@ describe('the console in Chromium', () => {
     const page = await browser.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${server.url}/console`);
+    // The key screen fits too (its field was 28rem wide: the page scrolled to 468 px).
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.fill('#key', KEY);
     await page.press('#key', 'Enter');
     await page.waitForSelector('body[data-state="ready"]');
@@ -130,28 +194,39 @@ describe('the console in Chromium', () => {
     await page.waitForSelector('[data-field="flow-outcome"][data-outcome="ok"]', { timeout: 15_000 });
     expect(await page.locator('[data-flow="fx-trade"]').isDisabled()).toBe(false);
     expect(await page.getAttribute('[data-field="flow-outcome"]', 'aria-live')).toBe('polite');
-    expect(await page.textContent('[data-field="legend"]')).toContain('SETT accepted, awaiting pay-in');
+    expect(await page.textContent('[data-field="legend"]')).toContain('settling (SETT), accepted, awaiting pay-in');
     const amounts = await page.locator('[data-view="balances"] td.num').allTextContents();
     expect(amounts.length).toBeGreaterThan(0);
     for (const a of amounts) expect(a).toMatch(/^-?\d{1,3}(,\d{3})*(\.\d+)?$/);
 
+    // Long ids, paths, rates and amounts on the page too: an FX trade, the market.
+    await page.click('[data-flow="fx-trade"]');
+    await expect.poll(() => page.textContent('[data-field="flow-outcome"]'), { timeout: 15_000 }).toMatch(/completed \(COMP\)$/);
+    await page.click('[data-action="market"]');
+    await page.waitForSelector('[data-field="pools"]');
+    await page.click('[data-view="journal"] summary');
+
     // No sideways scroll, and every section starts at the same left edge (one column), inside the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // Numbers, times, states and ids are never broken over two lines; an id cut short carries its full value in its title.
+    const broken = await page.evaluate(() =>
+      [...document.querySelectorAll('td.num, time, .status, code.id')].flatMap((e) => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        const cut = (e as HTMLElement).scrollWidth > (e as HTMLElement).clientWidth && e.getAttribute('title') !== e.textContent;
+        return lines.size > 1 || cut ? [e.outerHTML.slice(0, 120)] : [];
+      }),
+    );
+    expect(broken).toEqual([]);
+    expect(await page.locator('td.num, time, .status, code.id').count()).toBeGreaterThan(50);
     const boxes = await page.locator('main > section').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [Math.round(r.left), Math.round(r.right)]));
     expect(new Set(boxes.map(([left]) => left)).size).toBe(1);
     for (const [left, right] of boxes) expect(left >= 0 && right <= 390).toBe(true);
     const header = await page.locator('header.top').evaluate((e) => [e.scrollWidth, e.clientWidth]);
     expect(header[0]).toBeLessThanOrEqual(header[1]);
 
-    // Evaluated through the devtools protocol: the page's CSP (script-src 'self') refuses a script tag.
-    await page.evaluate(await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
-    const violations = await page.evaluate(async () => {
-      const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-      return result.violations
-        .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-    });
-    expect(violations).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     // The clock buttons say what happened, and a server that is gone is named as such.
     await page.click('[data-action="advance"][data-seconds="60"]');

@@ -9,6 +9,16 @@ export interface FlowTools {
   reference(prefix: string): string;
   /** The text of the first element of that name in an XML body. */
   xmlText(xml: unknown, element: string): string;
+  /** A rate as a person reads it ("1 USDT = 1,585.14 NGN") from the API's multiplier: from × rate = to. */
+  rate(from: string, to: string, multiplier: unknown): string;
+  /** A state as a person reads it: "completed (COMP)" for the FX codes, the API's word otherwise. */
+  state(code: string): string;
+}
+
+/** How a flow ended: a one-line summary, and the state it reached, which colours it by meaning. */
+export interface FlowOutcome {
+  text: string;
+  state?: string;
 }
 
 export interface Flow {
@@ -16,6 +26,6 @@ export interface Flow {
   title: string;
   /** The steps as the button's caption shows them. */
   outline: string;
-  /** Runs the steps; returns a one-line summary of the outcome. */
-  run(step: Step, tools: FlowTools): Promise<string>;
+  /** Runs the steps; returns a one-line summary of the outcome and the state reached. */
+  run(step: Step, tools: FlowTools): Promise<FlowOutcome>;
 }

@@ -39,7 +39,8 @@ export function makePayoutFlows(): Flow[] {
         const seconds = secondsUntil(p.createdAt, p.estimatedCompletionAt);
         await step(`Advance the clock ${seconds} s, to the estimated completion`, 'POST', '/_sandbox/clock/advance', { body: { seconds } });
         const settled = await step('Read the payout back', 'GET', `/api/v1/partners/payouts/${encodeURIComponent(reference)}`);
-        return `Payout ${reference} is ${(settled.responseBody as any).data.status}`;
+        const state = (settled.responseBody as any).data.status;
+        return { text: `Payout ${reference} is ${state}`, state };
       },
     },
     {
@@ -61,7 +62,7 @@ export function makePayoutFlows(): Flow[] {
         const failed = await step('Read the payout back', 'GET', `/api/v1/partners/payouts/${encodeURIComponent(reference)}`);
         await step('See the amount and fee returned to the NGN balance', 'GET', '/_sandbox/balances');
         const d = (failed.responseBody as any).data;
-        return `Payout ${reference} is ${d.status}: ${d.failureReason}`;
+        return { text: `Payout ${reference} is ${d.status}: ${d.failureReason}`, state: d.status };
       },
     },
   ];

@@ -24,17 +24,18 @@ export function makeQuoteFxFlows(): Flow[] {
         const read = () => step('Read the quote back', 'GET', `/api/v1/partners/marketplace/quote/${id}`);
         // A scenario that settles at once (instant) has completed the quote before any pay-in is simulated.
         const waiting = await step('Read the quote: is it waiting for its pay-in?', 'GET', `/api/v1/partners/marketplace/quote/${id}`);
-        if ((waiting.responseBody as any).status !== 'awaiting_payment') return `Quote ${quoteId} is ${(waiting.responseBody as any).status}`;
+        const now = (waiting.responseBody as any).status;
+        if (now !== 'awaiting_payment') return { text: `Quote ${quoteId} is ${now}`, state: now };
         await step('Simulate the pay-in', 'POST', `/_sandbox/simulate/quotes/${id}/pay-in`);
-        const done = await read();
-        return `Quote ${quoteId} is ${(done.responseBody as any).status}`;
+        const done = (await read()).responseBody as any;
+        return { text: `Quote ${quoteId} is ${done.status}`, state: done.status };
       },
     },
     {
       id: 'express-quote',
       title: 'Rate and express quote',
       outline: 'read the rate → express quote → complete → pay-in → session details',
-      async run(step) {
+      async run(step, tools) {
         const rate = await step('Read the NGN to USDT rate', 'GET', '/api/v1/partners/rates?from=NGN&to=USDT');
         const [quote] = (
           await step('Create an express quote: 50,000 NGN to USDT, pools chosen by the sandbox', 'POST', '/api/v1/partners/marketplace/express/quote', {
@@ -49,7 +50,11 @@ export function makeQuoteFxFlows(): Flow[] {
         const waiting = await step('Read the quote: is it waiting for its pay-in?', 'GET', `/api/v1/partners/marketplace/quote/${id}`);
         if ((waiting.responseBody as any).status === 'awaiting_payment') await step('Simulate the pay-in', 'POST', `/_sandbox/simulate/quotes/${id}/pay-in`);
         const session = await step('Read the quote session\'s final details', 'GET', `/api/v1/partners/marketplace/quote/${id}/complete`);
-        return `Express quote ${quote.quoteId} at ${(rate.responseBody as any).rate} NGN per USDT is ${(session.responseBody as any).status ?? (waiting.responseBody as any).status}`;
+        // The quote's own rate (NGN per USDT, the pools' weighted average), else the market's read before it.
+        const perUsdt = quote.allocationResult?.weightedAverageRate;
+        const at = perUsdt ? tools.rate('USDT', 'NGN', perUsdt) : tools.rate('NGN', 'USDT', (rate.responseBody as any).rate);
+        const state = (session.responseBody as any).status ?? (waiting.responseBody as any).status;
+        return { text: `Express quote ${quote.quoteId} at ${at} is ${state}`, state };
       },
     },
     {
@@ -64,7 +69,8 @@ export function makeQuoteFxFlows(): Flow[] {
           })
         ).responseBody as any[];
         const read = await step('Read the payment quote back', 'GET', `/api/v1/quotes/payments/${encodeURIComponent(quote.quoteId)}`);
-        return `Payment quote ${quote.quoteId} is ${(read.responseBody as any).status}`;
+        const state = (read.responseBody as any).status;
+        return { text: `Payment quote ${quote.quoteId} is ${state}`, state };
       },
     },
     {
@@ -86,7 +92,8 @@ export function makeQuoteFxFlows(): Flow[] {
           xml: `${XML_DECL}<FXTradAccptReq><AcctId>${accountId}</AcctId></FXTradAccptReq>`,
         });
         const confirmed = await step('Confirm it (empty body)', 'POST', `${FX}/trades/${id}/confirmation`, { headers: { accept: 'application/xml' } });
-        return `Trade ${txId} is ${tools.xmlText(confirmed.responseBody, 'Sts')}`;
+        const state = tools.xmlText(confirmed.responseBody, 'Sts');
+        return { text: `Trade ${txId} is ${tools.state(state)}`, state };
       },
     },
   ];

@@ -22,8 +22,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   let last: Snapshot | undefined;
   /** What each long list shows: a text filter and how many items (more on "Show more"). */
   const PAGE = 25;
-  const lists: Record<'resources' | 'journal' | 'events', { text: string; shown: number }> = {
-    resources: { text: '', shown: PAGE },
+  const lists: Record<'resources' | 'journal' | 'events', { text: string; shown: number; demo?: boolean }> = {
+    resources: { text: '', shown: PAGE, demo: false },
     journal: { text: '', shown: PAGE },
     events: { text: '', shown: PAGE * 2 },
   };
@@ -32,6 +32,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   let pending: Promise<unknown> = Promise.resolve();
 
   const el = (sel: string) => doc.querySelector(sel) as HTMLElement | null;
+  const isLive = () => api.key()?.startsWith('sk_live_') ?? false;
 
   function track<T>(p: Promise<T>): Promise<T> {
     pending = Promise.all([pending, p.catch(() => undefined)]);
@@ -64,7 +65,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     const live = key?.startsWith('sk_live_') ?? false;
     say(
       'mode',
-      !key ? '' : live ? 'Live simulation: live rules (listed banks, fixture accounts, no test values)' : 'Test mode: every account resolves, test values work',
+      !key ? '' : live ? 'Live simulation: live rules (listed banks, fixture accounts, no test values); moves and calls marked "sandbox only" do not exist on the live service' : 'Test mode: every account resolves, test values work',
       !key ? undefined : live ? 'live' : 'test',
     );
   }
@@ -116,7 +117,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   /** The resource list, journal and event log, each filtered by its text and cut to its page. */
   function drawLists(): void {
     if (!last) return;
-    put('resources', views.timelines(last, lists.resources));
+    put('resources', views.timelines(last, { ...lists.resources, live: isLive() }));
     put('journal', views.journal(last.journal, lists.journal));
     put('events', views.events(events, lists.events));
   }
@@ -132,16 +133,39 @@ export function startConsole(win: Window, parts: ConsoleParts) {
 
   function begin(): void {
     showGate();
+    fillCompose();
     clearInterval(timer);
     timer = setInterval(() => void (polling ? undefined : refresh()), parts.pollMs);
     void refresh();
   }
 
+  /** Empty every panel that holds what the key had: the polled views, the flow log and headline, the form's exchange, the market. */
+  function clearPanels(): void {
+    for (const view of new Set([...Object.keys(rendered), 'flow-log', 'compose', 'market'])) {
+      rendered[view] = '';
+      const box = el(`[data-view="${view}"]`);
+      if (box) box.innerHTML = '';
+    }
+    for (const field of ['flow-title', 'flow-outcome', 'next-step']) say(field, '');
+    el('[data-field="flow-outcome"]')?.removeAttribute('data-tone');
+    events = [];
+    last = undefined;
+    for (const [name, list] of Object.entries(lists)) {
+      list.text = '';
+      list.shown = name === 'events' ? PAGE * 2 : PAGE;
+    }
+    for (const input of Array.from(doc.querySelectorAll('[data-filter]')) as HTMLInputElement[]) input.value = '';
+    lists.resources.demo = false;
+    const demo = el('[data-action="demo-bulk"]');
+    demo?.setAttribute('aria-pressed', 'false');
+    if (demo) demo.textContent = 'Show the demo bulk file (24 settled transfers)';
+  }
+
   function forget(message = ''): void {
     api.forgetKey();
     clearInterval(timer);
-    events = [];
-    for (const view of Object.keys(rendered)) put(view, '');
+    clearPanels();
+    say('webhook-secret', '');
     showGate();
     say('key-error', message, message ? 'failed' : undefined);
   }
@@ -173,6 +197,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       if (!m) throw new Error(`No <${element}> in the response`);
       return m[1];
     },
+    rate: (from, to, multiplier) => views.rate(from, to, multiplier),
+    state: (code) => (views.stateName(code) === code ? code : `${views.stateName(code)} (${code})`),
   };
 
   /** The server's own explanation of a refusal: the JSON envelope's message or the XML reject's RsnDesc. */
@@ -205,6 +231,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     log.innerHTML = '';
     say('flow-title', `${flow.title}: ${flow.outline}`);
     say('flow-outcome', 'Running…', 'running');
+    el('[data-field="flow-outcome"]')?.setAttribute('data-tone', 'neutral');
     const buttons = [...doc.querySelectorAll('[data-action="flow"]')] as HTMLButtonElement[];
     for (const b of buttons) b.disabled = true;
     let n = 0;
@@ -214,22 +241,28 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       // One step at a time: say what the next call is, and make it when the presenter asks.
       if (stepMode) await nextClicked(`Next: ${method} ${path} (${label})`);
       let x = await api.call(label, method, path, call);
-      log.insertAdjacentHTML('beforeend', views.exchange(x, ++n));
+      log.insertAdjacentHTML('beforeend', views.exchange(x, ++n, isLive()));
       // 503 and 429 mean the request was not processed, so the same call is safe to repeat.
       for (let retry = 1; (x.status === 503 || x.status === 429) && retry <= 3; retry++) {
         await new Promise((resolve) => setTimeout(resolve, 1000 * retry));
         x = await api.call(`${label} (try ${retry + 1})`, method, path, call);
-        log.insertAdjacentHTML('beforeend', views.exchange(x, ++n));
+        log.insertAdjacentHTML('beforeend', views.exchange(x, ++n, isLive()));
       }
       await refresh();
       const ok = expect !== undefined ? x.status === expect : x.status >= 200 && x.status < 300;
       if (!ok) throw new Error(`${label}: ${x.status}${serverMessage(x.responseBody)}`);
       return x;
     };
+    // data-outcome says whether the flow ran to its end; data-tone what the state it reached means
+    // (a payout that ends FAILED is a flow that worked, shown in the failure colour).
+    const outcome = el('[data-field="flow-outcome"]');
     try {
-      say('flow-outcome', await flow.run(step, tools), 'ok');
+      const done = await flow.run(step, tools);
+      say('flow-outcome', done.text, 'ok');
+      outcome?.setAttribute('data-tone', views.tone(done.state));
     } catch (err) {
       say('flow-outcome', (err as Error).message, 'failed');
+      outcome?.setAttribute('data-tone', 'failure');
     } finally {
       for (const b of buttons) b.disabled = false;
     }
@@ -278,6 +311,32 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     }
   }
 
+  /** The form's example for the kind chosen, and where it goes (METHOD /path) beside the kind. */
+  function fillCompose(): void {
+    const kind = (el('#compose-kind') as HTMLSelectElement | null)?.value;
+    const box = el('#compose-body') as HTMLTextAreaElement | null;
+    if (kind === undefined || !box) return;
+    const t = composeTemplate(kind);
+    box.value = t.body;
+    say('compose-target', `POST ${t.path}`);
+  }
+
+  /** The demo bulk file, on request only: reading it makes the sandbox seed it if this key has none yet. */
+  async function toggleDemo(button: HTMLElement): Promise<void> {
+    const show = !lists.resources.demo;
+    if (show) {
+      const x = await api.call('Read the demo bulk file', 'GET', '/api/v1/transfers/bulk/bulk_demo_salaries/transfers', { headers: { 'x-service-source': 'console' } });
+      if (x.status !== 200) {
+        say('action-result', `Read the demo bulk file: ${x.status}${serverMessage(x.responseBody)}`, 'failed');
+        return;
+      }
+    }
+    lists.resources.demo = show;
+    button.setAttribute('aria-pressed', String(show));
+    button.textContent = show ? 'Hide the demo bulk file' : 'Show the demo bulk file (24 settled transfers)';
+    await refresh();
+  }
+
   /** Send what the form holds; the exchange (XML shown as sent and received) appears under it. */
   async function compose(): Promise<void> {
     const kind = (el('#compose-kind') as HTMLSelectElement).value;
@@ -310,10 +369,14 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     if (!api.key()) return;
     if (action === 'flow') return runFlow(target.getAttribute('data-flow')!);
     if (action === 'market') return readMarket();
-    if (action === 'compose-fill') {
-      (el('#compose-body') as HTMLTextAreaElement).value = composeTemplate((el('#compose-kind') as HTMLSelectElement).value).body;
+    if (action === 'compose-fill') return fillCompose();
+    const dialog = el('#reset-dialog') as HTMLDialogElement | null;
+    if (action === 'reset') {
+      dialog?.showModal();
       return;
     }
+    if (action === 'reset-cancel') return dialog?.close();
+    if (action === 'demo-bulk') return toggleDemo(target);
     if (action === 'compose-send') return compose();
     if (action === 'more') {
       const list = lists[target.getAttribute('data-list') as keyof typeof lists];
@@ -352,8 +415,14 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       } else if (action === 'redeliver') {
         const id = target.getAttribute('data-id')!;
         x = await api.call(`Redeliver ${id}`, 'POST', `/_sandbox/webhooks/deliveries/${encodeURIComponent(id)}/redeliver`);
-      } else if (action === 'reset') {
+      } else if (action === 'reset-confirm') {
+        dialog?.close();
         x = await api.call("Reset this key's data", 'POST', '/_sandbox/reset');
+        // Nothing of before stays on screen; the polled views fill again from the empty key.
+        if (x.status === 200) {
+          clearPanels();
+          fillCompose();
+        }
       } else return;
     } catch (err) {
       say('action-result', (err as Error).message, 'failed');
@@ -377,6 +446,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     lists[name].text = box.value;
     lists[name].shown = name === 'events' ? PAGE * 2 : PAGE;
     drawLists();
+  });
+  // Closing the reset dialog (either button, or Escape) puts focus back on the button that opened it.
+  el('#reset-dialog')?.addEventListener('close', () => (el('[data-action="reset"]') as HTMLElement | null)?.focus());
+  // Another kind goes to another endpoint: its own example replaces the body (a payout body never goes to the withdrawal route).
+  doc.addEventListener('change', (ev) => {
+    if ((ev.target as HTMLElement).id === 'compose-kind') fillCompose();
   });
   doc.addEventListener('keydown', (ev) => {
     if (ev.key === 'Enter' && (ev.target as HTMLElement).id === 'key') void track(signIn());

@@ -40,13 +40,36 @@ export function makeViews() {
     return JSON.stringify(body, null, 2);
   }
 
-  /** A state or an HTTP status as a badge; HTTP statuses are coloured by class (2xx, 4xx, 5xx). */
+  /** The FX interface's ISO 20022 codes, as a person reads them. */
+  const NAMES: Record<string, string> = { NEWT: 'new', SETT: 'settling', COMP: 'completed', CANC: 'cancelled' };
+  /** Final success states (each resource's success outcome, a delivery that succeeded), and failures. */
+  const SUCCESS = ['SUCCESSFUL', 'COMPLETED', 'COMP', 'completed', 'succeeded', 'order.successful'];
+  const FAILURE = ['FAILED', 'failed', 'CANC', 'CANCELLED', 'cancelled', 'expired', 'EXPIRED', 'REJECTED', 'rejected', 'dropped', 'timeout'];
+
+  /** What a state means: success only for a final success, failure for failed, cancelled or expired, neutral otherwise. */
+  function tone(s: string | number | null | undefined): 'success' | 'failure' | 'neutral' {
+    const text = String(s ?? '');
+    if (/^[1-5][0-9]{2}$/.test(text)) return text[0] === '2' ? 'success' : text[0] === '4' || text[0] === '5' ? 'failure' : 'neutral';
+    return SUCCESS.includes(text) ? 'success' : FAILURE.includes(text) ? 'failure' : 'neutral';
+  }
+
+  /** A state's readable name (NEWT → new); states that are words already stay as the API writes them. */
+  const stateName = (s: string) => NAMES[s] ?? s;
+
+  /** A state or an HTTP status as a badge, coloured by what it means; the API's code in data-state (and in a title when renamed). */
   const status = (s: string | number | null | undefined) => {
     if (s === null || s === undefined || s === '') return '';
     const text = String(s);
-    const kind = /^[1-5][0-9]{2}$/.test(text) ? `status-http-${text[0]}xx` : `status-${esc(text)}`;
-    return `<span class="status ${kind}">${esc(text)}</span>`;
+    const name = stateName(text);
+    const title = name !== text ? ` title="${esc(text)}"` : '';
+    return `<span class="status tone-${tone(text)}" data-state="${esc(text)}"${title}>${esc(name)}</span>`;
   };
+  /** An identifier kept whole: on one line, cut with an ellipsis when the column is narrower, its full value in the title. */
+  const ident = (v: unknown) => `<code class="id" title="${esc(v)}">${esc(v)}</code>`;
+  /** A path that may break only after a slash, ? or &, so the ids and numbers in it stay whole. */
+  const pathCode = (p: string) => `<code class="path">${esc(p).replace(/(\/|\?|&amp;)/g, '$1<wbr>')}</code>`;
+  /** The mark of a call or control the live service does not have, shown under live keys. */
+  const SANDBOX_ONLY = '<span class="sandbox-only" title="The live service has no such call: this is the sandbox\'s control API">sandbox only</span>';
   const time = (iso: string | null | undefined) => (iso ? `<time datetime="${esc(iso)}">${esc(iso.replace('T', ' ').replace('Z', ''))}</time>` : '');
   const block = (title: string, text: string) => (text ? `<h4>${esc(title)}</h4><pre tabindex="0">${esc(text)}</pre>` : '');
   const headers = (h: Record<string, string>) =>
@@ -69,7 +92,15 @@ export function makeViews() {
   interface ListView {
     text: string;
     shown: number;
+    /** The resource list only: whether the demo bulk file and its rows are shown (only when asked). */
+    demo?: boolean;
+    /** The resource list only: a live key, whose simulate moves are marked as the sandbox's own. */
+    live?: boolean;
   }
+
+  /** The demo bulk file the sandbox seeds on a key's first transfer request, and its rows. */
+  const DEMO_BULK = 'bulk_demo_salaries';
+  const isDemo = (r: any) => (r.kind === 'bulk-disbursements' && r.id === DEMO_BULK) || (r.kind === 'transfers' && r.resource?.bulkId === DEMO_BULK);
 
   function page<T>(items: T[], view: ListView | undefined, textOf: (item: T) => string, name: string): { items: T[]; footer: string } {
     const want = (view?.text ?? '').trim().toLowerCase();
@@ -89,8 +120,14 @@ export function makeViews() {
       history.set(key, [...(history.get(key) ?? []), e]);
     }
     const cards: { kind: string; id: string; status: string | null; createdAt: string; resource: unknown; steps: any[]; moves: string[] }[] = [];
+    let hidden = 0;
     for (const r of snap.resources.data) {
       const key = `${r.eventPrefix}|${r.id}`;
+      if (!view?.demo && isDemo(r)) {
+        hidden++;
+        history.delete(key);
+        continue;
+      }
       cards.push({ kind: r.kind, id: r.id, status: r.status, createdAt: r.createdAt, resource: r.resource, steps: history.get(key) ?? [], moves: r.moves ?? [] });
       history.delete(key);
     }
@@ -102,9 +139,10 @@ export function makeViews() {
       cards.push({ kind: prefix, id, status: String(state), createdAt: steps[0].createdAt, resource: last.data, steps, moves: [] });
     }
     cards.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-    if (cards.length === 0) return '<p class="empty">No resources yet. Run a guided flow, or call the API with this key.</p>';
+    const note = hidden ? `<p class="muted" data-field="demo-hidden">Not shown: the demo bulk file ${DEMO_BULK} and its rows (${hidden} in this list).</p>` : '';
+    if (cards.length === 0) return `${note}<p class="empty">No resources yet. Run a guided flow, or call the API with this key.</p>`;
     const paged = page(cards, view, (c) => `${c.kind} ${c.id} ${c.status ?? ''}`, 'resources');
-    return paged.items
+    return note + paged.items
       .map((c) => {
         const steps = c.steps
           .map((e) => {
@@ -115,10 +153,10 @@ export function makeViews() {
           })
           .join('');
         return `<article class="resource" data-kind="${esc(c.kind)}" data-id="${esc(c.id)}">
-<header><span class="kind">${esc(c.kind)}</span> <code>${esc(c.id)}</code> ${status(c.status)}</header>
+<header><span class="kind">${esc(c.kind)}</span> ${ident(c.id)} ${status(c.status)}</header>
 <ol class="timeline">${steps || '<li class="step muted">no state changes recorded</li>'}</ol>${
           c.moves.length
-            ? `<p class="moves">Simulate: ${c.moves.map((m) => `<button type="button" data-action="simulate" data-kind="${esc(c.kind)}" data-id="${esc(c.id)}" data-event="${esc(m)}">${esc(m)}</button>`).join(' ')}</p>`
+            ? `<p class="moves">Simulate${view?.live ? ` ${SANDBOX_ONLY}` : ''}: ${c.moves.map((m) => `<button type="button" data-action="simulate" data-kind="${esc(c.kind)}" data-id="${esc(c.id)}" data-event="${esc(m)}">${esc(m)}</button>`).join(' ')}</p>`
             : ''
         }
 <details data-keep="res:${esc(c.kind)}:${esc(c.id)}"><summary>As the API shows it</summary><pre tabindex="0">${esc(pretty(c.resource))}</pre></details>
@@ -133,7 +171,7 @@ export function makeViews() {
     return paged.items
       .map((j) => {
         const q = j.query ? `?${j.query}` : '';
-        return `<details class="entry" data-keep="req:${esc(j.id)}"><summary><span class="method">${esc(j.method)}</span> <code>${esc(j.path + q)}</code> ${status(String(j.sent ?? j.status))}${j.fault ? ` <span class="fault">${esc(j.fault.kind)} fault, rule ${esc(j.fault.rule)}</span>` : ''} <span class="muted">${esc(j.durationMs)} ms · ${time(j.at)}</span></summary>
+        return `<details class="entry" data-keep="req:${esc(j.id)}"><summary><span class="method">${esc(j.method)}</span> ${pathCode(j.path + q)} ${status(String(j.sent ?? j.status))}${j.fault ? ` <span class="fault">${esc(j.fault.kind)} fault, rule ${esc(j.fault.rule)}</span>` : ''} <span class="muted">${esc(j.durationMs)} ms · ${time(j.at)}</span></summary>
 ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pretty(j.requestBody))}${block('Response body', pretty(j.responseBody))}</details>`;
       })
       .join('\n') + paged.footer;
@@ -145,10 +183,10 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
     const rows = paged.items
       .map((e) => {
         const s = eventSubject(e);
-        return `<tr><td><code>${esc(e.id)}</code></td><td>${esc(e.event)}</td><td><code>${esc(s.id)}</code></td><td>${time(e.createdAt)}</td></tr>`;
+        return `<tr><td>${ident(e.id)}</td><td>${esc(e.event)}</td><td>${ident(s.id)}</td><td>${time(e.createdAt)}</td></tr>`;
       })
       .join('');
-    return `<table><thead><tr><th>id</th><th>event</th><th>resource</th><th>at</th></tr></thead><tbody>${rows}</tbody></table>${paged.footer}`;
+    return `<table tabindex="0"><thead><tr><th>id</th><th>event</th><th>resource</th><th>at</th></tr></thead><tbody>${rows}</tbody></table>${paged.footer}`;
   }
 
   function deliveries(list: Snapshot['deliveries']): string {
@@ -189,35 +227,68 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
 
   function balances(list: any[]): string {
     const rows = list.map((b) => `<tr><td>${esc(b.key)}</td><td class="num">${esc(grouped(b.available))}</td></tr>`).join('');
-    return `<table><thead><tr><th>balance</th><th>available</th></tr></thead><tbody>${rows}</tbody></table>`;
+    return `<table tabindex="0"><thead><tr><th>balance</th><th>available</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
+
+  /** A number for a person: thousands separators, 2 decimals from 100 up, up to 4 below. */
+  function figure(n: number): string {
+    return new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: Math.abs(n) >= 100 ? 2 : 4 }).format(n);
+  }
+
+  /**
+   * A rate as a person reads it, one convention everywhere: one unit of the dearer currency in the
+   * other ("1 USDT = 1,585.14 NGN"). `multiplier` is the API's: an amount in `from` times it is the
+   * amount in `to` (NGN → USDT is about 0.00063).
+   */
+  function rate(from: string, to: string, multiplier: unknown): string {
+    const m = Number(multiplier);
+    if (!Number.isFinite(m) || m <= 0) return '';
+    const [f, t] = [String(from).toUpperCase(), String(to).toUpperCase()];
+    return m >= 1 ? `1 ${f} = ${figure(m)} ${t}` : `1 ${t} = ${figure(1 / m)} ${f}`;
+  }
+
+  /** An amount with its unit: 42500 USDT → 42,500 USDT, digits kept exactly. */
+  const amount = (value: unknown, unit: string) => `${grouped(value)} ${String(unit).toUpperCase()}`;
+
+  /** A number cell: never broken inside, its exact value in a title when the text rounds it. */
+  const num = (text: string, exact?: string) => `<td class="num"${exact ? ` title="${esc(exact)}"` : ''}>${esc(text)}</td>`;
 
   /** The rates of a few pairs, and the pools of the FX listings (its XML, read with the browser's parser). */
   function market(rates: any[], poolsXml: string): string {
     const rateRows = rates
-      .map((r) => `<tr><td>${esc(r.from)} → ${esc(String(r.to).toUpperCase())}</td><td class="num">${esc(grouped(r.rate))}</td><td>${esc(r.source)}</td><td>${time(r.timestamp)}</td></tr>`)
+      .map(
+        (r) =>
+          `<tr><td>${esc(String(r.from).toUpperCase())} → ${esc(String(r.to).toUpperCase())}</td>${num(rate(r.from, r.to, r.rate), `The API's rate: ${r.rate} (an amount in ${String(r.from).toUpperCase()} times it is the amount in ${String(r.to).toUpperCase()})`)}<td>${esc(r.source)}</td><td>${time(r.timestamp)}</td></tr>`,
+      )
       .join('');
     const xml = new DOMParser().parseFromString(poolsXml, 'application/xml');
     const text = (node: Element, name: string) => node.getElementsByTagName(name)[0]?.textContent ?? '';
     const pools = [...xml.getElementsByTagName('Listgs')];
+    // A pool's pair is source/destination; its rate is source units per destination unit, and what it
+    // can still deliver is in destination units.
     const poolRows = pools
-      .map((p) => `<tr><td>${esc(text(p, 'Nm'))}</td><td>${esc(text(p, 'CcyPair'))}</td><td class="num">${esc(grouped(text(p, 'XchgRate')))}</td><td class="num">${esc(grouped(text(p, 'AvlblBal')))}</td></tr>`)
+      .map((p) => {
+        const [source, destination] = text(p, 'CcyPair').split('/');
+        return `<tr><td>${esc(text(p, 'Nm'))}</td><td>${esc(source)} → ${esc(destination)}</td>${num(rate(destination, source, text(p, 'XchgRate')), `XchgRate ${text(p, 'XchgRate')}`)}${num(amount(text(p, 'AvlblBal'), destination))}</tr>`;
+      })
       .join('');
-    return `<table><thead><tr><th>pair</th><th>rate</th><th>source</th><th>as of</th></tr></thead><tbody>${rateRows}</tbody></table>
-<h3>Liquidity pools (${pools.length})</h3><table data-field="pools"><thead><tr><th>pool</th><th>pair</th><th>rate</th><th>available</th></tr></thead><tbody>${poolRows}</tbody></table>`;
+    return `<table tabindex="0"><thead><tr><th>pair</th><th>rate</th><th>source</th><th>as of</th></tr></thead><tbody>${rateRows}</tbody></table>
+<h3>Liquidity pools (${pools.length})</h3><table tabindex="0" data-field="pools"><thead><tr><th>pool</th><th>pair</th><th>rate</th><th>can still deliver</th></tr></thead><tbody>${poolRows}</tbody></table>`;
   }
 
   function magic(m: Snapshot['magic']): string {
     const rows = m.data.map((r) => `<tr><td><code>${esc(r.value)}</code></td><td><code>${esc(r.field)}</code></td><td>${esc(r.applies)}</td><td>${esc(r.effect)}</td></tr>`).join('');
     const note = m.honoured ? '' : '<p data-field="magic-off"><strong>Not honoured for this key now</strong> (a live key, or a scenario with magicValues: false).</p>';
-    return `${note}<table><thead><tr><th>value</th><th>field</th><th>applies to</th><th>what happens</th></tr></thead><tbody>${rows}</tbody></table>`;
+    return `${note}<table tabindex="0"><thead><tr><th>value</th><th>field</th><th>applies to</th><th>what happens</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
-  function exchange(x: Exchange, n: number): string {
-    return `<article class="exchange"><h3>${n}. ${esc(x.label)}</h3>
-<p><span class="method">${esc(x.method)}</span> <code>${esc(x.path)}</code> → ${status(String(x.status))} <span class="muted">${esc(x.ms)} ms</span>${x.retryAfter ? ` <strong data-field="retry-after">Retry after ${esc(x.retryAfter)} s</strong>` : ''}</p>
+  /** One call and its answer; under a live key a call of the control API (/_sandbox) is marked as the sandbox's own. */
+  function exchange(x: Exchange, n: number, live = false): string {
+    const mark = live && x.path.startsWith('/_sandbox/') ? ` ${SANDBOX_ONLY}` : '';
+    return `<article class="exchange"><h3>${n}. ${esc(x.label)}${mark}</h3>
+<p><span class="method">${esc(x.method)}</span> ${pathCode(x.path)} → ${status(String(x.status))} <span class="muted">${esc(x.ms)} ms</span>${x.retryAfter ? ` <strong data-field="retry-after">Retry after ${esc(x.retryAfter)} s</strong>` : ''}</p>
 ${block('Request headers', headers(x.requestHeaders))}${block('Request body', pretty(x.requestBody))}${block('Response body', pretty(x.responseBody))}</article>`;
   }
 
-  return { esc, pretty, prettyXml, timelines, journal, events, deliveries, clock, scenario, balances, magic, market, exchange };
+  return { esc, pretty, prettyXml, rate, amount, tone, stateName, timelines, journal, events, deliveries, clock, scenario, balances, magic, market, exchange };
 }
