@@ -182,9 +182,13 @@ export class SandboxTenant {
     return this.call('advanceClockTo', { body: { to } satisfies T.AdvanceClockRequest });
   }
 
-  /** The request journal, newest first, secrets redacted. */
-  requests(query: { limit?: number } = {}): Promise<T.JournalList> {
-    return this.call('requests', { query });
+  /** The request journal, newest first, secrets redacted; filtered on the server:
+   * requests({ method: 'POST', path: '/api/v1/partners/payouts', status: '2xx', since: 'req_12' }). */
+  requests(query: T.RequestsQuery = {}): Promise<T.JournalList> {
+    const { since, status, ...rest } = query;
+    return this.call('requests', {
+      query: { ...rest, status: status === undefined ? undefined : String(status), since: since instanceof Date ? since.toISOString() : since },
+    });
   }
 
   /** The event log, oldest first. `type`: an event (payout.failed), a resource (payout or payout.*), or *. */

@@ -15,6 +15,24 @@ export type ClockState = z.output<typeof Admin.ClockState>;
 export type AdvanceClockResult = z.output<typeof Admin.AdvanceResult>;
 export type AdvanceClockRequest = z.input<typeof Admin.AdvanceRequest>;
 export type JournalList = z.output<typeof Admin.JournalList>;
+export type JournalEntry = z.output<typeof Admin.JournalEntry>;
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+/** A class of statuses: 2xx, 4xx, ... */
+export type StatusClass = '1xx' | '2xx' | '3xx' | '4xx' | '5xx';
+/** What GET /_sandbox/requests filters on, on the server; each left out matches every entry. */
+export interface RequestsQuery {
+  /** Only requests of this method (any case). */
+  method?: HttpMethod | Lowercase<HttpMethod>;
+  /** Only requests to this path; a pattern as in a fault rule: `*` any text within a segment,
+   * `{name}` at least one character, a `**` segment any number of segments. */
+  path?: string;
+  /** Only requests the sandbox answered with this status, or a status of this class. */
+  status?: number | StatusClass;
+  /** Only requests after this journal entry (its id, `req_12`), or at or after this instant of the key's clock. */
+  since?: string | Date;
+  /** Most entries answered, newest first, after filtering; default 50. */
+  limit?: number;
+}
 export type SandboxEvent = z.output<typeof Admin.SandboxEvent>;
 export type EventList = z.output<typeof Admin.EventList>;
 export type SimulateBody = z.input<typeof Admin.SimulateRequest>;
