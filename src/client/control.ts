@@ -218,7 +218,7 @@ export class SandboxTenant {
 
   /** Every resource of this key, of every kind, newest first, with counts per kind. */
   resources(query: T.ResourcesQuery = {}): Promise<T.ResourceList> {
-    return this.call('resources', { query });
+    return this.call('resources', { query: { ...query } });
   }
 
   /** The key's wallet balances. */

@@ -37,8 +37,18 @@ export type SandboxEvent = z.output<typeof Admin.SandboxEvent>;
 export type EventList = z.output<typeof Admin.EventList>;
 export type SimulateBody = z.input<typeof Admin.SimulateRequest>;
 export type SimulateResult = z.output<typeof Admin.SimulateResult>;
-export type ResourcesQuery = Partial<z.output<typeof Resources.ResourcesQuery>>;
-export type ResourceList = z.output<typeof Resources.ResourceList>;
+/** The kinds of resource GET /_sandbox/resources lists (test/client.kinds.test.ts compares them with the sandbox's). */
+export type ResourceKind = 'payouts' | 'wallet-payouts' | 'withdrawals' | 'transfers' | 'bulk-disbursements' | 'quotes' | 'fx-trades';
+export interface ResourcesQuery extends Partial<Omit<z.output<typeof Resources.ResourcesQuery>, 'kind'>> {
+  /** Only this kind; another is a 400 (a SandboxRequestError) saying which was meant. */
+  kind?: ResourceKind;
+}
+export type ResourceItem = Omit<z.output<typeof Resources.ResourceItem>, 'kind'> & { kind: ResourceKind };
+export interface ResourceList {
+  data: ResourceItem[];
+  /** How many of each kind the key holds (only the kind asked for, when one was). */
+  counts: Partial<Record<ResourceKind, number>>;
+}
 export type ScenarioList = z.output<typeof Scenarios.ScenarioList>;
 export type ScenarioState = z.output<typeof Scenarios.ScenarioState>;
 export type SavedScenario = z.output<typeof Scenarios.SavedScenario>;
