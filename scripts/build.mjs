@@ -1,5 +1,5 @@
-// Bundles the server into dist/: main.js (the command), index.js (startSandbox and the control client)
-// and client.js (the control client alone), sharing chunks. Dependencies stay external (resolved from
+// Bundles the server into dist/: main.js (the command), index.js (startSandbox and the control client),
+// client.js (the control client alone) and api.js (payments-sandbox/api, types only), sharing chunks. Dependencies stay external (resolved from
 // node_modules); fixtures imported as JSON are inlined, so the bundle needs no file reads to know them.
 // The type declarations of index.js and client.js are built apart (build-types.mjs), when packing.
 import { rmSync } from 'node:fs';
@@ -9,7 +9,8 @@ import { build } from 'esbuild';
 rmSync('dist', { recursive: true, force: true });
 
 await build({
-  entryPoints: { main: 'src/main.ts', index: 'src/index.ts', client: 'src/client/index.ts' },
+  // api.js is empty: payments-sandbox/api is types (its declarations come from build-types.mjs).
+  entryPoints: { main: 'src/main.ts', index: 'src/index.ts', client: 'src/client/index.ts', api: 'src/client/partner-api.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
