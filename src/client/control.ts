@@ -1,6 +1,7 @@
 // A typed client of the /_sandbox control API. Every method is one operation of the table below, so
 // the table is what the client can do; a test compares it with the control operations /openapi.json
 // lists. It runs on the global fetch, so it works against an in-process sandbox or a container.
+import { openInbox, type InboxOptions, type WebhookInbox } from './inbox.js';
 import type * as T from './types.js';
 
 /** Each method of the client and the control operation ("METHOD /path") it calls. */
@@ -149,6 +150,17 @@ export class SandboxTenant {
     headers.set('authorization', `Bearer ${this.key}`);
     if (typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
     return fetch(this.url.replace(/\/$/, '') + path, { ...init, headers });
+  }
+
+  /**
+   * A webhook receiver for this key: listens on a free loopback port, sets itself as the key's webhook
+   * (events, faults and secret from `options`), and verifies every delivery with the key's secret as
+   * Standard Webhooks says. next(type), all(), waitFor(predicate); close() stops it and removes the
+   * webhook. The sandbox must be able to reach it: a sandbox started with --webhook-targets public
+   * refuses a loopback URL (a SandboxRequestError).
+   */
+  webhookInbox(options: InboxOptions = {}): Promise<WebhookInbox> {
+    return openInbox(this, options);
   }
 
   /** Forget everything of this key: resources, balances, jobs, events, journal, clock offset, webhook. */
