@@ -11,7 +11,9 @@ import { apiTypes, servedDocument } from './api-types.mjs';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SRC = path.join(ROOT, 'src');
 const OUT = path.join(ROOT, 'dist/types');
-const ENTRIES = ['index.ts', 'client/index.ts', 'client/partner-api.ts'].map((f) => path.join(SRC, f));
+const ENTRIES = ['index.ts', 'client/index.ts', 'client/partner-api.ts', 'client/matchers.ts', 'client/vitest-setup.ts', 'client/jest-setup.ts'].map((f) =>
+  path.join(SRC, f),
+);
 
 const { config, error } = ts.readConfigFile(path.join(ROOT, 'tsconfig.json'), ts.sys.readFile);
 if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));

@@ -1,7 +1,8 @@
 // Bundles the server into dist/: main.js (the command), index.js (startSandbox and the control client),
-// client.js (the control client alone) and api.js (payments-sandbox/api, types only), sharing chunks. Dependencies stay external (resolved from
-// node_modules); fixtures imported as JSON are inlined, so the bundle needs no file reads to know them.
-// The type declarations of index.js and client.js are built apart (build-types.mjs), when packing.
+// client.js (the control client alone), api.js (payments-sandbox/api, types only), matchers.js,
+// vitest.js and jest.js (the request assertions), sharing chunks. Dependencies are bundled but those read at
+// run time by path; fixtures imported as JSON are inlined, so the bundle needs no file reads to know them.
+// The type declarations are built apart (build-types.mjs), when packing.
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -10,7 +11,15 @@ rmSync('dist', { recursive: true, force: true });
 
 await build({
   // api.js is empty: payments-sandbox/api is types (its declarations come from build-types.mjs).
-  entryPoints: { main: 'src/main.ts', index: 'src/index.ts', client: 'src/client/index.ts', api: 'src/client/partner-api.ts' },
+  entryPoints: {
+    main: 'src/main.ts',
+    index: 'src/index.ts',
+    client: 'src/client/index.ts',
+    api: 'src/client/partner-api.ts',
+    matchers: 'src/client/matchers.ts',
+    vitest: 'src/client/vitest-setup.ts',
+    jest: 'src/client/jest-setup.ts',
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -19,7 +28,8 @@ await build({
   target: 'node20',
   // Dependencies are bundled too: resolving and reading hundreds of files from node_modules took
   // half of the start-up time. Those read at run time by path stay external.
-  external: ['swagger-ui-dist', 'undici', 'postgres'],
+  // vitest is the partner's own, which payments-sandbox/vitest registers the matchers with.
+  external: ['swagger-ui-dist', 'undici', 'postgres', 'vitest'],
   sourcemap: true,
   // The command (`npx payments-sandbox`) runs with a plain `env node`: `env -S`, which could pass a
   // flag, is missing from BusyBox (Alpine images). `npm start`, the image and the bench add

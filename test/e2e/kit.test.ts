@@ -129,3 +129,38 @@ describe('tenant.requests() and resources() as the client sends them', () => {
     expect((await t.resources({ kind: 'payouts' })).counts).toEqual({ payouts: 0 });
   });
 });
+
+describe('expect(tenant).toHaveReceived()', () => {
+  it('passes on a match, at least once or exactly `times`, and .not passes on none', async () => {
+    await import('../../src/client/vitest-setup.js');
+    const t = sb.tenant();
+    await create(t, 'match-1');
+    await t.fetch('/api/v1/partners/payouts/match-1');
+    await expect(t).toHaveReceived({ method: 'POST', path: '/api/v1/partners/payouts' });
+    await expect(t).toHaveReceived({ method: 'POST', path: '/api/v1/partners/payouts' }, { times: 1 });
+    await expect(t).toHaveReceived({ path: '/api/v1/partners/payouts/*', status: '2xx' }, { times: 1 });
+    await expect(t).not.toHaveReceived({ method: 'DELETE' });
+    await expect(t).toHaveReceived({ method: 'PUT' }, { times: 0 });
+  });
+
+  it('fails listing the entries that did match, or the latest requests when none did', async () => {
+    await import('../../src/client/vitest-setup.js');
+    const t = sb.tenant();
+    await create(t, 'match-2');
+    await create(t, 'match-3');
+    const twice = await expect(t)
+      .toHaveReceived({ method: 'POST', path: '/api/v1/partners/payouts' }, { times: 1 })
+      .catch((e: Error) => e);
+    expect((twice as Error).message).toMatch(
+      /^expected the key's journal to hold 1 request matching \{ method: "POST", path: "\/api\/v1\/partners\/payouts" \}; 2 matched \(newest first\):\n  req_\d+ \S+ POST \/api\/v1\/partners\/payouts → 201\n  req_\d+ \S+ POST \/api\/v1\/partners\/payouts → 201$/,
+    );
+    const none = await expect(t)
+      .toHaveReceived({ method: 'GET', path: '/api/v1/partners/payouts/{reference}' })
+      .catch((e: Error) => e);
+    expect((none as Error).message).toMatch(/; none matched\.\nThe latest requests:\n  req_\d+ \S+ POST \/api\/v1\/partners\/payouts → 201\n/);
+    const not = await expect(t)
+      .not.toHaveReceived({ status: 201 })
+      .catch((e: Error) => e);
+    expect((not as Error).message).toMatch(/^expected the key's journal not to hold at least one request matching \{ status: 201 \}; 2 matched/);
+  });
+});
