@@ -1,6 +1,7 @@
 // Bundles the server into dist/: main.js (the command), index.js (startSandbox and the control client),
 // client.js (the control client alone), api.js (payments-sandbox/api, types only), matchers.js,
-// vitest.js and jest.js (the request assertions), sharing chunks. Dependencies are bundled but those read at
+// vitest.js and jest.js (the request assertions), sharing chunks. CommonJS copies of the client,
+// the matchers and the Jest setup go to dist/cjs/. Dependencies are bundled but those read at
 // run time by path; fixtures imported as JSON are inlined, so the bundle needs no file reads to know them.
 // The type declarations are built apart (build-types.mjs), when packing.
 import { rmSync } from 'node:fs';
@@ -36,5 +37,19 @@ await build({
   // --max-semi-space-size=32 (a larger young generation) themselves.
   // CommonJS dependencies inside the ESM bundle call require(): give them Node's.
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __sandboxRequire } from 'node:module';\nconst require = __sandboxRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+
+// CommonJS copies of what a test suite loads without ES modules (Jest's default mode, require()): the
+// control client, the matchers and the Jest setup, each bundled whole (CommonJS cannot share chunks).
+await build({
+  entryPoints: { client: 'src/client/index.ts', matchers: 'src/client/matchers.ts', jest: 'src/client/jest-setup.ts' },
+  outdir: 'dist/cjs',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: true,
   logLevel: 'warning',
 });
