@@ -1,7 +1,12 @@
 // The published package as a partner gets it: `npm pack`, installed from the tarball into an empty
-// directory, where its command starts and answers health, a small vitest suite
-// (package/payout-failed.suite.ts) type-checks against the shipped declarations and passes, and a
-// jest suite (package/payout-failed.jest.js) passes too.
+// directory, where its command starts and answers health, and partner suites run against it:
+// - package/payout-failed.suite.ts and package/kit.suite.ts under Vitest, type-checked (tsc --strict)
+//   against the shipped declarations: the partner API typed by payments-sandbox/api through
+//   openapi-fetch, startSandbox({ clock }), the webhook inbox and the request assertions;
+// - package/payout-failed.jest.js under Jest's ES module support, and package/kit.jest.cjs under Jest
+//   in its default CommonJS mode (the command started with --clock, the client and matchers required),
+//   type-checked too (checkJs).
+// Neither kit suite holds an `any`.
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,7 +18,12 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 /** The versions this repository tests with, so the install can come from npm's cache. */
 const version = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
-const DEV_DEPENDENCIES = ['vitest', 'typescript', '@types/node', 'standardwebhooks'].map((n) => `${n}@${version(n)}`).concat('jest@30');
+const DEV_DEPENDENCIES = ['vitest', 'typescript', '@types/node', 'standardwebhooks']
+  .map((n) => `${n}@${version(n)}`)
+  .concat('jest@30', '@types/jest@30', 'openapi-fetch@0.17');
+const KIT_FILES = ['kit.jest.cjs', 'kit.jest.config.cjs', 'kit.jest.setup.cjs', 'kit.jest.teardown.cjs'];
+/** A type that is any, in TypeScript or in JSDoc: (x: any), <any>, as any, any[], {any}. */
+const ANY = /(:\s*any\b|<any\b|\bas any\b|\bany\[\]|\{any\}|,\s*any\s*[>,)])/;
 
 let dir: string;
 let tarball: string;
@@ -35,18 +45,48 @@ beforeAll(() => {
   const [packed] = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT)) as { filename: string; files: { path: string }[] }[];
   tarball = path.join(dir, packed.filename);
   const shipped = packed.files.map((f) => f.path);
-  expect(shipped).toEqual(expect.arrayContaining(['dist/main.js', 'dist/index.js', 'dist/client.js', 'dist/types/index.d.ts', 'scenarios/failures.yaml', 'xsd/MsgRjct.xsd']));
+  expect(shipped).toEqual(
+    expect.arrayContaining([
+      'dist/main.js',
+      'dist/index.js',
+      'dist/client.js',
+      'dist/api.js',
+      'dist/matchers.js',
+      'dist/vitest.js',
+      'dist/jest.js',
+      'dist/cjs/client.cjs',
+      'dist/cjs/matchers.cjs',
+      'dist/cjs/jest.cjs',
+      'dist/types/index.d.ts',
+      'dist/types/client/partner-api.generated.d.ts',
+      'scenarios/failures.yaml',
+      'xsd/MsgRjct.xsd',
+      'docs/ci.md',
+    ]),
+  );
   expect(shipped.filter((f) => /^(src|test|scripts|bench)\/|\.map$/.test(f))).toEqual([]);
+  // The README's and the docs' relative links lead to shipped files, but the bench's (not shipped).
+  const dangling = ['README.md', ...shipped.filter((f) => /^docs\/.*\.md$/.test(f))].flatMap((doc) =>
+    [...readFileSync(path.join(ROOT, doc), 'utf8').matchAll(/\]\(((?!https?:|#|mailto:)[^)#\s]+)(#[^)]*)?\)/g)]
+      .map((m) => path.posix.normalize(path.posix.join(path.posix.dirname(doc), m[1])))
+      .filter((target) => !target.startsWith('bench/') && !shipped.some((f) => f === target || f.startsWith(`${target.replace(/\/$/, '')}/`)))
+      .map((target) => `${doc} → ${target}`),
+  );
+  expect(dangling).toEqual([]);
 
   const app = path.join(dir, 'app');
   execFileSync('mkdir', [app]);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'partner-tests', private: true, type: 'module' }));
+  const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true };
+  writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, types: ['node'] }, include: ['*.test.ts'] }));
   writeFileSync(
-    path.join(app, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] } }),
+    path.join(app, 'tsconfig.jest.json'),
+    JSON.stringify({ compilerOptions: { ...compilerOptions, allowJs: true, checkJs: true, types: ['node', 'jest'] }, include: ['kit.jest*.cjs'] }),
   );
   copyFileSync(path.join(ROOT, 'test/e2e/package/payout-failed.suite.ts'), path.join(app, 'payout-failed.test.ts'));
   copyFileSync(path.join(ROOT, 'test/e2e/package/payout-failed.jest.js'), path.join(app, 'payout-failed.jest.js'));
+  copyFileSync(path.join(ROOT, 'test/e2e/package/kit.suite.ts'), path.join(app, 'kit.test.ts'));
+  for (const f of KIT_FILES) copyFileSync(path.join(ROOT, 'test/e2e/package', f), path.join(app, f));
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...DEV_DEPENDENCIES], app);
 }, 600_000);
 
@@ -54,7 +94,7 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-it('installs from the tarball: the command answers health, and partner suites (vitest, type-checked; jest) pass', async () => {
+it('installs from the tarball: the command answers health, and partner suites (vitest, type-checked; jest as ES modules and as CommonJS) pass', async () => {
   const app = path.join(dir, 'app');
   const manifest = JSON.parse(readFileSync(path.join(app, 'node_modules/payments-sandbox/package.json'), 'utf8'));
   expect(manifest.private).toBeUndefined();
@@ -85,9 +125,14 @@ it('installs from the tarball: the command answers health, and partner suites (v
   }
 
   run(path.join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
+  run(path.join(app, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.jest.json'], app);
+  for (const f of ['kit.test.ts', ...KIT_FILES]) expect(readFileSync(path.join(app, f), 'utf8'), f).not.toMatch(ANY);
   const counts = (report: string) => JSON.parse(report.slice(report.indexOf('{'))) as { numPassedTests: number; numFailedTests: number };
-  const vitest = run(path.join(app, 'node_modules/.bin/vitest'), ['run', 'payout-failed.test.ts', '--reporter=json'], app);
-  expect(counts(vitest)).toMatchObject({ numPassedTests: 2, numFailedTests: 0 });
+  const vitest = run(path.join(app, 'node_modules/.bin/vitest'), ['run', 'payout-failed.test.ts', 'kit.test.ts', '--reporter=json'], app);
+  expect(counts(vitest)).toMatchObject({ numPassedTests: 5, numFailedTests: 0 });
   const jest = run(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--testMatch', '**/*.jest.js', '--json'], app);
   expect(counts(jest)).toMatchObject({ numPassedTests: 1, numFailedTests: 0 });
+  // Jest as it runs with no option: CommonJS.
+  const cjs = run(process.execPath, ['node_modules/jest/bin/jest.js', '--config', 'kit.jest.config.cjs', '--json'], app);
+  expect(counts(cjs)).toMatchObject({ numPassedTests: 1, numFailedTests: 0 });
 }, 300_000);
