@@ -1,14 +1,16 @@
 // The published package as a partner gets it: `npm pack`, installed from the tarball into an empty
 // directory, where its command starts and answers health, and partner suites run against it:
-// - package/payout-failed.suite.ts and package/kit.suite.ts under Vitest, type-checked (tsc --strict)
+// - package/payout-failed.suite.ts, package/kit.suite.ts and the README's test-suite example under
+//   Vitest, type-checked (tsc --strict)
 //   against the shipped declarations: the partner API typed by payments-sandbox/api through
 //   openapi-fetch, startSandbox({ clock }), the webhook inbox and the request assertions;
-// - package/payout-failed.jest.js under Jest's ES module support, and package/kit.jest.cjs under Jest
-//   in its default CommonJS mode (the command started with --clock, the client and matchers required),
+// - package/payout-failed.jest.js under Jest's ES module support; and, in a CommonJS project set up
+//   with docs/ci.md's Jest files as written (the command started with --clock by the global setup),
+//   the doc's own test and package/kit.jest.cjs under Jest in its default mode, the latter
 //   type-checked too (checkJs).
 // Neither kit suite holds an `any`.
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,7 +23,14 @@ const version = (name: string) => (require(`${name}/package.json`) as { version:
 const DEV_DEPENDENCIES = ['vitest', 'typescript', '@types/node', 'standardwebhooks']
   .map((n) => `${n}@${version(n)}`)
   .concat('jest@30', '@types/jest@30', 'openapi-fetch@0.17');
-const KIT_FILES = ['kit.jest.cjs', 'kit.jest.config.cjs', 'kit.jest.setup.cjs', 'kit.jest.teardown.cjs'];
+/** The files of a section of docs/ci.md: each js block whose first line is `// <file name>`. */
+function docFiles(heading: string): Record<string, string> {
+  const doc = readFileSync(path.join(ROOT, 'docs/ci.md'), 'utf8');
+  const start = doc.indexOf(`${heading}\n`);
+  expect(start, heading).toBeGreaterThanOrEqual(0);
+  const section = doc.slice(start, doc.indexOf('\n## ', start + 1));
+  return Object.fromEntries([...section.matchAll(/```js\n\/\/ (\S+)\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]));
+}
 /** A type that is any, in TypeScript or in JSDoc: (x: any), <any>, as any, any[], {any}. */
 const ANY = /(:\s*any\b|<any\b|\bas any\b|\bany\[\]|\{any\}|,\s*any\s*[>,)])/;
 
@@ -79,14 +88,25 @@ beforeAll(() => {
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'partner-tests', private: true, type: 'module' }));
   const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true };
   writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, types: ['node'] }, include: ['*.test.ts'] }));
-  writeFileSync(
-    path.join(app, 'tsconfig.jest.json'),
-    JSON.stringify({ compilerOptions: { ...compilerOptions, allowJs: true, checkJs: true, types: ['node', 'jest'] }, include: ['kit.jest*.cjs'] }),
-  );
   copyFileSync(path.join(ROOT, 'test/e2e/package/payout-failed.suite.ts'), path.join(app, 'payout-failed.test.ts'));
   copyFileSync(path.join(ROOT, 'test/e2e/package/payout-failed.jest.js'), path.join(app, 'payout-failed.jest.js'));
   copyFileSync(path.join(ROOT, 'test/e2e/package/kit.suite.ts'), path.join(app, 'kit.test.ts'));
-  for (const f of KIT_FILES) copyFileSync(path.join(ROOT, 'test/e2e/package', f), path.join(app, f));
+  // The README's test-suite example, as written.
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## From a test suite'));
+  writeFileSync(path.join(app, 'readme.test.ts'), /```ts\n([\s\S]*?)```/.exec(section)![1]);
+  // A CommonJS project beside it (no "type"), set up as docs/ci.md says, with the kit's Jest suite.
+  const cjs = path.join(app, 'cjs');
+  mkdirSync(cjs);
+  writeFileSync(path.join(cjs, 'package.json'), JSON.stringify({ name: 'partner-tests-cjs', private: true }));
+  const jestFiles = docFiles('## Jest in its default CommonJS mode');
+  expect(Object.keys(jestFiles)).toEqual(['jest.config.cjs', 'sandbox.setup.cjs', 'sandbox.teardown.cjs', 'payouts.test.js']);
+  for (const [name, text] of Object.entries(jestFiles)) writeFileSync(path.join(cjs, name), text);
+  copyFileSync(path.join(ROOT, 'test/e2e/package/kit.jest.cjs'), path.join(cjs, 'kit.test.cjs'));
+  writeFileSync(
+    path.join(cjs, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { ...compilerOptions, allowJs: true, checkJs: true, types: ['node', 'jest'] }, include: ['kit.test.cjs'] }),
+  );
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...DEV_DEPENDENCIES], app);
 }, 600_000);
 
@@ -125,14 +145,14 @@ it('installs from the tarball: the command answers health, and partner suites (v
   }
 
   run(path.join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
-  run(path.join(app, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.jest.json'], app);
-  for (const f of ['kit.test.ts', ...KIT_FILES]) expect(readFileSync(path.join(app, f), 'utf8'), f).not.toMatch(ANY);
+  run(path.join(app, 'node_modules/.bin/tsc'), ['-p', '.'], path.join(app, 'cjs'));
+  for (const f of ['kit.test.ts', 'readme.test.ts', 'cjs/kit.test.cjs']) expect(readFileSync(path.join(app, f), 'utf8'), f).not.toMatch(ANY);
   const counts = (report: string) => JSON.parse(report.slice(report.indexOf('{'))) as { numPassedTests: number; numFailedTests: number };
-  const vitest = run(path.join(app, 'node_modules/.bin/vitest'), ['run', 'payout-failed.test.ts', 'kit.test.ts', '--reporter=json'], app);
-  expect(counts(vitest)).toMatchObject({ numPassedTests: 5, numFailedTests: 0 });
+  const vitest = run(path.join(app, 'node_modules/.bin/vitest'), ['run', 'payout-failed.test.ts', 'kit.test.ts', 'readme.test.ts', '--reporter=json'], app);
+  expect(counts(vitest)).toMatchObject({ numPassedTests: 6, numFailedTests: 0 });
   const jest = run(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--testMatch', '**/*.jest.js', '--json'], app);
   expect(counts(jest)).toMatchObject({ numPassedTests: 1, numFailedTests: 0 });
-  // Jest as it runs with no option: CommonJS.
-  const cjs = run(process.execPath, ['node_modules/jest/bin/jest.js', '--config', 'kit.jest.config.cjs', '--json'], app);
-  expect(counts(cjs)).toMatchObject({ numPassedTests: 1, numFailedTests: 0 });
+  // Jest as it runs with no option, in the CommonJS project: its config, the doc's test and the kit's.
+  const cjs = run(process.execPath, ['../node_modules/jest/bin/jest.js', '--json'], path.join(app, 'cjs'));
+  expect(counts(cjs)).toMatchObject({ numPassedTests: 2, numFailedTests: 0 });
 }, 300_000);
