@@ -226,5 +226,5 @@ export async function openInbox(tenant: InboxTenant, options: InboxOptions = {})
         }
       })()),
   };
-  return inbox as WebhookInbox;
+  return inbox;
 }

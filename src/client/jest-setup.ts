@@ -13,10 +13,8 @@ if (typeof jestExpect?.extend !== 'function') {
 jestExpect.extend(sandboxMatchers);
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace jest {
     // @types/jest declares Matchers<R, T = {}>; a merged declaration must have the same parameters.
-    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
     interface Matchers<R, T = {}> extends SandboxMatchers<R> {}
   }
 }

@@ -7,7 +7,6 @@ expect.extend(sandboxMatchers);
 
 declare module 'vitest' {
   // Vitest declares Matchers<T = any>; a merged declaration must have the same parameter.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type
   interface Matchers<T = any> extends SandboxMatchers<T> {}
 }
 
