@@ -1,15 +1,19 @@
-// Type declarations of the package's entries (src/index.ts, src/client/index.ts) into dist/types/, with
-// the TypeScript compiler. Only the files those declarations reach are written: starting from each
+// Type declarations of the package's entries (src/index.ts, src/client/index.ts, src/client/partner-api.ts)
+// into dist/types/, with the TypeScript compiler; the partner API's paths are generated afresh from the
+// document the built command serves (api-types.mjs), so the package's types are the document's. Only the files those declarations reach are written: starting from each
 // entry, a file's .d.ts is emitted and the relative imports in it are followed, so the server's
 // internals that no public type names are not shipped (and need not be declarable).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { apiTypes, servedDocument } from './api-types.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SRC = path.join(ROOT, 'src');
 const OUT = path.join(ROOT, 'dist/types');
-const ENTRIES = ['index.ts', 'client/index.ts'].map((f) => path.join(SRC, f));
+const ENTRIES = ['index.ts', 'client/index.ts', 'client/partner-api.ts', 'client/matchers.ts', 'client/vitest-setup.ts', 'client/jest-setup.ts'].map((f) =>
+  path.join(SRC, f),
+);
 
 const { config, error } = ts.readConfigFile(path.join(ROOT, 'tsconfig.json'), ts.sys.readFile);
 if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
@@ -45,3 +49,5 @@ if (problems.length > 0) {
   console.error(format(problems));
   process.exit(1);
 }
+// The generated paths, components and operations, from the served document (dist/main.js openapi).
+writeFileSync(path.join(OUT, 'client/partner-api.generated.d.ts'), await apiTypes(servedDocument()));

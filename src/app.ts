@@ -130,6 +130,7 @@ export function createApp(deps: AppDeps) {
       seed: config.seed,
       overdue: handoff?.overdue,
       marketOrigin: deps.marketOrigin ?? deps.clock.now(),
+      clockStart: config.clock,
     },
     config.seed,
     { maxLoaded: config.maxTenants, busy: (t) => outbox.has(t) || streams.openFor(t) > 0, idleMs: config.tenantRetention * 1000 },

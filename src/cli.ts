@@ -28,6 +28,10 @@ Options (environment variable in brackets):
                     by every replica given the same URL [SANDBOX_STORE, DATABASE_URL]
   --scenario NAME   default scenario, bundled name or file [SANDBOX_SCENARIO]
   --seed N          make ids, names and rates repeatable [SANDBOX_SEED]
+  --clock INSTANT   the clock of every key first seen after start begins at INSTANT
+                    (2030-01-01T00:00:00Z or 2030-01-01), past or future, and runs on;
+                    keys already stored keep theirs. Replicas: start all with the same
+                    INSTANT. Default: real time [SANDBOX_CLOCK]
   --keys FILE       accept only the keys listed in FILE, one per line [SANDBOX_KEYS]
   --key-format any|live
                     live refuses keys that are not sk_test_ or sk_live_ followed by 32
@@ -97,6 +101,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
       store: { type: 'string' },
       scenario: { type: 'string' },
       seed: { type: 'string' },
+      clock: { type: 'string' },
       keys: { type: 'string' },
       'key-format': { type: 'string' },
       'max-tenants': { type: 'string' },

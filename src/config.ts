@@ -15,6 +15,14 @@ const duration = z
   })
   .pipe(z.number().int().min(0).max(10 * 365 * 86_400));
 
+/** An instant: ISO 8601 with a zone (2030-01-01T00:00:00Z), a date (2030-01-01, midnight UTC), a
+ * Date, or epoch ms (what it is kept as, so a parsed config parses again). */
+const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+const instant = z
+  .preprocess((v) => ((v instanceof Date && !Number.isNaN(v.getTime())) || (typeof v === 'number' && Number.isFinite(v)) ? new Date(v).toISOString() : v), z.string().regex(INSTANT, 'expected an instant, 2030-01-01T00:00:00Z, or a date, 2030-01-01'))
+  .refine((v) => Number.isFinite(Date.parse(v)), 'is not a date of the calendar')
+  .transform((v) => Date.parse(v));
+
 export const ConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(4010),
   host: z.string().min(1).default('127.0.0.1'),
@@ -28,6 +36,9 @@ export const ConfigSchema = z.object({
     .optional(),
   /** Default scenario for every tenant: a bundled name or a file. */
   scenario: z.string().min(1).default('default'),
+  /** The instant (epoch ms) at which the clock of every key first seen after start begins, past or
+   * future; it runs on from there. Keys already stored keep their clocks. Absent: real time. */
+  clock: instant.optional(),
   /** Makes ids, names and rates repeatable. */
   seed: z.coerce.number().int().min(0).optional(),
   /** File of accepted keys, one per line. */
@@ -95,6 +106,7 @@ export const ENV_NAMES: Record<string, keyof Config> = {
   SANDBOX_STORE: 'store',
   SANDBOX_SCENARIO: 'scenario',
   SANDBOX_SEED: 'seed',
+  SANDBOX_CLOCK: 'clock',
   SANDBOX_KEYS: 'keys',
   SANDBOX_KEY_FORMAT: 'keyFormat',
   SANDBOX_TICK_MS: 'tickMs',

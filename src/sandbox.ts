@@ -12,12 +12,16 @@ type Durations = 'resourceRetention' | 'tenantRetention';
 
 /** The settings of `payments-sandbox` on the command line, as an object (e.g. --max-resources is maxResources),
  * plus where background failures are reported. `port` is 0 (any free port) unless given. */
-export type SandboxOptions = Partial<Omit<Config, Durations>> &
+export type SandboxOptions = Partial<Omit<Config, Durations | 'clock'>> &
   Partial<Pick<z.input<typeof ConfigSchema>, Durations>> & {
     /** Where failures of background work are reported; console.error by default. */
     logError?: (message: string, err: unknown) => void;
-    /** The time every key's clock starts from; real time by default. */
-    clock?: Clock;
+    /**
+     * An instant (a Date, '2030-01-01T00:00:00Z' or '2030-01-01'), as --clock: the clock of every key
+     * first seen begins there, past or future, and runs on. Or a Clock, the base time every key's clock
+     * is read from ({ now: () => ms }), for tests of the sandbox itself. Real time by default.
+     */
+    clock?: Date | string | Clock;
   };
 
 /** A running sandbox: its URL, the control client (health, scenarioSchema, tenant) and close(). */
@@ -41,9 +45,12 @@ class RunningSandbox extends SandboxClient implements Sandbox {
 
 /** Start a sandbox on a port of this machine: `const sb = await startSandbox({ seed: 1, scenario: 'failures' })`. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const { logError, clock, ...settings } = options;
-  const unknown = Object.keys(settings).filter((k) => !(k in ConfigSchema.shape));
-  if (unknown.length) throw new TypeError(`startSandbox: unknown option ${unknown.map((k) => `'${k}'`).join(', ')}. Known: ${Object.keys(ConfigSchema.shape).join(', ')}, logError, clock.`);
+  const { logError, clock: clockOption, ...rest } = options;
+  const clock = typeof clockOption === 'object' && !(clockOption instanceof Date) ? clockOption : undefined;
+  const settings: Record<string, unknown> = clock || clockOption === undefined ? rest : { ...rest, clock: clockOption };
+  const unknown = Object.keys(rest).filter((k) => !(k in ConfigSchema.shape));
+  const known = Object.keys(ConfigSchema.shape).filter((k) => k !== 'clock');
+  if (unknown.length) throw new TypeError(`startSandbox: unknown option ${unknown.map((k) => `'${k}'`).join(', ')}. Known: ${known.join(', ')}, logError, clock.`);
   const parsed = ConfigSchema.safeParse({ port: 0, ...settings });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`);

@@ -1,6 +1,8 @@
 // The generic routes of the /_sandbox control API: health, reset, the clock, the request journal, the
 // event log and simulate. Every route but health acts on the caller's tenant.
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, type z } from '@hono/zod-openapi';
+import type { JournalEntry } from '../engine/requests/journal.js';
+import { compileGlob } from '../engine/scenario/scenario.glob.js';
 import { iso } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
 import { validationError } from '../kernel/validation.js';
@@ -64,6 +66,33 @@ function clockState(t: Tenant) {
     pendingJobs: t.store.collection('jobs').size,
     nextDueAt: next === undefined ? null : iso(next),
   };
+}
+
+/** The filters of a journal query as one test, or undefined when it has none (every filter empty or left out). */
+function journalFilter(q: z.output<typeof JournalQuery>): ((e: JournalEntry) => boolean) | undefined {
+  const tests: ((e: JournalEntry) => boolean)[] = [];
+  if (q.method) {
+    const method = q.method.toUpperCase();
+    tests.push((e) => e.method === method);
+  }
+  if (q.path) {
+    const matches = compileGlob(q.path);
+    tests.push((e) => matches(e.path));
+  }
+  if (q.status) {
+    const status = q.status;
+    tests.push(status.endsWith('xx') ? (e) => e.status !== null && String(e.status)[0] === status[0] : (e) => e.status === Number(status));
+  }
+  if (q.since) {
+    if (q.since.startsWith('req_')) {
+      const after = Number(q.since.slice(4));
+      tests.push((e) => Number(e.id.slice(4)) > after);
+    } else {
+      const from = Date.parse(q.since);
+      tests.push((e) => Date.parse(e.at) >= from);
+    }
+  }
+  return tests.length === 0 ? undefined : (e) => tests.every((t) => t(e));
 }
 
 /** Moves an advance applies before the event loop gets its turn: at some 8 µs a move, a few ms. */
@@ -151,7 +180,7 @@ const journal = createRoute({
   operationId: 'listRequests',
   tags,
   security,
-  summary: "The tenant's request journal, newest first, secrets redacted",
+  summary: "The tenant's request journal, newest first, secrets redacted; filtered by method, path, status and since",
   request: { query: JournalQuery },
   responses: { 200: jsonResponse(JournalList, 'Journal entries'), ...errorResponses(400) },
 });
@@ -240,7 +269,14 @@ export function adminRoutes(opts: AdminOptions) {
       }
       return c.json({ ...clockState(t), applied }, 200);
     })
-    .openapi(journal, async (c) => c.json({ data: await c.get('tenant').journal.list(c.req.valid('query').limit) }, 200))
+    .openapi(journal, async (c) => {
+      const q = c.req.valid('query');
+      const match = journalFilter(q);
+      const journal = c.get('tenant').journal;
+      if (!match) return c.json({ data: await journal.list(q.limit) }, 200);
+      // The journal holds at most --journal-size entries: filtered from all of them.
+      return c.json({ data: (await journal.list(Number.MAX_SAFE_INTEGER)).filter(match).slice(0, q.limit) }, 200);
+    })
     .openapi(eventLog(opts.events), (c) => {
       const q = c.req.valid('query');
       // An empty value is no filter, as if left out.

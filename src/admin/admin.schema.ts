@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { timestamp } from '../http/fields.js';
 import type { EventCatalog } from '../engine/registry/events.js';
 import { FAULT_KINDS } from '../engine/requests/fault-rules.js';
+import { globProblem } from '../engine/scenario/scenario.glob.js';
 
 
 export const Health = z
@@ -45,8 +46,52 @@ export const SetClockRequest = z
 
 export const AdvanceResult = ClockState.extend({ applied: z.number().int().openapi({ description: 'Timed moves applied by this advance' }) }).openapi('AdvanceClockResult');
 
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** The filters of GET /_sandbox/requests; each left out (or empty) matches every entry. */
 export const JournalQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(10_000).default(50).openapi({ param: { name: 'limit', in: 'query' } }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(50)
+    .openapi({ param: { name: 'limit', in: 'query' }, description: 'Most entries answered, newest first, after filtering' }),
+  method: z
+    .string()
+    .refine((m) => m === '' || (HTTP_METHODS as readonly string[]).includes(m.toUpperCase()), { message: `must be one of: ${HTTP_METHODS.join(', ')}` })
+    .optional()
+    .openapi({ param: { name: 'method', in: 'query' }, description: 'Only requests of this method (any case)', example: 'POST' }),
+  path: z
+    .string()
+    .refine((p) => p === '' || p.startsWith('/'), { message: 'must begin with /, as in /api/v1/partners/payouts' })
+    .superRefine((p, ctx) => {
+      const problem = p === '' ? undefined : globProblem(p);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional()
+    .openapi({
+      param: { name: 'path', in: 'query' },
+      description:
+        'Only requests to this path (the query string apart). A pattern as in a fault rule: * is any text within a segment, {name} at least one character, a ** segment any number of segments',
+      example: '/api/v1/partners/payouts/{reference}',
+    }),
+  status: z
+    .string()
+    .regex(/^([1-5]\d\d|[1-5]xx)?$/, { message: 'must be a status (404) or a class of them (4xx)' })
+    .optional()
+    .openapi({ param: { name: 'status', in: 'query' }, description: "Only requests the sandbox answered with this status (404) or class (4xx); a request a fault stopped before it ran has none", example: '4xx' }),
+  since: z
+    .string()
+    .refine((v) => v === '' || /^req_\d{1,15}$/.test(v) || (/^\d{4}-\d{2}-\d{2}T/.test(v) && Number.isFinite(Date.parse(v))), {
+      message: "must be a journal entry's id (req_12), for the requests after it, or an instant on the key's clock (2026-01-15T09:00:00Z), for those at or after it",
+    })
+    .optional()
+    .openapi({
+      param: { name: 'since', in: 'query' },
+      description: "Only requests after this journal entry (req_12), or at or after this instant of the key's clock",
+      example: 'req_12',
+    }),
 });
 
 export const JournalEntry = z

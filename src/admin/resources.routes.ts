@@ -4,10 +4,12 @@
 // with no edit.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Resource } from '../engine/registry/resource.js';
+import { nearest } from '../engine/scenario/scenario.lint.js';
+import { SandboxError } from '../kernel/errors.js';
 import { CONTROL_TAG, errorResponses, jsonResponse, newRouter, security } from '../http/openapi.js';
 
 export const ResourcesQuery = z.object({
-  kind: z.string().optional().openapi({ param: { name: 'kind', in: 'query' }, description: 'Only this kind (payouts, transfers, ...)' }),
+  kind: z.string().optional().openapi({ param: { name: 'kind', in: 'query' }, description: 'Only this kind (payouts, transfers, ...); another is 400' }),
   limit: z.coerce.number().int().min(1).max(1000).default(100).openapi({ param: { name: 'limit', in: 'query' }, description: 'Newest resources kept per kind' }),
 });
 
@@ -41,14 +43,26 @@ const list = (kinds: readonly string[]) =>
     security,
     summary: "Every resource of this key's tenant, of every kind, newest first",
     description: `Kinds: ${kinds.join(', ')}. Each resource's history is in GET /_sandbox/events (events named <eventPrefix>.<state>).`,
-    request: { query: ResourcesQuery },
+    // The kinds are the app's: the document lists them, while the check (with its "did you mean") is the handler's.
+    request: { query: ResourcesQuery.extend({ kind: ResourcesQuery.shape.kind.openapi({ enum: [...kinds] }) }) },
     responses: { 200: jsonResponse(ResourceList, 'Resources and counts per kind'), ...errorResponses(400) },
   });
 
+/** A kind that is none of the app's: 400 naming the nearest, or all of them. */
+function unknownKind(kind: string, kinds: readonly string[]): SandboxError {
+  const near = nearest(kind, kinds);
+  const issue = near ? `is not a kind: did you mean '${near}'? Kinds: ${kinds.join(', ')}` : `must be one of: ${kinds.join(', ')}`;
+  return new SandboxError('VALIDATION_ERROR', `No resource kind '${kind}': ${near ? `did you mean '${near}'?` : `use one of: ${kinds.join(', ')}.`}`, [{ field: 'kind', issue }]);
+}
+
 export function resourceRoutes(kinds: readonly Resource[]) {
-  return newRouter().openapi(list(kinds.map((k) => k.segment)), (c) => {
+  const segments = kinds.map((k) => k.segment);
+  return newRouter().openapi(list(segments), (c) => {
     const t = c.get('tenant');
-    const { kind, limit } = c.req.valid('query');
+    const { limit } = c.req.valid('query');
+    // Empty is no filter, as the event log's type.
+    const kind = c.req.valid('query').kind || undefined;
+    if (kind !== undefined && !segments.includes(kind)) throw unknownKind(kind, segments);
     const data: z.infer<typeof ResourceItem>[] = [];
     const counts: Record<string, number> = {};
     for (const k of kinds) {

@@ -1,6 +1,7 @@
 // A typed client of the /_sandbox control API. Every method is one operation of the table below, so
 // the table is what the client can do; a test compares it with the control operations /openapi.json
 // lists. It runs on the global fetch, so it works against an in-process sandbox or a container.
+import { openInbox, type InboxOptions, type WebhookInbox } from './inbox.js';
 import type * as T from './types.js';
 
 /** Each method of the client and the control operation ("METHOD /path") it calls. */
@@ -155,6 +156,17 @@ export class SandboxTenant {
     return fetch(this.url.replace(/\/$/, '') + path, { ...init, headers });
   }
 
+  /**
+   * A webhook receiver for this key: listens on a free loopback port, sets itself as the key's webhook
+   * (events, faults and secret from `options`), and verifies every delivery with the key's secret as
+   * Standard Webhooks says. next(type), all(), waitFor(predicate); close() stops it and removes the
+   * webhook. The sandbox must be able to reach it: a sandbox started with --webhook-targets public
+   * refuses a loopback URL (a SandboxRequestError).
+   */
+  webhookInbox(options: InboxOptions = {}): Promise<WebhookInbox> {
+    return openInbox(this, options);
+  }
+
   /** Forget everything of this key: resources, balances, jobs, events, journal, clock offset, webhook. */
   reset(): Promise<T.ResetResult> {
     return this.call('reset');
@@ -186,9 +198,13 @@ export class SandboxTenant {
     return this.call('advanceClockTo', { body: { to } satisfies T.AdvanceClockRequest });
   }
 
-  /** The request journal, newest first, secrets redacted. */
-  requests(query: { limit?: number } = {}): Promise<T.JournalList> {
-    return this.call('requests', { query });
+  /** The request journal, newest first, secrets redacted; filtered on the server:
+   * requests({ method: 'POST', path: '/api/v1/partners/payouts', status: '2xx', since: 'req_12' }). */
+  requests(query: T.RequestsQuery = {}): Promise<T.JournalList> {
+    const { since, status, ...rest } = query;
+    return this.call('requests', {
+      query: { ...rest, status: status === undefined ? undefined : String(status), since: since instanceof Date ? since.toISOString() : since },
+    });
   }
 
   /** The event log, oldest first. `type`: an event (payout.failed), a resource (payout or payout.*), or *. */
@@ -218,7 +234,7 @@ export class SandboxTenant {
 
   /** Every resource of this key, of every kind, newest first, with counts per kind. */
   resources(query: T.ResourcesQuery = {}): Promise<T.ResourceList> {
-    return this.call('resources', { query });
+    return this.call('resources', { query: { ...query } });
   }
 
   /** The key's wallet balances. */

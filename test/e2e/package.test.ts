@@ -1,9 +1,16 @@
 // The published package as a partner gets it: `npm pack`, installed from the tarball into an empty
-// directory, where its command starts and answers health, a small vitest suite
-// (package/payout-failed.suite.ts) type-checks against the shipped declarations and passes, and a
-// jest suite (package/payout-failed.jest.js) passes too.
+// directory, where its command starts and answers health, and partner suites run against it:
+// - package/payout-failed.suite.ts, package/kit.suite.ts and the README's test-suite example under
+//   Vitest, type-checked (tsc --strict)
+//   against the shipped declarations: the partner API typed by payments-sandbox/api through
+//   openapi-fetch, startSandbox({ clock }), the webhook inbox and the request assertions;
+// - package/payout-failed.jest.js under Jest's ES module support; and, in a CommonJS project set up
+//   with docs/ci.md's Jest files as written (the command started with --clock by the global setup),
+//   the doc's own test and package/kit.jest.cjs under Jest in its default mode, the latter
+//   type-checked too (checkJs).
+// Neither kit suite holds an `any`.
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +20,19 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 /** The versions this repository tests with, so the install can come from npm's cache. */
 const version = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
-const DEV_DEPENDENCIES = ['vitest', 'typescript', '@types/node', 'standardwebhooks'].map((n) => `${n}@${version(n)}`).concat('jest@30');
+const DEV_DEPENDENCIES = ['vitest', 'typescript', '@types/node', 'standardwebhooks']
+  .map((n) => `${n}@${version(n)}`)
+  .concat('jest@30', '@types/jest@30', 'openapi-fetch@0.17');
+/** The files of a section of docs/ci.md: each js block whose first line is `// <file name>`. */
+function docFiles(heading: string): Record<string, string> {
+  const doc = readFileSync(path.join(ROOT, 'docs/ci.md'), 'utf8');
+  const start = doc.indexOf(`${heading}\n`);
+  expect(start, heading).toBeGreaterThanOrEqual(0);
+  const section = doc.slice(start, doc.indexOf('\n## ', start + 1));
+  return Object.fromEntries([...section.matchAll(/```js\n\/\/ (\S+)\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]]));
+}
+/** A type that is any, in TypeScript or in JSDoc: (x: any), <any>, as any, any[], {any}. */
+const ANY = /(:\s*any\b|<any\b|\bas any\b|\bany\[\]|\{any\}|,\s*any\s*[>,)])/;
 
 let dir: string;
 let tarball: string;
@@ -35,18 +54,59 @@ beforeAll(() => {
   const [packed] = JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT)) as { filename: string; files: { path: string }[] }[];
   tarball = path.join(dir, packed.filename);
   const shipped = packed.files.map((f) => f.path);
-  expect(shipped).toEqual(expect.arrayContaining(['dist/main.js', 'dist/index.js', 'dist/client.js', 'dist/types/index.d.ts', 'scenarios/failures.yaml', 'xsd/MsgRjct.xsd']));
+  expect(shipped).toEqual(
+    expect.arrayContaining([
+      'dist/main.js',
+      'dist/index.js',
+      'dist/client.js',
+      'dist/api.js',
+      'dist/matchers.js',
+      'dist/vitest.js',
+      'dist/jest.js',
+      'dist/cjs/client.cjs',
+      'dist/cjs/matchers.cjs',
+      'dist/cjs/jest.cjs',
+      'dist/types/index.d.ts',
+      'dist/types/client/partner-api.generated.d.ts',
+      'scenarios/failures.yaml',
+      'xsd/MsgRjct.xsd',
+      'docs/ci.md',
+    ]),
+  );
   expect(shipped.filter((f) => /^(src|test|scripts|bench)\/|\.map$/.test(f))).toEqual([]);
+  // The README's and the docs' relative links lead to shipped files, but the bench's (not shipped).
+  const dangling = ['README.md', ...shipped.filter((f) => /^docs\/.*\.md$/.test(f))].flatMap((doc) =>
+    [...readFileSync(path.join(ROOT, doc), 'utf8').matchAll(/\]\(((?!https?:|#|mailto:)[^)#\s]+)(#[^)]*)?\)/g)]
+      .map((m) => path.posix.normalize(path.posix.join(path.posix.dirname(doc), m[1])))
+      .filter((target) => !target.startsWith('bench/') && !shipped.some((f) => f === target || f.startsWith(`${target.replace(/\/$/, '')}/`)))
+      .map((target) => `${doc} → ${target}`),
+  );
+  expect(dangling).toEqual([]);
 
   const app = path.join(dir, 'app');
   execFileSync('mkdir', [app]);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'partner-tests', private: true, type: 'module' }));
-  writeFileSync(
-    path.join(app, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] } }),
-  );
+  const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true };
+  writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, types: ['node'] }, include: ['*.test.ts'] }));
   copyFileSync(path.join(ROOT, 'test/e2e/package/payout-failed.suite.ts'), path.join(app, 'payout-failed.test.ts'));
   copyFileSync(path.join(ROOT, 'test/e2e/package/payout-failed.jest.js'), path.join(app, 'payout-failed.jest.js'));
+  copyFileSync(path.join(ROOT, 'test/e2e/package/kit.suite.ts'), path.join(app, 'kit.test.ts'));
+  // The README's test-suite example, as written.
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## From a test suite'));
+  writeFileSync(path.join(app, 'readme.test.ts'), /```ts\n([\s\S]*?)```/.exec(section)![1]);
+  // A CommonJS project beside it (no "type"), set up as docs/ci.md says, with the kit's Jest suite.
+  const cjs = path.join(app, 'cjs');
+  mkdirSync(cjs);
+  writeFileSync(path.join(cjs, 'package.json'), JSON.stringify({ name: 'partner-tests-cjs', private: true }));
+  const jestFiles = docFiles('## Jest in its default CommonJS mode');
+  expect(Object.keys(jestFiles)).toEqual(['jest.config.cjs', 'sandbox.setup.cjs', 'sandbox.teardown.cjs', 'payouts.test.js']);
+  for (const [name, text] of Object.entries(jestFiles)) writeFileSync(path.join(cjs, name), text);
+  copyFileSync(path.join(ROOT, 'test/e2e/package/kit.jest.cjs'), path.join(cjs, 'kit.test.cjs'));
+  writeFileSync(
+    path.join(cjs, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { ...compilerOptions, allowJs: true, checkJs: true, types: ['node', 'jest'] }, include: ['kit.test.cjs'] }),
+  );
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...DEV_DEPENDENCIES], app);
 }, 600_000);
 
@@ -54,7 +114,7 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-it('installs from the tarball: the command answers health, and partner suites (vitest, type-checked; jest) pass', async () => {
+it('installs from the tarball: the command answers health, and partner suites (vitest, type-checked; jest as ES modules and as CommonJS) pass', async () => {
   const app = path.join(dir, 'app');
   const manifest = JSON.parse(readFileSync(path.join(app, 'node_modules/payments-sandbox/package.json'), 'utf8'));
   expect(manifest.private).toBeUndefined();
@@ -85,9 +145,14 @@ it('installs from the tarball: the command answers health, and partner suites (v
   }
 
   run(path.join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
+  run(path.join(app, 'node_modules/.bin/tsc'), ['-p', '.'], path.join(app, 'cjs'));
+  for (const f of ['kit.test.ts', 'readme.test.ts', 'cjs/kit.test.cjs']) expect(readFileSync(path.join(app, f), 'utf8'), f).not.toMatch(ANY);
   const counts = (report: string) => JSON.parse(report.slice(report.indexOf('{'))) as { numPassedTests: number; numFailedTests: number };
-  const vitest = run(path.join(app, 'node_modules/.bin/vitest'), ['run', 'payout-failed.test.ts', '--reporter=json'], app);
-  expect(counts(vitest)).toMatchObject({ numPassedTests: 2, numFailedTests: 0 });
+  const vitest = run(path.join(app, 'node_modules/.bin/vitest'), ['run', 'payout-failed.test.ts', 'kit.test.ts', 'readme.test.ts', '--reporter=json'], app);
+  expect(counts(vitest)).toMatchObject({ numPassedTests: 6, numFailedTests: 0 });
   const jest = run(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--testMatch', '**/*.jest.js', '--json'], app);
   expect(counts(jest)).toMatchObject({ numPassedTests: 1, numFailedTests: 0 });
+  // Jest as it runs with no option, in the CommonJS project: its config, the doc's test and the kit's.
+  const cjs = run(process.execPath, ['../node_modules/jest/bin/jest.js', '--json'], path.join(app, 'cjs'));
+  expect(counts(cjs)).toMatchObject({ numPassedTests: 2, numFailedTests: 0 });
 }, 300_000);

@@ -39,6 +39,8 @@ export interface TenantEnv {
   /** Base-clock ms at which the market began (the store's first start, kept by the store, the same on
    * every replica and after a restart): its prices walk from there. */
   marketOrigin?: number;
+  /** Tenant-clock ms at which the clock of a key with no clock stored begins (--clock); absent: real time. */
+  clockStart?: number;
 }
 
 /** The engine's own settings collections (the scenario a tenant chose, the scenarios it saved by
@@ -84,6 +86,8 @@ export class Tenant {
   private offsetMs: number;
   private frozenAt: number | undefined;
   private advances: [number, number][];
+  /** The clock began at env.clockStart in this process and is not stored yet: the key's next write stores it. */
+  private clockBegun = false;
   private pinnedAt: number | undefined;
   private running = false;
   /** Whether this object has seen a request of the key, or a binding (see noteRequest). */
@@ -115,7 +119,15 @@ export class Tenant {
   }
 
   private readClock(): void {
-    const clock = this.store.collection<ClockState>('meta').get('clock');
+    const meta = this.store.collection<ClockState>('meta');
+    const clock = meta.get('clock');
+    // A key that has written ('seen' is written with its first write) keeps the clock it has.
+    if (!clock && this.env.clockStart !== undefined && !meta.has('seen')) {
+      // First seen (or reset): the clock begins at --clock's instant, once; a reload keeps it running.
+      if (!this.clockBegun) this.beginClock();
+      return;
+    }
+    this.clockBegun = false;
     this.offsetMs = clock?.offsetMs ?? 0;
     this.frozenAt = clock?.frozenAt;
     // A clock advanced before advances were remembered: take it as advanced now, the safe side.
@@ -155,7 +167,16 @@ export class Tenant {
     this.saveClock();
   }
 
+  /** Start the clock at env.clockStart now; stored with the key's next write (markSeen). */
+  private beginClock(): void {
+    this.offsetMs = this.env.clockStart! - this.env.clock.now();
+    this.frozenAt = undefined;
+    this.advances = [];
+    this.clockBegun = true;
+  }
+
   private saveClock(): void {
+    this.clockBegun = false;
     const state: ClockState = { offsetMs: this.offsetMs, advances: this.advances };
     if (this.frozenAt !== undefined) state.frozenAt = this.frozenAt;
     this.store.collection<ClockState>('meta').put('clock', state);
@@ -375,6 +396,9 @@ export class Tenant {
   /** Write down the last use, so a restart knows it; at most hourly, and only by a request that
    * writes anyway (a tenant only read from writes nothing). The first request's instant goes with it. */
   markSeen(): void {
+    // A clock begun at --clock's instant is stored with the first write, so a reload or another
+    // replica goes on from it; a key that wrote nothing has nothing to go on from.
+    if (this.clockBegun) this.saveClock();
     const seen = this.seenAt;
     if (seen === undefined || this.lastUsedAt - seen >= SEEN_EVERY_MS) {
       this.store.collection<{ at: number }>('meta').put('seen', { at: this.lastUsedAt });
@@ -404,7 +428,10 @@ export class Tenant {
     this.offsetMs = 0;
     this.frozenAt = undefined;
     this.advances = [];
-    // The counters restart, and so does the time the scenario's market counts from.
+    this.clockBegun = false;
+    // As new: with --clock, its clock begins at that instant again.
+    if (this.env.clockStart !== undefined) this.beginClock();
+    // The counters restart, and so does the time the scenario's market counts from (on the clock as begun).
     this.markBound();
   }
 }
