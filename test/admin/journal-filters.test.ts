@@ -1,7 +1,7 @@
 // GET /_sandbox/requests filters on the server: method, path (a fault rule's pattern), status (a
 // status or a class), since (an entry id or an instant of the key's clock), then limit.
 import { describe, expect, it } from 'vitest';
-import { advance, createTestApp, payoutRequest, type TestApp } from './support/app.js';
+import { advance, createTestApp, payoutRequest, type TestApp } from '../support/app.js';
 
 interface Entry {
   id: string;

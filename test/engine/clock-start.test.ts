@@ -6,10 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCli } from '../src/cli.js';
-import { ManualClock } from '../src/kernel/clock.js';
-import { LowdbStore } from '../src/store/lowdb.store.js';
-import { advance, createTestApp, KEY, KEY_B, payoutRequest, type TestApp } from './support/app.js';
+import { parseCli } from '../../src/cli.js';
+import { ManualClock } from '../../src/kernel/clock.js';
+import { LowdbStore } from '../../src/store/lowdb.store.js';
+import { advance, createTestApp, KEY, KEY_B, payoutRequest, type TestApp } from '../support/app.js';
 
 const now = async (t: TestApp, key = KEY) => (await t.call('GET', '/_sandbox/clock', { key })).body.now as string;
 

@@ -1,8 +1,8 @@
 // Resource kinds: the client's ResourceKind union is the kinds the sandbox serves (as /openapi.json
 // lists them), and a kind that is none of them is refused by the route with a "did you mean".
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { ResourceKind, ResourcesQuery } from '../src/client/index.js';
-import { createTestApp } from './support/app.js';
+import type { ResourceKind, ResourcesQuery } from '../../src/client/index.js';
+import { createTestApp } from '../support/app.js';
 
 /** Every member of the union, once: the type test below fails if one is missing or extra. */
 const KINDS = ['payouts', 'wallet-payouts', 'withdrawals', 'transfers', 'bulk-disbursements', 'quotes', 'fx-trades'] as const;

@@ -3,13 +3,13 @@
 // the event payload types say what the events carry.
 import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { apiTypes, GENERATED } from '../scripts/api-types.mjs';
-import { createApp } from '../src/app.js';
-import { defaultConfig } from '../src/config.js';
-import { systemClock } from '../src/kernel/clock.js';
-import { MemoryStore } from '../src/store/memory.store.js';
-import type { EventData, EventType, Payout, QuoteOrder, WebhookPayloads, components, paths } from '../src/client/partner-api.js';
-import { advance, createTestApp, payoutRequest } from './support/app.js';
+import { apiTypes, GENERATED } from '../../scripts/api-types.mjs';
+import { createApp } from '../../src/app.js';
+import { defaultConfig } from '../../src/config.js';
+import { systemClock } from '../../src/kernel/clock.js';
+import { MemoryStore } from '../../src/store/memory.store.js';
+import type { EventData, EventType, Payout, QuoteOrder, WebhookPayloads, components, paths } from '../../src/client/partner-api.js';
+import { advance, createTestApp, payoutRequest } from '../support/app.js';
 
 describe('the partner API types', () => {
   it('are what openapi-typescript generates from the served document (node scripts/api-types.mjs rewrites them)', async () => {
