@@ -2,43 +2,6 @@
 // serves (GET /openapi.json): do not edit. Named aliases are in partner-api.ts.
 /* eslint-disable */
 export interface paths {
-    "/api/v1/partners/payouts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a fiat payout
-         * @description Debits the partner wallet (amount plus fee) and routes the payout to the bank. Idempotent per reference. Live keys pay only an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).
-         */
-        post: operations["createPayout"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/partners/payouts/{reference}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read a fiat payout by reference */
-        get: operations["getPayout"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/partners/banks": {
         parameters: {
             query?: never;
@@ -68,6 +31,43 @@ export interface paths {
          * @description Test keys resolve every account to John Doe; live keys resolve only listed banks and fixture accounts.
          */
         get: operations["resolveBankAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a fiat payout
+         * @description Debits the partner wallet (amount plus fee) and routes the payout to the bank. Idempotent per reference. Live keys pay only an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).
+         */
+        post: operations["createPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/payouts/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a fiat payout by reference */
+        get: operations["getPayout"];
         put?: never;
         post?: never;
         delete?: never;
@@ -124,7 +124,7 @@ export interface paths {
         put?: never;
         /**
          * Withdraw from a balance account to a bank account
-         * @description Debits the balance account named by accountId (which fixes the currency) and sends the money to the bank account. PROCESSING until the provider settles it: SUCCESSFUL, or FAILED with a refund. The request has no reference: send an Idempotency-Key header to make retries safe.
+         * @description Debits the balance account named by accountId (which fixes the currency) and sends the money to the bank account. PROCESSING until the provider settles it: SUCCESSFUL, or FAILED with a refund. The request has no reference: send an Idempotency-Key header to make retries safe. Live keys pay only an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).
          */
         post: operations["createWithdrawal"];
         delete?: never;
@@ -161,7 +161,7 @@ export interface paths {
         put?: never;
         /**
          * Create a single disbursement transfer
-         * @description Answers with a JSON array holding the created transfer. Idempotent per reference. Not charged to the wallet balances.
+         * @description Answers with a JSON array holding the created transfer. Idempotent per reference. Not charged to the wallet balances. Under live keys a BANK transfer pays only an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH); WALLET and MOBILE_MONEY destinations are not checked.
          */
         post: operations["createTransfer"];
         delete?: never;
@@ -196,7 +196,7 @@ export interface paths {
         };
         /**
          * A page of a bulk file's transfers
-         * @description Rows in file order. query matches reference, destination account number or name; from and to bound createdAt (a date covers its whole UTC day; a date-time is an exact, inclusive bound).
+         * @description Rows in file order. query matches reference, destination account number or name; from and to bound createdAt (a date covers its whole UTC day; a date-time is an exact, inclusive bound). status, category and currency are strings, as the API document types them: an unknown value matches nothing (an empty page) and is named in X-Sandbox-Warning.
          */
         get: operations["listBulkTransfers"];
         put?: never;
@@ -274,7 +274,7 @@ export interface paths {
         get?: never;
         /**
          * Complete a pending quote with its destination
-         * @description A token destination (USDT, USDC) needs destination.blockChain.address, a fiat one destination.bank; with both, the fitting one is used. The quote moves to awaiting_payment; a quote that is not pending is 409. The same body again (a retry) answers the same payment-specific quote as it stands now, with Idempotent-Replayed: true.
+         * @description A token destination (USDT, USDC) needs destination.blockChain.address, a fiat one destination.bank; with both, the fitting one is used. The quote moves to awaiting_payment; a quote that is not pending is 409. The same body again (a retry) answers the same payment-specific quote as it stands now, with Idempotent-Replayed: true. Under live keys destination.bank must be an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).
          */
         put: operations["putQuotesComplete"];
         post?: never;
@@ -452,7 +452,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an FX trade (fxtr.014.001.05)
-         * @description Exactly one settlement form: SttlmDstn/BkDstn, AcctId or SttlmDstn/BlkChnDstn/Adr. Only a NEWT trade within its TTL.
+         * @description Exactly one settlement form: SttlmDstn/BkDstn, AcctId or SttlmDstn/BlkChnDstn/Adr. Only a NEWT trade within its TTL. Under live keys BkDstn must be an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND at AcctNb), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH at AcctNm).
          */
         post: operations["acceptFxTrade"];
         delete?: never;
@@ -550,6 +550,26 @@ export interface paths {
          * @description e.g. /xsd/FXTradInstr.xsd. No key needed.
          */
         get: operations["getXsd"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this server is, and links to the console, the docs, the OpenAPI document and the health (no key needed)
+         * @description A browser (an Accept header naming text/html) gets the same as an HTML page.
+         */
+        get: operations["getLanding"];
         put?: never;
         post?: never;
         delete?: never;
@@ -860,7 +880,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a bulk disbursement file (JSON or CSV)
-         * @description Up to 10,000 rows, each a transfer plus a category; a file with any bad row is refused whole (INVALID_BULK_FILE), every problem listed in error.details as items[i].field (JSON, i from 0) or "row N: field" (CSV, N the line, the header being row 1). CSV columns: reference, amount, currency, type, source.accountNumber, destination.accountNumber, destination.accountName, destination.bankCode, destination.branchCode, narrations, category, status, failureReason, createdAt. Body limit 8 MiB for this route.
+         * @description Up to 10,000 rows, each a transfer plus a category; a file with any bad row is refused whole (INVALID_BULK_FILE), every problem listed in error.details as items[i].field (JSON, i from 0) or "row N: field" (CSV, N the line, the header being row 1). Under a live key a BANK row to an account that does not resolve, or not in the name it resolves to, does not refuse the file: the row ends FAILED with the reason. CSV columns: reference, amount, currency, type, source.accountNumber, destination.accountNumber, destination.accountName, destination.bankCode, destination.branchCode, narrations, category, status, failureReason, createdAt. Body limit 8 MiB for this route.
          */
         post: operations["uploadBulkDisbursement"];
         delete?: never;
@@ -942,6 +962,26 @@ export interface paths {
          * @description Signed and logged as every delivery is (retried on failure, under the delivery faults in force); the event is in no event log.
          */
         post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/webhooks/probe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Probe the webhook receiver: one genuine delivery and six forged ones at once; does it accept the first and refuse the rest?
+         * @description Sends to the key's URL, at once, one genuine signed delivery and one of each forgery: bad-signature, wrong-secret, stale-timestamp and future-timestamp (correctly signed, ten minutes off), tampered-body (the signature of another body) and missing-signature. `passed` is true when the genuine one got a 2xx and no forged one did. Each carries event payout.successful about a payout that does not exist, whatever the event filter; each is logged as a delivery marked `probe` (and `forged`), never retried. Sent under --webhook-targets as deliveries are. Without a webhook set it is 409; while a probe of the key is under way, 429.
+         */
+        post: operations["probeWebhookReceiver"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1109,6 +1149,7 @@ export interface components {
             /** @description Rules the document holds that can never be reached (after a rule that matches everything); the scenario is bound all the same */
             warnings: components["schemas"]["ScenarioWarning"][];
         };
+        /** @description Exactly one of name or scenario */
         ChooseScenarioRequest: {
             /**
              * @description A bundled scenario (see GET /_sandbox/scenarios)
@@ -1119,7 +1160,7 @@ export interface components {
             scenario?: {
                 [key: string]: unknown;
             };
-        };
+        } & (unknown | unknown);
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -1159,6 +1200,7 @@ export interface components {
             /** @description Timed moves applied by this advance */
             applied: number;
         };
+        /** @description Exactly one of seconds or to */
         AdvanceClockRequest: {
             /**
              * @description How far to move the clock
@@ -1171,7 +1213,7 @@ export interface components {
              * @example 2027-01-31T00:00:00Z
              */
             to?: string;
-        };
+        } & (unknown | unknown);
         JournalList: {
             data: components["schemas"]["JournalEntry"][];
         };
@@ -1192,10 +1234,14 @@ export interface components {
             /** @description The scenario fault that struck the request, if any */
             fault: {
                 /** @enum {string} */
-                kind: "error" | "latency" | "timeout" | "drop" | "malformed";
+                kind: "error" | "latency" | "timeout" | "drop" | "malformed" | "drift";
                 /** @description Index of the rule in the scenario's faults list */
                 rule: number;
                 scenario: string;
+                /** @description A drift's or a malformed answer's form (unknown-enum, extra-field, missing-field, null-field; truncated, invalid, html, content-type, reset); null for other kinds */
+                form: string | null;
+                /** @description A drift's changed field: a dotted JSON path (data.status), or the XML elements from the root (FXTradInstrRspn/TradSts/Sts); null for other kinds, and when the answer had no field the form could change and went out unchanged */
+                field: string | null;
             } | null;
             durationMs: number;
             requestHeaders: {
@@ -1203,6 +1249,8 @@ export interface components {
             };
             requestBody?: unknown;
             responseBody?: unknown;
+            /** @description What the sandbox warned of in the answer's X-Sandbox-Warning header, e.g. an unknown body field it ignored (with 'did you mean' when a known field is close); empty when nothing. */
+            warnings: string[];
         };
         EventList: {
             data: components["schemas"]["SandboxEvent"][];
@@ -1365,6 +1413,7 @@ export interface components {
              */
             currency: "NGN" | "GHS" | "USD";
             /**
+             * @description The sandbox's own list of values (docs/fidelity.md): the API document does not fix them, and a live service may take others
              * @example BANK
              * @enum {string}
              */
@@ -1424,6 +1473,8 @@ export interface components {
             duplicate: boolean;
             outOfOrder: boolean;
             delaySeconds: number;
+            /** @enum {string} */
+            order: "as-happened" | "terminal-first";
         };
         WebhookSettings: {
             url: string;
@@ -1465,6 +1516,12 @@ export interface components {
              * @default 0
              */
             delaySeconds: number;
+            /**
+             * @description terminal-first holds a resource's deliveries until its final event, sends that one first, then the earlier ones in their order; a resource with no final event within an hour of the key's clock, or a key holding 100, has its held ones released in order
+             * @default as-happened
+             * @enum {string}
+             */
+            order: "as-happened" | "terminal-first";
         };
         WebhookStopped: {
             /** @enum {string} */
@@ -1512,6 +1569,16 @@ export interface components {
                 };
             };
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            /**
+             * @description Set on the deliveries of POST /_sandbox/webhooks/probe: about no resource, never retried
+             * @enum {boolean}
+             */
+            probe?: true;
+            /**
+             * @description How this delivery was forged (a probe's forgery, or one a scenario's webhooks.forged mixed in); the receiver should refuse it, and it is never retried
+             * @enum {string}
+             */
+            forged?: "bad-signature" | "wrong-secret" | "stale-timestamp" | "future-timestamp" | "tampered-body" | "missing-signature";
         };
         WebhookDeliveryAttempt: {
             /**
@@ -1534,11 +1601,53 @@ export interface components {
             /** @description The start of the receiver's answer (500 characters at most); null when no answer came */
             responseBody: string | null;
         };
+        WebhookProbeResult: {
+            /** @description true when the genuine delivery got a 2xx and every forged one did not */
+            passed: boolean;
+            probes: components["schemas"]["WebhookProbeOutcome"][];
+        };
+        WebhookProbeOutcome: {
+            /**
+             * @description genuine: signed with the secret, timestamp now: must be accepted; bad-signature: a v1 signature that is no HMAC of the message; wrong-secret: signed correctly, with another secret; stale-timestamp: signed correctly, timestamp ten minutes old; future-timestamp: signed correctly, timestamp ten minutes ahead; tampered-body: the signature of another body (the same event with another amount); missing-signature: no webhook-signature header
+             * @enum {string}
+             */
+            form: "genuine" | "bad-signature" | "wrong-secret" | "stale-timestamp" | "future-timestamp" | "tampered-body" | "missing-signature";
+            /** @description The receiver's HTTP status; null when no answer came (refused, timed out, connection error) */
+            status: number | null;
+            /** @description true when the answer was not a 2xx (no answer included) */
+            rejected: boolean;
+        };
         WebhookFlushResult: {
             /** @description false when attempts were still under way after the longest wait (15 s) */
             settled: boolean;
             /** @description Every delivery attempted during the flush, with its attempts, newest first */
             data: components["schemas"]["WebhookDelivery"][];
+        };
+        BanksEnvelope: {
+            /** @enum {string} */
+            status: "success";
+            message: string;
+            data: components["schemas"]["Bank"][];
+        };
+        Bank: {
+            name: string;
+            code: string;
+            slug: string;
+            /** @enum {string} */
+            currency: "NGN" | "GHS" | "USD";
+            country: string;
+        };
+        ResolveEnvelope: {
+            /** @enum {string} */
+            status: "success";
+            message: string;
+            data: components["schemas"]["ResolvedAccount"];
+        };
+        ResolvedAccount: {
+            accountNumber: string;
+            accountName: string;
+            bankCode: string;
+            bankName: string;
         };
         PayoutEnvelope: {
             /** @enum {string} */
@@ -1616,32 +1725,6 @@ export interface components {
             destination: components["schemas"]["PayoutDestination"];
             /** @example Invoice 10001 */
             narration?: string;
-        };
-        BanksEnvelope: {
-            /** @enum {string} */
-            status: "success";
-            message: string;
-            data: components["schemas"]["Bank"][];
-        };
-        Bank: {
-            name: string;
-            code: string;
-            slug: string;
-            /** @enum {string} */
-            currency: "NGN" | "GHS" | "USD";
-            country: string;
-        };
-        ResolveEnvelope: {
-            /** @enum {string} */
-            status: "success";
-            message: string;
-            data: components["schemas"]["ResolvedAccount"];
-        };
-        ResolvedAccount: {
-            accountNumber: string;
-            accountName: string;
-            bankCode: string;
-            bankName: string;
         };
         WalletPayout: {
             reference: string;
@@ -1837,6 +1920,7 @@ export interface components {
              */
             currency: "NGN" | "GHS" | "USD";
             /**
+             * @description The sandbox's own list of values (docs/fidelity.md): the API document does not fix them, and a live service may take others
              * @example BANK
              * @enum {string}
              */
@@ -2259,6 +2343,15 @@ export interface components {
             reference?: string;
             note?: string;
         };
+        Landing: {
+            /** @enum {string} */
+            name: "payments-sandbox";
+            description: string;
+            /** @description Where to go: console, docs, openapi, health */
+            links: {
+                [key: string]: string;
+            };
+        };
     };
     responses: never;
     parameters: {
@@ -2266,153 +2359,14 @@ export interface components {
         ScenarioHeader: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Sandbox only: what the sandbox noticed and let pass, e.g. unknown field 'narration' was ignored: did you mean 'narrations'? (several joined by "; "). The same text is kept in the request's journal entry (warnings). */
+        SandboxWarning: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    createPayout: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A bundled or loaded scenario to apply to this one request, e.g. `failures` (see GET /_sandbox/scenarios); an unknown name is 400. Leave it empty for the key's own scenario. */
-                "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePayoutRequest"];
-            };
-        };
-        responses: {
-            /** @description Payout created (or replayed, with Idempotent-Replayed: true) */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PayoutEnvelope"];
-                };
-            };
-            /** @description Malformed body, failed validation, unsupported currency or missing header */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unknown resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Body over 1 MiB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Body is not JSON */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error, in the same envelope */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    getPayout: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description A bundled or loaded scenario to apply to this one request, e.g. `failures` (see GET /_sandbox/scenarios); an unknown name is 400. Leave it empty for the key's own scenario. */
-                "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
-            };
-            path: {
-                reference: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The payout in its current state */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PayoutEnvelope"];
-                };
-            };
-            /** @description Missing or invalid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Unknown resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Any other error, in the same envelope */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
     listBanks: {
         parameters: {
             query: {
@@ -2528,6 +2482,156 @@ export interface operations {
             };
         };
     };
+    createPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A bundled or loaded scenario to apply to this one request, e.g. `failures` (see GET /_sandbox/scenarios); an unknown name is 400. Leave it empty for the key's own scenario. */
+                "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutRequest"];
+            };
+        };
+        responses: {
+            /** @description Payout created (or replayed, with Idempotent-Replayed: true) */
+            201: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutEnvelope"];
+                };
+            };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown resource */
+            404: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
+            409: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Any other error, in the same envelope */
+            default: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A bundled or loaded scenario to apply to this one request, e.g. `failures` (see GET /_sandbox/scenarios); an unknown name is 400. Leave it empty for the key's own scenario. */
+                "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
+            };
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout in its current state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutEnvelope"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Any other error, in the same envelope */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     createWalletPayout: {
         parameters: {
             query?: never;
@@ -2547,6 +2651,7 @@ export interface operations {
             /** @description Withdrawal initiated successfully (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2556,6 +2661,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2565,6 +2671,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2574,6 +2681,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2583,6 +2691,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2592,6 +2701,7 @@ export interface operations {
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2601,6 +2711,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2682,6 +2793,7 @@ export interface operations {
             /** @description Withdrawal accepted (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2691,6 +2803,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2700,6 +2813,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2709,6 +2823,7 @@ export interface operations {
             /** @description The key may not do this */
             403: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2718,6 +2833,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2727,6 +2843,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2736,6 +2853,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2745,6 +2863,7 @@ export interface operations {
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2754,6 +2873,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2835,6 +2955,7 @@ export interface operations {
             /** @description The created transfer, in an array (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2844,6 +2965,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2853,6 +2975,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2862,6 +2985,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2871,6 +2995,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2880,6 +3005,7 @@ export interface operations {
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2889,6 +3015,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2969,9 +3096,12 @@ export interface operations {
                 size?: number;
                 /** @description Matches reference, destination account number or name (case-insensitive, part of the text) */
                 query?: string;
-                status?: "PENDING" | "PROCESSING" | "SUCCESSFUL" | "FAILED";
-                category?: "SALARY" | "VENDOR" | "REFUND" | "OTHER";
-                currency?: "NGN" | "GHS" | "USD";
+                /** @description Exact value: PENDING, PROCESSING, SUCCESSFUL, FAILED. Any other value is accepted and matches nothing (an empty page); the answer names it in X-Sandbox-Warning, with 'did you mean' when a known value is close. */
+                status?: string;
+                /** @description Exact value: SALARY, VENDOR, REFUND, OTHER. Any other value is accepted and matches nothing (an empty page); the answer names it in X-Sandbox-Warning, with 'did you mean' when a known value is close. */
+                category?: string;
+                /** @description Exact value: NGN, GHS, USD. Any other value is accepted and matches nothing (an empty page); the answer names it in X-Sandbox-Warning, with 'did you mean' when a known value is close. */
+                currency?: string;
                 from?: string;
                 to?: string;
             };
@@ -2991,6 +3121,7 @@ export interface operations {
             /** @description One page */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3054,6 +3185,7 @@ export interface operations {
             /** @description Quote created */
             201: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3063,6 +3195,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3072,6 +3205,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3081,6 +3215,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3090,6 +3225,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3099,6 +3235,7 @@ export interface operations {
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3108,6 +3245,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3251,6 +3389,7 @@ export interface operations {
             /** @description The payment-specific quote */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3260,6 +3399,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3269,6 +3409,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3278,6 +3419,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3287,6 +3429,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3296,6 +3439,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3305,6 +3449,7 @@ export interface operations {
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3314,6 +3459,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3341,6 +3487,7 @@ export interface operations {
             /** @description An array of one quote */
             201: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3350,6 +3497,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3359,6 +3507,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3368,6 +3517,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3377,6 +3527,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3386,6 +3537,7 @@ export interface operations {
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3395,6 +3547,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3474,6 +3627,7 @@ export interface operations {
             /** @description An array of one payment-specific quote */
             201: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3483,6 +3637,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3492,6 +3647,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3501,6 +3657,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3510,6 +3667,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3519,6 +3677,7 @@ export interface operations {
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3528,6 +3687,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4299,6 +4459,45 @@ export interface operations {
             };
         };
     };
+    getLanding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What this is and where to go */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Landing"];
+                    "text/html": string;
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Any other error, in the same envelope */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getScenarioSchema: {
         parameters: {
             query?: never;
@@ -4781,6 +4980,7 @@ export interface operations {
             /** @description The tenant clock */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4790,6 +4990,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4799,6 +5000,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4808,6 +5010,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4832,6 +5035,7 @@ export interface operations {
             /** @description The clock after the advance */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4841,6 +5045,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4850,6 +5055,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4859,6 +5065,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4868,6 +5075,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5015,6 +5223,7 @@ export interface operations {
             /** @description The resource after the move */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5024,6 +5233,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5033,6 +5243,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5042,6 +5253,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5051,6 +5263,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5060,6 +5273,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5174,6 +5388,7 @@ export interface operations {
             /** @description The balance after the top-up */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5183,6 +5398,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5192,6 +5408,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5201,6 +5418,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5435,6 +5653,7 @@ export interface operations {
             /** @description The settings, with the signing secret */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5444,6 +5663,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5453,6 +5673,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5462,6 +5683,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5471,6 +5693,7 @@ export interface operations {
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5480,6 +5703,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5663,6 +5887,62 @@ export interface operations {
             };
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Any other error, in the same envelope */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    probeWebhookReceiver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the receiver answered to each */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookProbeResult"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No webhook is set for this key */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A probe of this key is already under way; Retry-After says when to try again */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -94,6 +94,7 @@ async function tour(call: (method: string, path: string, o?: CallOptions) => Pro
   await call('POST', '/_sandbox/clock/advance', { body: { seconds: 3600 } });
   await call('GET', '/api/v1/partners/payouts/p-failed');
   await call('GET', '/_sandbox/report');
+  await call('GET', '/', { key: null });
   await call('DELETE', '/_sandbox/report');
 }
 

@@ -97,9 +97,9 @@ export function describeOpenApiLint(title: string, list: readonly DomainModule[]
 
     it('marks the operations that need no key with security: [], and only those', async () => {
       const open = operations().filter(({ op }) => Array.isArray(op.security) && op.security.length === 0).map(({ method, path }) => `${method.toUpperCase()} ${path}`);
-      expect(open.sort()).toEqual(['GET /_sandbox/health', 'GET /_sandbox/scenario.schema.json', 'GET /xsd/{file}']);
+      expect(open.sort()).toEqual(['GET /', 'GET /_sandbox/health', 'GET /_sandbox/scenario.schema.json', 'GET /xsd/{file}']);
       const t = await app();
-      for (const path of ['/_sandbox/health', '/_sandbox/scenario.schema.json', '/xsd/FXTradInstr.xsd']) {
+      for (const path of ['/', '/_sandbox/health', '/_sandbox/scenario.schema.json', '/xsd/FXTradInstr.xsd']) {
         expect((await t.app.request(path)).status, path).toBe(200);
       }
       // Their one documented refusal: a body over the limit, which the control API measures on any method.
