@@ -221,17 +221,8 @@ ${instruction().replace(/^<\?xml[^>]*\?>\n/, '').replace('<FXTradInstr>', '<FXTr
     expect(res.xml.TradAmts).toMatchObject({ TradgCcyAmt: '1000' });
   });
 
-  it('refuses a long attribute in CPU time linear in its length: 500 KB costs at most 20 times 50 KB', { timeout: 60_000 }, async () => {
-    // Linear is 10 times, the square of the length 100 times.
-    const body = (n: number) => `<FXTradInstr attr="${x(n)}"/>`;
-    const median = async (xml: string) => {
-      const samples: number[] = [];
-      for (let i = 0; i < 5; i++) samples.push((await cpuOf('POST', '/trades', xml)).ms);
-      return samples.sort((a, b) => a - b)[2];
-    };
-    await cpuOf('POST', '/trades', body(50_000));
-    const small = await median(body(50_000));
-    const large = await median(body(500_000));
-    expect(large / small, `CPU medians: 50 KB ${small.toFixed(2)} ms, 500 KB ${large.toFixed(2)} ms`).toBeLessThanOrEqual(20);
-  });
+  // That the refusal's cost is linear in the attribute's length (500 KB at most 20 times 50 KB) is
+  // checked by the hostile-input harness (test/hostile/formats.test.ts, the XML "very long attribute"
+  // forms), in a process of its own: here, in a worker shared with a hundred other files, a large
+  // heap's garbage collection weighs on a 500 KB body more than the refusal itself does.
 });
