@@ -23,6 +23,9 @@ const HOSTILE = ['test/hostile/formats.test.ts'];
 export default defineConfig({
   test: {
     testTimeout: 20_000,
+    // Two workers on the 2-core machines CI and developers have (the default would be one): the
+    // end-to-end files spend most of their time waiting on real processes, and take half as long.
+    maxWorkers: 2,
     hookTimeout: 30_000,
     pool: 'forks',
     setupFiles: ['test/support/setup.ts'],
