@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { timestamp } from '../http/fields.js';
 import type { EventCatalog } from '../engine/registry/events.js';
 import { FAULT_KINDS } from '../engine/requests/fault-rules.js';
-import { globProblem } from '../engine/scenario/scenario.glob.js';
+import { GLOB_LIMITS, globProblem } from '../engine/scenario/scenario.glob.js';
 
 
 export const Health = z
@@ -64,6 +64,7 @@ export const JournalQuery = z.object({
     .openapi({ param: { name: 'method', in: 'query' }, description: 'Only requests of this method (any case)', example: 'POST' }),
   path: z
     .string()
+    .max(GLOB_LIMITS.length)
     .refine((p) => p === '' || p.startsWith('/'), { message: 'must begin with /, as in /api/v1/partners/payouts' })
     .superRefine((p, ctx) => {
       const problem = p === '' ? undefined : globProblem(p);

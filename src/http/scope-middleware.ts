@@ -35,6 +35,6 @@ export function requestScope(): MiddlewareHandler<AppEnv> {
     }
     // The answer is built: a failure from here on can only cut its connection (in process, where
     // there is none, the failure is logged).
-    scope.answered(() => nodeRequest(c)?.socket?.destroy());
+    scope.answered(nodeRequest(c)?.socket);
   };
 }

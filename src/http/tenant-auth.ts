@@ -14,7 +14,7 @@ import type { AppEnv } from './types.js';
 
 const KEY = /^sk_(test|live)_[A-Za-z0-9_-]{1,200}$/;
 /** The live service's key format, which --key-format live requires. */
-const LIVE_FORMAT = /^sk_(test|live)_[0-9a-f]{32}$/;
+export const LIVE_FORMAT = /^sk_(test|live)_[0-9a-f]{32}$/;
 
 /** Refuses a key not of the live service's format (with --key-format live). */
 function checkLiveFormat(key: string): void {

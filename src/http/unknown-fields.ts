@@ -5,23 +5,10 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { nearest } from '../engine/scenario/scenario.lint.js';
+import { defOf, WRAPPERS, type ZodDef } from '../kernel/zod-defs.js';
 import type { AppEnv } from './types.js';
 import { warn } from './warnings.js';
 
-interface ZodDef {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-  options?: z.ZodType[];
-  left?: z.ZodType;
-  right?: z.ZodType;
-  element?: z.ZodType;
-}
-
-const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: ZodDef } })._zod.def;
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
 /** The object schemas `schema` may be at this level (through wrappers, pipes, unions, intersections). */
 function objectsOf(schema: z.ZodType, out: ZodDef[] = []): ZodDef[] {
@@ -39,6 +26,19 @@ function elementOf(schema: z.ZodType): z.ZodType | undefined {
   if (WRAPPERS.has(def.type)) return elementOf(def.innerType!);
   if (def.type === 'pipe') return elementOf(def.in!);
   return def.type === 'array' ? def.element : undefined;
+}
+
+/** What a schema is at one level, worked out once per schema (every JSON request of its route reads it). */
+const levels = new WeakMap<z.ZodType, { objects: ZodDef[]; known: string[]; open: boolean }>();
+
+function levelOf(schema: z.ZodType) {
+  let level = levels.get(schema);
+  if (!level) {
+    const objects = objectsOf(schema);
+    const open = objects.length === 0 || objects.some((o) => o.catchall !== undefined);
+    levels.set(schema, (level = { objects, known: [...new Set(objects.flatMap((o) => Object.keys(o.shape ?? {})))], open }));
+  }
+  return level;
 }
 
 /** At most this many are named: a body of many unknown fields needs no longer header. */
@@ -60,9 +60,8 @@ export function unknownFields(schema: z.ZodType, input: unknown, path = '', out:
     if (element) input.forEach((v, i) => unknownFields(element, v, join(path, i), out));
     return out;
   }
-  const objects = objectsOf(schema);
-  if (objects.length === 0 || objects.some((o) => o.catchall !== undefined)) return out;
-  const known = [...new Set(objects.flatMap((o) => Object.keys(o.shape ?? {})))];
+  const { objects, known, open } = levelOf(schema);
+  if (open) return out;
   for (const key in input) {
     if (out.length >= MAX_WARNINGS) break;
     if (!Object.hasOwn(input, key)) continue;

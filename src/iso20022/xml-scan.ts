@@ -9,8 +9,11 @@
 // body with its own message. When given a structure check (xsd-structure.ts), it hands it each start
 // tag (with its namespace declarations), end tag and text, so the check of the XSD's structure needs
 // no pass of its own; the check keeps what it finds until the parser has read the body.
-import { refusedBeforeParsing } from './xml-errors.js';
+import { malformed, refusedBeforeParsing } from './xml-errors.js';
 import type { StructureCheck } from './xsd-structure.js';
+
+/** The deepest nesting of elements a message may have: the API's messages are a few levels deep. */
+export const MAX_XML_DEPTH = 32;
 
 /**
  * The longest name, attribute value or text a request may carry, in characters (a character
@@ -125,7 +128,10 @@ function tag(text: string, from: number, kind: 'start' | 'end' | 'declaration', 
     if (k >= n) return -1;
     const c = text.charCodeAt(k);
     if (c === GT || c === LT) {
-      if (kind === 'start' && name !== undefined && !closesItself) open.push(name);
+      if (kind === 'start' && name !== undefined && !closesItself && open.push(name) > MAX_XML_DEPTH) {
+        // Refused here, not only by the parser: the structure check's work per tag grows with the depth.
+        throw malformed(`elements are nested deeper than ${MAX_XML_DEPTH} levels`);
+      }
       else if (kind === 'end') open.pop();
       if (check && name !== undefined) {
         if (kind === 'start') check.start(name, declarations, closesItself);

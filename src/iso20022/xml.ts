@@ -6,7 +6,7 @@ import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { SandboxError } from '../kernel/errors.js';
 import { inXmlTerms, malformed } from './xml-errors.js';
 import { keyOf, messagePath, readXml } from './xml-reader.js';
-import { scanXml } from './xml-scan.js';
+import { MAX_XML_DEPTH, scanXml } from './xml-scan.js';
 import { StructureCheck, type MessageStructure } from './xsd-structure.js';
 
 /** A parsed element: its text, or its children by name (a repeated name gives an array). */
@@ -16,7 +16,7 @@ export interface XmlElement {
 }
 
 export const MAX_XML_BYTES = 1024 * 1024;
-export const MAX_XML_DEPTH = 32;
+export { MAX_XML_DEPTH } from './xml-scan.js';
 
 export interface ParseXmlOptions {
   /** The message roots this endpoint takes. */

@@ -14,8 +14,8 @@ export class RequestScope {
   readonly id = `r${(++lastId).toString(36)}`;
   private failure: { error: unknown } | undefined;
   private rejectAnswer: ((err: unknown) => void) | undefined;
-  /** Set once the answer's headers are out: a later failure can only cut the connection. */
-  private cut: (() => void) | undefined;
+  /** Set once the answer's headers are out: a later failure can only cut this connection. */
+  private connection: { destroy(): void } | undefined;
 
   constructor(private readonly log: (message: string, err: unknown) => void = defaultLog) {}
 
@@ -31,10 +31,10 @@ export class RequestScope {
     });
   }
 
-  /** The answer has begun: from now on a failure cuts the connection (`cut`), there being no status left to send. */
-  answered(cut: () => void): void {
+  /** The answer has begun: from now on a failure cuts its connection (none in process), there being no status left to send. */
+  answered(connection: { destroy(): void } | undefined): void {
     this.rejectAnswer = undefined;
-    this.cut = cut;
+    this.connection = connection;
   }
 
   /** A guarded callback failed: the request answers 500, or its connection is cut. Only the first failure counts. */
@@ -43,7 +43,7 @@ export class RequestScope {
     this.failure = { error };
     this.log(`[sandbox] request ${this.id} failed in a callback it registered:`, error);
     if (this.rejectAnswer) this.rejectAnswer(error);
-    else this.cut?.();
+    else this.connection?.destroy();
   }
 
   get failed(): boolean {

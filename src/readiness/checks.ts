@@ -1,7 +1,7 @@
 // The go-live checks: each reads what the key already keeps (its readiness observations, its
 // webhook deliveries, its last receiver probe) and gives a verdict with the evidence behind it.
 // Nothing here runs on the request path: a report is built when it is asked for.
-import type { CheckState, Evidence, ReadinessRecord } from '../engine/requests/observations.js';
+import { XML_KEPT, type CheckState, type Evidence, type ReadinessRecord } from '../engine/requests/observations.js';
 
 export type CheckStatus = 'passed' | 'failed' | 'not_exercised';
 
@@ -20,8 +20,6 @@ export interface DeliverySeen {
   event: string;
   createdAt: string;
   attempts: readonly { at: string; statusCode: number | null; durationMs: number }[];
-  /** Probe and forged deliveries are the sandbox's tests of the receiver, not ordinary ones. */
-  test: boolean;
 }
 
 export interface ProbeSeen {
@@ -32,6 +30,7 @@ export interface ProbeSeen {
 
 export interface CheckInputs {
   record: ReadinessRecord;
+  /** The key's ordinary deliveries: probes and forged ones, the sandbox's tests of the receiver, left out. */
   deliveries: readonly DeliverySeen[];
   probe: ProbeSeen | undefined;
   webhookSet: boolean;
@@ -73,7 +72,7 @@ function fromState(id: string, title: string, state: CheckState | undefined, tex
 
 export function runChecks(i: CheckInputs): Check[] {
   const c = i.record.checks;
-  const ordinary = i.deliveries.filter((d) => !d.test && d.attempts.length > 0);
+  const ordinary = i.deliveries.filter((d) => d.attempts.length > 0);
   const checks: Check[] = [];
 
   checks.push(
@@ -163,14 +162,20 @@ export function runChecks(i: CheckInputs): Check[] {
         }),
   );
 
-  const fx = i.record.xml;
-  const refused = fx.reduce((n, x) => n + x, 0);
+  const { seen, refused: refusedAt } = i.record.fx;
+  const last = Math.min(seen, XML_KEPT);
+  const refused = refusedAt.filter((n) => seen - n < XML_KEPT).length;
   checks.push({
     id: 'xml-valid',
     title: 'FX requests are valid XML of their message',
     required: false,
-    status: fx.length === 0 ? 'not_exercised' : refused === 0 ? 'passed' : 'failed',
-    detail: fx.length === 0 ? 'No FX request was made.' : refused === 0 ? `None of the last ${fx.length} FX requests was refused for its XML.` : `${refused} of the last ${fx.length} FX requests were refused for their XML structure.`,
+    status: seen === 0 ? 'not_exercised' : refused === 0 ? 'passed' : 'failed',
+    detail:
+      seen === 0
+        ? 'No FX request was made.'
+        : refused === 0
+          ? `None of the last ${last} FX requests was refused for its XML.`
+          : `${refused} of the last ${last} FX requests were refused for their XML: not well formed, or not as the message's XSD says (GET /xsd/{file}).`,
     evidence: c['xml-valid']?.evidence ?? [],
   });
 

@@ -2,7 +2,7 @@
 // DELETE /_sandbox/report forgets what was observed, to judge a new run from nothing.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Tenant } from '../engine/tenancy/tenant.js';
-import { parseKey } from '../http/tenant-auth.js';
+import { LIVE_FORMAT, parseKey } from '../http/tenant-auth.js';
 import { errorResponses, jsonResponse, newRouter, security } from '../http/openapi.js';
 import { runChecks, type CheckInputs } from './checks.js';
 import { buildReport, toJunit, toMarkdown } from './report.js';
@@ -79,8 +79,6 @@ const forget = createRoute({
 
 /** What a check reads besides the key's own observations: its webhook deliveries, probe and settings. */
 export type ReadinessSources = (t: Tenant) => Omit<CheckInputs, 'record' | 'liveFormatKey'>;
-
-const LIVE_FORMAT = /^sk_(test|live)_[0-9a-f]{32}$/;
 
 export function readinessRoutes(sources: ReadinessSources) {
   const build = (t: Tenant, key: string) => buildReport(runChecks({ record: t.observations.current, liveFormatKey: LIVE_FORMAT.test(key), ...sources(t) }), t.nowIso());

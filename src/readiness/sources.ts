@@ -8,7 +8,7 @@ export function webhookSources(attemptTimeoutMs: number): ReadinessSources {
     const settings = settingsOf(t);
     const probe = lastProbe(t);
     return {
-      deliveries: ordinaryDeliveries(t).map((d) => ({ id: d.id, event: d.event, createdAt: d.createdAt, attempts: d.attempts, test: false })),
+      deliveries: ordinaryDeliveries(t),
       // A probe of another URL than the webhook now set says nothing of the receiver now in use.
       probe: probe && settings && probe.url === settings.url ? probe : undefined,
       webhookSet: settings !== undefined,

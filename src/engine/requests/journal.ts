@@ -63,13 +63,23 @@ export class Journal {
   }
 
   /** Newest first, secrets redacted. */
-  async list(limit: number): Promise<JournalEntry[]> {
-    if (this.shared) return (await this.shared.list(Math.min(limit, this.limit))).map(({ id, entry }) => {
+  /**
+   * The newest `limit` entries, newest first; with `match`, the newest `limit` that match it, tested
+   * on the entries as kept (method, path, status, id, at) before any is redacted for listing.
+   */
+  async list(limit: number, match?: (e: JournalEntry) => boolean): Promise<JournalEntry[]> {
+    if (this.shared) {
+      const all = (await this.shared.list(match ? this.limit : Math.min(limit, this.limit))).map(({ id, entry }) => {
         // Entries written before warnings were kept have none.
         const e = JSON.parse(entry) as Omit<JournalEntry, 'warnings'> & { warnings?: string[] };
         return { ...e, warnings: e.warnings ?? [], id: `req_${id}` };
       });
-    return this.entries.slice(-limit).reverse().map(listed);
+      return match ? all.filter(match).slice(0, limit) : all;
+    }
+    if (!match) return this.entries.slice(-limit).reverse().map(listed);
+    const out: JournalEntry[] = [];
+    for (let i = this.entries.length - 1; i >= 0 && out.length < limit; i--) if (match(this.entries[i])) out.push(listed(this.entries[i]));
+    return out;
   }
 
   clear(): void {

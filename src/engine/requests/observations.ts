@@ -40,8 +40,8 @@ export interface ReadinessRecord {
   lastRefused?: { fingerprint: string; count: number };
   /** The last fault the key met, while its identical resends are watched. */
   lastFault?: { check: string; fingerprint: string; at: number; quick: number };
-  /** The key's last FX requests (at most XML_KEPT): 1 refused for its XML, 0 not. */
-  xml: number[];
+  /** The key's FX requests: how many were made, and the numbers of the last XML_KEPT refused for their XML. */
+  fx: { seen: number; refused: number[] };
 }
 
 /** What the observer is told of one answered request. */
@@ -77,7 +77,7 @@ const READS_TRACKED = 64;
 const FX_PREFIX = '/api/v1/partners/fx/';
 const COLLECTION = 'readiness';
 
-const emptyRecord = (): ReadinessRecord => ({ checks: {}, xml: [] });
+const emptyRecord = (): ReadinessRecord => ({ checks: {}, fx: { seen: 0, refused: [] } });
 
 export class Observations {
   /** The record being updated, read from the store for each request (another replica may have written it). */
@@ -132,11 +132,13 @@ export class Observations {
     const text = (await o.body()) ?? '';
     const r = this.record;
     const fp = fingerprint(o.method, o.path, text);
+    // A create's body, read once for what makes it a retry: its reference, amount and destination.
+    const body = create ? parse(text) : undefined;
     if (r.pendingWait && r.pendingWait.route === route(o)) this.judgeWait(o);
-    if (create && r.pendingRetry && r.pendingRetry.route === route(o)) this.judgeRetry(o, text);
+    if (create && r.pendingRetry && r.pendingRetry.route === route(o)) this.judgeRetry(o, body);
     if (create && failed) {
-      const reference = referenceOf(text);
-      if (reference !== undefined) r.pendingRetry = { route: route(o), reference, fingerprint: payment(text), at: o.now, evidence: evidenceOf(o, reference), readBack: false };
+      const reference = referenceOf(body);
+      if (reference !== undefined) r.pendingRetry = { route: route(o), reference, fingerprint: payment(body), at: o.now, evidence: evidenceOf(o, reference), readBack: false };
     }
     // Blind resends: the same refused request again and again, or the same request hammered after a fault.
     if (isRefused(o)) {
@@ -179,10 +181,16 @@ export class Observations {
     }
     if (o.method === 'GET' && o.sent === 200) changed = this.judgeRead(o) || changed;
     if (o.path.startsWith(FX_PREFIX) && o.method !== 'GET') {
-      r.xml.push(o.errorCode === 'MALFORMED_XML' ? 1 : 0);
-      if (r.xml.length > XML_KEPT) r.xml.shift();
-      if (o.errorCode === 'MALFORMED_XML') this.met('xml-valid', o, true, 'refused for its XML structure');
-      changed = true;
+      // Counted in the record as it stands; written only when it matters (the first, or a refusal), so
+      // a stream of good FX requests rewrites nothing.
+      const refused = o.errorCode === 'MALFORMED_XML' || o.errorCode === 'VALIDATION_ERROR';
+      if (++r.fx.seen === 1) changed = true;
+      if (refused) {
+        r.fx.refused.push(r.fx.seen);
+        if (r.fx.refused.length > XML_KEPT) r.fx.refused.shift();
+        this.met('xml-valid', o, true, 'refused for its XML: not well formed, or not as its XSD says');
+        changed = true;
+      }
     }
     return changed;
   }
@@ -230,13 +238,13 @@ export class Observations {
     return true;
   }
 
-  private judgeRetry(o: Observed, text: string): void {
+  private judgeRetry(o: Observed, body: Body): void {
     const p = this.record.pendingRetry!;
-    const reference = referenceOf(text);
+    const reference = referenceOf(body);
     if (reference === p.reference) {
       this.met('retry-reuses-reference', o, false, `retried under the same reference ${reference}`, reference);
       this.record.pendingRetry = undefined;
-    } else if (o.now - p.at > RETRY_WINDOW_MS || payment(text) !== p.fingerprint) {
+    } else if (o.now - p.at > RETRY_WINDOW_MS || payment(body) !== p.fingerprint) {
       // Another payment, or long after: not a retry of the failed one.
       if (o.now - p.at > RETRY_WINDOW_MS) this.record.pendingRetry = undefined;
     } else if (p.readBack) {
@@ -285,7 +293,9 @@ function evidenceOf(o: Observed, reference?: string, note?: string): Evidence {
 
 const fingerprint = (method: string, path: string, body: string) => createHash('sha256').update(`${method} ${path}\n${body}`).digest('base64url').slice(0, 22);
 
-function parse(text: string): Record<string, unknown> | undefined {
+type Body = Record<string, unknown> | undefined;
+
+function parse(text: string): Body {
   try {
     const v: unknown = JSON.parse(text);
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
@@ -294,14 +304,14 @@ function parse(text: string): Record<string, unknown> | undefined {
   }
 }
 
-function referenceOf(text: string): string | undefined {
-  const ref = parse(text)?.reference;
+function referenceOf(body: Body): string | undefined {
+  const ref = body?.reference;
   return typeof ref === 'string' ? ref : undefined;
 }
 
 /** What makes two creates the same payment: their amount, currency and destination. */
-function payment(text: string): string {
-  const b = parse(text) ?? {};
+function payment(body: Body): string {
+  const b = body ?? {};
   return JSON.stringify([b.amount, b.currency, b.destination ?? b.address ?? null]);
 }
 

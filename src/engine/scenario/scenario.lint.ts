@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { compileGlob } from './scenario.glob.js';
 import type { ScenarioIssue } from './types.js';
+import { defOf, WRAPPERS } from '../../kernel/zod-defs.js';
 import type { RuleVocabulary } from '../registry/types.js';
 export type { RuleVocabulary } from '../registry/types.js';
 
@@ -23,23 +24,6 @@ export interface LintResource {
   rules?: RuleVocabulary;
 }
 
-interface ZodDef {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  innerType?: z.ZodType;
-  in?: z.ZodType;
-  options?: z.ZodType[];
-  entries?: Record<string, string>;
-  left?: z.ZodType;
-  right?: z.ZodType;
-  element?: z.ZodType;
-  valueType?: z.ZodType;
-}
-
-const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: ZodDef } })._zod.def;
-
-/** Schemas that only wrap another (optional, nullable, defaults and the like): read through them. */
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'readonly', 'catch', 'nonoptional']);
 
 /** Every leaf field of a schema by dotted path, with its values when it is an enum (null otherwise). */
 export function leafFields(schema: z.ZodType, prefix = '', out = new Map<string, readonly string[] | null>()): Map<string, readonly string[] | null> {
