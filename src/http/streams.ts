@@ -139,7 +139,14 @@ export class Streams {
   /** End every open stream, and every stream opened from now on. */
   closeAll(): void {
     this.closed = true;
-    for (const end of [...this.open]) end();
+    // One stream that cannot be ended (its body already errored) must not keep the others open.
+    for (const end of [...this.open]) {
+      try {
+        end();
+      } catch {
+        // Ended already, by its client or its failure.
+      }
+    }
     this.open.clear();
   }
 }

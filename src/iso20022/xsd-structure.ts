@@ -44,8 +44,16 @@ const OFF = -1;
 const inNamespace = (ns: string) => (ns === '' ? 'no namespace' : `the namespace ${ns}`);
 
 /** One message's check: what was found is kept, and finish() throws it. */
+/** The most problems one answer lists. */
+const MAX_ISSUES = 20;
+
 export class StructureCheck {
   private readonly issues: ErrorDetail[] = [];
+
+  /** Keeps a problem for the answer: at most MAX_ISSUES, as a body of a thousand wrong elements needs no longer answer. */
+  private report(issue: ErrorDetail): void {
+    if (this.issues.length < MAX_ISSUES) this.issues.push(issue);
+  }
   // The open elements, innermost last: local name, structure (undefined when not followed), state of
   // its content, the bits of the children it has had, and its namespace declarations ([prefix, uri, ...]).
   private readonly names: string[] = [];
@@ -94,7 +102,7 @@ export class StructureCheck {
     const at = this.names.length - 1;
     const structure = this.structures[at];
     if (!structure || structure.text || this.states[at] === OFF) return;
-    this.issues.push({ field: this.path(at), issue: `must hold elements, not text: ${this.expecting(structure, this.states[at])}` });
+    this.report({ field: this.path(at), issue: `must hold elements, not text: ${this.expecting(structure, this.states[at])}` });
     this.states[at] = OFF;
   }
 
@@ -106,7 +114,7 @@ export class StructureCheck {
     if (structure && !structure.text && state !== OFF && !structure.states[state].final) {
       const inside = at <= this.first ? '' : `${this.path(at)}/`;
       const { required } = structure.states[state];
-      this.issues.push({
+      this.report({
         field: required.map((name) => inside + name).join(' | '),
         issue: `is required: ${structure.name} ends without ${required.length > 1 ? 'one of them' : 'it'}; ${structure.name} holds ${structure.holds}`,
       });
@@ -130,7 +138,7 @@ export class StructureCheck {
     if (!parent) return undefined;
     const state = this.states[up];
     if (parent.text) {
-      if (state !== OFF) this.issues.push({ field: this.path(depth), issue: `is not expected here: ${parent.name} holds text, not elements` });
+      if (state !== OFF) this.report({ field: this.path(depth), issue: `is not expected here: ${parent.name} holds text, not elements` });
       this.states[up] = OFF;
       return undefined;
     }
@@ -145,7 +153,7 @@ export class StructureCheck {
     const known = parent.children.get(local);
     if (state === OFF) return known?.structure;
     const what = !known ? `is not an element of ${parent.name}` : (this.seen[up] & known.bit) !== 0 ? `comes more often than ${parent.name} takes it` : 'is not expected here';
-    this.issues.push({ field: this.path(depth), issue: `${what}: ${this.expecting(parent, state)}` });
+    this.report({ field: this.path(depth), issue: `${what}: ${this.expecting(parent, state)}` });
     this.states[up] = OFF;
     // The element at fault is reported, not its content; the siblings after it still are looked into.
     return undefined;
@@ -169,7 +177,7 @@ export class StructureCheck {
       issue = `is in ${inNamespace(ns)}, and ${this.names[0]} in ${inNamespace(this.namespace)}: the elements of a message are in one namespace`;
     }
     if (issue === undefined) return;
-    this.issues.push({ field: this.path(depth), issue });
+    this.report({ field: this.path(depth), issue });
     this.namespaceReported = true;
   }
 

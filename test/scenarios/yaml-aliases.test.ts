@@ -48,6 +48,14 @@ describe('YAML aliases in a scenario body', () => {
     });
   }
 
+  it('counts anchors and aliases as the parser finds them, however they are spaced: past 100 is 400', async () => {
+    // A tab before each, and aliases as flow-map values: a count of the text's & and * after spaces misses them all.
+    const doc = `a: [${Array.from({ length: 60 }, (_, i) => `\t&m${i} 1`).join(',')}]\nb: {${Array.from({ length: 60 }, (_, i) => `"k${i}":*m${i}`).join(',')}}\n`;
+    const res = await t.call('PUT', '/_sandbox/scenario', { raw: doc, headers: yaml });
+    expect([res.status, res.body.error.code]).toEqual([400, 'INVALID_SCENARIO']);
+    expect(res.body.message).toBe('The body has more than 100 anchors (&) and aliases (*): write the repeated values out, or repeat fewer of them.');
+  });
+
   it('still takes anchors and aliases that repeat a value', async () => {
     const doc = 'payout:\n  outcomes:\n    - when: { currency: &ngn NGN }\n      status: FAILED\n    - when: { currency: *ngn }\n      status: SUCCESSFUL\n';
     const res = await t.call('PUT', '/_sandbox/scenario', { raw: doc, headers: yaml });

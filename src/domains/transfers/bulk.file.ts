@@ -91,7 +91,14 @@ async function parseCsv(text: string): Promise<CsvRecord[]> {
   // between two chunks, long before reading is awaited, and a rejection nobody holds yet would
   // escape the request.
   const reading = (async () => {
-    for await (const r of parser.readable) records.push(r as CsvRecord);
+    for await (const r of parser.readable) {
+      // The header and MAX_ROWS rows at most: past them the file is refused without reading the rest.
+      if (records.push(r as CsvRecord) > MAX_ROWS + 1) {
+        throw invalidFile(`The bulk file has more than ${MAX_ROWS} rows; at most ${MAX_ROWS} are accepted. Split it into several files.`, [
+          { field: 'file', issue: `has more than ${MAX_ROWS} rows; at most ${MAX_ROWS} are accepted` },
+        ]);
+      }
+    }
   })().then(
     () => undefined,
     (err: unknown) => err,
@@ -108,6 +115,7 @@ async function parseCsv(text: string): Promise<CsvRecord[]> {
     // The parser failed: reading ends with its error, thrown below.
   }
   const failure = await reading;
+  if (failure instanceof SandboxError) throw failure;
   if (failure) throw unreadable(failure, records[0]?.record);
   return records;
 }

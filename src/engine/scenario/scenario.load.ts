@@ -142,13 +142,14 @@ const MAX_ALIAS_COUNT = 100;
  * document may have: the yaml package's cost grows with the square of a map's keys and of a
  * document's aliases, and a scenario of many rules is a few hundred lines, nested a few levels deep,
  * with an anchor or two. Checked in one pass before it parses. */
-export const YAML_LIMITS = { lines: 1_000, flowDepth: 64, anchorsAndAliases: 100 } as const;
+export const YAML_LIMITS = { characters: 16 * 1024, lines: 1_000, flowDepth: 64, anchorsAndAliases: 100 } as const;
 
 function checkYamlShape(text: string): void {
+  if (text.length > YAML_LIMITS.characters) {
+    throw new YamlRefused(`is longer than ${YAML_LIMITS.characters} characters, more than a scenario needs: send a shorter document (a rule is a few lines)`);
+  }
   let lines = 1;
   let depth = 0;
-  let marks = 0;
-  let previous = 10;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (ch === 10 && ++lines > YAML_LIMITS.lines) {
@@ -156,11 +157,6 @@ function checkYamlShape(text: string): void {
     } else if ((ch === 91 || ch === 123) && ++depth > YAML_LIMITS.flowDepth) {
       throw new YamlRefused(`nests [ or { more than ${YAML_LIMITS.flowDepth} deep (line ${lines}): send a document nested a few levels deep, as a scenario is`);
     } else if ((ch === 93 || ch === 125) && depth > 0) depth--;
-    // & or * where a node starts (after a space, a line break, [ { or ,): an anchor or an alias.
-    else if ((ch === 38 || ch === 42) && (previous === 32 || previous === 10 || previous === 91 || previous === 123 || previous === 44) && ++marks > YAML_LIMITS.anchorsAndAliases) {
-      throw new YamlRefused(`has more than ${YAML_LIMITS.anchorsAndAliases} anchors (&) and aliases (*) (line ${lines}): write the repeated values out, or repeat fewer of them`);
-    }
-    previous = ch;
   }
 }
 
@@ -192,19 +188,26 @@ export function readYaml(text: string): unknown {
   // The anchors in document order, as an alias resolves: the last one of its name before it.
   const anchors = new Map<string, Node>();
   const sources = new Map<Node, Node>();
+  // Anchors and aliases counted as the parser found them, before any value is built from them.
+  let marks = 0;
   visit(doc, {
     Node(_key, node, ancestors) {
+      if ((isAlias(node) || node.anchor) && ++marks > YAML_LIMITS.anchorsAndAliases) {
+        throw new YamlRefused(`has more than ${YAML_LIMITS.anchorsAndAliases} anchors (&) and aliases (*): write the repeated values out, or repeat fewer of them`);
+      }
       if (isAlias(node)) {
         const name = node.source;
-        const at = nodePath(ancestors, node);
-        const where = `the alias *${name}${at ? ` at ${at}` : ''}`;
+        const where = () => {
+          const at = nodePath(ancestors, node);
+          return `the alias *${name}${at ? ` at ${at}` : ''}`;
+        };
         const source = anchors.get(name);
         if (!source) {
-          throw new YamlRefused(`has ${where} with no anchor &${name} before it: mark the value to repeat with &${name} earlier in the document, or write the value out in place of *${name}`);
+          throw new YamlRefused(`has ${where()} with no anchor &${name} before it: mark the value to repeat with &${name} earlier in the document, or write the value out in place of *${name}`);
         }
         if (ancestors.includes(source)) {
           throw new YamlRefused(
-            `has ${where} inside the value its anchor &${name} marks, so that value would contain itself without end: write the value out in place of *${name}, or move &${name} to a value that does not hold the alias`,
+            `has ${where()} inside the value its anchor &${name} marks, so that value would contain itself without end: write the value out in place of *${name}, or move &${name} to a value that does not hold the alias`,
           );
         }
         sources.set(node, source);

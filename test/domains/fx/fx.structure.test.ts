@@ -224,3 +224,15 @@ describe.each(MODES)('FXTradConfReq and FXTradCxlReq under %s', (_mode, key, mod
     });
   });
 });
+
+describe('an FX body with many elements at fault', () => {
+  it('is answered with the first 20 problems, not one per element', async () => {
+    const t = await createTestApp();
+    const many = instr(`${CP}${'<CcyPair><X/></CcyPair>'.repeat(500)}${TA}${AD}`);
+    const res = await fx(t, 'POST', '/trades', { xml: many });
+    const r = rejection(res);
+    expect([r.status, r.code]).toEqual([400, 'VALIDATION_ERROR']);
+    // 500 problems of some 150 characters each would make an answer of 75 KB.
+    expect(res.text.length).toBeLessThan(8_000);
+  });
+});
