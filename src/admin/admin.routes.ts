@@ -7,6 +7,7 @@ import { iso } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
 import { validationError } from '../kernel/validation.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
+import { TICK_SLICE } from '../engine/tenancy/tenants.js';
 import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 import { isJsonType } from '../http/media-type.js';
 import {
@@ -95,8 +96,6 @@ function journalFilter(q: z.output<typeof JournalQuery>): ((e: JournalEntry) => 
   return tests.length === 0 ? undefined : (e) => tests.every((t) => t(e));
 }
 
-/** Moves an advance applies before the event loop gets its turn: at some 8 µs a move, a few ms. */
-const ADVANCE_SLICE = 256;
 
 /** Work a timed move starts outside the request (a webhook attempt), which an advance waits for before going on. */
 export interface Settle {
@@ -252,7 +251,7 @@ export function adminRoutes(opts: AdminOptions) {
         for (;;) {
           const left = until - Date.now();
           const settle = opts.settle && left > 0 ? opts.settle : undefined;
-          const step = t.advanceTo(target, settle && (() => settle.busy(t)), base, ADVANCE_SLICE);
+          const step = t.advanceTo(target, settle && (() => settle.busy(t)), base, TICK_SLICE);
           applied += step.applied;
           if (!step.paused) break;
           if (step.paused === 'slice') {

@@ -4,30 +4,45 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip as gzipCallback } from 'node:zlib';
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from './types.js';
 
-/** A text in the forms it is sent in, made on first use of each. */
+/** A text in the forms it is sent in, each compressed on first use in zlib's thread pool (a 1.7 MB
+ * script at brotli's quality 9 takes a second of CPU: never on the event loop) and kept. */
 export class Compressed {
-  private br: Buffer | undefined;
-  private gz: Buffer | undefined;
+  private br: Promise<Buffer> | undefined;
+  private gz: Promise<Buffer> | undefined;
   constructor(readonly text: string) {}
 
   /** The answer for a request: brotli or gzip when its Accept-Encoding takes it, the text otherwise. */
-  respond(c: Context, type: string, headers: Record<string, string> = {}): Response {
+  async respond(c: Context, type: string, headers: Record<string, string> = {}): Promise<Response> {
     const accepts = c.req.header('accept-encoding') ?? '';
     const common = { 'content-type': type, vary: 'Accept-Encoding', ...headers };
-    if (/\bbr\b/.test(accepts)) {
-      this.br ??= brotliCompressSync(this.text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: this.text.length } });
-      return c.body(new Uint8Array(this.br), 200, { ...common, 'content-encoding': 'br' });
+    if (takes(accepts, 'br')) {
+      this.br ??= brotli(this.text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: this.text.length } });
+      return c.body(new Uint8Array(await this.br), 200, { ...common, 'content-encoding': 'br' });
     }
-    if (/\bgzip\b/.test(accepts)) {
-      this.gz ??= gzipSync(this.text, { level: 9 });
-      return c.body(new Uint8Array(this.gz), 200, { ...common, 'content-encoding': 'gzip' });
+    if (takes(accepts, 'gzip')) {
+      this.gz ??= gzip(this.text, { level: 9 });
+      return c.body(new Uint8Array(await this.gz), 200, { ...common, 'content-encoding': 'gzip' });
     }
     return c.body(this.text, 200, common);
   }
+}
+
+const brotli = promisify(brotliCompress);
+const gzip = promisify(gzipCallback);
+
+/** Whether an Accept-Encoding takes this coding: named, and not with q=0. */
+function takes(accepts: string, coding: string): boolean {
+  for (const part of accepts.split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    if (name.trim().toLowerCase() !== coding) continue;
+    return !params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(p));
+  }
+  return false;
 }
 
 const ASSETS: Record<string, string> = {

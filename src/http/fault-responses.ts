@@ -13,6 +13,7 @@ import { answerSchema, driftJson, driftXml, type ApiDocument } from './drift.js'
 import { scopeOf } from './scope-middleware.js';
 import { requestScenario } from './respond.js';
 import type { AppEnv } from './types.js';
+import { isJsonType, isXmlType } from './media-type.js';
 
 export type Sleep = (ms: number) => Promise<void>;
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -165,15 +166,15 @@ async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sl
 async function drift(c: Context<AppEnv>, next: Next, form: Extract<ChosenFault, { kind: 'drift' }>['form'], sources: DriftSources | undefined): Promise<Response | void> {
   await next();
   c.set('drifted', null);
-  const type = c.res.headers.get('content-type') ?? '';
-  const json = type.includes('json');
-  if (!sources || isStream(c) || !(json || type.includes('xml'))) return;
+  const type = c.res.headers.get('content-type') ?? undefined;
+  const json = isJsonType(type);
+  if (!sources || isStream(c) || !(json || isXmlType(type))) return;
   const text = await c.res.text();
   let out: { text: string; field: string | null } = { text, field: null };
   if (json) {
     try {
-      const schema = answerSchema(sources.document(), c.req.method, c.req.path, c.res.status);
-      const drifted = driftJson(sources.document(), schema, JSON.parse(text) as unknown, form);
+      const document = sources.document();
+      const drifted = driftJson(document, answerSchema(document, c.req.method, c.req.path, c.res.status), JSON.parse(text) as unknown, form);
       out = { text: drifted.field === null ? text : JSON.stringify(drifted.body), field: drifted.field };
     } catch {
       // not JSON after all: sent as it was

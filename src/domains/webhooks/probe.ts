@@ -59,7 +59,10 @@ function probePayload(t: Tenant, catalog: EventCatalog, reference: string, at: s
 const noWebhook = () =>
   new SandboxError('INVALID_STATE_TRANSITION', 'No webhook is set for this API key, so there is no receiver to probe. Set one with PUT /_sandbox/webhooks first.');
 
-/** Probes for one app: one in flight per key at a time. */
+/** Probes in flight at once for all keys: each sends seven requests outside the outbox's queues. */
+export const MAX_PROBES = 8;
+
+/** Probes for one app: one in flight per key at a time, MAX_PROBES for all keys. */
 export function prober(outbox: Outbox, sender: Sender, catalog: EventCatalog) {
   const inFlight = new Set<string>();
   return async function probe(t: Tenant): Promise<ProbeResult> {
@@ -68,6 +71,10 @@ export function prober(outbox: Outbox, sender: Sender, catalog: EventCatalog) {
     if (inFlight.has(t.id)) {
       const wait = String(Math.ceil(outbox.options.timeoutMs / 1000));
       throw new SandboxError('RATE_LIMITED', 'A probe of this key is already under way; one runs at a time. Try again once it has answered.', [], { 'Retry-After': wait });
+    }
+    if (inFlight.size >= MAX_PROBES) {
+      const wait = String(Math.ceil(outbox.options.timeoutMs / 1000));
+      throw new SandboxError('SERVICE_UNAVAILABLE', `This sandbox has ${MAX_PROBES} receiver probes under way for all keys, the most it runs at once. Retry after ${wait} s.`, [], { 'Retry-After': wait });
     }
     inFlight.add(t.id);
     try {
@@ -99,10 +106,7 @@ export function prober(outbox: Outbox, sender: Sender, catalog: EventCatalog) {
         return { ...d, failureReason: attemptedReason(d, attempt) };
       });
       logAttempted(t, logged, sender);
-      const outcomes = sent.map(({ form }, i) => {
-        const status = results[i].statusCode;
-        return { form, status, rejected: !(status !== null && status >= 200 && status < 300) };
-      });
+      const outcomes = sent.map(({ form }, i) => ({ form, status: results[i].statusCode, rejected: !succeeded(logged[i].attempts[0]) }));
       const passed = outcomes.every((o) => o.rejected === (o.form !== ('genuine' satisfies ProbeForm)));
       probes(t).put('last', { at, url: s.url, passed, probes: outcomes });
       return { passed, probes: outcomes };

@@ -118,9 +118,10 @@ const probe = createRoute({
     'Sent under --webhook-targets as deliveries are. Without a webhook set it is 409; while a probe of the key is under way, 429.',
   responses: {
     200: jsonResponse(ProbeResult, 'What the receiver answered to each'),
-    ...errorResponses(409, 429),
+    ...errorResponses(409, 429, 503),
     409: { ...errorResponses(409)['409'], description: 'No webhook is set for this key' },
     429: { ...errorResponses(429)['429'], description: 'A probe of this key is already under way; Retry-After says when to try again' },
+    503: { ...errorResponses(503)['503'], description: 'The sandbox runs its most receiver probes at once for all keys (8); Retry-After says when to try again' },
   },
 });
 

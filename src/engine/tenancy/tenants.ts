@@ -33,8 +33,8 @@ export interface TenantsOptions {
 /** How often a retention pass starts at most (base-clock ms; a quarter of the retention age when
  * that is shorter), and the work it does before yielding. */
 export const RETENTION = { everyMs: 60_000, slice: 500 };
-/** Due jobs the background tick applies before the event loop gets its turn. */
-const TICK_SLICE = 256;
+/** Due moves the background tick, or a clock advance, applies before the event loop gets its turn: at some 8 µs a move, a few ms. */
+export const TICK_SLICE = 256;
 
 export class Tenants {
   /** Loaded tenants, least recently used first. */

@@ -149,6 +149,19 @@ describe('POST /_sandbox/webhooks/probe', () => {
     expect((await t.call('POST', '/_sandbox/webhooks/probe')).status).toBe(200);
   });
 
+  it('runs at most 8 probes at once for all keys: a ninth key is 503 with Retry-After until one answers', async () => {
+    const { t, r, hook } = await setup({ timeoutMs: 1000 });
+    const keys = Array.from({ length: 9 }, (_, i) => `sk_test_probe_cap_${i}`);
+    for (const key of keys) await hook({}, key);
+    r.plan.push(...Array(56).fill(0));
+    const first = keys.slice(0, 8).map((key) => t.call('POST', '/_sandbox/webhooks/probe', { key }));
+    await r.waitFor(56);
+    const ninth = await t.call('POST', '/_sandbox/webhooks/probe', { key: keys[8] });
+    expect([ninth.status, ninth.body.error.code, ninth.headers.get('retry-after')]).toEqual([503, 'SERVICE_UNAVAILABLE', '1']);
+    expect((await Promise.all(first)).map((res) => res.status)).toEqual(Array(8).fill(200));
+    expect((await t.call('POST', '/_sandbox/webhooks/probe', { key: keys[8] })).status).toBe(200);
+  });
+
   it('obeys --webhook-targets public: a name resolving to loopback is refused without connecting', async () => {
     const { t, r, deliveries } = await setup({ targets: 'public' });
     const url = r.url.replace('127.0.0.1', 'localhost');
