@@ -36,8 +36,9 @@ export class Holds {
 /** The answer a connection is writing, if any (Node keeps it on the socket). */
 const answerOf = (socket: object) => (socket as { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
 
-/** How long a connection must be quiet before the drain closes it. */
-const QUIET_MS = 500;
+/** How long a connection must be quiet before the drain closes it: long enough that a client busy
+ * on a loaded machine (its next request a moment from being written) is not taken for an idle one. */
+const QUIET_MS = 1500;
 
 /** What the drain saw of one connection when it last moved. */
 interface Seen {

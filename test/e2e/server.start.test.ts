@@ -48,15 +48,15 @@ it('lets webhook attempts in flight finish before closing, and keeps the queued 
   const { mkdtemp } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
   const received: string[] = [];
-  // The receiver answers each attempt 1.5 s late, so one attempt is in flight and the next queued when close() is called
-  // and still when the drain ends (it waits half a second for this client's idle keep-alive connection).
+  // The receiver answers each attempt 3 s late, so one attempt is in flight and the next queued when close() is called
+  // and still when the drain ends (it waits 1.5 s for this client's idle keep-alive connection).
   const receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => setTimeout(() => {
       received.push((JSON.parse(body) as { event: string }).event);
       res.writeHead(200).end('ok');
-    }, 1500));
+    }, 3000));
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
@@ -78,7 +78,7 @@ it('lets webhook attempts in flight finish before closing, and keeps the queued 
       const res = await fetch(`${second.url}/_sandbox/webhooks/deliveries`, { headers });
       return ((await res.json()) as { data: { status: string; attempts: { statusCode: number | null }[] }[] }).data;
     };
-    await expect.poll(async () => (await list()).map((d) => [d.status, d.attempts.map((a) => a.statusCode)]), { timeout: 5000 }).toEqual([
+    await expect.poll(async () => (await list()).map((d) => [d.status, d.attempts.map((a) => a.statusCode)]), { timeout: 10_000 }).toEqual([
       ['succeeded', [200]],
       ['succeeded', [200]],
     ]);
