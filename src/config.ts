@@ -20,7 +20,7 @@ const duration = z
 const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const instant = z
   .preprocess((v) => ((v instanceof Date && !Number.isNaN(v.getTime())) || (typeof v === 'number' && Number.isFinite(v)) ? new Date(v).toISOString() : v), z.string().regex(INSTANT, 'expected an instant, 2030-01-01T00:00:00Z, or a date, 2030-01-01'))
-  .refine((v) => Number.isFinite(Date.parse(v)), 'is not a date of the calendar')
+  .refine((v) => z.iso.date().safeParse(v.slice(0, 10)).success && Number.isFinite(Date.parse(v)), 'is not a date of the calendar')
   .transform((v) => Date.parse(v));
 
 export const ConfigSchema = z.object({

@@ -26,6 +26,8 @@ export const ClockState = z
   })
   .openapi('ClockState');
 
+/** An instant with an offset, on the calendar (2030-02-30 is refused, not rolled over). */
+const CALENDAR_INSTANT = z.iso.datetime({ offset: true });
 const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
 
 export const AdvanceRequest = z
@@ -84,7 +86,7 @@ export const JournalQuery = z.object({
     .openapi({ param: { name: 'status', in: 'query' }, description: "Only requests the sandbox answered with this status (404) or class (4xx); a request a fault stopped before it ran has none", example: '4xx' }),
   since: z
     .string()
-    .refine((v) => v === '' || /^req_\d{1,15}$/.test(v) || (/^\d{4}-\d{2}-\d{2}T/.test(v) && Number.isFinite(Date.parse(v))), {
+    .refine((v) => v === '' || /^req_\d{1,15}$/.test(v) || CALENDAR_INSTANT.safeParse(v).success, {
       message: "must be a journal entry's id (req_12), for the requests after it, or an instant on the key's clock (2026-01-15T09:00:00Z), for those at or after it",
     })
     .optional()

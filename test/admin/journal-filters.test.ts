@@ -77,6 +77,7 @@ describe('GET /_sandbox/requests filters', () => {
       ['path=/api/v1**', 'path', '** stands for whole segments'],
       ['status=40', 'status', 'a status (404) or a class of them (4xx)'],
       ['since=yesterday', 'since', "journal entry's id (req_12)"],
+      ['since=2030-02-30T00:00:00Z', 'since', 'an instant on the key'],
     ]) {
       const res = await t.call('GET', `/_sandbox/requests?${query}`);
       expect(res.status, query).toBe(400);

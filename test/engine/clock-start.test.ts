@@ -32,6 +32,8 @@ describe('--clock and SANDBOX_CLOCK on the command line', () => {
     expect(() => serve(['--clock', 'tomorrow'])).toThrow(/--clock: expected an instant, 2030-01-01T00:00:00Z, or a date, 2030-01-01/);
     expect(() => serve(['--clock', '2030-01-01T00:00:00'])).toThrow(/--clock: expected an instant/);
     expect(() => serve(['--clock', '2030-13-01'])).toThrow(/--clock: is not a date of the calendar/);
+    expect(() => serve(['--clock', '2030-02-30'])).toThrow(/--clock: is not a date of the calendar/);
+    expect(() => serve(['--clock', '2030-02-29T10:00:00Z'])).toThrow(/--clock: is not a date of the calendar/);
   });
 });
 
