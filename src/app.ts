@@ -28,7 +28,7 @@ import { bodyLimit } from './http/limits.js';
 import { requestScope } from './http/scope-middleware.js';
 import { KeptStaticRouter } from './http/framework.js';
 import { tenantSeed } from './kernel/random.js';
-import { DEFAULT_FILE_LIMIT, streamCapFor, Streams, type StreamLimits } from './http/streams.js';
+import { Streams, type StreamLimits } from './http/streams.js';
 import { tenantMiddleware } from './http/tenant-auth.js';
 import { plainJsonType } from './http/media-type.js';
 import type { AppEnv } from './http/types.js';
@@ -62,7 +62,7 @@ export interface AppDeps {
 export function streamsFor(config: Config, overrides: StreamLimits = {}): Streams {
   return new Streams({
     heartbeatMs: config.heartbeatSeconds * 1000,
-    maxOpen: config.maxStreams ?? streamCapFor(DEFAULT_FILE_LIMIT),
+    maxOpen: config.maxStreams,
     lifetimeMs: config.streamLifetime * 1000,
     ...overrides,
   });

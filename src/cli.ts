@@ -70,6 +70,9 @@ Connections (milliseconds; 0 turns a timeout off):
                              of answer unread for --unread-timeout-ms, default 65536
                              [SANDBOX_MAX_UNREAD_BYTES]
   --unread-timeout-ms N      default 30000 [SANDBOX_UNREAD_TIMEOUT_MS]
+  --max-connections N        most connections open at once for all keys; past it a new
+                             one is closed as it opens. Default half of the process's
+                             open-file limit (ulimit -n) [SANDBOX_MAX_CONNECTIONS]
   -h, --help        show this help`;
 
 /** `report`: its own options; the URL and key may come from SANDBOX_URL and SANDBOX_KEY. */
@@ -117,6 +120,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
       'unread-timeout-ms': { type: 'string' },
       'heartbeat-seconds': { type: 'string' },
       'max-streams': { type: 'string' },
+      'max-connections': { type: 'string' },
       'stream-lifetime': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -84,6 +84,10 @@ export const ConfigSchema = z.object({
   /** Most rate streams open at once for all keys; past it a new one is 503 with Retry-After. Absent:
    * a quarter of the process's open-file limit (main.ts reads it; 1,024 assumed where it is not known). */
   maxStreams: z.coerce.number().int().min(1).optional(),
+  /** Most connections open at once for all keys; past it a new connection is closed as it opens,
+   * so sockets cannot take the files the store and the streams need. Absent: half of the process's
+   * open-file limit (main.ts reads it; 1,024 assumed where it is not known). */
+  maxConnections: z.coerce.number().int().min(1).optional(),
   /** Seconds (real time) a rate stream stays open at most; it then ends and EventSource reconnects. */
   streamLifetime: duration.pipe(z.number().min(1, 'must be at least 1 second: every stream ends')).default(3600),
 }).refine((c) => !(c.store && c.data), {
@@ -123,6 +127,7 @@ export const ENV_NAMES: Record<string, keyof Config> = {
   SANDBOX_UNREAD_TIMEOUT_MS: 'unreadTimeoutMs',
   SANDBOX_HEARTBEAT_SECONDS: 'heartbeatSeconds',
   SANDBOX_MAX_STREAMS: 'maxStreams',
+  SANDBOX_MAX_CONNECTIONS: 'maxConnections',
   SANDBOX_STREAM_LIFETIME: 'streamLifetime',
 };
 

@@ -7,6 +7,7 @@ import { SandboxTenant } from './client/control.js';
 import { parseCli, USAGE, webhookTargetsWarning } from './cli.js';
 import type { Config } from './config.js';
 import { validateScenarioFile } from './engine/scenario/scenario.load.js';
+import { connectionCapFor } from './http/connections.js';
 import { DEFAULT_FILE_LIMIT, streamCapFor, STREAMS_PER_KEY } from './http/streams.js';
 import { systemClock } from './kernel/clock.js';
 import { startServer, type SandboxServer } from './server.js';
@@ -44,7 +45,7 @@ function streamBudget(config: Config, derived: boolean, fileLimit: number | unde
   return `at most ${config.maxStreams} rate streams open for all keys${why}, ${STREAMS_PER_KEY} per key; each ends after ${config.streamLifetime} s`;
 }
 
-function banner(config: Config, s: SandboxServer, picked: boolean, streams: string): string {
+function banner(config: Config, s: SandboxServer, picked: boolean, streams: string, sockets: string): string {
   const scenario = s.scenario.file && s.scenario.origin === 'file' ? `${s.scenario.name} (${s.scenario.file})` : s.scenario.name;
   return [
     `payments-sandbox listening on ${s.url}`,
@@ -53,6 +54,7 @@ function banner(config: Config, s: SandboxServer, picked: boolean, streams: stri
     `  seed:     ${config.seed}${picked ? ` (picked at random: start with --seed ${config.seed} to replay this run)` : ''}`,
     `  keys:     ${s.keys ? `${s.keys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}${config.keyFormat === 'live' ? ', live format only (32 lowercase hex)' : ''}`,
     `  streams:  ${streams}`,
+    `  sockets:  ${sockets}`,
     `  webhooks: ${config.webhookTargets === 'public' ? 'public addresses only' : 'any address, loopback included'}`,
     `  tenants:  ${config.store ? 'read from the database under a per-tenant lock on each request' : !config.data ? 'all kept in memory' : `loaded on first use${config.maxTenants ? `, at most ${config.maxTenants} in memory, idle ones reload from disk` : ''}`}`,
     `  docs:     ${s.url}/docs   OpenAPI: ${s.url}/openapi.json`,
@@ -63,11 +65,14 @@ async function serve(given: Config, flags: ReadonlySet<keyof Config>) {
   // An unseeded start picks its seed and says so (banner, GET /_sandbox/health), so any run can be replayed.
   const picked = given.seed === undefined;
   const seeded = picked ? { ...given, seed: randomInt(0, 2 ** 31 - 1) } : given;
-  // Without --max-streams, streams may take a quarter of the files this process may open.
+  // Without --max-streams, streams may take a quarter of the files this process may open; without
+  // --max-connections, connections half.
   const fileLimit = openFileLimit();
-  const config = { ...seeded, maxStreams: seeded.maxStreams ?? streamCapFor(fileLimit ?? DEFAULT_FILE_LIMIT) };
+  const files = fileLimit ?? DEFAULT_FILE_LIMIT;
+  const config = { ...seeded, maxStreams: seeded.maxStreams ?? streamCapFor(files), maxConnections: seeded.maxConnections ?? connectionCapFor(files) };
   const server = await startServer(config);
-  console.log(banner(config, server, picked, streamBudget(config, given.maxStreams === undefined, fileLimit)));
+  const sockets = `at most ${config.maxConnections} connections open for all keys${given.maxConnections === undefined ? ' (half of the open files this process may hold)' : ''}`;
+  console.log(banner(config, server, picked, streamBudget(config, given.maxStreams === undefined, fileLimit), sockets));
   const exposed = webhookTargetsWarning(config, flags, new URL(server.url).hostname);
   if (exposed) console.warn(exposed);
   const stop = (signal: string) => {

@@ -10,8 +10,9 @@ import { createApp, scenarioFormatOf, streamsFor } from './app.js';
 import type { Config } from './config.js';
 import type { LoadedScenario } from './engine/scenario/scenario.load.js';
 import { ScenarioRegistry } from './engine/scenario/scenario.registry.js';
-import { Connections, timeoutOptions } from './http/connections.js';
+import { connectionCapFor, Connections, timeoutOptions } from './http/connections.js';
 import { Drain, Holds } from './http/drain.js';
+import { DEFAULT_FILE_LIMIT } from './http/streams.js';
 import { systemClock, type Clock } from './kernel/clock.js';
 import { LowdbStore } from './store/lowdb.store.js';
 import { MemoryStore } from './store/memory.store.js';
@@ -85,6 +86,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, serverOptions: timeoutOptions(config) }) as Server;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  server.maxConnections = config.maxConnections ?? connectionCapFor(DEFAULT_FILE_LIMIT);
   const connections = new Connections(server, config);
   const drain = new Drain(server, connections, holds);
   let info: AddressInfo;

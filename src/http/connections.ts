@@ -13,6 +13,10 @@ export interface ConnectionLimits {
   unreadTimeoutMs: number;
 }
 
+/** Most connections a server holds open at once in a process allowed `fileLimit` open files: half of
+ * them, the rest left to the store's files, the webhooks' sockets and PostgreSQL. */
+export const connectionCapFor = (fileLimit: number): number => Math.max(1, Math.floor(fileLimit / 2));
+
 const clamp = (ms: number, min: number, max: number) => Math.min(max, Math.max(min, Math.round(ms)));
 
 /** Options for http.createServer (the keep-alive timeout is set on the server once made). Node checks

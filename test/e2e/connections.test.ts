@@ -5,7 +5,7 @@ import { request, Agent, type IncomingMessage } from 'node:http';
 import net from 'node:net';
 import { Agent as UndiciAgent, request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { payout, serversPerTest, type RunningServer } from '../support/server.js';
+import { payout, serversPerTest, startServer, type RunningServer } from '../support/server.js';
 
 const KEY = 'sk_test_conn0000000000000000000000000001';
 const auth = { authorization: `Bearer ${KEY}` };
@@ -83,6 +83,38 @@ describe('connection limits', () => {
     expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*Connection: keep-alive\r\n/);
     expect(ms).toBeGreaterThanOrEqual(300);
     expect(ms).toBeLessThan(3000);
+  });
+
+  it('closes a connection past --max-connections as it opens, and serves again once one is gone', async () => {
+    const s = await start(['--max-connections', '3']);
+    expect(s.output()).toContain('sockets:  at most 3 connections open for all keys\n');
+    const held = [await connect(s), await connect(s), await connect(s)];
+    // Each held connection is accepted: it is answered.
+    for (const socket of held) {
+      const answered = new Promise<string>((resolve) => socket.once('data', (d: Buffer) => resolve(d.toString('latin1'))));
+      socket.write('GET /_sandbox/health HTTP/1.1\r\nHost: sandbox\r\n\r\n');
+      expect(await answered).toMatch(/^HTTP\/1\.1 200 OK/);
+    }
+    const extra = await connect(s);
+    const { bytes, ms } = await untilClosed(extra);
+    expect(bytes).toBe(0);
+    expect(ms).toBeLessThan(2000);
+    held[0].destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await connect(s);
+    const closed = untilClosed(again);
+    again.write('GET /_sandbox/health HTTP/1.1\r\nHost: sandbox\r\nConnection: close\r\n\r\n');
+    expect((await closed).text).toMatch(/^HTTP\/1\.1 200 OK/);
+    for (const socket of held) socket.destroy();
+  });
+
+  it('says how many connections it takes by default: half of the open files', async () => {
+    const s = await startServer([], {}, { maxOpenFiles: 256 });
+    try {
+      expect(s.output()).toContain('sockets:  at most 128 connections open for all keys (half of the open files this process may hold)');
+    } finally {
+      await s.stop('SIGKILL');
+    }
   });
 
   it('closes the connection of a client that stops reading, and keeps serving others', async () => {
