@@ -54,6 +54,7 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       fault: fault ? { kind: fault.kind } : null,
       errorCode: c.get('errorCode'),
       retryAfter: entry.sent === 429 ? (c.res.headers.get('retry-after') ?? undefined) : undefined,
+      idempotencyKey: entry.requestHeaders['idempotency-key'],
       response: entry.responseBody,
       // A fault may have answered before the route read the body: it is read now, in that rare case.
       body: () => (text ?? c.req.text()).catch(() => undefined),

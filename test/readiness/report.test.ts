@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { validateAgainstSchema } from '../../src/iso20022/xsd.test-helper.js';
 import { LowdbStore } from '../../src/store/lowdb.store.js';
 import { advance, createTestApp, KEY, payoutRequest, type TestApp } from '../support/app.js';
+import { withdrawal } from '../scenarios/resources.js';
 
 const PAYOUTS = '/api/v1/partners/payouts';
 
@@ -115,6 +116,35 @@ describe('the readiness report', () => {
     const c = check(await report(t), 'retry-reuses-reference');
     expect(c.status).toBe('passed');
     expect(c.evidence.at(-1)!.note).toBe('read order-1 back before creating order-2');
+  });
+
+  it('judges a withdrawal by its Idempotency-Key: the same key passes, a new one for the same money fails, none is not judged', async () => {
+    const WITHDRAWALS = '/api/v1/partners/withdrawal';
+    const failFirst = { name: 'fail-first', faults: [{ route: { method: 'POST', path: WITHDRAWALS }, sequence: [{ kind: 'error', status: 503 }, 'pass'] }] };
+    const withKey = (key: string) => ({ body: withdrawal(), headers: { 'idempotency-key': key } });
+
+    const same = await createTestApp();
+    await bind(same, failFirst);
+    expect((await same.call('POST', WITHDRAWALS, withKey('settle-1'))).status).toBe(503);
+    expect((await same.call('POST', WITHDRAWALS, withKey('settle-1'))).status).toBe(201);
+    const passed = check(await report(same), 'retry-reuses-reference');
+    expect(passed.status).toBe('passed');
+    expect(passed.evidence.at(-1)).toMatchObject({ method: 'POST', path: WITHDRAWALS, sent: 201, reference: 'settle-1', note: 'retried under the same Idempotency-Key settle-1' });
+
+    const renamed = await createTestApp();
+    await bind(renamed, failFirst);
+    expect((await renamed.call('POST', WITHDRAWALS, withKey('settle-1'))).status).toBe(503);
+    expect((await renamed.call('POST', WITHDRAWALS, { body: withdrawal() })).status).toBe(201);
+    const failed = check(await report(renamed), 'retry-reuses-reference');
+    expect(failed.status).toBe('failed');
+    expect(failed.evidence.at(-1)!.note).toContain('after settle-1 failed');
+    expect(failed.evidence.at(-1)!.note).toContain('sent again without an Idempotency-Key, and settle-1 was not read back first');
+
+    const unkeyed = await createTestApp();
+    await bind(unkeyed, failFirst);
+    expect((await unkeyed.call('POST', WITHDRAWALS, { body: withdrawal() })).status).toBe(503);
+    expect((await unkeyed.call('POST', WITHDRAWALS, { body: withdrawal() })).status).toBe(201);
+    expect(check(await report(unkeyed), 'retry-reuses-reference').status).toBe('not_exercised');
   });
 
   it('passes handles-payout.failed once a FAILED payout is read back', async () => {

@@ -57,6 +57,8 @@ export interface Observed {
   /** The answer's error code, when it was an error. */
   errorCode: string | undefined;
   retryAfter: string | undefined;
+  /** The request's Idempotency-Key header: what ties a retry to its create where the body has no reference (withdrawals). */
+  idempotencyKey?: string;
   /** The answer's body object (JSON answers). */
   response: unknown;
   /** The request's body text, read only when needed. */
@@ -137,7 +139,8 @@ export class Observations {
     if (r.pendingWait && r.pendingWait.route === route(o)) this.judgeWait(o);
     if (create && r.pendingRetry && r.pendingRetry.route === route(o)) this.judgeRetry(o, body);
     if (create && failed) {
-      const reference = referenceOf(body);
+      // A create sent with neither (an FX trade, a withdrawal without Idempotency-Key) has no retry to judge.
+      const reference = referenceOf(body, o);
       if (reference !== undefined) r.pendingRetry = { route: route(o), reference, fingerprint: payment(body), at: o.now, evidence: evidenceOf(o, reference), readBack: false };
     }
     // Blind resends: the same refused request again and again, or the same request hammered after a fault.
@@ -240,9 +243,10 @@ export class Observations {
 
   private judgeRetry(o: Observed, body: Body): void {
     const p = this.record.pendingRetry!;
-    const reference = referenceOf(body);
-    if (reference === p.reference) {
-      this.met('retry-reuses-reference', o, false, `retried under the same reference ${reference}`, reference);
+    const reference = referenceOf(body, o);
+    const by = body?.reference === undefined ? 'Idempotency-Key' : 'reference';
+    if (reference !== undefined && reference === p.reference) {
+      this.met('retry-reuses-reference', o, false, `retried under the same ${by} ${reference}`, reference);
       this.record.pendingRetry = undefined;
     } else if (o.now - p.at > RETRY_WINDOW_MS || payment(body) !== p.fingerprint) {
       // Another payment, or long after: not a retry of the failed one.
@@ -251,7 +255,7 @@ export class Observations {
       this.met('retry-reuses-reference', o, false, `read ${p.reference} back before creating ${reference ?? 'a new one'}`, reference);
       this.record.pendingRetry = undefined;
     } else {
-      this.met('retry-reuses-reference', o, true, `after ${p.reference} failed (${p.evidence.id || p.evidence.at}), the same amount and destination were sent again as ${reference ?? 'a new reference'} without reading ${p.reference} back: a double payment on the live service`, reference);
+      this.met('retry-reuses-reference', o, true, `after ${p.reference} failed (${p.evidence.id || p.evidence.at}), the same amount and destination were sent again ${reference === undefined ? `without ${by === 'reference' ? 'a reference' : 'an Idempotency-Key'}` : `as ${reference}`}, and ${p.reference} was not read back first: a double payment on the live service`, reference);
       this.record.pendingRetry = undefined;
     }
   }
@@ -304,9 +308,10 @@ function parse(text: string): Body {
   }
 }
 
-function referenceOf(body: Body): string | undefined {
+/** What ties a create to its retries: the body's reference, else the Idempotency-Key header. */
+function referenceOf(body: Body, o: Pick<Observed, 'idempotencyKey'>): string | undefined {
   const ref = body?.reference;
-  return typeof ref === 'string' ? ref : undefined;
+  return typeof ref === 'string' ? ref : o.idempotencyKey;
 }
 
 /** What makes two creates the same payment: their amount, currency and destination. */
