@@ -51,7 +51,8 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       method: entry.method,
       path: entry.path,
       sent: entry.sent,
-      fault: fault ? { kind: fault.kind } : null,
+      // A drift that found no field to change sent the answer as it was: no drift was met.
+      fault: fault && !(fault.kind === 'drift' && fault.field === null) ? { kind: fault.kind } : null,
       errorCode: c.get('errorCode'),
       retryAfter: entry.sent === 429 ? (c.res.headers.get('retry-after') ?? undefined) : undefined,
       idempotencyKey: entry.requestHeaders['idempotency-key'],

@@ -236,6 +236,13 @@ describe('the readiness report', () => {
     const t = await createTestApp({ sleep: async () => undefined });
     await bind(t, { name: 'drifting', faults: [{ route: { method: 'GET', path: `${PAYOUTS}/{reference}` }, fault: { kind: 'drift', form: 'unknown-enum' } }] });
     expect((await t.call('POST', PAYOUTS, { body: payoutRequest('d-1') })).status).toBe(201);
+    // null-field finds nothing to change in a payout without narration (its one nullable field is
+    // null already): the answer goes out as it was, and no drift was met.
+    await bind(t, { name: 'no-field', faults: [{ route: { method: 'GET', path: `${PAYOUTS}/{reference}` }, fault: { kind: 'drift', form: 'null-field' } }] });
+    const unchanged = await t.call('GET', `${PAYOUTS}/d-1`);
+    expect([unchanged.status, unchanged.headers.get('x-sandbox-fault')]).toEqual([200, null]);
+    expect(check(await report(t), 'handles-drift')).toMatchObject({ status: 'not_exercised' });
+    await bind(t, { name: 'drifting', faults: [{ route: { method: 'GET', path: `${PAYOUTS}/{reference}` }, fault: { kind: 'drift', form: 'unknown-enum' } }] });
     const drifted = await t.call('GET', `${PAYOUTS}/d-1`, { unchecked: true });
     expect(drifted.headers.get('x-sandbox-fault')).toBe('drift unknown-enum');
     expect(check(await report(t), 'handles-drift')).toMatchObject({ status: 'passed' });
