@@ -10,6 +10,7 @@ import { validateScenarioFile } from './engine/scenario/scenario.load.js';
 import { connectionCapFor } from './http/connections.js';
 import { DEFAULT_FILE_LIMIT, streamCapFor, STREAMS_PER_KEY } from './http/streams.js';
 import { systemClock } from './kernel/clock.js';
+import { toJunit, toMarkdown } from './readiness/report.js';
 import { startServer, type SandboxServer } from './server.js';
 import { MemoryStore } from './store/memory.store.js';
 
@@ -105,10 +106,11 @@ async function main() {
     return;
   }
   if (cmd.name === 'report') {
-    // The JSON says whether the key is ready; the other formats are printed as the sandbox writes them.
-    const tenant = new SandboxTenant(cmd.url, cmd.key);
-    const report = await tenant.report();
-    console.log(cmd.format === 'json' ? JSON.stringify(report, null, 2) : (await tenant.report(cmd.format)).trimEnd());
+    // One request: the JSON says whether the key is ready, and the other formats are written from it
+    // as the sandbox writes them, so the verdict and the text printed are of the same moment.
+    const report = await new SandboxTenant(cmd.url, cmd.key).report();
+    const text = cmd.format === 'json' ? JSON.stringify(report, null, 2) : cmd.format === 'markdown' ? toMarkdown(report) : toJunit(report);
+    console.log(text.trimEnd());
     process.exitCode = report.ready ? 0 : 1;
     return;
   }

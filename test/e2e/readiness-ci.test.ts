@@ -85,6 +85,12 @@ describe('docs/readiness.md in CI', () => {
     expect(body.checks.find((c) => c.id === 'handles-payout.failed')?.status).toBe('not_exercised');
     const md = await run(process.execPath, [path.join(ROOT, 'dist/main.js'), 'report', '--format', 'markdown'], { cwd, env }).catch((e: { stdout: string }) => e);
     expect((md as { stdout: string }).stdout).toMatch(/^# Readiness report: not ready for live\n/);
+    // Written from the one JSON answer, the text is the sandbox's own Markdown and JUnit, but for the instant it was made.
+    const at = (text: string) => text.trimEnd().replace(/\d{4}-\d\d-\d\dT[\d:.]+Z?/g, 'AT');
+    const served = async (format: string) => at(await (await fetch(`${server.url}/_sandbox/report?format=${format}`, { headers: { authorization: `Bearer ${KEY}` } })).text());
+    expect(at((md as { stdout: string }).stdout)).toBe(await served('markdown'));
+    const junit = await run(process.execPath, [path.join(ROOT, 'dist/main.js'), 'report', '--format', 'junit'], { cwd, env }).catch((e: { stdout: string }) => e);
+    expect(at((junit as { stdout: string }).stdout)).toBe(await served('junit'));
     const bad = await run(process.execPath, [path.join(ROOT, 'dist/main.js'), 'report', '--format', 'html'], { cwd, env }).catch((e: { code: number; stderr: string }) => e);
     expect((bad as { code: number }).code).toBe(1);
     expect((bad as { stderr: string }).stderr).toContain("--format is json, markdown or junit, not 'html'");
