@@ -65,8 +65,9 @@ describe('GET /api/v1/partners/rates', () => {
       ['from=NGN', 'VALIDATION_ERROR', 'to', 'to (or quote)'],
       ['from=XYZ&to=USDT', 'UNSUPPORTED_CURRENCY', 'from', 'NGN, GHS, USD, USDT, USDC'],
       ['base=NGN&quote=EUR', 'UNSUPPORTED_CURRENCY', 'quote', 'NGN, GHS, USD, USDT, USDC'],
-      ['from=NGN&to=GHS', 'UNSUPPORTED_CURRENCY', 'to', 'USDT, USDC'],
+      ['from=NGN&to=ngn', 'VALIDATION_ERROR', 'from', 'are both NGN'],
       ['from=USDT&to=USDC', 'UNSUPPORTED_CURRENCY', 'to', 'NGN, GHS, USD'],
+      ['base=USDC&quote=USDT', 'UNSUPPORTED_CURRENCY', 'quote', 'never one token to another'],
       ['from=NGN&to=USDT&chain=OPTIMISM', 'VALIDATION_ERROR', 'chain', 'BASE, ETHEREUM, POLYGON, ARBITRUM'],
       ['from=NGN&to=USDT&chain=solana', 'VALIDATION_ERROR', 'chain', 'is not a chain'],
     ];
