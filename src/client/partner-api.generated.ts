@@ -2037,8 +2037,8 @@ export interface components {
              */
             token: "USDT";
             /**
-             * @description USDT the source pool delivers for sourceAmount: sourceAmount / sourceRate, rounded down to 6 decimals
-             * @example 6.401792
+             * @description USDT moved from the source pool to the destination pool: allocatedAmount / destinationRate, rounded up to 6 decimals
+             * @example 64.020483
              */
             tokenAmount: number;
             /**

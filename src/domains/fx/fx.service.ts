@@ -124,7 +124,7 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
         rate: a.rate.toFixed(),
         sourceAmount: a.sourceAmount.toFixed(),
         allocatedAmount: a.allocatedAmount.toFixed(),
-        ...(pool && isCrossPool(pool) ? { settlement: settlementText(pool, a.sourceAmount) } : {}),
+        ...(pool && isCrossPool(pool) ? { settlement: settlementText(pool, a.allocatedAmount) } : {}),
       };
     }),
     ttlSeconds,
@@ -139,8 +139,8 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
   return record;
 }
 
-function settlementText(pool: CrossPool, sourceAmount: Decimal.Value): TradeAllocation['settlement'] {
-  const s = settlementOf(pool, sourceAmount, FX_DECIMALS);
+function settlementText(pool: CrossPool, allocatedAmount: Decimal.Value): TradeAllocation['settlement'] {
+  const s = settlementOf(pool, allocatedAmount, FX_DECIMALS);
   return { ...s, tokenAmount: s.tokenAmount.toFixed() };
 }
 

@@ -20,6 +20,10 @@ import type { Pool } from './pools.js';
 /** The token a fiat pair settles in. */
 export const SETTLEMENT_TOKEN = 'USDT' as const;
 
+// Working precision of the pairing: far more digits than any amount needs.
+const X = Decimal.clone({ precision: 60 });
+const x = (v: Decimal.Value): Decimal => new X(v);
+
 /** Significant digits of a cross rate (as of every market price). */
 const RATE_DIGITS = 8;
 
@@ -65,17 +69,21 @@ function crossPools(pools: readonly Pool[], source: string, destination: string)
     const b = destinations.filter((p) => p.chain === chain);
     let i = 0;
     let j = 0;
-    // USDT each side's current pool can still move.
-    let leftA = a.length > 0 ? new Decimal(a[0].availableBalance) : new Decimal(0);
-    let leftB = b.length > 0 ? new Decimal(b[0].availableBalance).div(b[0].rate) : new Decimal(0);
+    // What each side's current pool can still move: USDT on the source side, destination units on the other.
+    let leftA = a.length > 0 ? x(a[0].availableBalance) : x(0);
+    let leftB = b.length > 0 ? x(b[0].availableBalance) : x(0);
     while (i < a.length && j < b.length) {
-      const usdt = Decimal.min(leftA, leftB);
-      const balance = usdt.mul(b[j].rate).toDecimalPlaces(scale, Decimal.ROUND_DOWN);
+      const rate = x(b[j].rate);
+      const fromA = leftA.mul(rate);
+      const moved = X.min(fromA, leftB);
+      const balance = moved.toDecimalPlaces(scale, Decimal.ROUND_DOWN);
       if (balance.gt(0)) out.push(cross(a[i], b[j], balance));
-      leftA = leftA.minus(usdt);
-      leftB = leftB.minus(usdt);
-      if (leftA.lte(0) && ++i < a.length) leftA = new Decimal(a[i].availableBalance);
-      if (leftB.lte(0) && ++j < b.length) leftB = new Decimal(b[j].availableBalance).div(b[j].rate);
+      // The side that had less is used up and gives way to the next pool of its side (both, when equal).
+      const cmp = fromA.cmp(leftB);
+      if (cmp > 0) leftA = leftA.minus(leftB.div(rate));
+      else leftB = leftB.minus(fromA);
+      if (cmp <= 0 && ++i < a.length) leftA = x(a[i].availableBalance);
+      if (cmp >= 0 && ++j < b.length) leftB = x(b[j].availableBalance);
     }
   }
   return out;
@@ -98,10 +106,11 @@ function cross(source: Pool, destination: Pool, balance: Decimal): CrossPool {
   };
 }
 
-/** How an allocation from a cross pool settles: the USDT its source pool delivers and the two pools. */
+/** How an allocation from a cross pool settles: the USDT moved from its source pool to its destination pool, and the two pools. */
 export interface Settlement {
   token: typeof SETTLEMENT_TOKEN;
-  /** USDT the source pool delivers for the allocation's source amount: sourceAmount / sourceRate, rounded down. */
+  /** USDT the destination pool takes to pay the allocated amount: allocatedAmount / destinationRate, rounded up (the
+   * source pool delivers at least that for the source amount, the cross rate being rounded down). */
   tokenAmount: Decimal;
   sourcePoolId: string;
   /** Source units per one USDT. */
@@ -111,12 +120,12 @@ export interface Settlement {
   destinationRate: string;
 }
 
-/** The settlement of `sourceAmount` paid into a cross pool; the token amount has at most `maxDecimals` (default the token's 6). */
-export function settlementOf(pool: CrossPool, sourceAmount: Decimal.Value, maxDecimals = scaleOf(SETTLEMENT_TOKEN)): Settlement {
+/** The settlement of `allocatedAmount` paid out by a cross pool; the token amount has at most `maxDecimals` (default the token's 6). */
+export function settlementOf(pool: CrossPool, allocatedAmount: Decimal.Value, maxDecimals = scaleOf(SETTLEMENT_TOKEN)): Settlement {
   const { source, destination } = pool.legs;
   return {
     token: SETTLEMENT_TOKEN,
-    tokenAmount: new Decimal(sourceAmount).div(source.rate).toDecimalPlaces(Math.min(maxDecimals, scaleOf(SETTLEMENT_TOKEN)), Decimal.ROUND_DOWN),
+    tokenAmount: new Decimal(allocatedAmount).div(destination.rate).toDecimalPlaces(Math.min(maxDecimals, scaleOf(SETTLEMENT_TOKEN)), Decimal.ROUND_UP),
     sourcePoolId: source.id,
     sourceRate: source.rate,
     destinationPoolId: destination.id,

@@ -93,14 +93,14 @@ export function allocationViews(t: Tenant, result: AllocationResult, pools: read
       sourceAmount: toNumber(a.sourceAmount, result.source),
       rate: a.rate.toNumber(),
       reference: `${orderReference}-${i + 1}`,
-      metadata: { poolName: pool.name, chain: pool.chain, ...(isCrossPool(pool) ? { settlement: settlementView(pool, a.sourceAmount) } : {}) },
+      metadata: { poolName: pool.name, chain: pool.chain, ...(isCrossPool(pool) ? { settlement: settlementView(pool, a.allocatedAmount) } : {}) },
     };
   });
 }
 
 /** How an allocation of a cross pool settles, as the quote shows it. */
-function settlementView(pool: CrossPool, sourceAmount: Decimal) {
-  const s = settlementOf(pool, sourceAmount);
+function settlementView(pool: CrossPool, allocatedAmount: Decimal) {
+  const s = settlementOf(pool, allocatedAmount);
   return {
     token: SETTLEMENT_TOKEN,
     tokenAmount: toNumber(s.tokenAmount, SETTLEMENT_TOKEN),

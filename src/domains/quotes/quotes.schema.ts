@@ -30,7 +30,7 @@ export type CreateIntentRequest = z.infer<typeof CreateIntentRequest>;
 export const QuoteSettlement = z
   .object({
     token: z.literal('USDT').openapi({ description: 'The settlement token' }),
-    tokenAmount: z.number().openapi({ description: 'USDT the source pool delivers for sourceAmount: sourceAmount / sourceRate, rounded down to 6 decimals', example: 6.401792 }),
+    tokenAmount: z.number().openapi({ description: 'USDT moved from the source pool to the destination pool: allocatedAmount / destinationRate, rounded up to 6 decimals', example: 64.020483 }),
     sourcePoolId: z.uuid().openapi({ description: 'The pool paid in the source currency for USDT (GHS→USDT)' }),
     sourceRate: z.number().openapi({ description: 'Its rate: source units per one USDT', example: 15.62 }),
     destinationPoolId: z.uuid().openapi({ description: 'The pool paying the USDT out in the destination currency (USDT→NGN); the allocation\'s clientId and poolAccountId are its' }),
