@@ -87,6 +87,7 @@ const units: Decimal[] = [];
 const unitOf = (scale: number): Decimal => (units[scale] ??= x(1).div(x(10).pow(scale)));
 
 const TOKENS: ReadonlySet<string> = new Set(TOKEN_CURRENCIES);
+const known = [...FIAT_CURRENCIES, ...TOKEN_CURRENCIES].join(', ');
 const FIATS: ReadonlySet<string> = new Set(FIAT_CURRENCIES);
 
 export function isToken(currency: string): boolean {
@@ -345,7 +346,6 @@ function averageRate(totalFiat: Decimal, totalToken: Decimal, min: Decimal, max:
  * VALIDATION_ERROR for one fiat on both sides; `fields` name the two in the request (the maker rates
  * take them as from and to, quotes as sourceCurrency and destinationCurrency). */
 export function checkPair(source: string, destination: string, fields: readonly [string, string] = ['source', 'destination']): void {
-  const known = [...FIAT_CURRENCIES, ...TOKEN_CURRENCIES].join(', ');
   for (const [field, code] of [
     [fields[0], source],
     [fields[1], destination],

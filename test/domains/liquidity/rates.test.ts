@@ -156,6 +156,10 @@ describe('a scenario pins a rate or scripts a move', () => {
       expect(res.status, JSON.stringify(market)).toBe(400);
       expect(res.body.error.details[0].field, JSON.stringify(market)).toMatch(/^scenario\.market/);
     }
+    const fiatPair = await scenario({ 'GHS/NGN': { pin: 100 } });
+    expect(fiatPair.body.error.details).toEqual([
+      { field: 'scenario.market.GHS/NGN', issue: 'is a fiat pair, the cross of two markets: set USDT/NGN and GHS/USDT (or one of them) instead' },
+    ]);
     const schema = (await t.call('GET', '/_sandbox/scenario.schema.json', { key: null })).body;
     expect(JSON.stringify(schema)).toContain('ADMIN_OVERRIDE');
   });
