@@ -218,7 +218,7 @@ export interface paths {
         put?: never;
         /**
          * Create a marketplace quote from the liquidity pools
-         * @description Fills the amount from the best-rated pools first (a proposed rate leaves out worse pools). The quote is pending for ttl seconds: complete it with a destination before then, or it expires. Not enough liquidity is 400 INSUFFICIENT_LIQUIDITY.
+         * @description Fills the amount from the best-rated pools first (a proposed rate leaves out worse pools). The quote is pending for ttl seconds: complete it with a destination before then, or it expires. Not enough liquidity is 400 INSUFFICIENT_LIQUIDITY. Two fiat currencies (GHS→NGN, NGN→USD, ...) are exchanged with USDT as the settlement layer, priced as the cross of their two USDT markets: each allocation is a cross pool pairing a pool paid in the source currency for USDT with a pool paying USDT out in the destination currency on the same chain (metadata.settlement names both, with their rates). Its rate, the proposed rate and weightedAverageRate are destination units per one source unit (about 100.8 NGN per GHS); the allocation rate is the destination pool's rate over the source pool's, rounded down to 8 significant digits, and amounts are rounded in the pools' favour as on every quote. Such a quote is paid in by bank and completed to a bank destination only; its webhooks carry chain null. Token to token is 400 UNSUPPORTED_CURRENCY; one currency on both sides is 400 VALIDATION_ERROR.
          */
         post: operations["postMarketplaceIntent"];
         delete?: never;
@@ -274,7 +274,7 @@ export interface paths {
         get?: never;
         /**
          * Complete a pending quote with its destination
-         * @description A token destination (USDT, USDC) needs destination.blockChain.address, a fiat one destination.bank; with both, the fitting one is used. The quote moves to awaiting_payment; a quote that is not pending is 409. The same body again (a retry) answers the same payment-specific quote as it stands now, with Idempotent-Replayed: true. Under live keys destination.bank must be an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).
+         * @description A token destination (USDT, USDC) needs destination.blockChain.address, a fiat one destination.bank (a fiat to fiat quote too: it is paid out to a bank only); with both, the fitting one is used. The quote moves to awaiting_payment; a quote that is not pending is 409. The same body again (a retry) answers the same payment-specific quote as it stands now, with Idempotent-Replayed: true. Under live keys destination.bank must be an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).
          */
         put: operations["putQuotesComplete"];
         post?: never;
@@ -295,7 +295,7 @@ export interface paths {
         put?: never;
         /**
          * Create an express quote: the pools are chosen for you
-         * @description From the live reference, not the API document. The amount (source units) is filled from the best-rated pools first, of destinationNetwork only when it is sent. The answer is an array of one marketplace quote, which then lives as an intent's quote (remove an allocation, complete, pay-in, expiry, cancellation); its events and webhooks say quote_type express.
+         * @description From the live reference, not the API document. The amount (source units) is filled from the best-rated pools first, of destinationNetwork only when it is sent. The answer is an array of one marketplace quote, which then lives as an intent's quote (remove an allocation, complete, pay-in, expiry, cancellation); its events and webhooks say quote_type express. For two fiat currencies destinationNetwork names the chain the USDT settles on. Two fiat currencies (GHS→NGN, NGN→USD, ...) are exchanged with USDT as the settlement layer, priced as the cross of their two USDT markets: each allocation is a cross pool pairing a pool paid in the source currency for USDT with a pool paying USDT out in the destination currency on the same chain (metadata.settlement names both, with their rates). Its rate, the proposed rate and weightedAverageRate are destination units per one source unit (about 100.8 NGN per GHS); the allocation rate is the destination pool's rate over the source pool's, rounded down to 8 significant digits, and amounts are rounded in the pools' favour as on every quote. Such a quote is paid in by bank and completed to a bank destination only; its webhooks carry chain null. Token to token is 400 UNSUPPORTED_CURRENCY; one currency on both sides is 400 VALIDATION_ERROR.
          */
         post: operations["createExpressQuote"];
         delete?: never;
@@ -335,7 +335,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment-specific quote
-         * @description From the live reference, not the API document. Filled from the best-rated pools as an express quote, and answered as an array of one payment-specific quote (PENDING). Complete it with PUT /api/v1/quotes/complete/{id} to give its destination; read it back with GET /api/v1/quotes/payments/{id}.
+         * @description From the live reference, not the API document. Filled from the best-rated pools as an express quote, and answered as an array of one payment-specific quote (PENDING). Complete it with PUT /api/v1/quotes/complete/{id} to give its destination; read it back with GET /api/v1/quotes/payments/{id}. Two fiat currencies are quoted as on the express quote (the cross of their USDT markets), with rate in destination units per source unit.
          */
         post: operations["createPaymentQuote"];
         delete?: never;
@@ -373,7 +373,7 @@ export interface paths {
         };
         /**
          * Read the conversion rate of a pair
-         * @description From the live reference, not the API document. The rate is a multiplier: an amount in from times rate is the amount in to (NGN→USDT is about 0.00063, USDT→NGN about 1,580). It reads the same market as the pools, quotes and FX maker rates, re-priced once a minute on the key's clock. The body is not wrapped in an envelope.
+         * @description From the live reference, not the API document. The rate is a multiplier: an amount in from times rate is the amount in to (NGN→USDT is about 0.00063, USDT→NGN about 1,580). Two fiat currencies (GHS→NGN) are the cross of their two USDT markets, also a multiplier from from to to (GHS→NGN about 100.8, NGN→GHS about 0.0098): the USDT→to maker rate over the from→USDT one, rounded down to 8 significant digits, the rate a quote of the pair shows; chain is then the chain of the best cross pool, where the USDT settles. Token to token is 400 UNSUPPORTED_CURRENCY, one currency on both sides 400 VALIDATION_ERROR. It reads the same market as the pools, quotes and FX maker rates, re-priced once a minute on the key's clock. The body is not wrapped in an envelope.
          */
         get: operations["getRate"];
         put?: never;
@@ -393,7 +393,7 @@ export interface paths {
         };
         /**
          * Stream a pair's rate as server-sent events
-         * @description From the live reference, not the API document. Events: `rate_update` (data: RateUpdate) when the market is re-priced, once a minute on the key's clock, and `heartbeat` (data: RateStreamHeartbeat) every 15 seconds of real time. The stream opens with a heartbeat and the current rate. Advancing the key's clock sends the updates of the minutes it skipped, at most 60 per advance, evenly spread, the last being the market now. A stream ends after an hour of real time (the server may set another lifetime); an EventSource client reconnects by itself. A client that has stopped reading is disconnected.
+         * @description From the live reference, not the API document. Any pair GET /api/v1/partners/rates takes, a fiat pair too (the cross of its two USDT markets, as a multiplier). Events: `rate_update` (data: RateUpdate) when the market is re-priced, once a minute on the key's clock, and `heartbeat` (data: RateStreamHeartbeat) every 15 seconds of real time. The stream opens with a heartbeat and the current rate. Advancing the key's clock sends the updates of the minutes it skipped, at most 60 per advance, evenly spread, the last being the market now. A stream ends after an hour of real time (the server may set another lifetime); an EventSource client reconnects by itself. A client that has stopped reading is disconnected.
          */
         get: operations["streamRates"];
         put?: never;
@@ -415,7 +415,7 @@ export interface paths {
         put?: never;
         /**
          * Create an FX trade (fxtr.014.001.05)
-         * @description Allocates the trade over the liquidity pools and answers NEWT with a TTL. AmtDrctn SELL: TradgCcyAmt is BaseCcy sold; BUY: TradgCcyAmt is QtdCcy bought.
+         * @description Allocates the trade over the liquidity pools and answers NEWT with a TTL. AmtDrctn SELL: TradgCcyAmt is BaseCcy sold; BUY: TradgCcyAmt is QtdCcy bought. Two fiat currencies (BaseCcy GHS, QtdCcy NGN) are priced as the cross of their two USDT markets, over cross pools that pair a BaseCcy→USDT pool with a USDT→QtdCcy pool on one chain; XchgRate and WtdAvrgRate are then QtdCcy units per one BaseCcy unit (the QtdCcy pool's rate over the BaseCcy pool's, rounded down to 8 significant digits), and the trade settles to a bank (BkDstn) or AcctId. Token to token is 400 UNSUPPORTED_CURRENCY.
          */
         post: operations["createFxTrade"];
         delete?: never;
@@ -527,7 +527,7 @@ export interface paths {
         };
         /**
          * Read the market-maker rate of a pair
-         * @description Rates are fiat units per one token, whichever way the pair goes. A currency or pair trades do not take (fiat to fiat, token to token) is 400 UNSUPPORTED_CURRENCY, as on a trade.
+         * @description Rates are fiat units per one token, whichever way the pair goes; for two fiat currencies (the cross of their USDT markets) to units per one from unit. A currency or pair trades do not take (token to token) is 400 UNSUPPORTED_CURRENCY, as on a trade.
          */
         get: operations["getMakerRate"];
         put?: never;
@@ -1947,7 +1947,7 @@ export interface components {
             /** @example USDT */
             destination: string;
             /**
-             * @description Chain of the best-rated pool used, upper case
+             * @description Chain of the best-rated pool used, upper case; for a fiat to fiat quote the chain its USDT settles on (its webhooks say null)
              * @example BASE
              */
             chain: string;
@@ -1979,7 +1979,10 @@ export interface components {
         };
         AllocationResult: {
             totalSourceAmount: number;
-            /** @example 1580.5 */
+            /**
+             * @description Total fiat over total token, at most 10 decimals, within the rates used; for a fiat to fiat quote total destination over total source
+             * @example 1580.5
+             */
             weightedAverageRate: number;
             totalDestinationAmount: number;
             allocations: components["schemas"]["QuoteAllocation"][];
@@ -2007,13 +2010,14 @@ export interface components {
              */
             sourceAmount: number;
             /**
-             * @description Fiat per one token
+             * @description Fiat per one token; for a fiat to fiat quote, destination units per one source unit
              * @example 1580.5
              */
             rate: number;
             /** @example HPR-7d0c2b2f6a8e4e5c9b1d3f5a7c9e1b3d-1 */
             reference: string;
             /**
+             * @description The pool's name and chain; for a fiat to fiat quote also how the allocation settles through USDT
              * @example {
              *       "poolName": "Lagos Liquidity Partners",
              *       "chain": "BASE"
@@ -2022,7 +2026,41 @@ export interface components {
             metadata: {
                 poolName: string;
                 chain: string;
+                settlement?: components["schemas"]["QuoteSettlement"];
             };
+        };
+        /** @description How an allocation of a fiat to fiat quote settles: the partner pays the source currency into the source pool for USDT, which the destination pool pays out in the destination currency. The allocation's rate is destinationRate / sourceRate rounded down to 8 significant digits, and allocatedAmount is sourceAmount times that rate (a computed side rounded in the pools' favour). */
+        QuoteSettlement: {
+            /**
+             * @description The settlement token
+             * @enum {string}
+             */
+            token: "USDT";
+            /**
+             * @description USDT moved from the source pool to the destination pool: allocatedAmount / destinationRate, rounded up to 6 decimals
+             * @example 64.020483
+             */
+            tokenAmount: number;
+            /**
+             * Format: uuid
+             * @description The pool paid in the source currency for USDT (GHS→USDT)
+             */
+            sourcePoolId: string;
+            /**
+             * @description Its rate: source units per one USDT
+             * @example 15.62
+             */
+            sourceRate: number;
+            /**
+             * Format: uuid
+             * @description The pool paying the USDT out in the destination currency (USDT→NGN); the allocation's clientId and poolAccountId are its
+             */
+            destinationPoolId: string;
+            /**
+             * @description Its rate: destination units per one USDT
+             * @example 1575
+             */
+            destinationRate: number;
         };
         BankPayIn: {
             /** @example Payments Sandbox Ltd */
@@ -2044,7 +2082,10 @@ export interface components {
             address: string;
             /** @example BASE */
             chain: string;
-            /** @example USDT */
+            /**
+             * @description The token of the pair; USDT for a fiat to fiat quote
+             * @example USDT
+             */
             token: string;
             /** @description Token units to send; 0 when the quote is paid in by bank */
             expectedAmount: number;
@@ -2126,7 +2167,7 @@ export interface components {
              */
             amountDirection: "source" | "destination";
             /**
-             * @description Proposed rate, fiat per one token: pools worse than it are left out
+             * @description Proposed rate, fiat per one token (for two fiat currencies, destination units per one source unit): pools worse than it are left out
              * @example 1585
              */
             rate?: number;
@@ -2178,7 +2219,10 @@ export interface components {
                     address: string;
                     /** @example BASE */
                     chain: string;
-                    /** @example USDT */
+                    /**
+                     * @description The token of the pair; USDT for a fiat to fiat quote
+                     * @example USDT
+                     */
                     token: string;
                     /** @description Token units to send; 0 when the quote is paid in by bank */
                     expectedAmount: number;
@@ -2259,7 +2303,7 @@ export interface components {
              */
             amount: number;
             /**
-             * @description The token's chain: only pools on it are used. Left out: the best pools on any chain
+             * @description The token's chain (for two fiat currencies, the chain the USDT settles on): only pools on it are used. Left out: the best pools on any chain
              * @example BASE
              * @enum {string}
              */
@@ -2277,7 +2321,7 @@ export interface components {
              */
             to: string;
             /**
-             * @description Multiplier: an amount in from times rate is the amount in to
+             * @description Multiplier: an amount in from times rate is the amount in to (a fiat pair too: GHS→NGN about 100.8)
              * @example 0.00063086
              */
             rate: number;
@@ -2294,7 +2338,7 @@ export interface components {
              */
             timestamp: string;
             /**
-             * @description The token's chain, lower case
+             * @description The token's chain, lower case; for a fiat pair the chain its USDT settles on
              * @example base
              */
             chain: string;
@@ -3759,7 +3803,7 @@ export interface operations {
                 base?: string;
                 /** @description Another name for to; to wins when both are sent */
                 quote?: string;
-                /** @description The token's chain (BASE, ETHEREUM, POLYGON, ARBITRUM, OPTIMISM; any case); must be one the pair has a pool on. Default: the chain of the pair's best pool */
+                /** @description The token's chain (BASE, ETHEREUM, POLYGON, ARBITRUM, OPTIMISM; any case); must be one the pair has a pool on (a fiat pair: a cross pool). Default: the chain of the pair's best pool */
                 chain?: string;
             };
             header?: {

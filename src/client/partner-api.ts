@@ -36,6 +36,8 @@ export interface QuoteOrder {
   merchantId: string;
   sourceCurrency: string;
   destinationCurrency: string;
+  /** The quote's chain (upper case); null for a fiat to fiat order. */
+  chain: string | null;
   /** HPR- and 32 hex digits. */
   reference: string;
   status: string;

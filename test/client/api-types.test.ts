@@ -53,7 +53,7 @@ describe('the partner API types', () => {
     }
 
     const QUOTE_ORDER = [
-      'quoteId', 'merchantId', 'sourceCurrency', 'destinationCurrency', 'reference', 'status', 'mode', 'amount',
+      'quoteId', 'merchantId', 'sourceCurrency', 'destinationCurrency', 'chain', 'reference', 'status', 'mode', 'amount',
       'receiveAmount', 'totalAmount', 'createdAt', 'expiresAt', 'completedAt', 'rate', 'quoteType',
     ] as const satisfies readonly (keyof QuoteOrder)[];
     expectTypeOf<(typeof QUOTE_ORDER)[number]>().toEqualTypeOf<keyof QuoteOrder>();

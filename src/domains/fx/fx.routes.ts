@@ -31,7 +31,12 @@ const create = createRoute({
   tags,
   security,
   summary: 'Create an FX trade (fxtr.014.001.05)',
-  description: 'Allocates the trade over the liquidity pools and answers NEWT with a TTL. AmtDrctn SELL: TradgCcyAmt is BaseCcy sold; BUY: TradgCcyAmt is QtdCcy bought.',
+  description:
+    'Allocates the trade over the liquidity pools and answers NEWT with a TTL. AmtDrctn SELL: TradgCcyAmt is BaseCcy sold; BUY: TradgCcyAmt is QtdCcy bought. ' +
+    'Two fiat currencies (BaseCcy GHS, QtdCcy NGN) are priced as the cross of their two USDT markets, over cross pools that pair a ' +
+    'BaseCcy→USDT pool with a USDT→QtdCcy pool on one chain; XchgRate and WtdAvrgRate are then QtdCcy units per one BaseCcy unit ' +
+    '(the QtdCcy pool\'s rate over the BaseCcy pool\'s, rounded down to 8 significant digits), and the trade settles to a bank (BkDstn) or AcctId. ' +
+    'Token to token is 400 UNSUPPORTED_CURRENCY.',
   request: { body: xmlRequest('FXTradInstr') },
   responses: { 201: xmlResponse('FXTradInstrRspn', 'The new trade, NEWT'), ...xmlRejects(400, 413, 415) },
 });
@@ -103,7 +108,9 @@ const rates = createRoute({
   tags,
   security,
   summary: 'Read the market-maker rate of a pair',
-  description: 'Rates are fiat units per one token, whichever way the pair goes. A currency or pair trades do not take (fiat to fiat, token to token) is 400 UNSUPPORTED_CURRENCY, as on a trade.',
+  description:
+    'Rates are fiat units per one token, whichever way the pair goes; for two fiat currencies (the cross of their USDT markets) to units per ' +
+    'one from unit. A currency or pair trades do not take (token to token) is 400 UNSUPPORTED_CURRENCY, as on a trade.',
   request: { query: RatesQuery },
   responses: { 200: xmlResponse('FxTradStsAndDtls', 'The rate'), ...xmlRejects(400) },
 });

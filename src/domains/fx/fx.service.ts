@@ -2,13 +2,15 @@
 // Trades are kept as plain records; the routes turn them into XML with src/iso20022.
 import { iso } from '../../kernel/clock.js';
 import { SandboxError, notFound } from '../../kernel/errors.js';
-import { dec } from '../../kernel/money.js';
+import type { Decimal } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/registry/behaviour.js';
 import type { Mode, Tenant } from '../../engine/tenancy/tenant.js';
 import type { PayInDetails, TradeStatus } from '../../iso20022/parts.js';
 import type { SettlementDestination } from '../../iso20022/trade-accept.js';
 import type { AmountDirection, TradeInstruction } from '../../iso20022/trade-instruction.js';
-import { allocate, isFiat, isToken, type AllocationResult } from '../liquidity/allocation.js';
+import { allocate, checkPair, isFiat, isToken, type AllocationResult } from '../liquidity/allocation.js';
+import { isCrossPool, pairPools, poolDraws, settlementOf, type CrossPool } from '../liquidity/cross.js';
+import type { Pool } from '../liquidity/pools.js';
 import { drawDown, tenantPools } from '../liquidity/pools.service.js';
 import { accountCurrency } from '../reference/accounts.js';
 import { checkPayee } from '../reference/banks.service.js';
@@ -20,6 +22,8 @@ export interface TradeAllocation {
   rate: string;
   sourceAmount: string;
   allocatedAmount: string;
+  /** A fiat pair's allocation: how it settles through USDT (cross.ts), amounts as decimal text. */
+  settlement?: { token: string; tokenAmount: string; sourcePoolId: string; sourceRate: string; destinationPoolId: string; destinationRate: string };
 }
 
 export interface TradeRecord {
@@ -66,19 +70,24 @@ const ELEMENT: Record<string, string> = {
   destination: 'CcyPair/QtdCcy',
 };
 
-function allocateTrade(t: Tenant, req: TradeInstruction): AllocationResult {
+/** FX messages carry amounts with at most 5 decimals: the trade is made at that precision, so what
+ * the XML says is exactly what is paid and delivered. */
+const FX_DECIMALS = 5;
+
+function allocateTrade(t: Tenant, req: TradeInstruction): { result: AllocationResult; pools: readonly Pool[] } {
   try {
-    return allocate({
+    checkPair(req.baseCcy, req.quotedCcy, [ELEMENT.source, ELEMENT.destination]);
+    const pools = pairPools(tenantPools(t), req.baseCcy, req.quotedCcy);
+    const result = allocate({
       source: req.baseCcy,
       destination: req.quotedCcy,
       amount: req.tradingAmount,
       amountDirection: req.direction === 'SELL' ? 'source' : 'destination',
       ...(req.agreedRate === undefined ? {} : { rate: req.agreedRate }),
-      pools: tenantPools(t),
-      // FX messages carry amounts with at most 5 decimals: the trade is made at that precision, so
-      // what the XML says is exactly what is paid and delivered.
-      maxDecimals: 5,
+      pools,
+      maxDecimals: FX_DECIMALS,
     });
+    return { result, pools };
   } catch (err) {
     if (!(err instanceof SandboxError)) throw err;
     const details = err.details.map((d) => ({ field: ELEMENT[d.field] ?? d.field, issue: d.issue }));
@@ -88,7 +97,7 @@ function allocateTrade(t: Tenant, req: TradeInstruction): AllocationResult {
 
 export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string): TradeRecord {
   t.checkRoom();
-  const result = allocateTrade(t, req);
+  const { result, pools } = allocateTrade(t, req);
   const sell = req.direction === 'SELL';
   const now = t.now();
   const at = iso(now);
@@ -107,13 +116,17 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
     settlementAmount: result.totalDestinationAmount.toFixed(),
     totalSettlementAmount: result.totalSourceAmount.toFixed(),
     weightedAverageRate: result.weightedAverageRate.toFixed(),
-    allocations: result.allocations.map((a) => ({
-      poolId: a.poolId,
-      poolAccountId: a.poolAccountId,
-      rate: a.rate.toFixed(),
-      sourceAmount: a.sourceAmount.toFixed(),
-      allocatedAmount: a.allocatedAmount.toFixed(),
-    })),
+    allocations: result.allocations.map((a) => {
+      const pool = pools.find((p) => p.id === a.poolId);
+      return {
+        poolId: a.poolId,
+        poolAccountId: a.poolAccountId,
+        rate: a.rate.toFixed(),
+        sourceAmount: a.sourceAmount.toFixed(),
+        allocatedAmount: a.allocatedAmount.toFixed(),
+        ...(pool && isCrossPool(pool) ? { settlement: settlementText(pool, a.allocatedAmount) } : {}),
+      };
+    }),
     ttlSeconds,
     createdAt: at,
     expiresAt: iso(now + ttlSeconds * 1000),
@@ -124,6 +137,11 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
   trades(t).put(record.txId, record);
   fxTrade.emit(t, 'NEWT', eventSource(t, record), eventView);
   return record;
+}
+
+function settlementText(pool: CrossPool, allocatedAmount: Decimal.Value): TradeAllocation['settlement'] {
+  const s = settlementOf(pool, allocatedAmount, FX_DECIMALS);
+  return { ...s, tokenAmount: s.tokenAmount.toFixed() };
 }
 
 export function getTrade(t: Tenant, txId: string): TradeRecord {
@@ -155,7 +173,7 @@ export function acceptTrade(t: Tenant, txId: string, destination: SettlementDest
 export function confirmTrade(t: Tenant, txId: string): TradeRecord {
   const trade = getTrade(t, txId);
   tradeMachine.next(trade.status, 'confirm', trade.txId);
-  drawDown(t, trade.allocations.map((a) => ({ poolId: a.poolId, allocatedAmount: dec(a.allocatedAmount) })));
+  drawDown(t, trade.allocations.flatMap(poolDraws));
   return move(t, trade, 'confirm');
 }
 

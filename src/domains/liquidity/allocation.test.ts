@@ -209,9 +209,15 @@ describe('allocate: examples', () => {
     expect(r.totalSourceAmount.toFixed()).toBe('50000.01');
   });
 
-  it('rejects pairs that are not one fiat and one token', () => {
+  it('rejects pairs that are neither one fiat and one token nor two fiats, and one fiat on both sides', () => {
+    expect(thrown(() => allocate({ source: 'NGN', destination: 'ngn', amount: '10', amountDirection: 'source', pools: POOLS }))).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [
+        { field: 'source', issue: 'must differ from destination' },
+        { field: 'destination', issue: 'must differ from source' },
+      ],
+    });
     for (const [source, destination] of [
-      ['NGN', 'GHS'],
       ['USDT', 'USDC'],
       ['EUR', 'USDT'],
       ['USDT', 'BTC'],
@@ -235,7 +241,9 @@ describe('helpers', () => {
     expect(['NGN', 'GHS', 'USD', 'EUR'].map(isToken)).toEqual([false, false, false, false]);
     expect(isFiat('ghs')).toBe(true);
     expect(isSupportedPair('USDC', 'USD')).toBe(true);
-    expect(isSupportedPair('USD', 'NGN')).toBe(false);
+    expect(isSupportedPair('USD', 'NGN')).toBe(true);
+    expect(isSupportedPair('NGN', 'ngn')).toBe(false);
+    expect(isSupportedPair('USDT', 'USDC')).toBe(false);
     expect(isWorseRate('USDT', '1581', '1580')).toBe(true);
     expect(isWorseRate('NGN', '1581', '1580')).toBe(false);
   });

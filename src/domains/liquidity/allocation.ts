@@ -5,6 +5,9 @@
 // - A pool's rate is fiat units per one token in BOTH directions. Fiat to token delivers
 //   source / rate, token to fiat delivers source * rate.
 // - Best rate first: the lowest rate for fiat to token, the highest for token to fiat.
+// - One fiat to another (GHS→NGN) goes through USDT: its pools are the cross pools of cross.ts, whose
+//   rate is destination units per one source unit, so they convert as token to fiat does (source *
+//   rate, the highest rate first).
 // - availableBalance is in destination units; an allocation never takes more than it.
 //
 // Rounding: amounts are kept to the currency's scale (2 fiat, 6 tokens). The fixed side is cut
@@ -64,7 +67,7 @@ export interface AllocationResult {
   totalSourceAmount: Decimal;
   /** Sum of the allocations' allocatedAmount. */
   totalDestinationAmount: Decimal;
-  /** Total fiat / total token, at most 10 decimals, within the best and worst rate used. */
+  /** Total fiat / total token (fiat to fiat: total destination / total source), at most 10 decimals, within the best and worst rate used. */
   weightedAverageRate: Decimal;
   /** Best rate first. */
   allocations: Allocation[];
@@ -84,6 +87,7 @@ const units: Decimal[] = [];
 const unitOf = (scale: number): Decimal => (units[scale] ??= x(1).div(x(10).pow(scale)));
 
 const TOKENS: ReadonlySet<string> = new Set(TOKEN_CURRENCIES);
+const known = [...FIAT_CURRENCIES, ...TOKEN_CURRENCIES].join(', ');
 const FIATS: ReadonlySet<string> = new Set(FIAT_CURRENCIES);
 
 export function isToken(currency: string): boolean {
@@ -94,9 +98,14 @@ export function isFiat(currency: string): boolean {
   return FIATS.has(currency.toUpperCase());
 }
 
-/** Pools convert between one fiat and one token, either way. */
+/** One fiat to another (GHS→NGN): priced as the cross of their two USDT markets (cross.ts). */
+export function isFiatPair(source: string, destination: string): boolean {
+  return isFiat(source) && isFiat(destination) && source.toUpperCase() !== destination.toUpperCase();
+}
+
+/** Pools convert between one fiat and one token, either way, and one fiat to another through USDT. */
 export function isSupportedPair(source: string, destination: string): boolean {
-  return (isFiat(source) && isToken(destination)) || (isToken(source) && isFiat(destination));
+  return (isFiat(source) && isToken(destination)) || (isToken(source) && isFiat(destination)) || isFiatPair(source, destination);
 }
 
 /**
@@ -135,7 +144,7 @@ function orderedPools<P extends LiquidityPool>(pools: readonly P[], s: string, d
     });
 }
 
-/** Whether `rate` is worse for the partner than `limit` (fiat to token: higher; token to fiat: lower). */
+/** Whether `rate` is worse for the partner than `limit` (fiat to token: higher; token to fiat and fiat to fiat: lower). */
 export function isWorseRate(destination: string, rate: Decimal.Value, limit: Decimal.Value): boolean {
   return isToken(destination) ? x(rate).gt(limit) : x(rate).lt(limit);
 }
@@ -170,7 +179,7 @@ function positive(value: Decimal.Value, field: string, what: string): Decimal {
  * Split a conversion across the pools, best rate first. The fixed side (amountDirection) totals
  * exactly the requested amount rounded half-up to its currency's scale.
  *
- * Throws SandboxError: UNSUPPORTED_CURRENCY (not a fiat/token pair), VALIDATION_ERROR (amount or
+ * Throws SandboxError: UNSUPPORTED_CURRENCY (neither a fiat/token pair nor two fiats), VALIDATION_ERROR (amount or
  * rate not positive, or too small to convert), INSUFFICIENT_LIQUIDITY (the eligible pools cannot
  * fill it).
  */
@@ -333,10 +342,10 @@ function averageRate(totalFiat: Decimal, totalToken: Decimal, min: Decimal, max:
   return raw.lt(lo) ? lo : raw.gt(hi) ? hi : raw;
 }
 
-/** 400 UNSUPPORTED_CURRENCY unless source → destination is a fiat/token pair; `fields` name the two
- * in the request (the maker rates take them as from and to). */
+/** 400 UNSUPPORTED_CURRENCY unless source → destination is a fiat/token pair or two fiats, and 400
+ * VALIDATION_ERROR for one fiat on both sides; `fields` name the two in the request (the maker rates
+ * take them as from and to, quotes as sourceCurrency and destinationCurrency). */
 export function checkPair(source: string, destination: string, fields: readonly [string, string] = ['source', 'destination']): void {
-  const known = [...FIAT_CURRENCIES, ...TOKEN_CURRENCIES].join(', ');
   for (const [field, code] of [
     [fields[0], source],
     [fields[1], destination],
@@ -347,14 +356,26 @@ export function checkPair(source: string, destination: string, fields: readonly 
       ]);
     }
   }
-  if (!isSupportedPair(source, destination)) {
+  if (isSupportedPair(source, destination)) return;
+  if (isFiat(source)) {
+    const others = FIAT_CURRENCIES.filter((c) => c !== source.toUpperCase());
     throw new SandboxError(
-      'UNSUPPORTED_CURRENCY',
-      `Converting ${source} to ${destination} is not supported: pools convert between a fiat currency ` +
-        `(${FIAT_CURRENCIES.join(', ')}) and a token (${TOKEN_CURRENCIES.join(', ')}), either way.`,
-      [{ field: fields[1], issue: `must be a ${isToken(source) ? 'fiat currency' : 'token'} when ${fields[0]} is ${source}` }],
+      'VALIDATION_ERROR',
+      `${fields[0]} and ${fields[1]} are both ${source.toUpperCase()}: there is nothing to convert. Send another currency as ${fields[1]}: a token ` +
+        `(${TOKEN_CURRENCIES.join(', ')}) or another fiat currency (${others.join(', ')}).`,
+      [
+        { field: fields[0], issue: `must differ from ${fields[1]}` },
+        { field: fields[1], issue: `must differ from ${fields[0]}` },
+      ],
     );
   }
+  throw new SandboxError(
+    'UNSUPPORTED_CURRENCY',
+    `Converting ${source.toUpperCase()} to ${destination.toUpperCase()} is not supported: pools convert between a fiat currency ` +
+      `(${FIAT_CURRENCIES.join(', ')}) and a token (${TOKEN_CURRENCIES.join(', ')}), either way, and one fiat currency to another; ` +
+      `never one token to another. Send a fiat currency as ${fields[1]}.`,
+    [{ field: fields[1], issue: `must be a fiat currency (${FIAT_CURRENCIES.join(', ')}) when ${fields[0]} is ${source.toUpperCase()}` }],
+  );
 }
 
 function insufficient(a: {

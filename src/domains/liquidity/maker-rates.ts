@@ -1,14 +1,17 @@
 // Market-maker rates: a pair's pools' mean rate as the key's market moves it (market.ts). The maker
 // re-quotes once a minute, when the market is re-priced, and when a scenario's pin or move takes hold.
+// A fiat pair's rate is the cross of its two USDT markets' maker rates (GHS→NGN: the USDT→NGN rate
+// over the GHS→USDT rate), destination units per one source unit, rounded down as cross pools are.
 import type { Decimal } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
-import { checkPair } from './allocation.js';
-import { anchorOf, change24hPct, factorOf, isOverridden, marketOf, marketTime, moved } from './market.js';
+import { checkPair, isFiatPair } from './allocation.js';
+import { crossRate, SETTLEMENT_TOKEN } from './cross.js';
+import { anchorOf, change24hPct, crossChange24hPct, factorOf, isOverridden, marketOf, marketTime, moved } from './market.js';
 
 export interface MakerQuote {
   source: string;
   target: string;
-  /** Fiat units per one token, whichever way the pair goes (as pool rates). */
+  /** Fiat units per one token, whichever way the pair goes (as pool rates); for a fiat pair, target units per one source unit. */
   rate: Decimal;
   timestamp: number;
   ageSeconds: number;
@@ -24,6 +27,7 @@ export function makerQuote(t: Tenant, from: string, to: string, now = t.now()): 
   const source = from.toUpperCase();
   const target = to.toUpperCase();
   checkPair(source, target, ['from', 'to']);
+  if (isFiatPair(source, target)) return crossQuote(t, source, target, now);
   const anchor = anchorOf(`${source}/${target}`)!;
   const m = marketTime(t, now);
   const market = marketOf(source, target);
@@ -35,5 +39,21 @@ export function makerQuote(t: Tenant, from: string, to: string, now = t.now()): 
     ageSeconds: Math.floor((now - m.pricedAt) / 1000),
     change24hPct: change24hPct(m, market, m.step),
     overridden: isOverridden(m, market),
+  };
+}
+
+/** A fiat pair's maker quote: the cross of the source's and the target's USDT markets. */
+function crossQuote(t: Tenant, source: string, target: string, now: number): MakerQuote {
+  const paid = makerQuote(t, source, SETTLEMENT_TOKEN, now);
+  const paidOut = makerQuote(t, SETTLEMENT_TOKEN, target, now);
+  const m = marketTime(t, now);
+  return {
+    source,
+    target,
+    rate: crossRate(paid.rate, paidOut.rate),
+    timestamp: paid.timestamp,
+    ageSeconds: paid.ageSeconds,
+    change24hPct: crossChange24hPct(m, marketOf(SETTLEMENT_TOKEN, target), marketOf(source, SETTLEMENT_TOKEN), m.step),
+    overridden: paid.overridden || paidOut.overridden,
   };
 }

@@ -24,9 +24,14 @@ export const MarketScenario = z
   .record(z.string(), PairOverride)
   .superRefine((section, ctx) => {
     for (const key of Object.keys(section)) {
-      if (!PAIR.test(key)) {
-        ctx.addIssue({ code: 'custom', path: [key], message: `is not a pair of the market: write a fiat currency (${FIAT_CURRENCIES.join(', ')}) and a token (${TOKEN_CURRENCIES.join(', ')}), either way round, e.g. USDT/NGN` });
-      }
+      if (PAIR.test(key)) continue;
+      const [a, b] = key.split('/');
+      const fiats: readonly string[] = FIAT_CURRENCIES;
+      const message =
+        fiats.includes(a) && fiats.includes(b) && a !== b
+          ? `is a fiat pair, the cross of two markets: set USDT/${b} and ${a}/USDT (or one of them) instead`
+          : `is not a pair of the market: write a fiat currency (${FIAT_CURRENCIES.join(', ')}) and a token (${TOKEN_CURRENCIES.join(', ')}), either way round, e.g. USDT/NGN`;
+      ctx.addIssue({ code: 'custom', path: [key], message });
     }
   })
   .optional()

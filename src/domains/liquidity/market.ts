@@ -1,7 +1,8 @@
 // The one market of a key: every price the sandbox shows (pool rates in quotes, FX trades and
 // listings, the FX maker rate, the JSON rate and the rate stream) is read here.
 //
-// Each fiat/token market (NGN/USDT, GHS/USDC, ...) moves by a factor that is 1 at the store's origin
+// A fiat pair (GHS→NGN) has no market of its own: its price is the cross of its two USDT markets
+// (cross.ts, maker-rates.ts). Each fiat/token market (NGN/USDT, GHS/USDC, ...) moves by a factor that is 1 at the store's origin
 // (the fixture pools' rates; the first start, which the store keeps, so every replica and every
 // restart share it) and then walks on each key's clock, re-priced once a minute. The
 // walk is value noise at several time scales (1 hour to 1 week): a hash of (seed, market, scale,
@@ -124,6 +125,15 @@ export function factorOf(m: MarketTime, market: string, step = m.step): Decimal 
 export function change24hPct(m: MarketTime, market: string, step: number, inverse = false): Decimal {
   const [now, before] = [factorOf(m, market, step), factorOf(m, market, step - DAY_STEPS)];
   return (inverse ? before.div(now) : now.div(before)).minus(1).mul(100).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
+}
+
+/**
+ * The signed percentage change over the 24 hours before a step, to 4 decimals, of a cross price: the
+ * `over` market's price (fiat per token) divided by the `under` market's (GHS→NGN is NGN/USDT over GHS/USDT).
+ */
+export function crossChange24hPct(m: MarketTime, over: string, under: string, step: number): Decimal {
+  const at = (s: number) => factorOf(m, over, s).div(factorOf(m, under, s));
+  return at(step).div(at(step - DAY_STEPS)).minus(1).mul(100).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
 }
 
 /** A price moved by its market's factor, to 8 significant digits. */

@@ -23,7 +23,11 @@ const rate = createRoute({
   summary: 'Read the conversion rate of a pair',
   description:
     'From the live reference, not the API document. The rate is a multiplier: an amount in from times rate is the amount in to ' +
-    '(NGN→USDT is about 0.00063, USDT→NGN about 1,580). It reads the same market as the pools, quotes and FX maker rates, ' +
+    '(NGN→USDT is about 0.00063, USDT→NGN about 1,580). Two fiat currencies (GHS→NGN) are the cross of their two USDT markets, ' +
+    'also a multiplier from from to to (GHS→NGN about 100.8, NGN→GHS about 0.0098): the USDT→to maker rate over the from→USDT one, ' +
+    'rounded down to 8 significant digits, the rate a quote of the pair shows; chain is then the chain of the best cross pool, where ' +
+    'the USDT settles. Token to token is 400 UNSUPPORTED_CURRENCY, one currency on both sides 400 VALIDATION_ERROR. ' +
+    'It reads the same market as the pools, quotes and FX maker rates, ' +
     're-priced once a minute on the key\'s clock. The body is not wrapped in an envelope.',
   request: { query: RateLookupQuery },
   responses: { 200: jsonResponse(Rate, 'The rate now'), ...errorResponses(400) },
@@ -43,7 +47,8 @@ const stream = createRoute({
   operationId: 'streamRates',
   summary: 'Stream a pair\'s rate as server-sent events',
   description:
-    'From the live reference, not the API document. Events: `rate_update` (data: RateUpdate) when the market is re-priced, ' +
+    'From the live reference, not the API document. Any pair GET /api/v1/partners/rates takes, a fiat pair too (the cross of its ' +
+    'two USDT markets, as a multiplier). Events: `rate_update` (data: RateUpdate) when the market is re-priced, ' +
     'once a minute on the key\'s clock, and `heartbeat` (data: RateStreamHeartbeat) every 15 seconds of real time. The stream ' +
     'opens with a heartbeat and the current rate. Advancing the key\'s clock sends the updates of the minutes it skipped, at ' +
     'most 60 per advance, evenly spread, the last being the market now. A stream ends after an hour of real time (the ' +

@@ -16,7 +16,7 @@ export const RateLookupQuery = RateQuery.extend({
   chain: z.string().min(1).max(20).optional().openapi({
     param: { name: 'chain', in: 'query' },
     example: 'BASE',
-    description: 'The token\'s chain (BASE, ETHEREUM, POLYGON, ARBITRUM, OPTIMISM; any case); must be one the pair has a pool on. Default: the chain of the pair\'s best pool',
+    description: 'The token\'s chain (BASE, ETHEREUM, POLYGON, ARBITRUM, OPTIMISM; any case); must be one the pair has a pool on (a fiat pair: a cross pool). Default: the chain of the pair\'s best pool',
   }),
 });
 
@@ -26,10 +26,10 @@ export const Rate = z
   .object({
     from: z.string().openapi({ description: 'As asked; a token in lower case', example: 'NGN' }),
     to: z.string().openapi({ description: 'As asked; a token in lower case', example: 'usdt' }),
-    rate: z.number().openapi({ description: 'Multiplier: an amount in from times rate is the amount in to', example: 0.00063086 }),
+    rate: z.number().openapi({ description: 'Multiplier: an amount in from times rate is the amount in to (a fiat pair too: GHS→NGN about 100.8)', example: 0.00063086 }),
     source: z.enum(RATE_SOURCES).openapi({ description: 'MARKET_MAKER in the sandbox (the pools\' market)', example: 'MARKET_MAKER' }),
     timestamp: timestamp.openapi({ description: 'When the market was last priced (once a minute on the key\'s clock)' }),
-    chain: z.string().openapi({ description: 'The token\'s chain, lower case', example: 'base' }),
+    chain: z.string().openapi({ description: 'The token\'s chain, lower case; for a fiat pair the chain its USDT settles on', example: 'base' }),
     ageSeconds: z.number().int().min(0).openapi({ description: 'Seconds since timestamp', example: 12 }),
     cached: z.boolean().openapi({ description: 'Always false: every answer reads the market', example: false }),
   })

@@ -1,12 +1,14 @@
 // The rate a partner reads before quoting: the key's market (market.ts) stated as a multiplier, an
 // amount in `from` times the rate being the amount in `to`. Pools, quotes and FX messages state the
-// same market the other way round, as fiat per one token.
+// same market the other way round, as fiat per one token; a fiat pair's rate (the cross of its two
+// USDT markets) is a multiplier everywhere, so it is the same figure here as on its quotes.
 import type { z } from '@hono/zod-openapi';
 import { iso } from '../../kernel/clock.js';
 import { SandboxError } from '../../kernel/errors.js';
 import { Decimal } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
-import { isSupportedPair, isToken, poolsForPair } from './allocation.js';
+import { checkPair, isToken, poolsForPair } from './allocation.js';
+import { pairPools } from './cross.js';
 import { makerQuote } from './maker-rates.js';
 import { change24hPct, marketOf, marketTime, STEP_MS } from './market.js';
 import { CHAINS, FIAT_CURRENCIES, TOKEN_CURRENCIES } from './pools.js';
@@ -44,15 +46,7 @@ function code(q: PairQuery, name: 'from' | 'to', alias: 'base' | 'quote'): strin
 export function ratePair(q: PairQuery): RatePair {
   const from = code(q, 'from', 'base');
   const to = code(q, 'to', 'quote');
-  if (!isSupportedPair(from, to)) {
-    const want = (isToken(from) ? FIAT_CURRENCIES : TOKEN_CURRENCIES).join(', ');
-    const field = q.to !== undefined ? 'to' : 'quote';
-    throw new SandboxError(
-      'UNSUPPORTED_CURRENCY',
-      `The market converts between a fiat currency and a token, so ${from} converts to ${want}, not ${to}.`,
-      [{ field, issue: `must be one of ${want} when from is ${from}` }],
-    );
-  }
+  checkPair(from, to, [q.from !== undefined ? 'from' : 'base', q.to !== undefined ? 'to' : 'quote']);
   return { from, to };
 }
 
@@ -69,7 +63,7 @@ function multiplier(t: Tenant, pair: RatePair, at: number) {
 
 /** GET /api/v1/partners/rates: the rate now, on the asked chain or the best pool's. */
 export function currentRate(t: Tenant, pair: RatePair, chain?: string): z.infer<typeof Rate> {
-  const pools = poolsForPair(tenantPools(t), pair.from, pair.to);
+  const pools = poolsForPair(pairPools(tenantPools(t), pair.from, pair.to), pair.from, pair.to);
   const chains = [...new Set(pools.map((p) => p.chain))];
   let on: string = pools[0].chain;
   if (chain !== undefined) {

@@ -6,7 +6,8 @@ import { Decimal, dec, toNumber } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/registry/behaviour.js';
 import type { TenantRandom } from '../../kernel/random.js';
 import type { Mode, Tenant } from '../../engine/tenancy/tenant.js';
-import { isToken, RATE_DECIMALS, type AllocationResult, type AmountDirection } from '../liquidity/allocation.js';
+import { isFiatPair, isToken, RATE_DECIMALS, type AllocationResult, type AmountDirection } from '../liquidity/allocation.js';
+import { isCrossPool, settlementOf, SETTLEMENT_TOKEN, tokenOf, type CrossPool } from '../liquidity/cross.js';
 import type { Pool } from '../liquidity/pools.js';
 import type { CompleteQuoteRequest, MarketplaceQuote, PaymentQuote } from './quotes.schema.js';
 
@@ -92,12 +93,26 @@ export function allocationViews(t: Tenant, result: AllocationResult, pools: read
       sourceAmount: toNumber(a.sourceAmount, result.source),
       rate: a.rate.toNumber(),
       reference: `${orderReference}-${i + 1}`,
-      metadata: { poolName: pool.name, chain: pool.chain },
+      metadata: { poolName: pool.name, chain: pool.chain, ...(isCrossPool(pool) ? { settlement: settlementView(pool, a.allocatedAmount) } : {}) },
     };
   });
 }
 
-/** Totals of some allocations: the plain sums, and total fiat over total token kept within the rates used. */
+/** How an allocation of a cross pool settles, as the quote shows it. */
+function settlementView(pool: CrossPool, allocatedAmount: Decimal) {
+  const s = settlementOf(pool, allocatedAmount);
+  return {
+    token: SETTLEMENT_TOKEN,
+    tokenAmount: toNumber(s.tokenAmount, SETTLEMENT_TOKEN),
+    sourcePoolId: s.sourcePoolId,
+    sourceRate: Number(s.sourceRate),
+    destinationPoolId: s.destinationPoolId,
+    destinationRate: Number(s.destinationRate),
+  };
+}
+
+/** Totals of some allocations: the plain sums, and total fiat over total token (fiat to fiat: total
+ * destination over total source) kept within the rates used. */
 export function totalsOf(allocations: readonly QuoteAllocationView[], source: string, destination: string) {
   const src = allocations.reduce((s, a) => s.plus(a.sourceAmount), dec(0));
   const dst = allocations.reduce((s, a) => s.plus(a.allocatedAmount), dec(0));
@@ -125,7 +140,7 @@ export function cryptoPayIn(
 ): MarketplaceQuote['metadata']['cryptoPayIn'] {
   const index = nextDerivationIndex(t);
   const bySource = isToken(q.source);
-  const token = bySource ? q.source : q.destination;
+  const token = tokenOf(q.source, q.destination);
   return {
     addressId: t.random.uuid(),
     address: depositAddress(t, index),
@@ -174,6 +189,8 @@ const eventData = (mode: Mode) => (q: QuoteRecord): Record<string, unknown> => {
     merchantId: v.clientId,
     sourceCurrency: v.source,
     destinationCurrency: v.destination,
+    // A fiat to fiat order names no chain, as the live service's do: the partner pays and is paid by bank.
+    chain: isFiatPair(v.source, v.destination) ? null : v.chain,
     reference: q.orderReference,
     status: v.status,
     mode: mode === 'sandbox' ? 'test' : 'live',

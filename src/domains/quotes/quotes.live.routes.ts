@@ -4,7 +4,7 @@ import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag }
 import { reply, requestScenario } from '../../http/respond.js';
 import { createExpressQuote, createPaymentQuote, getPaymentQuote } from './quotes.express.js';
 import { ExpressQuoteRequest, MarketplaceQuote, PaymentQuote, QuoteIdParam } from './quotes.schema.js';
-import { quotesTag } from './quotes.routes.js';
+import { FIAT_TO_FIAT, quotesTag } from './quotes.routes.js';
 import { getQuote } from './quotes.service.js';
 
 const LIVE = 'From the live reference, not the API document. ';
@@ -26,7 +26,9 @@ const express = createRoute({
     LIVE +
     'The amount (source units) is filled from the best-rated pools first, of destinationNetwork only when it is sent. The answer ' +
     'is an array of one marketplace quote, which then lives as an intent\'s quote (remove an allocation, complete, pay-in, ' +
-    'expiry, cancellation); its events and webhooks say quote_type express.',
+    'expiry, cancellation); its events and webhooks say quote_type express. For two fiat currencies destinationNetwork names the chain ' +
+    'the USDT settles on. ' +
+    FIAT_TO_FIAT,
   request: { body: jsonBody(ExpressQuoteRequest) },
   responses: { 201: jsonResponse(z.array(MarketplaceQuote), 'An array of one quote'), ...errorResponses(400, 409, 413, 415) },
 });
@@ -53,7 +55,8 @@ const create = createRoute({
   description:
     LIVE +
     'Filled from the best-rated pools as an express quote, and answered as an array of one payment-specific quote (PENDING). ' +
-    'Complete it with PUT /api/v1/quotes/complete/{id} to give its destination; read it back with GET /api/v1/quotes/payments/{id}.',
+    'Complete it with PUT /api/v1/quotes/complete/{id} to give its destination; read it back with GET /api/v1/quotes/payments/{id}. ' +
+    'Two fiat currencies are quoted as on the express quote (the cross of their USDT markets), with rate in destination units per source unit.',
   request: { body: jsonBody(ExpressQuoteRequest) },
   responses: { 201: jsonResponse(z.array(PaymentQuote), 'An array of one payment-specific quote'), ...errorResponses(400, 409, 413, 415) },
 });

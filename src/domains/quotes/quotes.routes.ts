@@ -5,9 +5,19 @@ import { completeQuote } from './quotes.complete.js';
 import { CompleteQuoteRequest, CreateIntentRequest, MarketplaceQuote, PaymentQuote, QuoteIdParam, RemoveItemParams } from './quotes.schema.js';
 import { createQuote, getQuote, removeAllocation } from './quotes.service.js';
 
+/** How a fiat to fiat quote is made, said on every route that makes one. */
+export const FIAT_TO_FIAT =
+  'Two fiat currencies (GHS→NGN, NGN→USD, ...) are exchanged with USDT as the settlement layer, priced as the cross of their two ' +
+  'USDT markets: each allocation is a cross pool pairing a pool paid in the source currency for USDT with a pool paying USDT out in ' +
+  'the destination currency on the same chain (metadata.settlement names both, with their rates). Its rate, the proposed rate and ' +
+  'weightedAverageRate are destination units per one source unit (about 100.8 NGN per GHS); the allocation rate is the destination ' +
+  'pool\'s rate over the source pool\'s, rounded down to 8 significant digits, and amounts are rounded in the pools\' favour as on every ' +
+  'quote. Such a quote is paid in by bank and completed to a bank destination only; its webhooks carry chain null. Token to token is ' +
+  '400 UNSUPPORTED_CURRENCY; one currency on both sides is 400 VALIDATION_ERROR.';
+
 export const quotesTag: Tag = {
   name: 'Marketplace quotes',
-  description: 'Quote fiat to token (or back) from the liquidity pools, then complete the quote with its destination.',
+  description: 'Quote fiat to token (or back), or one fiat currency to another through USDT, from the liquidity pools, then complete the quote with its destination.',
   order: 4,
 };
 const tags = [quotesTag.name];
@@ -20,7 +30,8 @@ const intent = createRoute({
   summary: 'Create a marketplace quote from the liquidity pools',
   description:
     'Fills the amount from the best-rated pools first (a proposed rate leaves out worse pools). The quote is pending ' +
-    'for ttl seconds: complete it with a destination before then, or it expires. Not enough liquidity is 400 INSUFFICIENT_LIQUIDITY.',
+    'for ttl seconds: complete it with a destination before then, or it expires. Not enough liquidity is 400 INSUFFICIENT_LIQUIDITY. ' +
+    FIAT_TO_FIAT,
   request: { body: jsonBody(CreateIntentRequest) },
   responses: { 201: jsonResponse(MarketplaceQuote, 'Quote created'), ...errorResponses(400, 409, 413, 415) },
 });
@@ -53,7 +64,8 @@ const complete = createRoute({
   security,
   summary: 'Complete a pending quote with its destination',
   description:
-    'A token destination (USDT, USDC) needs destination.blockChain.address, a fiat one destination.bank; with both, the fitting one is used. ' +
+    'A token destination (USDT, USDC) needs destination.blockChain.address, a fiat one destination.bank (a fiat to fiat quote too: ' +
+    'it is paid out to a bank only); with both, the fitting one is used. ' +
     'The quote moves to awaiting_payment; a quote that is not pending is 409. The same body again (a retry) answers the same ' +
     'payment-specific quote as it stands now, with Idempotent-Replayed: true. Under live keys destination.bank must be an account that ' +
     'Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).',

@@ -19,13 +19,29 @@ export const CreateIntentRequest = z
     }),
     amountDirection: z.enum(['source', 'destination']).openapi({ description: 'Which currency amount is in', example: 'source' }),
     rate: z.number().positive().max(1_000_000_000).optional().openapi({
-      description: 'Proposed rate, fiat per one token: pools worse than it are left out',
+      description: 'Proposed rate, fiat per one token (for two fiat currencies, destination units per one source unit): pools worse than it are left out',
       example: 1585,
     }),
   })
   .openapi('CreateIntentRequest');
 
 export type CreateIntentRequest = z.infer<typeof CreateIntentRequest>;
+
+export const QuoteSettlement = z
+  .object({
+    token: z.literal('USDT').openapi({ description: 'The settlement token' }),
+    tokenAmount: z.number().openapi({ description: 'USDT moved from the source pool to the destination pool: allocatedAmount / destinationRate, rounded up to 6 decimals', example: 64.020483 }),
+    sourcePoolId: z.uuid().openapi({ description: 'The pool paid in the source currency for USDT (GHS→USDT)' }),
+    sourceRate: z.number().openapi({ description: 'Its rate: source units per one USDT', example: 15.62 }),
+    destinationPoolId: z.uuid().openapi({ description: 'The pool paying the USDT out in the destination currency (USDT→NGN); the allocation\'s clientId and poolAccountId are its' }),
+    destinationRate: z.number().openapi({ description: 'Its rate: destination units per one USDT', example: 1575 }),
+  })
+  .openapi('QuoteSettlement', {
+    description:
+      'How an allocation of a fiat to fiat quote settles: the partner pays the source currency into the source pool for USDT, which ' +
+      'the destination pool pays out in the destination currency. The allocation\'s rate is destinationRate / sourceRate rounded down ' +
+      'to 8 significant digits, and allocatedAmount is sourceAmount times that rate (a computed side rounded in the pools\' favour).',
+  });
 
 export const QuoteAllocation = z
   .object({
@@ -35,16 +51,28 @@ export const QuoteAllocation = z
     poolAccountId: z.uuid(),
     allocatedAmount: z.number().openapi({ description: 'Destination units this pool delivers', example: 31.635558 }),
     sourceAmount: z.number().openapi({ description: 'Source units paid into this pool', example: 50000 }),
-    rate: z.number().openapi({ description: 'Fiat per one token', example: 1580.5 }),
+    rate: z.number().openapi({ description: 'Fiat per one token; for a fiat to fiat quote, destination units per one source unit', example: 1580.5 }),
     reference: z.string().openapi({ example: 'HPR-7d0c2b2f6a8e4e5c9b1d3f5a7c9e1b3d-1' }),
-    metadata: z.object({ poolName: z.string(), chain: z.string() }).openapi({ example: { poolName: 'Lagos Liquidity Partners', chain: 'BASE' } }),
+    metadata: z
+      .object({
+        poolName: z.string(),
+        chain: z.string(),
+        settlement: QuoteSettlement.optional(),
+      })
+      .openapi({
+        description: 'The pool\'s name and chain; for a fiat to fiat quote also how the allocation settles through USDT',
+        example: { poolName: 'Lagos Liquidity Partners', chain: 'BASE' },
+      }),
   })
   .openapi('QuoteAllocation');
 
 export const AllocationResult = z
   .object({
     totalSourceAmount: z.number(),
-    weightedAverageRate: z.number().openapi({ example: 1580.5 }),
+    weightedAverageRate: z.number().openapi({
+      description: 'Total fiat over total token, at most 10 decimals, within the rates used; for a fiat to fiat quote total destination over total source',
+      example: 1580.5,
+    }),
     totalDestinationAmount: z.number(),
     allocations: z.array(QuoteAllocation),
   })
@@ -63,7 +91,7 @@ const cryptoPayInFields = {
   addressId: z.uuid(),
   address: z.string().openapi({ example: '0x52908400098527886e0f7030069857d2e4169ee7' }),
   chain: z.string().openapi({ example: 'BASE' }),
-  token: z.string().openapi({ example: 'USDT' }),
+  token: z.string().openapi({ description: 'The token of the pair; USDT for a fiat to fiat quote', example: 'USDT' }),
   expectedAmount: z.number().openapi({ description: 'Token units to send; 0 when the quote is paid in by bank' }),
   externalReference: z.string().openapi({ description: 'The quote id' }),
   createdAt: timestamp,
@@ -131,7 +159,7 @@ export const MarketplaceQuote = z
     status: z.enum(QUOTE_STATUSES),
     source: z.string().openapi({ example: 'NGN' }),
     destination: z.string().openapi({ example: 'USDT' }),
-    chain: z.string().openapi({ description: 'Chain of the best-rated pool used, upper case', example: 'BASE' }),
+    chain: z.string().openapi({ description: 'Chain of the best-rated pool used, upper case; for a fiat to fiat quote the chain its USDT settles on (its webhooks say null)', example: 'BASE' }),
     amount: z.number().openapi({ description: 'The requested amount', example: 50000 }),
     totalSourceAmount: z.number(),
     totalDestinationAmount: z.number(),
@@ -219,7 +247,7 @@ export const ExpressQuoteRequest = z
       example: 50000,
     }),
     destinationNetwork: z.enum(CHAINS as unknown as [Chain, ...Chain[]]).optional().openapi({
-      description: 'The token\'s chain: only pools on it are used. Left out: the best pools on any chain',
+      description: 'The token\'s chain (for two fiat currencies, the chain the USDT settles on): only pools on it are used. Left out: the best pools on any chain',
       example: 'BASE',
     }),
   })

@@ -5,7 +5,8 @@ import { notFound, SandboxError } from '../../kernel/errors.js';
 import { dec, scaleOf } from '../../kernel/money.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
-import { allocate, isSupportedPair, isToken, poolsForPair } from '../liquidity/allocation.js';
+import { allocate, checkPair, isToken, poolsForPair } from '../liquidity/allocation.js';
+import { pairPools, poolDraws, tokenOf } from '../liquidity/cross.js';
 import type { Pool } from '../liquidity/pools.js';
 import { drawDown, tenantPools } from '../liquidity/pools.service.js';
 import {
@@ -38,14 +39,7 @@ const allocationResult = (totals: ReturnType<typeof totalsOf>, allocations: Mark
 
 function checkIntent(req: CreateIntentRequest): void {
   const { sourceCurrency: s, destinationCurrency: d } = req;
-  if (!isSupportedPair(s, d)) {
-    const want = isToken(s) ? 'a fiat currency (NGN, GHS, USD)' : 'a token (USDT, USDC)';
-    throw new SandboxError(
-      'UNSUPPORTED_CURRENCY',
-      `Converting ${s} to ${d} is not supported: quotes convert between a fiat currency and a token. Send ${want} as destinationCurrency.`,
-      [{ field: 'destinationCurrency', issue: `must be ${want} when sourceCurrency is ${s}` }],
-    );
-  }
+  checkPair(s, d, ['sourceCurrency', 'destinationCurrency']);
   const currency = req.amountDirection === 'source' ? s : d;
   const scale = scaleOf(currency);
   if (dec(req.amount).decimalPlaces() > scale) {
@@ -65,7 +59,8 @@ export interface QuoteOptions {
 export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: string, opts: QuoteOptions = {}): QuoteRecord {
   t.checkRoom();
   checkIntent(req);
-  const pools = opts.chain ? poolsOnChain(tenantPools(t), req, opts.chain) : tenantPools(t);
+  const all = pairPools(tenantPools(t), req.sourceCurrency, req.destinationCurrency);
+  const pools = opts.chain ? poolsOnChain(all, req, opts.chain) : all;
   const result = allocate({
     source: req.sourceCurrency,
     destination: req.destinationCurrency,
@@ -115,7 +110,7 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
     outcome: quote.outcome(behaviour, {
       req,
       chain: best.metadata.chain,
-      token: isToken(result.destination) ? result.destination : result.source,
+      token: tokenOf(result.source, result.destination),
       reference: orderReference,
     }),
     ...(scenario ? { scenario } : {}),
@@ -130,7 +125,7 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
 }
 
 /** The pools of the request's pair on one chain; none there is 400 naming the chains that have some. */
-function poolsOnChain(pools: Pool[], req: CreateIntentRequest, chain: string): Pool[] {
+function poolsOnChain(pools: readonly Pool[], req: CreateIntentRequest, chain: string): Pool[] {
   const pair = poolsForPair(pools, req.sourceCurrency, req.destinationCurrency);
   const on = pair.filter((p) => p.chain === chain);
   if (on.length === 0) {
@@ -203,7 +198,7 @@ export function moveQuote(t: Tenant, id: string, event: QuoteEvent, patch: Parti
   quotes(t).put(q.view.quoteId, next);
   if (status === 'completed') {
     const { allocations } = next.view.allocationResult;
-    drawDown(t, allocations.map((a) => ({ poolId: a.poolId, allocatedAmount: dec(a.allocatedAmount) })));
+    drawDown(t, allocations.flatMap((a) => poolDraws({ ...a, settlement: a.metadata.settlement })));
   }
   quote.emit(t, status, next, eventView[t.mode]);
   if (status === 'completed') quote.emitExtra(t, 'order.successful', next, eventView[t.mode]);

@@ -153,14 +153,16 @@ describe('GET /rates/makers', () => {
     const trade = rejection(await fx(t, 'POST', '/trades', { xml: instruction({ base: 'EUR' }) }));
     expect(trade).toEqual({ ...eur, location: 'CcyPair/BaseCcy' });
     expect(rejection(await fx(t, 'GET', '/rates/makers?from=usdt&to=eur'))).toMatchObject({ status: 400, code: 'UNSUPPORTED_CURRENCY', location: 'to' });
-    const fiatPair = rejection(await fx(t, 'GET', '/rates/makers?from=NGN&to=GHS'));
-    expect(fiatPair).toEqual({
+    const tokenPair = rejection(await fx(t, 'GET', '/rates/makers?from=USDT&to=USDC'));
+    expect(tokenPair).toEqual({
       status: 400,
       code: 'UNSUPPORTED_CURRENCY',
       location: 'to',
-      text: 'Converting NGN to GHS is not supported: pools convert between a fiat currency (NGN, GHS, USD) and a token (USDT, USDC), either way.',
+      text:
+        'Converting USDT to USDC is not supported: pools convert between a fiat currency (NGN, GHS, USD) and a token (USDT, USDC), ' +
+        'either way, and one fiat currency to another; never one token to another. Send a fiat currency as to.',
     });
-    expect(rejection(await fx(t, 'POST', '/trades', { xml: instruction({ base: 'NGN', quoted: 'GHS' }) }))).toMatchObject({ status: 400, code: 'UNSUPPORTED_CURRENCY', location: 'CcyPair/QtdCcy' });
+    expect(rejection(await fx(t, 'POST', '/trades', { xml: instruction({ base: 'USDT', quoted: 'USDC' }) }))).toMatchObject({ status: 400, code: 'UNSUPPORTED_CURRENCY', location: 'CcyPair/QtdCcy' });
     expect(rejection(await fx(t, 'GET', '/rates/makers?from=NGN'))).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', location: 'to' });
     const both = rejection(await fx(t, 'GET', '/rates/makers'));
     expect(both).toMatchObject({ status: 400, location: 'from, to' });

@@ -94,9 +94,12 @@ describe('POST /trades', () => {
     expect(r.text).toMatch(/^Invalid request body: CcyPair\/QtdCcy must not be empty/);
   });
 
-  it('refuses a pair no pool converts, naming the element', async () => {
-    const r = rejection(await fx(t, 'POST', '/trades', { xml: instruction({ base: 'NGN', quoted: 'GHS' }) }));
+  it('refuses a pair no pool converts, and one currency on both sides, naming the elements', async () => {
+    const r = rejection(await fx(t, 'POST', '/trades', { xml: instruction({ base: 'USDC', quoted: 'USDT' }) }));
     expect(r).toMatchObject({ status: 400, code: 'UNSUPPORTED_CURRENCY', location: 'CcyPair/QtdCcy' });
+    const same = rejection(await fx(t, 'POST', '/trades', { xml: instruction({ base: 'GHS', quoted: 'GHS' }) }));
+    expect(same).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', location: 'CcyPair/QtdCcy' });
+    expect(same.text).toContain('CcyPair/QtdCcy must differ from CcyPair/BaseCcy');
   });
 
   it('takes the ISO 20022 Document wrapper, and a live key answers OprgMd live', async () => {

@@ -65,8 +65,9 @@ describe('GET /api/v1/partners/rates', () => {
       ['from=NGN', 'VALIDATION_ERROR', 'to', 'to (or quote)'],
       ['from=XYZ&to=USDT', 'UNSUPPORTED_CURRENCY', 'from', 'NGN, GHS, USD, USDT, USDC'],
       ['base=NGN&quote=EUR', 'UNSUPPORTED_CURRENCY', 'quote', 'NGN, GHS, USD, USDT, USDC'],
-      ['from=NGN&to=GHS', 'UNSUPPORTED_CURRENCY', 'to', 'USDT, USDC'],
+      ['from=NGN&to=ngn', 'VALIDATION_ERROR', 'from', 'are both NGN'],
       ['from=USDT&to=USDC', 'UNSUPPORTED_CURRENCY', 'to', 'NGN, GHS, USD'],
+      ['base=USDC&quote=USDT', 'UNSUPPORTED_CURRENCY', 'quote', 'never one token to another'],
       ['from=NGN&to=USDT&chain=OPTIMISM', 'VALIDATION_ERROR', 'chain', 'BASE, ETHEREUM, POLYGON, ARBITRUM'],
       ['from=NGN&to=USDT&chain=solana', 'VALIDATION_ERROR', 'chain', 'is not a chain'],
     ];
@@ -155,6 +156,10 @@ describe('a scenario pins a rate or scripts a move', () => {
       expect(res.status, JSON.stringify(market)).toBe(400);
       expect(res.body.error.details[0].field, JSON.stringify(market)).toMatch(/^scenario\.market/);
     }
+    const fiatPair = await scenario({ 'GHS/NGN': { pin: 100 } });
+    expect(fiatPair.body.error.details).toEqual([
+      { field: 'scenario.market.GHS/NGN', issue: 'is a fiat pair, the cross of two markets: set USDT/NGN and GHS/USDT (or one of them) instead' },
+    ]);
     const schema = (await t.call('GET', '/_sandbox/scenario.schema.json', { key: null })).body;
     expect(JSON.stringify(schema)).toContain('ADMIN_OVERRIDE');
   });
@@ -229,5 +234,68 @@ describe('GET /api/v1/partners/marketplace/rates/stream: streams per key', () =>
     await until(3);
     expect((text.match(/event: rate_update/g) ?? []).length).toBe(3);
     await reader.cancel();
+  });
+});
+
+describe('a fiat pair: the cross of its two USDT markets', () => {
+  // At the start the USDT→NGN pools average 1569.3625 NGN per USDT and the GHS→USDT pools 15.72 GHS per USDT.
+  const cross = (over: string, under: string) => new Decimal(over).div(under).toSignificantDigits(8, Decimal.ROUND_DOWN).toNumber();
+
+  it('answers GHS→NGN as a multiplier: NGN per GHS, the USDT→NGN maker rate over the GHS→USDT one, rounded down', async () => {
+    expect(await read('from=GHS&to=NGN')).toEqual({
+      from: 'GHS',
+      to: 'NGN',
+      // 1569.3625 / 15.72 = 99.8322201..., rounded down to 8 digits
+      rate: 99.83222,
+      source: 'MARKET_MAKER',
+      timestamp: '2026-01-15T09:00:00.000Z',
+      // the chain of the best GHS→NGN cross pool (BASE: 1575 / 15.62)
+      chain: 'base',
+      ageSeconds: 0,
+      cached: false,
+    });
+    // NGN→GHS: the USDT→GHS pools average 15.306667 GHS per USDT, the NGN→USDT ones 1585.1375 NGN per USDT.
+    expect(await read('base=ngn&quote=ghs&chain=ARBITRUM')).toMatchObject({ from: 'NGN', to: 'GHS', rate: 0.0096563654, chain: 'arbitrum' });
+    const noPool = await t.call('GET', `${RATES}?from=GHS&to=NGN&chain=ETHEREUM`);
+    expect(noPool.status).toBe(400);
+    expect(noPool.body.error.details).toEqual([{ field: 'chain', issue: 'must be one of BASE, POLYGON, ARBITRUM' }]);
+  });
+
+  it('moves with both markets on the key\'s clock, as the FX maker rate of the pair does', async () => {
+    for (const seconds of [0, 3 * 3600, 86_400]) {
+      if (seconds) await advance(t, seconds);
+      const [ngn, ghs, pair] = [await makerRate('USDT', 'NGN'), await makerRate('GHS', 'USDT'), await makerRate('GHS', 'NGN')];
+      const json = await read('from=GHS&to=NGN');
+      expect(json.rate, `after ${seconds} s`).toBe(cross(ngn.XchgRate, ghs.XchgRate));
+      expect(pair.XchgRate).toBe(String(json.rate));
+      expect(json.timestamp).toBe(pair.TmStmp);
+    }
+    // A day on, the pair has its own 24-hour change: the NGN/USDT change against the GHS/USDT one.
+    const { PctChg24H: ngnChange } = await makerRate('USDT', 'NGN');
+    const { PctChg24H: ghsChange } = await makerRate('GHS', 'USDT');
+    const { PctChg24H: pairChange } = await makerRate('GHS', 'NGN');
+    const expected = new Decimal(ngnChange).div(100).plus(1).div(new Decimal(ghsChange).div(100).plus(1)).minus(1).mul(100);
+    expect(Math.abs(Number(pairChange) - expected.toNumber())).toBeLessThan(0.001);
+  });
+
+  it('follows a scenario pin of one leg, as ADMIN_OVERRIDE, and a quote made after it shows the cross of the pools', async () => {
+    expect((await t.call('PUT', '/_sandbox/scenario', { body: { scenario: { market: { 'USDT/NGN': { pin: 1600 } } } } })).status).toBe(200);
+    // 1600 / 15.72, rounded down
+    expect(await read('from=GHS&to=NGN')).toMatchObject({ rate: 101.78117, source: 'ADMIN_OVERRIDE' });
+    const quote = await t.call('POST', '/api/v1/partners/marketplace/express/quote', { body: { sourceCurrency: 'GHS', destinationCurrency: 'NGN', amount: 100 } });
+    // the best USDT→NGN pool, 1575 at the start, is now 1575 × 1600 / 1569.3625 to 8 digits, over GHS→USDT BASE at 15.62
+    const ngnPool = new Decimal(1575).mul(1600).div('1569.3625').toSignificantDigits(8);
+    expect(quote.body[0].allocationResult.weightedAverageRate).toBe(cross(ngnPool.toString(), '15.62'));
+  });
+
+  it('streams the pair\'s rate', async () => {
+    const res = await t.app.request('/api/v1/partners/marketplace/rates/stream?from=GHS&to=NGN', { headers: { authorization: `Bearer ${KEY}` } });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('rate_update')) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    const data = JSON.parse(/event: rate_update\ndata: (.*)\n/.exec(text)![1]);
+    expect(data).toMatchObject({ from: 'GHS', to: 'NGN', rate: 99.83222, timestamp: '2026-01-15T09:00:00.000Z', source: 'MARKET_MAKER' });
   });
 });

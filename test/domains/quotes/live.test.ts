@@ -68,7 +68,8 @@ describe('POST /api/v1/partners/marketplace/express/quote', () => {
       [{ amount: -1 }, 400, 'VALIDATION_ERROR', 'amount'],
       [{ destinationCurrency: 'EUR' }, 400, 'VALIDATION_ERROR', 'destinationCurrency'],
       [{ destinationNetwork: 'SOLANA' }, 400, 'VALIDATION_ERROR', 'destinationNetwork'],
-      [{ destinationCurrency: 'GHS' }, 400, 'UNSUPPORTED_CURRENCY', 'destinationCurrency'],
+      [{ sourceCurrency: 'USDC' }, 400, 'UNSUPPORTED_CURRENCY', 'destinationCurrency'],
+      [{ destinationCurrency: 'NGN' }, 400, 'VALIDATION_ERROR', 'sourceCurrency'],
       [{ amount: 1.234 }, 400, 'VALIDATION_ERROR', 'amount'],
     ];
     for (const [over, status, code, field] of cases) {

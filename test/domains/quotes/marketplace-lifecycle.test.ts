@@ -148,6 +148,7 @@ describe('expiry', () => {
       merchant_id: q.clientId,
       source_currency: 'NGN',
       destination_currency: 'USDT',
+      chain: 'BASE',
       reference: q.metadata.bankPayIn.reference,
       status: 'expired',
       mode: 'test',
