@@ -14,7 +14,7 @@
 //   destination pool's, which pays the partner; its id is derived from the two pools' ids.
 import { derivedUuid } from '../../kernel/ids.js';
 import { Decimal, scaleOf } from '../../kernel/money.js';
-import { isFiatPair, isToken, poolsForPair } from './allocation.js';
+import { isFiatPair, isToken, poolsForPair, RATE_DECIMALS } from './allocation.js';
 import type { Pool } from './pools.js';
 
 /** The token a fiat pair settles in. */
@@ -38,9 +38,10 @@ export const isCrossPool = (p: Pool): p is CrossPool => 'legs' in p;
 export const tokenOf = (source: string, destination: string) =>
   isToken(source) ? source.toUpperCase() : isToken(destination) ? destination.toUpperCase() : SETTLEMENT_TOKEN;
 
-/** The cross rate of a source-fiat rate and a destination-fiat rate (both fiat per USDT): destination per one source. */
+/** The cross rate of a source-fiat rate and a destination-fiat rate (both fiat per USDT): destination per one source,
+ * and never more than RATE_DECIMALS places (the FX interface's Rate type allows 10: NGN→USD is 0.0006321417, not 0.00063214172). */
 export const crossRate = (sourceRate: Decimal.Value, destinationRate: Decimal.Value) =>
-  new Decimal(destinationRate).div(sourceRate).toSignificantDigits(RATE_DIGITS, Decimal.ROUND_DOWN);
+  new Decimal(destinationRate).div(sourceRate).toSignificantDigits(RATE_DIGITS, Decimal.ROUND_DOWN).toDecimalPlaces(RATE_DECIMALS, Decimal.ROUND_DOWN);
 
 /**
  * The pools to allocate a pair from: `pools` themselves for a fiat/token pair (no extra work), the

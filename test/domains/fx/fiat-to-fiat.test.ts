@@ -45,6 +45,14 @@ describe('FX trades of GHS for NGN', () => {
     ]);
   });
 
+  it('SELL 100,000 NGN for USD: a rate of at most 10 decimals, as the Rate type allows, in a valid answer', async () => {
+    // 0.9991 USD per USDT over 1580.5 NGN per USDT = 0.00063214172..., cut to 10 decimals
+    const res = await fx(t, 'POST', '/trades', { xml: instruction({ base: 'NGN', quoted: 'USD', amount: '100000', direction: 'SELL' }) });
+    expect(res.status, res.text).toBe(201);
+    expect(res.xml.TradAmts).toEqual({ TradgCcyAmt: '100000', SttlmCcyAmt: '63.21', CntrValCcyAmt: '63.21' });
+    expect(res.xml.AllcnDtls).toEqual({ TtlSttlmAmt: '100000', WtdAvrgRate: '0.0006321417' });
+  });
+
   it('BUY 100,000 NGN: the GHS paid is rounded up; AgrdRate is NGN per GHS and leaves out worse cross pools', async () => {
     const res = await fx(t, 'POST', '/trades', { xml: instruction({ base: 'GHS', quoted: 'NGN', amount: '100000', direction: 'BUY' }) });
     // 100,000 / 100.83226 = 991.7462..., rounded up

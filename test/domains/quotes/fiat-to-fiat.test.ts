@@ -111,10 +111,11 @@ describe('a GHS → NGN quote', () => {
   });
 
   it('takes any two of NGN, GHS and USD: NGN→USD and USD→NGN through USDT on their best chain', async () => {
-    // NGN→USDT BASE 1580.5 with USDT→USD BASE 0.9991: 0.9991 / 1580.5 = 0.00063214172 USD per NGN
+    // NGN→USDT BASE 1580.5 with USDT→USD BASE 0.9991: 0.9991 / 1580.5 = 0.00063214172..., cut to 10 decimals
+    // (a rate has at most 10, as the FX interface's Rate type says): 0.0006321417 USD per NGN
     const toUsd = await create({ sourceCurrency: 'NGN', destinationCurrency: 'USD', amount: 100000 });
     // 63.21 / 100,000 = 0.0006321 is below the one rate used, so the average is that rate
-    expect(toUsd).toMatchObject({ chain: 'BASE', totalDestinationAmount: 63.21, allocationResult: { weightedAverageRate: 0.00063214172, allocations: [{ rate: 0.00063214172 }] } });
+    expect(toUsd).toMatchObject({ chain: 'BASE', totalDestinationAmount: 63.21, allocationResult: { weightedAverageRate: 0.0006321417, allocations: [{ rate: 0.0006321417 }] } });
     // USD→USDT BASE 1.0009 with USDT→NGN BASE 1575: 1575 / 1.0009 = 1573.5837 NGN per USD, better than ETHEREUM's 1570.7716
     const fromUsd = await create({ sourceCurrency: 'USD', destinationCurrency: 'NGN', amount: 100 });
     expect(fromUsd).toMatchObject({ chain: 'BASE', totalDestinationAmount: 157358.37, allocationResult: { weightedAverageRate: 1573.5837 } });
