@@ -109,6 +109,22 @@ describe('postgres store across replicas', () => {
     expect(await session(ta, (t) => [...t.collection('x').keys()])).toEqual(['new']);
   });
 
+  it('keeps quotes, backslashes and any Unicode in ids, collection names, values and journal entries as written', async () => {
+    const [a, b] = await replicas(await database());
+    const odd = `it's a \\ back'\\'slash; DROP TABLE sandbox_records; -- \u00e9\u{1F600} \\x27 $$`;
+    const value = { text: odd, nested: [odd, { [odd]: odd }], lone: '\ud800' };
+    await session(a.copy(odd), (t) => {
+      t.collection(odd).put(odd, value);
+      t.journal.add(odd, 10);
+    });
+    expect(await session(b.copy(odd), (t) => [[...t.collection(odd).keys()], t.collection(odd).get(odd)])).toEqual([[odd], value]);
+    expect((await b.copy(odd).journal.list(10)).map((e) => e.entry)).toEqual([odd]);
+    await session(b.copy(odd), (t) => t.clear([odd]));
+    expect(await session(a.copy(odd), (t) => t.collection(odd).get(odd))).toEqual(value);
+    await session(b.copy(odd), (t) => t.clear());
+    expect(await session(a.copy(odd), (t) => t.collection(odd).size)).toBe(0);
+  });
+
   it('makes sessions of one tenant take turns across replicas: no update is lost', async () => {
     const [a, b] = await replicas(await database());
     const copies = [a.copy('t'), b.copy('t')];
