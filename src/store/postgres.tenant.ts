@@ -10,6 +10,7 @@
 // process sessions of one tenant take turns, so a session never sees another's half-done work.
 import type { ReservedSql, Sql } from 'postgres';
 import { int, lastResults, text } from './postgres.literal.js';
+import { NOT_PREPARED, PREPARE } from './postgres.prepared.js';
 import { MemoryTenantStore, StoreUnavailableError, type JournalStore, type StoreOp } from './store.js';
 
 /** A read writes the tenant's last use down at most this often (base-clock ms). */
@@ -147,11 +148,20 @@ export class PostgresTenantStore extends MemoryTenantStore {
     const known = this.at >= 0;
     const statements = [
       how.begin ? 'BEGIN' : '',
-      how.create ? `INSERT INTO sandbox_tenants (id, mode, used_at) VALUES (${id}, ${text(mode)}, ${int(this.now())}) ON CONFLICT (id) DO NOTHING` : '',
-      `SELECT version, next_seq, purged, due_at, incarnation, used_at FROM sandbox_tenants WHERE id = ${id} FOR UPDATE${how.skipLocked ? ' SKIP LOCKED' : ''}`,
-      known ? `SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${id} AND ver > ${int(this.at)} ORDER BY seq` : '',
-    ];
-    const results = lastResults<Row | ChangeRow>(await c.unsafe(statements.filter(Boolean).join(';\n')), known ? 2 : 1);
+      how.create ? `EXECUTE sandbox_create(${id}, ${text(mode)}, ${int(this.now())})` : '',
+      `EXECUTE ${how.skipLocked ? 'sandbox_lock_skip' : 'sandbox_lock'}(${id})`,
+      known ? `EXECUTE sandbox_changes(${id}, ${int(this.at)})` : '',
+    ].filter(Boolean);
+    let reply: unknown;
+    try {
+      reply = await c.unsafe(statements.join(';\n'));
+    } catch (err) {
+      // A connection that has not prepared the session's statements: prepare them and begin again.
+      if (!how.begin || (err as { code?: string }).code !== NOT_PREPARED) throw err;
+      await c.unsafe(`ROLLBACK;\n${PREPARE}`);
+      reply = await c.unsafe(statements.join(';\n'));
+    }
+    const results = lastResults<Row | ChangeRow>(reply, known ? 2 : 1);
     return { row: results[0][0] as Row | undefined, changes: known ? (results[1] as ChangeRow[]) : undefined };
   }
 
@@ -181,7 +191,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
       const queries: string[] = [];
       if (journalCleared) queries.push(`DELETE FROM sandbox_journal WHERE tenant = ${id}`);
       if (entries.length) {
-        queries.push(`INSERT INTO sandbox_journal (tenant, entry) VALUES ${entries.map((e) => `(${id}, ${text(e)})`).join(', ')}`);
+        queries.push(`EXECUTE sandbox_journal_add(${id}, ARRAY[${entries.map(text).join(', ')}]::text[])`);
         // The tenant keeps its newest `keep` entries, as the embedded journal does; trimmed every
         // TRIM_EVERY entries this copy writes (the journal never lists more than `keep`).
         this.journalWrites += entries.length;
@@ -200,23 +210,29 @@ export class PostgresTenantStore extends MemoryTenantStore {
               }`,
         );
       }
-      const rows: string[] = [];
+      const colls: string[] = [];
+      const ids: string[] = [];
+      const seqs: string[] = [];
+      const values: string[] = [];
       const moved: string[] = [];
       for (const [coll, byId] of changes) {
         const c = text(coll);
         for (const [rid, ch] of byId) {
           const r = text(rid);
-          rows.push(`(${id}, ${c}, ${r}, ${int(ch.seq)}, ${v}, ${ch.v === null ? 'NULL' : text(ch.v)})`);
+          colls.push(c);
+          ids.push(r);
+          seqs.push(int(ch.seq));
+          values.push(ch.v === null ? 'NULL' : text(ch.v));
           if (ch.moved) moved.push(`(${c}, ${r})`);
         }
       }
       if (moved.length) {
         queries.push(`UPDATE sandbox_records SET value = NULL WHERE tenant = ${id} AND (coll, id) IN (${moved.join(', ')})`);
       }
-      if (rows.length) {
-        queries.push(`INSERT INTO sandbox_records (tenant, coll, id, seq, ver, value) VALUES ${rows.join(', ')}
-          ON CONFLICT (tenant, coll, id) DO UPDATE SET value = excluded.value, ver = excluded.ver,
-            seq = CASE WHEN sandbox_records.value IS NULL THEN excluded.seq ELSE sandbox_records.seq END`);
+      if (colls.length) {
+        queries.push(
+          `EXECUTE sandbox_put(${id}, ${v}, ARRAY[${colls.join(', ')}]::text[], ARRAY[${ids.join(', ')}]::text[], ARRAY[${seqs.join(', ')}]::bigint[], ARRAY[${values.join(', ')}]::text[])`,
+        );
       }
       const purge = ops.length > 0 && version % TOMBSTONE_VERSIONS === 0 ? version - TOMBSTONE_VERSIONS : undefined;
       if (purge !== undefined) {
@@ -224,8 +240,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
       }
       // A session that only adds journal entries leaves the tenant's row as it is.
       if (ops.length || due !== this.dueAt || used !== null) {
-        queries.push(`UPDATE sandbox_tenants SET version = ${v}, next_seq = ${int(nextSeq)}, due_at = ${int(due)},
-          purged = GREATEST(purged, ${int(purge ?? 0)}), used_at = COALESCE(${int(used)}, used_at) WHERE id = ${id}`);
+        queries.push(`EXECUTE sandbox_mark(${id}, ${v}, ${int(nextSeq)}, ${int(due)}, ${int(purge ?? 0)}, ${int(used)})`);
       }
       queries.push('COMMIT');
       this.conn = undefined;
