@@ -53,6 +53,9 @@ export class PostgresTenantStore extends MemoryTenantStore {
   private at = -1;
   /** How many times records were read into this copy: derived state is rebuilt when it moves. */
   syncs = 0;
+  /** What the last read changed, by collection: each id with the record held before (undefined:
+   * none); undefined when the tenant was read whole. */
+  changed: Map<string, Map<string, unknown>> | undefined;
   private nextSeq = 0;
   private incarnation = '';
   private dueAt: number | null = null;
@@ -335,9 +338,15 @@ export class PostgresTenantStore extends MemoryTenantStore {
           ? await c<ChangeRow[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND value IS NOT NULL ORDER BY seq`
           : await c<ChangeRow[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND ver > ${this.at} ORDER BY seq`;
     if (whole) for (const map of this.data.values()) map.clear();
+    const changed = whole ? undefined : new Map<string, Map<string, unknown>>();
     for (const r of rows) {
       let map = this.data.get(r.coll);
       if (!map) this.data.set(r.coll, (map = new Map()));
+      if (changed) {
+        let ids = changed.get(r.coll);
+        if (!ids) changed.set(r.coll, (ids = new Map()));
+        if (!ids.has(r.id)) ids.set(r.id, map.get(r.id));
+      }
       if (r.value === null) map.delete(r.id);
       else {
         // Put first after this copy's version: it goes to the end, where the writer put it.
@@ -347,6 +356,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
     }
     this.at = version;
     this.syncs++;
+    this.changed = changed;
     this.nextSeq = Number(row.next_seq);
     this.incarnation = row.incarnation;
     // Writes made outside a session, not yet written, stay on top.
