@@ -345,6 +345,7 @@ const listOf = (v, d) => (v === undefined ? d : v.split(',').map((n) => n.trim()
 const PG_WORKLOADS = listOf(process.env.BENCH_PG, ['POST payout', 'GET payout read-back', 'POST FX trade (XML)', 'POST quote intent']);
 const PG_KEYS = listOf(process.env.BENCH_PG_KEYS, ['1', '100']).map(Number);
 const PG_KEY_CONNECTIONS = 25;
+const PG_KEY_WARM_SECONDS = 10;
 const pgRows = [];
 const pgKeyRows = [];
 /** CPU time (µs) of a process and its children: PostgreSQL's postmaster and every backend. */
@@ -398,7 +399,9 @@ if (part('pg')) {
     };
     const run = (seconds) =>
       Promise.all(servers.map((s, i) => autocannon({ url: s.url, connections: PG_KEY_CONNECTIONS, duration: seconds, requests: spread(i) })));
-    await run(3);
+    // Warmed longer than the workloads: at a few hundred requests a second V8 is still optimising
+    // the session's code after 3 s.
+    await run(PG_KEY_WARM_SECONDS);
     const cpu0 = servers.map(cpuUs);
     const pg0 = treeCpuUs(pgPid);
     const from = Date.now();

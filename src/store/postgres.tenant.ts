@@ -314,7 +314,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
     if (!c) return;
     this.conn = undefined;
     try {
-      await (command === 'COMMIT' ? c`COMMIT` : c`ROLLBACK`);
+      await c.unsafe(command);
     } catch {
       // a connection that failed is closed by the driver; nothing was committed on it
     } finally {
