@@ -2,9 +2,9 @@
 // session's simple queries (postgres.tenant.ts): the database plans each once per connection
 // instead of once per request, and a round trip stays one message and one reply. Arguments go as
 // literals (postgres.literal.ts). A connection that has not prepared them (new, or reconnected)
-// answers 26000 to the first EXECUTE; the session then prepares them and begins again.
+// answers 26000 to the first EXECUTE; the session then prepares the ones it lacks and begins again.
 
-export const PREPARE = [
+const STATEMENTS = [
   `PREPARE sandbox_lock(text) AS
      SELECT version, next_seq, purged, due_at, incarnation, used_at FROM sandbox_tenants WHERE id = $1 FOR UPDATE`,
   `PREPARE sandbox_lock_skip(text) AS
@@ -26,7 +26,13 @@ export const PREPARE = [
   `PREPARE sandbox_mark(text, bigint, bigint, bigint, bigint, bigint) AS
      UPDATE sandbox_tenants SET version = $2, next_seq = $3, due_at = $4, purged = GREATEST(purged, $5),
        used_at = COALESCE($6, used_at) WHERE id = $1`,
-].join(';\n');
+];
+
+/** The PREPAREs of the statements a connection lacks, given the names it has prepared. */
+export function preparing(have: Iterable<string>): string {
+  const known = new Set(have);
+  return STATEMENTS.filter((s) => !known.has(/^PREPARE (\w+)/.exec(s)![1])).join(';\n');
+}
 
 /** SQLSTATE of an EXECUTE naming a statement this connection has not prepared. */
 export const NOT_PREPARED = '26000';

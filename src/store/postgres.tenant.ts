@@ -10,7 +10,7 @@
 // process sessions of one tenant take turns, so a session never sees another's half-done work.
 import type { ReservedSql, Sql } from 'postgres';
 import { int, lastResults, text } from './postgres.literal.js';
-import { NOT_PREPARED, PREPARE } from './postgres.prepared.js';
+import { NOT_PREPARED, preparing } from './postgres.prepared.js';
 import { MemoryTenantStore, StoreUnavailableError, type JournalStore, type StoreOp } from './store.js';
 
 /** A read writes the tenant's last use down at most this often (base-clock ms). */
@@ -161,7 +161,10 @@ export class PostgresTenantStore extends MemoryTenantStore {
     } catch (err) {
       // A connection that has not prepared the session's statements: prepare them and begin again.
       if (!how.begin || (err as { code?: string }).code !== NOT_PREPARED) throw err;
-      await c.unsafe(`ROLLBACK;\n${PREPARE}`);
+      // The ones it lacks: PREPARE is not undone by a rollback, so a batch cut short leaves some.
+      const [, have] = lastResults<{ name: string }>(await c.unsafe('ROLLBACK;\nSELECT name FROM pg_prepared_statements'), 2);
+      const missing = preparing(have.map((r) => r.name));
+      if (missing) await c.unsafe(missing);
       reply = await c.unsafe(statements.join(';\n'));
     }
     const results = lastResults<Row | ChangeRow>(reply, known ? 2 : 1);
