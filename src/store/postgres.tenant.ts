@@ -2,12 +2,13 @@
 // start of each session and written back at its end.
 //
 // A session is one transaction that holds the tenant's row lock (SELECT … FOR UPDATE), so across
-// every replica one session at a time reads and writes a tenant. It begins by reading the tenant's
-// row: when its version is the one this copy has, nothing else is read; otherwise the records
-// written since (tombstones included) are read and applied, or all of them when this copy is too old
-// or the tenant was dropped and begun again. Reads and writes in between are the memory store's;
-// writes are logged and written in one pipelined batch with the new version and COMMIT. In this
-// process sessions of one tenant take turns, so a session never sees another's half-done work.
+// every replica one session at a time reads and writes a tenant. Its first round trip takes the
+// lock, reads the tenant's row and the records written since this copy's version (tombstones
+// included), which are applied; all of them are read instead when this copy is too old or the
+// tenant was dropped and begun again. Reads and writes in between are the memory store's; writes
+// are logged and written in one query with the journal entries, the new version and COMMIT. Each
+// round trip is one simple query of prepared statements (postgres.prepared.ts). In this process
+// sessions of one tenant take turns, so a session never sees another's half-done work.
 import type { ReservedSql, Sql } from 'postgres';
 import { int, lastResults, text } from './postgres.literal.js';
 import { NOT_PREPARED, preparing } from './postgres.prepared.js';
