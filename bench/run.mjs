@@ -4,7 +4,7 @@
 // rounds it is split into (default 2). BENCH_ONLY="POST payout,GET listings (XML)" runs only those
 // workloads, prints their rows and skips the other measurements and results.json.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -337,13 +337,37 @@ const coldStartMs = colds.length ? Math.round(Math.min(...colds)) : undefined;
 
 // PostgreSQL (--store): a throwaway cluster (fsync off, as in the tests), then for each workload the
 // memory store, one replica, and two replicas on one database (each with its own key and 50
-// connections, loaded at once), every figure from the same run.
-const PG_WORKLOADS = (process.env.BENCH_PG?.split(',').map((n) => n.trim())) ?? ['POST payout', 'GET payout read-back', 'POST FX trade (XML)', 'POST quote intent'];
+// connections, loaded at once), every figure from the same run. Then POST payout from two replicas
+// on one database over BENCH_PG_KEYS keys (default 1 and 100), 25 connections on each replica,
+// both replicas' load spread over the same keys (as a load balancer spreads them): one key's
+// requests take turns on its row lock, many keys' run side by side.
+const listOf = (v, d) => (v === undefined ? d : v.split(',').map((n) => n.trim()).filter(Boolean));
+const PG_WORKLOADS = listOf(process.env.BENCH_PG, ['POST payout', 'GET payout read-back', 'POST FX trade (XML)', 'POST quote intent']);
+const PG_KEYS = listOf(process.env.BENCH_PG_KEYS, ['1', '100']).map(Number);
+const PG_KEY_CONNECTIONS = 25;
+const PG_KEY_WARM_SECONDS = 10;
 const pgRows = [];
+const pgKeyRows = [];
+/** CPU time (µs) of a process and its children: PostgreSQL's postmaster and every backend. */
+function treeCpuUs(pid) {
+  let us = 0;
+  for (const p of readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      if (Number(p) === pid || Number(fields[1]) === pid) us += (Number(fields[11]) + Number(fields[12])) * (1e6 / 100);
+    } catch {
+      // a backend that ended while being read
+    }
+  }
+  return us;
+}
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 if (part('pg')) {
   const { startPostgres } = await import('../scripts/postgres-cluster.mjs');
   const { default: postgres } = await import('postgres');
   const pg = await startPostgres();
+  const pgPid = await pg.pid();
   let databases = 0;
   const database = async () => {
     const sql = postgres(pg.url, { max: 1, onnotice: () => undefined });
@@ -359,6 +383,49 @@ if (part('pg')) {
     const each = ms.map(summary);
     return { rps: each.reduce((n, x) => n + x.rps, 0), p99: Math.max(...each.map((x) => x.p99)), cpuUsPerRequest: Math.max(...each.map((x) => x.cpuUsPerRequest)), non2xx: each.reduce((n, x) => n + x.non2xx, 0) };
   };
+  /** Two replicas, POST payouts over `count` keys from both, PG_KEY_CONNECTIONS on each. */
+  const overKeys = async (count) => {
+    const url = await database();
+    const uncapped = ['--max-resources', '0'];
+    const servers = [await start(['--store', url, ...uncapped], 'dist/main.js', { probe: true }), await start(['--store', url, ...uncapped], 'dist/main.js', { probe: true })];
+    const keys = Array.from({ length: count }, newKey);
+    const spread = (tag) => {
+      let n = 0;
+      const p = uniq();
+      return [{ method: 'POST', path: '/api/v1/partners/payouts', setupRequest: (req) => {
+        const i = n++;
+        return { ...req, headers: json(keys[i % count]), body: payoutBody(`k${tag}-${p}-${i}`) };
+      } }];
+    };
+    const run = (seconds) =>
+      Promise.all(servers.map((s, i) => autocannon({ url: s.url, connections: PG_KEY_CONNECTIONS, duration: seconds, requests: spread(i) })));
+    // Warmed longer than the workloads: at a few hundred requests a second V8 is still optimising
+    // the session's code after 3 s.
+    await run(PG_KEY_WARM_SECONDS);
+    const cpu0 = servers.map(cpuUs);
+    const pg0 = treeCpuUs(pgPid);
+    const from = Date.now();
+    const rs = await run(DURATION);
+    const to = Date.now();
+    const cpu = servers.map((s, i) => cpuUs(s) - cpu0[i]);
+    const pgCpu = treeCpuUs(pgPid) - pg0;
+    const load = loadAverage();
+    for (const s of servers) await stop(s);
+    const total = rs.reduce((n, r) => n + r.requests.total, 0);
+    const row = {
+      keys: count,
+      rps: Math.round(rs.reduce((n, r) => n + r.requests.total / r.duration, 0)),
+      p50: Math.max(...rs.map((r) => r.latency.p50)),
+      p99: Math.max(...rs.map((r) => r.latency.p99)),
+      cpuUsPerRequest: rs.map((r, i) => Math.round(cpu[i] / r.requests.total)),
+      pgCpuUsPerRequest: Math.round(pgCpu / total),
+      non2xx: rs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
+      stallMs: probed([{ from, to }]).stallMs,
+      load,
+    };
+    console.error(`postgres, POST payout over ${count} keys: ${JSON.stringify(row)}`);
+    return row;
+  };
   try {
     for (const name of PG_WORKLOADS) {
       // No resource cap here either: the memory store's rate passes 100,000 for one key within the run.
@@ -370,6 +437,7 @@ if (part('pg')) {
       pgRows.push({ workload: name, memory, one, two });
       console.error(`postgres ${name}: ${JSON.stringify({ memory, one, two })}`);
     }
+    for (const count of PG_KEYS) pgKeyRows.push(await overKeys(count));
   } finally {
     await pg.stop();
   }
@@ -381,6 +449,14 @@ if (pgRows.length) {
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of pgRows) {
     console.log(`| ${r.workload} | ${r.memory.rps} | ${r.one.rps} (${r.one.p99}) | ${r.two.rps} (${r.two.p99}) | ${r.memory.cpuUsPerRequest} / ${r.one.cpuUsPerRequest} | ${r.memory.non2xx + r.one.non2xx + r.two.non2xx} |`);
+  }
+}
+if (pgKeyRows.length) {
+  console.log(`\nPOST payout, two replicas on one PostgreSQL, ${PG_KEY_CONNECTIONS} connections on each, ${DURATION} s\n`);
+  console.log('| keys | payouts/s combined | p50 ms | p99 ms | sandbox CPU µs per request (each replica) | PostgreSQL CPU µs per request | longest loop stall ms | non-2xx | load average (1, 5, 15 min) |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  for (const r of pgKeyRows) {
+    console.log(`| ${r.keys} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.cpuUsPerRequest.join(' / ')} | ${r.pgCpuUsPerRequest} | ${r.stallMs} | ${r.non2xx} | ${r.load} |`);
   }
 }
 const dataRatio = {};
@@ -396,5 +472,5 @@ if (ONLY || PARTS) process.exit(0);
 
 writeFileSync(
   'bench/results.json',
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: DURATION, rounds: ROUNDS, rows, dataRps, dataRatio, rss, coldStartMs, pgRows }, null, 2) + '\n',
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: DURATION, rounds: ROUNDS, rows, dataRps, dataRatio, rss, coldStartMs, pgRows, pgKeyRows }, null, 2) + '\n',
 );

@@ -6,6 +6,8 @@ export interface TestPostgres {
   /** Stop the server, keeping its files (start() brings it back on the same port). */
   halt(): Promise<void>;
   start(): Promise<void>;
+  /** The server's process id (the postmaster, parent of every backend). */
+  pid(): Promise<number>;
   /** Stop the server and delete the cluster. */
   stop(): Promise<void>;
 }

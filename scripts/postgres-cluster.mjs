@@ -4,7 +4,7 @@
 // PostgreSQL installed, startPostgres() throws, naming what to install: no test passes silently.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -70,6 +70,7 @@ export async function startPostgres() {
     port,
     start,
     halt,
+    pid: async () => Number((await readFile(path.join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]),
     stop: async () => {
       if (stopped) return;
       stopped = true;

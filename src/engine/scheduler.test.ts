@@ -34,6 +34,27 @@ describe('Scheduler', () => {
     expect(s.takeDue(1000)).toBeUndefined();
   });
 
+  it('takes in jobs another copy added and removed, given the changed ids, as a rebuild would', () => {
+    const store = new MemoryTenantStore();
+    const jobs = store.collection<Job>('jobs');
+    const s = new Scheduler(jobs);
+    const kept = s.enqueue('k', 'r1', 300);
+    const settled = s.enqueue('k', 'r2', 100);
+    // What a read of another replica's writes does to the records: one removed, two added.
+    store.data.get('jobs')!.delete(settled.id);
+    const a: Job = { id: 'job_7', seq: 7, dueAt: 200, kind: 'k', ref: 'r3' };
+    const b: Job = { id: 'job_8', seq: 8, dueAt: 50, kind: 'k', ref: 'r1' };
+    store.data.get('jobs')!.set(a.id, a).set(b.id, b);
+    s.update(new Map<string, unknown>([[settled.id, settled], [a.id, undefined], [b.id, undefined]]));
+    expect(s.has('r2')).toBe(false);
+    expect(s.pending('r1').map((j) => j.id)).toEqual(['job_8', kept.id]);
+    const taken: string[] = [];
+    for (let j = s.takeDue(1_000); j; j = s.takeDue(1_000)) taken.push(j.id);
+    expect(taken).toEqual(['job_8', 'job_7', kept.id]);
+    // numbering goes on after the newest job taken in
+    expect(s.enqueue('k', 'r4', 10).id).toBe('job_9');
+  });
+
   it('rebuilds its order and index from stored jobs', () => {
     const { s, jobs } = make();
     s.enqueue('k', 'late', 500);

@@ -36,6 +36,23 @@ export class Scheduler {
     }
   }
 
+  /** Take in jobs another replica added or removed, given each changed id and the job this copy
+   * held under it before (undefined: none). A job put again under an id it already had (never
+   * done: jobs are added and removed, not changed) rebuilds the whole order. */
+  update(changed: ReadonlyMap<string, unknown>): void {
+    for (const [id, before] of changed) {
+      const now = this.jobs.get(id);
+      if (before !== undefined && now !== undefined) return this.reload();
+      // A removed job's heap entry goes when it reaches the top (dropStale).
+      if (before !== undefined) this.unindex(before as Job);
+      if (now !== undefined) {
+        this.push(now);
+        this.index(now);
+        this.seq = Math.max(this.seq, now.seq);
+      }
+    }
+  }
+
   private index(job: Job): void {
     const ids = this.byRef.get(job.ref);
     if (ids === undefined) this.byRef.set(job.ref, job.id);

@@ -109,6 +109,39 @@ describe('postgres store across replicas', () => {
     expect(await session(ta, (t) => [...t.collection('x').keys()])).toEqual(['new']);
   });
 
+  it('keeps quotes, backslashes and any Unicode in ids, collection names, values and journal entries as written', async () => {
+    const [a, b] = await replicas(await database());
+    const odd = `it's a \\ back'\\'slash; DROP TABLE sandbox_records; -- \u00e9\u{1F600} \\x27 $$`;
+    const value = { text: odd, nested: [odd, { [odd]: odd }], lone: '\ud800' };
+    await session(a.copy(odd), (t) => {
+      t.collection(odd).put(odd, value);
+      t.journal.add(odd, 10);
+    });
+    expect(await session(b.copy(odd), (t) => [[...t.collection(odd).keys()], t.collection(odd).get(odd)])).toEqual([[odd], value]);
+    expect((await b.copy(odd).journal.list(10)).map((e) => e.entry)).toEqual([odd]);
+    await session(b.copy(odd), (t) => t.clear([odd]));
+    expect(await session(a.copy(odd), (t) => t.collection(odd).get(odd))).toEqual(value);
+    await session(b.copy(odd), (t) => t.clear());
+    expect(await session(a.copy(odd), (t) => t.collection(odd).size)).toBe(0);
+  });
+
+  it('prepares again what a connection lacks of its statements, and goes on', async () => {
+    const url = await database();
+    const [a] = await replicas(url);
+    // one connection, so the DEALLOCATEs below reach the one the sessions use
+    const b = await PostgresStore.open(url, { max: 1 });
+    opened.push(b);
+    await session(a.copy('t'), (t) => t.collection('x').put('1', 'one'));
+    expect(await session(b.copy('t'), (t) => t.collection('x').get('1'))).toBe('one');
+    await b.sql.unsafe('DEALLOCATE sandbox_changes');
+    await session(a.copy('t'), (t) => t.collection('x').put('2', 'two'));
+    expect(await session(b.copy('t'), (t) => [...t.collection('x').keys()])).toEqual(['1', '2']);
+    await b.sql.unsafe('DEALLOCATE ALL');
+    await session(b.copy('t'), (t) => t.collection('x').put('3', 'three'));
+    expect(await session(a.copy('t'), (t) => [...t.collection('x').keys()])).toEqual(['1', '2', '3']);
+    expect((await b.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'sandbox%'`)[0].n).toBe(7);
+  });
+
   it('makes sessions of one tenant take turns across replicas: no update is lost', async () => {
     const [a, b] = await replicas(await database());
     const copies = [a.copy('t'), b.copy('t')];

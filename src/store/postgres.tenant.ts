@@ -2,13 +2,16 @@
 // start of each session and written back at its end.
 //
 // A session is one transaction that holds the tenant's row lock (SELECT … FOR UPDATE), so across
-// every replica one session at a time reads and writes a tenant. It begins by reading the tenant's
-// row: when its version is the one this copy has, nothing else is read; otherwise the records
-// written since (tombstones included) are read and applied, or all of them when this copy is too old
-// or the tenant was dropped and begun again. Reads and writes in between are the memory store's;
-// writes are logged and written in one pipelined batch with the new version and COMMIT. In this
-// process sessions of one tenant take turns, so a session never sees another's half-done work.
+// every replica one session at a time reads and writes a tenant. Its first round trip takes the
+// lock, reads the tenant's row and the records written since this copy's version (tombstones
+// included), which are applied; all of them are read instead when this copy is too old or the
+// tenant was dropped and begun again. Reads and writes in between are the memory store's; writes
+// are logged and written in one query with the journal entries, the new version and COMMIT. Each
+// round trip is one simple query of prepared statements (postgres.prepared.ts). In this process
+// sessions of one tenant take turns, so a session never sees another's half-done work.
 import type { ReservedSql, Sql } from 'postgres';
+import { int, lastResults, text } from './postgres.literal.js';
+import { NOT_PREPARED, preparing } from './postgres.prepared.js';
 import { MemoryTenantStore, StoreUnavailableError, type JournalStore, type StoreOp } from './store.js';
 
 /** A read writes the tenant's last use down at most this often (base-clock ms). */
@@ -29,6 +32,13 @@ interface Row {
   incarnation: string;
 }
 
+interface ChangeRow {
+  coll: string;
+  id: string;
+  value: string | null;
+  seq: string;
+}
+
 interface Change {
   v: string | null;
   seq: number;
@@ -44,6 +54,9 @@ export class PostgresTenantStore extends MemoryTenantStore {
   private at = -1;
   /** How many times records were read into this copy: derived state is rebuilt when it moves. */
   syncs = 0;
+  /** What the last read changed, by collection: each id with the record held before (undefined:
+   * none); undefined when the tenant was read whole. */
+  changed: Map<string, Map<string, unknown>> | undefined;
   private nextSeq = 0;
   private incarnation = '';
   private dueAt: number | null = null;
@@ -108,27 +121,55 @@ export class PostgresTenantStore extends MemoryTenantStore {
     await this.take();
     try {
       const c = (this.conn = await this.sql.reserve());
-      const rows = opts.skipLocked
-        ? (await Promise.all([c`BEGIN`, c<Row[]>`SELECT version, next_seq, purged, due_at, incarnation, used_at FROM sandbox_tenants WHERE id = ${this.id} FOR UPDATE SKIP LOCKED`]))[1]
-        : (
-            await Promise.all([
-              c`BEGIN`,
-              c`INSERT INTO sandbox_tenants (id, mode, used_at) VALUES (${this.id}, ${mode}, ${this.now()}) ON CONFLICT (id) DO NOTHING`,
-              c<Row[]>`SELECT version, next_seq, purged, due_at, incarnation, used_at FROM sandbox_tenants WHERE id = ${this.id} FOR UPDATE`,
-            ])
-          )[2];
-      if (!rows.length) {
+      // A copy that has read the tenant knows its row exists: the row is only created when missing
+      // (the tenant was dropped elsewhere meanwhile), in a second round trip.
+      let opened = await this.open(c, mode, { begin: true, create: !opts.skipLocked && this.at < 0, skipLocked: opts.skipLocked });
+      if (!opened.row && !opts.skipLocked) opened = await this.open(c, mode, { begin: false, create: true });
+      if (!opened.row) {
         await this.close('ROLLBACK');
         this.release();
         return 'busy';
       }
-      return (await this.sync(c, rows[0])) ? 'changed' : 'fresh';
+      return (await this.sync(c, opened.row, opened.changes)) ? 'changed' : 'fresh';
     } catch (err) {
       await this.close('ROLLBACK');
       this.at = -1;
       this.release();
       throw unavailable(err);
     }
+  }
+
+  /** One round trip: BEGIN, create the tenant's row if asked, lock it (SELECT … FOR UPDATE), and
+   * read what was written since this copy's version. The lock is granted before the changes are
+   * read, and each statement reads what was committed when it starts, so they include every
+   * session that held the lock before. */
+  private async open(
+    c: ReservedSql,
+    mode: string,
+    how: { begin: boolean; create: boolean; skipLocked?: boolean },
+  ): Promise<{ row: Row | undefined; changes: ChangeRow[] | undefined }> {
+    const id = text(this.id);
+    const known = this.at >= 0;
+    const statements = [
+      how.begin ? 'BEGIN' : '',
+      how.create ? `EXECUTE sandbox_create(${id}, ${text(mode)}, ${int(this.now())})` : '',
+      `EXECUTE ${how.skipLocked ? 'sandbox_lock_skip' : 'sandbox_lock'}(${id})`,
+      known ? `EXECUTE sandbox_changes(${id}, ${int(this.at)})` : '',
+    ].filter(Boolean);
+    let reply: unknown;
+    try {
+      reply = await c.unsafe(statements.join(';\n'));
+    } catch (err) {
+      // A connection that has not prepared the session's statements: prepare them and begin again.
+      if (!how.begin || (err as { code?: string }).code !== NOT_PREPARED) throw err;
+      // The ones it lacks: PREPARE is not undone by a rollback, so a batch cut short leaves some.
+      const [, have] = lastResults<{ name: string }>(await c.unsafe('ROLLBACK;\nSELECT name FROM pg_prepared_statements'), 2);
+      const missing = preparing(have.map((r) => r.name));
+      if (missing) await c.unsafe(missing);
+      reply = await c.unsafe(statements.join(';\n'));
+    }
+    const results = lastResults<Row | ChangeRow>(reply, known ? 2 : 1);
+    return { row: results[0][0] as Row | undefined, changes: known ? (results[1] as ChangeRow[]) : undefined };
   }
 
   /** Write this session's changes and commit; the turn stays taken until end(). */
@@ -152,63 +193,67 @@ export class PostgresTenantStore extends MemoryTenantStore {
       }
       const version = ops.length ? this.at + 1 : this.at;
       const { clears, changes, nextSeq } = collapse(ops, this.nextSeq);
-      const queries: Promise<unknown>[] = [];
-      if (journalCleared) queries.push(c`DELETE FROM sandbox_journal WHERE tenant = ${this.id}`);
+      const id = text(this.id);
+      const v = int(version);
+      const queries: string[] = [];
+      if (journalCleared) queries.push(`DELETE FROM sandbox_journal WHERE tenant = ${id}`);
       if (entries.length) {
-        queries.push(c`INSERT INTO sandbox_journal (tenant, entry) SELECT ${this.id}, unnest(${c.array(entries, 25)}::text[])`);
+        queries.push(`EXECUTE sandbox_journal_add(${id}, ARRAY[${entries.map(text).join(', ')}]::text[])`);
         // The tenant keeps its newest `keep` entries, as the embedded journal does; trimmed every
         // TRIM_EVERY entries this copy writes (the journal never lists more than `keep`).
         this.journalWrites += entries.length;
         if (this.journalWrites >= TRIM_EVERY) {
           this.journalWrites = 0;
-          queries.push(c`DELETE FROM sandbox_journal WHERE tenant = ${this.id} AND id <= (
-            SELECT id FROM sandbox_journal WHERE tenant = ${this.id} ORDER BY id DESC OFFSET ${this.keep} LIMIT 1)`);
+          queries.push(`DELETE FROM sandbox_journal WHERE tenant = ${id} AND id <= (
+            SELECT id FROM sandbox_journal WHERE tenant = ${id} ORDER BY id DESC OFFSET ${int(this.keep)} LIMIT 1)`);
         }
       }
       for (const clear of clears) {
         queries.push(
           clear.coll !== undefined
-            ? c`UPDATE sandbox_records SET value = NULL, ver = ${version} WHERE tenant = ${this.id} AND coll = ${clear.coll} AND value IS NOT NULL`
-            : c`UPDATE sandbox_records SET value = NULL, ver = ${version} WHERE tenant = ${this.id} AND value IS NOT NULL AND NOT (coll = ANY(${c.array(clear.keep, 25)}::text[]))`,
+            ? `UPDATE sandbox_records SET value = NULL, ver = ${v} WHERE tenant = ${id} AND coll = ${text(clear.coll)} AND value IS NOT NULL`
+            : `UPDATE sandbox_records SET value = NULL, ver = ${v} WHERE tenant = ${id} AND value IS NOT NULL${
+                clear.keep.length ? ` AND coll NOT IN (${clear.keep.map(text).join(', ')})` : ''
+              }`,
         );
       }
       const colls: string[] = [];
       const ids: string[] = [];
-      const seqs: number[] = [];
-      const values: (string | null)[] = [];
-      const moved: [string[], string[]] = [[], []];
+      const seqs: string[] = [];
+      const values: string[] = [];
+      const moved: string[] = [];
       for (const [coll, byId] of changes) {
-        for (const [id, ch] of byId) {
-          colls.push(coll);
-          ids.push(id);
-          seqs.push(ch.seq);
-          values.push(ch.v);
-          if (ch.moved) moved[0].push(coll), moved[1].push(id);
+        const c = text(coll);
+        for (const [rid, ch] of byId) {
+          const r = text(rid);
+          colls.push(c);
+          ids.push(r);
+          seqs.push(int(ch.seq));
+          values.push(ch.v === null ? 'NULL' : text(ch.v));
+          if (ch.moved) moved.push(`(${c}, ${r})`);
         }
       }
-      if (moved[0].length) {
-        queries.push(c`UPDATE sandbox_records r SET value = NULL FROM unnest(${c.array(moved[0], 25)}::text[], ${c.array(moved[1], 25)}::text[]) AS m(c, i)
-          WHERE r.tenant = ${this.id} AND r.coll = m.c AND r.id = m.i`);
+      if (moved.length) {
+        queries.push(`UPDATE sandbox_records SET value = NULL WHERE tenant = ${id} AND (coll, id) IN (${moved.join(', ')})`);
       }
       if (colls.length) {
-        queries.push(c`INSERT INTO sandbox_records (tenant, coll, id, seq, ver, value)
-          SELECT ${this.id}, u.c, u.i, u.s, ${version}, u.v
-          FROM unnest(${c.array(colls, 25)}::text[], ${c.array(ids, 25)}::text[], ${c.array(seqs, 20)}::bigint[], ${c.array(values as string[], 25)}::text[]) AS u(c, i, s, v)
-          ON CONFLICT (tenant, coll, id) DO UPDATE SET value = excluded.value, ver = excluded.ver,
-            seq = CASE WHEN sandbox_records.value IS NULL THEN excluded.seq ELSE sandbox_records.seq END`);
+        queries.push(
+          `EXECUTE sandbox_put(${id}, ${v}, ARRAY[${colls.join(', ')}]::text[], ARRAY[${ids.join(', ')}]::text[], ARRAY[${seqs.join(', ')}]::bigint[], ARRAY[${values.join(', ')}]::text[])`,
+        );
       }
       const purge = ops.length > 0 && version % TOMBSTONE_VERSIONS === 0 ? version - TOMBSTONE_VERSIONS : undefined;
       if (purge !== undefined) {
-        queries.push(c`DELETE FROM sandbox_records WHERE tenant = ${this.id} AND value IS NULL AND ver <= ${purge}`);
+        queries.push(`DELETE FROM sandbox_records WHERE tenant = ${id} AND value IS NULL AND ver <= ${int(purge)}`);
       }
       // A session that only adds journal entries leaves the tenant's row as it is.
       if (ops.length || due !== this.dueAt || used !== null) {
-        queries.push(c`UPDATE sandbox_tenants SET version = ${version}, next_seq = ${nextSeq}, due_at = ${due},
-          purged = GREATEST(purged, ${purge ?? 0}), used_at = COALESCE(${used}, used_at) WHERE id = ${this.id}`);
+        queries.push(`EXECUTE sandbox_mark(${id}, ${v}, ${int(nextSeq)}, ${int(due)}, ${int(purge ?? 0)}, ${int(used)})`);
       }
-      queries.push(c`COMMIT`);
+      queries.push('COMMIT');
       this.conn = undefined;
-      await Promise.all(queries);
+      // One simple query: one message out, one reply back; a statement that fails skips the rest,
+      // COMMIT included, and the transaction is rolled back below.
+      await c.unsafe(queries.join(';\n'));
       c.release();
       this.at = version;
       this.nextSeq = nextSeq;
@@ -273,7 +318,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
     if (!c) return;
     this.conn = undefined;
     try {
-      await (command === 'COMMIT' ? c`COMMIT` : c`ROLLBACK`);
+      await c.unsafe(command);
     } catch {
       // a connection that failed is closed by the driver; nothing was committed on it
     } finally {
@@ -282,28 +327,40 @@ export class PostgresTenantStore extends MemoryTenantStore {
   }
 
   /** Apply what other sessions wrote since this copy's version; true when anything was read. */
-  private async sync(c: ReservedSql, row: Row): Promise<boolean> {
+  private async sync(c: ReservedSql, row: Row, changes: ChangeRow[] | undefined): Promise<boolean> {
     const version = Number(row.version);
     this.dueAt = row.due_at === null ? null : Number(row.due_at);
     this.usedAt = row.used_at === null ? null : Number(row.used_at);
     if (version === this.at && row.incarnation === this.incarnation) return false;
     const whole = this.at < 0 || row.incarnation !== this.incarnation || this.at < Number(row.purged) || version < this.at;
-    const rows = whole
-      ? await c<{ coll: string; id: string; value: string }[]>`SELECT coll, id, value FROM sandbox_records WHERE tenant = ${this.id} AND value IS NOT NULL ORDER BY seq`
-      : await c<{ coll: string; id: string; value: string | null; seq: string }[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND ver > ${this.at} ORDER BY seq`;
+    // The changes since this copy's version came with the lock (open()); a copy too old for them, or
+    // of a tenant dropped and begun again, reads the tenant whole.
+    const rows: ChangeRow[] =
+      !whole && changes
+        ? changes
+        : whole
+          ? await c<ChangeRow[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND value IS NOT NULL ORDER BY seq`
+          : await c<ChangeRow[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND ver > ${this.at} ORDER BY seq`;
     if (whole) for (const map of this.data.values()) map.clear();
+    const changed = whole ? undefined : new Map<string, Map<string, unknown>>();
     for (const r of rows) {
       let map = this.data.get(r.coll);
       if (!map) this.data.set(r.coll, (map = new Map()));
+      if (changed) {
+        let ids = changed.get(r.coll);
+        if (!ids) changed.set(r.coll, (ids = new Map()));
+        if (!ids.has(r.id)) ids.set(r.id, map.get(r.id));
+      }
       if (r.value === null) map.delete(r.id);
       else {
         // Put first after this copy's version: it goes to the end, where the writer put it.
-        if (!whole && Number((r as { seq: string }).seq) >= this.nextSeq) map.delete(r.id);
+        if (!whole && Number(r.seq) >= this.nextSeq) map.delete(r.id);
         map.set(r.id, JSON.parse(r.value));
       }
     }
     this.at = version;
     this.syncs++;
+    this.changed = changed;
     this.nextSeq = Number(row.next_seq);
     this.incarnation = row.incarnation;
     // Writes made outside a session, not yet written, stay on top.

@@ -117,6 +117,17 @@ describe('two replicas on one database', () => {
     expect(new Set(ids).size).toBe(6);
   });
 
+  it('number events on from the newest whichever replica wrote it, and from the start again after a reset on the other', async () => {
+    for (let i = 0; i < 6; i++) expect((await (i % 2 ? a : b).call('POST', PAYOUTS, { body: payout({ reference: `e-${i}` }) })).status).toBe(201);
+    const ids = (await a.call('GET', '/_sandbox/events?type=payout.pending')).body.data.map((e: { id: string }) => e.id);
+    expect(ids).toEqual(['evt_0000000001', 'evt_0000000002', 'evt_0000000003', 'evt_0000000004', 'evt_0000000005', 'evt_0000000006']);
+    expect((await b.call('POST', '/_sandbox/reset')).status).toBe(200);
+    expect((await a.call('POST', PAYOUTS, { body: payout({ reference: 'after-reset' }) })).status).toBe(201);
+    expect((await b.call('GET', '/_sandbox/events')).body.data.map((e: { id: string; event: string }) => `${e.id} ${e.event}`)).toEqual([
+      'evt_0000000001 payout.pending',
+    ]);
+  });
+
   it('apply a due move once when both replicas tick together', async () => {
     await a.call('POST', PAYOUTS, { body: payout() });
     a.clock.advance(400);

@@ -121,6 +121,18 @@ export class EventLog {
     this.seq = last;
   }
 
+  /** Take in events another replica added or removed (their ids): numbering goes on after the
+   * newest; when the newest is gone (a reset), after the newest left. */
+  update(changed: Iterable<string>): void {
+    let last = this.seq;
+    for (const id of changed) {
+      const n = Number(id.slice(4));
+      if (!this.events.has(id) && n >= this.seq) return this.reload();
+      if (this.events.has(id)) last = Math.max(last, n);
+    }
+    this.seq = last;
+  }
+
   /** Record an event whose view is `view(source)` (`source` itself without a view). */
   emit<S>(event: string, createdAt: string, source: S, view?: EventView<S>): SandboxEvent {
     const id = `evt_${String(++this.seq).padStart(10, '0')}`;

@@ -134,11 +134,20 @@ export class Tenant {
     this.advances = clock?.advances ?? (this.offsetMs > 0 ? [[this.lastUsedAt, 0]] : []);
   }
 
-  /** Read again what this object keeps from its store: another replica changed the tenant. */
-  reload(): void {
+  /** Read again what this object keeps from its store: another replica changed the tenant. With
+   * `changed` (each changed collection's ids, with the record held before), only what changed is
+   * taken in; without it, everything is read again. */
+  reload(changed?: ReadonlyMap<string, ReadonlyMap<string, unknown>>): void {
     this.readClock();
-    this.scheduler.reload();
-    this.events.reload();
+    if (!changed) {
+      this.scheduler.reload();
+      this.events.reload();
+      return;
+    }
+    const jobs = changed.get('jobs');
+    if (jobs) this.scheduler.update(jobs);
+    const events = changed.get('events');
+    if (events) this.events.update(events.keys());
   }
 
   /** Base-clock ms at which the tenant's clock shows `tenantMs`. */

@@ -70,7 +70,9 @@ export class SharedTenants {
       // most recently used last, for the copy limit
       this.byId.delete(id);
       this.byId.set(id, t);
-      if (this.readAt.get(t) !== ts.syncs) t.reload();
+      // Only what the last read brought in when the object is one read behind; else all of it.
+      const at = this.readAt.get(t);
+      if (at !== ts.syncs) t.reload(at === ts.syncs - 1 ? ts.changed : undefined);
     }
     this.readAt.set(t, ts.syncs);
     t.random.reseed((this.seedOf(id) + Math.imul(ts.version, 0x9e3779b9)) >>> 0);
