@@ -18,6 +18,15 @@ export const fiatAmount = (example: number) =>
     .openapi({ example });
 
 /** A reference the partner chooses (a body reference, an idempotency key, a reference in a path):
- * 1 to `max` characters, not only white space, since a blank one names nothing a person can find. */
+ * 1 to `max` characters, not only white space, since a blank one names nothing a person can find,
+ * and no control character (a NUL, a tab, a line break), which no person types into one and the
+ * PostgreSQL store could not keep as a key. */
 export const referenceText = (max: number) =>
-  z.string().min(1, { abort: true }).max(max).regex(/\S/, 'must not be blank: send at least one character that is not white space');
+  z
+    .string()
+    .min(1, { abort: true })
+    .max(max)
+    .regex(/\S/, { message: 'must not be blank: send at least one character that is not white space', abort: true })
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not hold a control character (U+0000 to U+001F, U+007F): send letters, digits and punctuation')
+    // The document states both rules in one pattern (a schema has one): no control character, and one that is not white space.
+    .openapi({ pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$' });

@@ -37,6 +37,19 @@ describe('a blank reference is refused wherever a reference is taken', () => {
     expect((await t.call('GET', '/_sandbox/events')).body.data).toEqual([]);
   });
 
+  it.each(['a\u0000b', 'order\n1', 'tab\there', 'del\u007f'])('holding a control character (%j), in a payout or wallet payout body, naming it; nothing is created', async (ref) => {
+    for (const [path, body] of [
+      ['/api/v1/partners/payouts', payout(ref)],
+      ['/api/v1/partners/wallets/payouts', walletPayout(ref)],
+    ] as const) {
+      const res = await t.call('POST', path, { body });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error.details).toEqual([{ field: 'reference', issue: 'must not hold a control character (U+0000 to U+001F, U+007F): send letters, digits and punctuation' }]);
+    }
+    expect((await t.call('GET', '/_sandbox/events')).body.data).toEqual([]);
+    expect((await t.call('GET', '/api/v1/partners/payouts/a%00b')).status).toBe(400);
+  });
+
   it('in the withdrawal Idempotency-Key header', async () => {
     const res = await t.call('POST', '/api/v1/partners/withdrawal', { body: withdrawal, headers: { 'idempotency-key': '   ' } });
     expect(res.status).toBe(400);
