@@ -47,7 +47,7 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
     }),
     view('resources', 'Resources and their timelines', {
       wide: true,
-      children: html`<p><label for="filter-resources">Filter by kind, id or status</label> <input id="filter-resources" data-filter="resources" type="search" size="24"/></p><p><button type="button" data-action="demo-bulk" aria-pressed="false">Show the demo bulk file (24 settled transfers)</button> <span class="muted">The sandbox keeps a settled demo file, bulk_demo_salaries, for each key once it makes a transfer request; the list leaves it out until asked.</span></p><p class="muted" data-field="legend">FX trade states, with the API’s codes: new (NEWT), awaiting acceptance · settling (SETT), accepted, awaiting pay-in · completed (COMP) · cancelled (CANC). Green is a final success, red a failure, cancellation or expiry, grey a state still moving.</p>`,
+      children: html`<p><label for="filter-resources">Filter by kind, id or status</label> <input id="filter-resources" data-filter="resources" type="search" size="24"/></p><p><button type="button" data-action="demo-bulk">Make the demo bulk file (24 settled transfers)</button> <span class="muted">A settled demo file, bulk_demo_salaries, to try the bulk listing's filters on (POST /_sandbox/bulk-disbursements/demo); nothing else makes it.</span></p><p class="muted" data-field="legend">FX trade states, with the API’s codes: new (NEWT), awaiting acceptance · settling (SETT), accepted, awaiting pay-in · completed (COMP) · cancelled (CANC). Green is a final success, red a failure, cancellation or expiry, grey a state still moving.</p>`,
     }),
     view('journal', 'Request journal', {
       wide: true,

@@ -356,7 +356,7 @@ describe('the console page', () => {
     expect((c.doc.querySelector('#compose-body') as unknown as HTMLTextAreaElement).value).toContain('<FXTradInstr>');
   });
 
-  it('creates one transfer as one transfer; the demo bulk file shows only when asked for, by its labelled button', async () => {
+  it('creates one transfer as one transfer; the demo bulk file is made only by its labelled button', async () => {
     const t = await createTestApp();
     const c = await consoleFor(t);
     await c.signIn(KEY);
@@ -367,18 +367,17 @@ describe('the console page', () => {
     expect(c.text('[data-view="compose"]')).toContain('POST /api/v1/transfers → 201');
     const cards = () => [...c.doc.querySelectorAll('[data-view="resources"] .resource')].map((r) => r.getAttribute('data-kind'));
     expect(cards()).toEqual(['transfers']);
-    expect(c.text('[data-field="demo-hidden"]')).toBe('Not shown: the demo bulk file bulk_demo_salaries and its rows (25 in this list).');
+    expect((await t.call('GET', '/_sandbox/resources?limit=1')).body.counts).toMatchObject({ transfers: 1 });
     const button = c.doc.querySelector('[data-action="demo-bulk"]')!;
-    expect(button.textContent).toBe('Show the demo bulk file (24 settled transfers)');
-    expect(button.getAttribute('aria-pressed')).toBe('false');
+    expect(button.textContent).toBe('Make the demo bulk file (24 settled transfers)');
     await c.click('[data-action="demo-bulk"]');
-    expect(button.getAttribute('aria-pressed')).toBe('true');
-    expect(c.doc.querySelector('[data-field="demo-hidden"]')).toBeNull();
+    expect(c.text('[data-field="action-result"]')).toBe('Demo bulk file bulk_demo_salaries: made, 24 settled transfers');
+    expect(c.sent.some((s) => s.url === '/_sandbox/bulk-disbursements/demo')).toBe(true);
     expect(c.text('[data-field="resources-count"]')).toBe('Showing 25 of 26');
     await c.click('[data-action="more"][data-list="resources"]');
     expect(c.doc.querySelector('[data-view="resources"] .resource[data-kind="bulk-disbursements"][data-id="bulk_demo_salaries"]')).not.toBeNull();
     await c.click('[data-action="demo-bulk"]');
-    expect(cards()).toEqual(['transfers']);
+    expect(c.text('[data-field="action-result"]')).toBe('Demo bulk file bulk_demo_salaries: already here, 24 settled transfers');
   });
 
   it('shows the server\'s refusal when the edited body is wrong', async () => {

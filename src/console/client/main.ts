@@ -14,6 +14,7 @@ export interface ConsoleParts {
 
 export function startConsole(win: Window, parts: ConsoleParts) {
   const doc = win.document;
+  const DEMO_BULK = 'bulk_demo_salaries';
   const api = parts.makeApi(win);
   const views = parts.makeViews();
   const flows = new Map(parts.flows.map((f) => [f.id, f]));
@@ -22,8 +23,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   let last: Snapshot | undefined;
   /** What each long list shows: a text filter and how many items (more on "Show more"). */
   const PAGE = 25;
-  const lists: Record<'resources' | 'journal' | 'events', { text: string; shown: number; demo?: boolean }> = {
-    resources: { text: '', shown: PAGE, demo: false },
+  const lists: Record<'resources' | 'journal' | 'events', { text: string; shown: number }> = {
+    resources: { text: '', shown: PAGE },
     journal: { text: '', shown: PAGE },
     events: { text: '', shown: PAGE * 2 },
   };
@@ -155,10 +156,6 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       list.shown = name === 'events' ? PAGE * 2 : PAGE;
     }
     for (const input of Array.from(doc.querySelectorAll('[data-filter]')) as HTMLInputElement[]) input.value = '';
-    lists.resources.demo = false;
-    const demo = el('[data-action="demo-bulk"]');
-    demo?.setAttribute('aria-pressed', 'false');
-    if (demo) demo.textContent = 'Show the demo bulk file (24 settled transfers)';
   }
 
   function forget(message = ''): void {
@@ -321,19 +318,11 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     say('compose-target', `POST ${t.path}`);
   }
 
-  /** The demo bulk file, on request only: reading it makes the sandbox seed it if this key has none yet. */
-  async function toggleDemo(button: HTMLElement): Promise<void> {
-    const show = !lists.resources.demo;
-    if (show) {
-      const x = await api.call('Read the demo bulk file', 'GET', '/api/v1/transfers/bulk/bulk_demo_salaries/transfers', { headers: { 'x-service-source': 'console' } });
-      if (x.status !== 200) {
-        say('action-result', `Read the demo bulk file: ${x.status}${serverMessage(x.responseBody)}`, 'failed');
-        return;
-      }
-    }
-    lists.resources.demo = show;
-    button.setAttribute('aria-pressed', String(show));
-    button.textContent = show ? 'Hide the demo bulk file' : 'Show the demo bulk file (24 settled transfers)';
+  /** The demo bulk file: made only by this button, through the control API. */
+  async function makeDemo(): Promise<void> {
+    const x = await api.call('Make the demo bulk file', 'POST', '/_sandbox/bulk-disbursements/demo');
+    const done = x.status === 200 || x.status === 201;
+    say('action-result', done ? `Demo bulk file ${DEMO_BULK}: ${x.status === 201 ? 'made' : 'already here'}, 24 settled transfers` : `Make the demo bulk file: ${x.status}${serverMessage(x.responseBody)}`, done ? 'ok' : 'failed');
     await refresh();
   }
 
@@ -376,7 +365,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       return;
     }
     if (action === 'reset-cancel') return dialog?.close();
-    if (action === 'demo-bulk') return toggleDemo(target);
+    if (action === 'demo-bulk') return makeDemo();
     if (action === 'compose-send') return compose();
     if (action === 'more') {
       const list = lists[target.getAttribute('data-list') as keyof typeof lists];

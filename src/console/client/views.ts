@@ -92,15 +92,10 @@ export function makeViews() {
   interface ListView {
     text: string;
     shown: number;
-    /** The resource list only: whether the demo bulk file and its rows are shown (only when asked). */
-    demo?: boolean;
     /** The resource list only: a live key, whose simulate moves are marked as the sandbox's own. */
     live?: boolean;
   }
 
-  /** The demo bulk file the sandbox seeds on a key's first transfer request, and its rows. */
-  const DEMO_BULK = 'bulk_demo_salaries';
-  const isDemo = (r: any) => (r.kind === 'bulk-disbursements' && r.id === DEMO_BULK) || (r.kind === 'transfers' && r.resource?.bulkId === DEMO_BULK);
 
   function page<T>(items: T[], view: ListView | undefined, textOf: (item: T) => string, name: string): { items: T[]; footer: string } {
     const want = (view?.text ?? '').trim().toLowerCase();
@@ -120,14 +115,8 @@ export function makeViews() {
       history.set(key, [...(history.get(key) ?? []), e]);
     }
     const cards: { kind: string; id: string; status: string | null; createdAt: string; resource: unknown; steps: any[]; moves: string[] }[] = [];
-    let hidden = 0;
     for (const r of snap.resources.data) {
       const key = `${r.eventPrefix}|${r.id}`;
-      if (!view?.demo && isDemo(r)) {
-        hidden++;
-        history.delete(key);
-        continue;
-      }
       cards.push({ kind: r.kind, id: r.id, status: r.status, createdAt: r.createdAt, resource: r.resource, steps: history.get(key) ?? [], moves: r.moves ?? [] });
       history.delete(key);
     }
@@ -139,10 +128,9 @@ export function makeViews() {
       cards.push({ kind: prefix, id, status: String(state), createdAt: steps[0].createdAt, resource: last.data, steps, moves: [] });
     }
     cards.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-    const note = hidden ? `<p class="muted" data-field="demo-hidden">Not shown: the demo bulk file ${DEMO_BULK} and its rows (${hidden} in this list).</p>` : '';
-    if (cards.length === 0) return `${note}<p class="empty">No resources yet. Run a guided flow, or call the API with this key.</p>`;
+    if (cards.length === 0) return `<p class="empty">No resources yet. Run a guided flow, or call the API with this key.</p>`;
     const paged = page(cards, view, (c) => `${c.kind} ${c.id} ${c.status ?? ''}`, 'resources');
-    return note + paged.items
+    return paged.items
       .map((c) => {
         const steps = c.steps
           .map((e) => {
