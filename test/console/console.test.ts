@@ -2,6 +2,7 @@
 // flows, the clock and scenario buttons, polling, and that a key never leaves the browser session
 // except in the Authorization header.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { consoleScript } from '../../src/console/script.js';
 import { createTestApp, KEY, KEY_B, LIVE_KEY, type TestApp } from '../support/app.js';
@@ -60,7 +61,16 @@ describe('the console page', () => {
     expect((await t.app.request('/console/console.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 
-  it('drops any query string, so a key typed into one does not stay in the address bar', async () => {
+  it('serves one bundled script (real modules, built by scripts/build.mjs) under 100 KB compressed', async () => {
+    const t = await createTestApp();
+    const js = await (await t.app.request('/console/console.js')).text();
+    expect(js.startsWith('window.sandboxConsolePollMs = 1500;\n')).toBe(true);
+    // One bundle: nothing is imported at run time, and the page loads no other script.
+    expect(js).not.toMatch(/\bimport\s*\(|^import\s/m);
+    expect(gzipSync(js).length).toBeLessThan(100 * 1024);
+  });
+
+    it('drops any query string, so a key typed into one does not stay in the address bar', async () => {
     const t = await createTestApp();
     const res = await t.app.request(`/console?key=${KEY}`);
     expect(res.status).toBe(303);

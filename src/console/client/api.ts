@@ -1,6 +1,5 @@
 // Browser side of the console: the key and the calls to the sandbox's own API.
-// Runs in the browser (see ../script.ts): it must not import anything at runtime and must not use
-// module-level values; everything it needs lives inside the factory.
+// A module of the console's browser bundle (./index.ts).
 
 export interface Exchange {
   label: string;

@@ -1,6 +1,6 @@
 // Guided flows over fiat payouts: the happy path to SUCCESSFUL, and a payout that fails under the
 // `failures` scenario (chosen for that one request with the X-Sandbox-Scenario header).
-// Runs in the browser (see ../script.ts): no runtime imports, no module-level values.
+// A module of the console's browser bundle (./index.ts); the server reads the flow names from it too.
 import type { Flow } from './flow.js';
 
 export function makePayoutFlows(): Flow[] {

@@ -1,6 +1,6 @@
 // Guided flows for marketplace quotes and the XML FX interface. Quote responses are the bare
 // quote objects (no data envelope); FX requests and responses are XML, read with tools.xmlText.
-// Runs in the browser (see ../script.ts): no runtime imports, no module-level values.
+// A module of the console's browser bundle (./index.ts); the server reads the flow names from it too.
 import type { Flow } from './flow.js';
 
 export function makeQuoteFxFlows(): Flow[] {

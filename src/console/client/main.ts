@@ -1,6 +1,5 @@
 // Browser side of the console: the key gate, polling, buttons and guided flows.
-// Runs in the browser (see ../script.ts): no runtime imports, no module-level values; the other
-// client factories arrive as arguments.
+// A module of the console's browser bundle (./index.ts).
 import type { Api, Exchange } from './api.js';
 import type { Flow, FlowTools, Step } from './flow.js';
 import type { Snapshot, Views } from './views.js';

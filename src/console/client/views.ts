@@ -1,5 +1,5 @@
 // Browser side of the console: HTML for each view, from what the control API returned.
-// Runs in the browser (see ../script.ts): no runtime imports, no module-level values.
+// A module of the console's browser bundle (./index.ts).
 import type { Exchange } from './api.js';
 
 export interface Snapshot {
