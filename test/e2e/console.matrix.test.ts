@@ -123,16 +123,20 @@ describe('the console in Chromium: forms and webhooks', () => {
     const api = (path: string, body: unknown) =>
       fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await api('/api/v1/partners/payouts', { reference: 'matrix-1', amount: 100, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } })).status).toBe(201);
+    await page.click('[data-nav="resources"]');
     const card = page.locator('[data-view="resources"] .resource[data-id="matrix-1"]');
     await expect.poll(() => card.locator('[data-action="simulate"]').allTextContents(), { timeout: 10_000 }).toEqual(['process']);
     await card.locator('[data-event="process"]').click();
     await expect.poll(() => card.locator('[data-action="simulate"]').allTextContents(), { timeout: 10_000 }).toEqual(['complete', 'fail']);
     await card.locator('[data-event="complete"]').click();
     await expect.poll(() => card.locator('header .status').textContent(), { timeout: 10_000 }).toBe('SUCCESSFUL');
+    await page.click('[data-nav="settings"]');
     await page.click('[data-action="top-up"][data-key="usdt:base"]');
     await expect.poll(() => page.textContent('[data-field="action-result"]'), { timeout: 10_000 }).toBe('Top up usdt:base: done');
+    await page.click('[data-nav="market"]');
     await page.click('[data-action="market"]');
     await expect.poll(() => page.locator('[data-field="pools"] tbody tr').count(), { timeout: 10_000 }).toBe(40);
+    await page.click('[data-nav="settings"]');
     await page.click('[data-action="reset"]');
     await page.click('#reset-dialog [data-action="reset-confirm"]');
     await expect.poll(() => page.textContent('[data-view="resources"]'), { timeout: 10_000 }).toContain('No resources yet');
@@ -143,12 +147,15 @@ describe('the console in Chromium: forms and webhooks', () => {
   it('sets the webhook, shows a delivery with its headers and the receiver\'s answer, and sends a test event', { timeout: 60_000 }, async () => {
     const r = await receiver();
     const { page, problems } = await signedIn();
+    await page.click('[data-nav="webhooks"]');
     await page.fill('#webhook-url', r.url);
     await page.click('[data-action="webhook-set"]');
     await expect.poll(() => page.textContent('[data-field="webhook-secret"]'), { timeout: 10_000 }).toMatch(/^whsec_/);
     await page.click('[data-action="webhook-test"]');
     await r.waitFor(1);
+    await page.click('[data-nav="settings"]');
     await page.click('[data-action="advance"][data-seconds="60"]');
+    await page.click('[data-nav="webhooks"]');
     // The receiver has it; the sender records the attempt just after, and the page shows it on its next poll.
     await expect.poll(() => page.textContent('[data-view="deliveries"]'), { timeout: 10_000 }).toContain('webhook.test succeeded');
     await page.click('[data-view="deliveries"] summary');
