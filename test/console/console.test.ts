@@ -194,6 +194,10 @@ describe('the console page', () => {
     expect(c.text('[data-view="market"]')).toContain('Liquidity pools (40)');
     const pool = [...c.doc.querySelectorAll('[data-field="pools"] tbody tr')[0].querySelectorAll('td')].map((td) => td.textContent);
     expect(pool).toEqual(['Lagos Liquidity Partners', 'NGN → USDT', '1 USDT = 1,580.50 NGN', '42,500 USDT']);
+    // A pool the other way (stablecoin to fiat) reads the same way round: one stablecoin in the fiat.
+    const reverse = [...c.doc.querySelector('[data-field="pools"] tr[data-pool-direction="USDT-NGN"]')!.querySelectorAll('td')].map((td) => td.textContent);
+    expect(reverse[2]).toMatch(/^1 USDT = 1,5\d\d\.\d\d NGN$/);
+    expect(reverse[3]).toMatch(/ NGN$/);
     for (const cell of c.doc.querySelectorAll('[data-view="market"] td.num')) expect(cell.textContent).toMatch(/^1 [A-Z]+ = \d{1,3}(,\d{3})*\.\d{2,4} [A-Z]+$|^\d{1,3}(,\d{3})*(\.\d+)? [A-Z]+$/);
   });
 

@@ -34,7 +34,8 @@ export function drawMarketChart(box: HTMLElement, samples: MarketSample[], previ
       height: 220,
       scales: { x: { time: true }, NGN: { auto: true }, GHS: { auto: true } },
       axes: [
-        { ...axis, values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(5, 16).replace('T', ' ')) },
+        // Hours and minutes of the key's clock (UTC), spaced so labels never touch.
+        { ...axis, space: 90, values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(11, 16)) },
         { ...axis, scale: 'NGN', label: 'NGN', size: 70 },
         { ...axis, scale: 'GHS', label: 'GHS', side: 1, size: 60, grid: { show: false } },
       ],

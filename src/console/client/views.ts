@@ -162,7 +162,11 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
     const poolRows = pools
       .map((p) => {
         const [source, destination] = text(p, 'CcyPair').split('/');
-        return `<tr><td>${esc(text(p, 'Nm'))}</td><td>${esc(source)} → ${esc(destination)}</td>${num(rate(destination, source, text(p, 'XchgRate')), `XchgRate ${text(p, 'XchgRate')}`)}${num(amount(text(p, 'AvlblBal'), destination))}</tr>`;
+        // XchgRate is the fiat price of one stablecoin whichever way the pool goes: read it as one unit of the stablecoin in the fiat.
+        const stable = /^(USDT|USDC)$/i.test(source) ? source : destination;
+        const fiat = stable === source ? destination : source;
+        const x = Number(text(p, 'XchgRate'));
+        return `<tr data-pool-direction="${esc(source)}-${esc(destination)}"><td>${esc(text(p, 'Nm'))}</td><td>${esc(source)} → ${esc(destination)}</td>${num(rate(stable, fiat, x >= 1 ? x : 1 / x), `XchgRate ${text(p, 'XchgRate')}`)}${num(amount(text(p, 'AvlblBal'), destination))}</tr>`;
       })
       .join('');
     return `<table tabindex="0"><thead><tr><th>pair</th><th>rate</th><th>source</th><th>as of</th></tr></thead><tbody>${rateRows}</tbody></table>
