@@ -94,7 +94,7 @@ export function makeApi(win: Window) {
   }
 
   /** A JSON read of the control API; throws with the sandbox's message on an error. */
-  async function read<T = any>(path: string): Promise<T> {
+  async function read<T>(path: string): Promise<T> {
     const x = await call(path, 'GET', path);
     if (x.status !== 200) {
       const msg = (x.responseBody as { message?: string })?.message ?? `HTTP ${x.status}`;

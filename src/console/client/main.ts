@@ -5,6 +5,7 @@ import type { Flow, FlowTools, Step } from './flow.js';
 import type { Snapshot, Views } from './views.js';
 import { drawMarketChart, type MarketSample } from './market-chart.js';
 import { keyField } from './markup.js';
+import type { Balance, ClockState, Delivery, JournalEntry, Listed, MagicValue, Rate, ResourceRow, SandboxEvent, ScenarioState, ScenarioSummary, WebhookSettings } from './types.js';
 import { readiness, type ReadinessReport } from './readiness-view.js';
 import { resourceDetail, type DetailTarget } from './resource-detail.js';
 import { sequence, type SequenceCall } from './sequence.js';
@@ -27,7 +28,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   const views = parts.makeViews();
   const flows = new Map(parts.flows.map((f) => [f.id, f]));
   const rendered: Record<string, string> = {};
-  let events: any[] = [];
+  let events: SandboxEvent[] = [];
   let last: Snapshot | undefined;
   /** What each long list shows: a text filter and how many items (more on "Show more"). */
   const PAGE = 25;
@@ -89,12 +90,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   }
 
   async function loadEvents(): Promise<void> {
-    const oldest = await api.read('/_sandbox/events?limit=1');
+    const oldest = await api.read<{ data: SandboxEvent[] }>('/_sandbox/events?limit=1');
     // A reset restarts the ids, and the bound drops the oldest: then start again from the top.
     if (events.length > 0 && oldest.data[0]?.id !== events[0].id) events = [];
     for (;;) {
       const after = events.length > 0 ? `&after=${encodeURIComponent(events[events.length - 1].id)}` : '';
-      const page = await api.read(`/_sandbox/events?limit=1000${after}`);
+      const page = await api.read<{ data: SandboxEvent[]; hasMore: boolean }>(`/_sandbox/events?limit=1000${after}`);
       events = events.concat(page.data);
       if (!page.hasMore) break;
     }
@@ -104,14 +105,14 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     if (!api.key()) return;
     try {
       const [resources, journal, deliveries, clock, scenario, scenarios, balances, magic] = await Promise.all([
-        api.read('/_sandbox/resources?limit=200'),
-        api.read('/_sandbox/requests?limit=100'),
-        api.read('/_sandbox/webhooks/deliveries?limit=100'),
-        api.read('/_sandbox/clock'),
-        api.read('/_sandbox/scenario'),
-        api.read('/_sandbox/scenarios'),
-        api.read('/_sandbox/balances'),
-        api.read('/_sandbox/magic-values'),
+        api.read<Listed<ResourceRow>>('/_sandbox/resources?limit=200'),
+        api.read<{ data: JournalEntry[] }>('/_sandbox/requests?limit=100'),
+        api.read<Listed<Delivery> | null>('/_sandbox/webhooks/deliveries?limit=100'),
+        api.read<ClockState>('/_sandbox/clock'),
+        api.read<ScenarioState>('/_sandbox/scenario'),
+        api.read<{ data: ScenarioSummary[] }>('/_sandbox/scenarios'),
+        api.read<{ data: Balance[] }>('/_sandbox/balances'),
+        api.read<{ honoured: boolean; data: MagicValue[] }>('/_sandbox/magic-values'),
       ]);
       await loadEvents();
       const snap: Snapshot = { resources, events, journal: journal.data, deliveries, clock, scenario, scenarios: scenarios.data, balances: balances.data, magic };
@@ -382,7 +383,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   async function readMarketNow(): Promise<void> {
     const pairs = [['NGN', 'USDT'], ['NGN', 'USDC'], ['GHS', 'USDT'], ['GHS', 'USDC']];
     try {
-      const [clock, ...rates] = await Promise.all([api.read('/_sandbox/clock'), ...pairs.map(([from, to]) => api.read(`/api/v1/partners/rates?from=${from}&to=${to}`))]);
+      const [clock, ...rates] = await Promise.all([api.read<ClockState>('/_sandbox/clock'), ...pairs.map(([from, to]) => api.read<Rate>(`/api/v1/partners/rates?from=${from}&to=${to}`))]);
       const pools = await api.call('Read the liquidity pools', 'GET', '/api/v1/partners/fx/listings?pageSize=40', { headers: { accept: 'application/xml' } });
       if (!api.key()) return;
       put('market', views.market(rates, String(pools.responseBody ?? '')));
@@ -518,11 +519,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       } else if (action === 'webhook-set' || action === 'webhook-rotate') {
         const input = el('#webhook-url') as HTMLInputElement;
         // Rotating sets the webhook again without a secret: the sandbox makes a new one.
-        const url = action === 'webhook-rotate' && !input.value ? ((await api.read('/_sandbox/webhooks')) as any).url : input.value;
+        const url = action === 'webhook-rotate' && !input.value ? (await api.read<WebhookSettings>('/_sandbox/webhooks')).url : input.value;
         x = await api.call(action === 'webhook-set' ? 'Set the webhook' : 'Rotate the webhook secret', 'PUT', '/_sandbox/webhooks', { body: { url } });
         if (x.status === 200) {
-          input.value = (x.responseBody as any).url;
-          say('webhook-secret', (x.responseBody as any).secret);
+          const settings = x.responseBody as WebhookSettings;
+          input.value = settings.url;
+          say('webhook-secret', settings.secret ?? '');
         }
       } else if (action === 'webhook-test') {
         x = await api.call('Send a test event', 'POST', '/_sandbox/webhooks/test');
@@ -575,7 +577,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     if (ev.key === 'Enter' && (ev.target as HTMLElement).id === 'key') void track(signIn());
   });
 
-  (win as any).sandboxConsole = {
+  (win as Window & { sandboxConsole?: unknown }).sandboxConsole = {
     refresh,
     runFlow: (id: string) => track(runFlow(id)),
     /** Resolves when every action and poll started so far has finished. */

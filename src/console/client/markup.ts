@@ -1,5 +1,6 @@
 // The pieces every view's HTML is made of: escaping, state badges coloured by meaning, identifiers,
 // paths, times, amounts and rates as a person reads them. A module of the console's browser bundle.
+import type { SandboxEvent } from './types.js';
 export const esc = (v: unknown) =>
   String(v ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
@@ -64,8 +65,8 @@ export const headers = (h: Record<string, string>) =>
  * Which resource an event is about: its kind (the event's prefix) and id. A quote's events also
  * carry its order reference, so quote_id and tx_id come first; order.successful is the quote's.
  */
-export function eventSubject(e: any): { prefix: string; id: string } {
-  const d = e.data ?? {};
+export function eventSubject(e: SandboxEvent): { prefix: string; id: string } {
+  const d = (e.data ?? {}) as Record<string, unknown>;
   const id = d.quote_id ?? d.tx_id ?? d.reference ?? d.id ?? '';
   const prefix = String(e.event).split('.')[0];
   return { prefix: prefix === 'order' ? 'quote' : prefix, id: String(id) };

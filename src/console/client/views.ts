@@ -1,18 +1,19 @@
 // Browser side of the console: HTML for each view, from what the control API returned.
 // A module of the console's browser bundle (./index.ts).
 import type { Exchange } from './api.js';
+import type { Balance, ClockState, Delivery, JournalEntry, Listed, MagicValue, Rate, ResourceRow, SandboxEvent, ScenarioState, ScenarioSummary } from './types.js';
 import { amount, block, esc, eventSubject, grouped, headers, ident, keyField, pathCode, pretty, prettyXml, rate, SANDBOX_ONLY, stateName, status, time, tone } from './markup.js';
 
 export interface Snapshot {
-  resources: { data: any[]; counts: Record<string, number> };
-  events: any[];
-  journal: any[];
-  deliveries: { data: any[]; counts: Record<string, number> } | null;
-  clock: any;
-  scenario: any;
-  scenarios: any[];
-  balances: any[];
-  magic: { honoured: boolean; data: any[] };
+  resources: Listed<ResourceRow>;
+  events: SandboxEvent[];
+  journal: JournalEntry[];
+  deliveries: Listed<Delivery> | null;
+  clock: ClockState;
+  scenario: ScenarioState;
+  scenarios: ScenarioSummary[];
+  balances: Balance[];
+  magic: { honoured: boolean; data: MagicValue[] };
 }
 
 export type Views = ReturnType<typeof makeViews>;
@@ -38,13 +39,13 @@ export function makeViews() {
   }
 
   function timelines(snap: Snapshot, view?: ListView): string {
-    const history = new Map<string, any[]>();
+    const history = new Map<string, SandboxEvent[]>();
     for (const e of snap.events) {
       const s = eventSubject(e);
       const key = `${s.prefix}|${s.id}`;
       history.set(key, [...(history.get(key) ?? []), e]);
     }
-    const cards: { kind: string; prefix: string; id: string; status: string | null; createdAt: string; resource: unknown; steps: any[]; moves: string[] }[] = [];
+    const cards: { kind: string; prefix: string; id: string; status: string | null; createdAt: string; resource: unknown; steps: SandboxEvent[]; moves: string[] }[] = [];
     for (const r of snap.resources.data) {
       const key = `${r.eventPrefix}|${r.id}`;
       cards.push({ kind: r.kind, prefix: r.eventPrefix, id: r.id, status: r.status, createdAt: r.createdAt, resource: r.resource, steps: history.get(key) ?? [], moves: r.moves ?? [] });
@@ -83,7 +84,7 @@ export function makeViews() {
       .join('\n') + paged.footer;
   }
 
-  function journal(entries: any[], view?: ListView): string {
+  function journal(entries: JournalEntry[], view?: ListView): string {
     if (entries.length === 0) return '<p class="empty">No API requests yet.</p>';
     const paged = page(entries, view, (j) => `${j.method} ${j.path} ${j.sent ?? j.status}`, 'journal');
     return paged.items
@@ -95,7 +96,7 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
       .join('\n') + paged.footer;
   }
 
-  function events(list: any[], view?: ListView): string {
+  function events(list: SandboxEvent[], view?: ListView): string {
     if (list.length === 0) return '<p class="empty">No events yet.</p>';
     const paged = page([...list].reverse(), view, (e) => `${e.id} ${e.event} ${eventSubject(e).id}`, 'events');
     const rows = paged.items
@@ -113,7 +114,7 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
       .map((d) => {
         const attempts = d.attempts
           .map(
-            (a: any) =>
+            (a) =>
               `<li>${esc(a.trigger)} ${time(a.at)} → ${a.statusCode === null ? 'no answer' : status(String(a.statusCode))} ${esc(a.error ?? '')}${a.requestHeaders ? block('Request headers', headers(a.requestHeaders)) : ''}${a.responseBody ? block("Receiver's answer", a.responseBody) : ''}</li>`,
           )
           .join('');
@@ -123,12 +124,12 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
       .join('\n');
   }
 
-  function clock(c: any): string {
+  function clock(c: ClockState): string {
     return `<dl><dt>Now</dt><dd data-field="now">${time(c.now)}</dd><dt>Ahead of real time</dt><dd>${esc(c.offsetSeconds)} s</dd>
 <dt>Timed moves waiting</dt><dd>${esc(c.pendingJobs)}</dd><dt>Next one due</dt><dd>${c.nextDueAt ? time(c.nextDueAt) : 'none'}</dd></dl>`;
   }
 
-  function scenario(current: any, all: any[]): string {
+  function scenario(current: ScenarioState, all: ScenarioSummary[]): string {
     const options = all.map((s) => `<option value="${esc(s.name)}"${s.name === current.name ? ' selected' : ''}>${esc(s.name)}</option>`).join('');
     const described = all.map((s) => `<li><b>${esc(s.name)}</b>: ${esc(s.description ?? '')}</li>`).join('');
     return `<p>In force: <b data-field="scenario">${esc(current.name)}</b> <span class="muted">(${current.source === 'tenant' ? 'chosen for this key' : 'server default'})</span></p>
@@ -137,7 +138,7 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
   }
 
 
-  function balances(list: any[]): string {
+  function balances(list: Balance[]): string {
     const rows = list.map((b) => `<tr><td>${esc(b.key)}</td><td class="num">${esc(grouped(b.available))}</td></tr>`).join('');
     return `<table tabindex="0"><thead><tr><th>balance</th><th>available</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
@@ -147,7 +148,7 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
   const num = (text: string, exact?: string) => `<td class="num"${exact ? ` title="${esc(exact)}"` : ''}>${esc(text)}</td>`;
 
   /** The rates of a few pairs, and the pools of the FX listings (its XML, read with the browser's parser). */
-  function market(rates: any[], poolsXml: string): string {
+  function market(rates: Rate[], poolsXml: string): string {
     const rateRows = rates
       .map(
         (r) =>
