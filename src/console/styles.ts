@@ -104,6 +104,8 @@ figure.chart { margin: .5rem 0; max-width: 100%; overflow-x: auto; }
 dl.fields { display: grid; grid-template-columns: minmax(7rem, max-content) minmax(0, 1fr); gap: .15rem .75rem; margin: 0; }
 dl.fields dt { color: var(--muted); overflow-wrap: anywhere; }
 dl.fields dd { margin: 0; min-width: 0; }
+/* On a phone a field's name goes above its value, so an instant keeps its whole line. */
+@media (max-width: 600px) { dl.fields { grid-template-columns: minmax(0, 1fr); } dl.fields dd { margin-bottom: .35rem; } }
 ol.states { padding-left: 1.25rem; margin: .25rem 0; }
 .detail-link { font-size: .85rem; }
 .verdict[data-outcome="ok"] { color: var(--ok); }
