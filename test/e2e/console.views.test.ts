@@ -80,12 +80,16 @@ describe('the console views in Chromium', () => {
       await runFiatPayout(page);
       for (const view of VIEWS) {
         await page.click(`[data-nav="${view}"]`);
+        // The view changes on the hashchange that follows the click.
+        await page.waitForSelector(`main > section[data-page="${view}"]:not([hidden])`);
         expect(page.url()).toMatch(new RegExp(`#/${view}$`));
-        expect(await page.getAttribute(`[data-nav="${view}"]`, 'aria-current')).toBe('page');
+        await expect.poll(() => page.getAttribute(`[data-nav="${view}"]`, 'aria-current')).toBe('page');
         const shown = await visibleSections(page);
         expect(shown.length, view).toBeGreaterThan(0);
         expect(await page.locator(`main > section[data-page="${view}"]:not([hidden])`).count()).toBe(shown.length);
+        // The market is read on opening, and its reading is the chart's first point (uPlot draws on a canvas).
         if (view === 'market') await page.waitForSelector('[data-field="pools"]');
+        if (view === 'market') await page.waitForSelector('[data-field="market-chart"] .uplot canvas');
         if (view === 'readiness') await page.waitForSelector('[data-field="ready"]');
         expect(await scrollWidth(page), view).toBeLessThanOrEqual(width);
         expect(await seriousViolations(page), view).toEqual([]);
