@@ -130,7 +130,11 @@ const WORKLOADS = {
     setup: async (url, key) => fetch(`${url}/api/v1/transfers`, { method: 'POST', headers: transferHeaders(key), body: transferBody(transferRef('0000beef', 1)) }),
     requests: (key) => [{ method: 'GET', path: `/api/v1/transfers/${transferRef('0000beef', 1)}`, headers: transferHeaders(key) }],
   },
-  'GET bulk page': (key) => [{ method: 'GET', path: '/api/v1/transfers/bulk/bulk_demo_salaries/transfers', headers: transferHeaders(key) }],
+  // The demo file is made only on request (the bare Hono answers its page without one).
+  'GET bulk page': {
+    setup: async (url, key) => fetch(`${url}/_sandbox/bulk-disbursements/demo`, { method: 'POST', headers: { authorization: `Bearer ${key}` } }),
+    requests: (key) => [{ method: 'GET', path: '/api/v1/transfers/bulk/bulk_demo_salaries/transfers', headers: transferHeaders(key) }],
+  },
   'POST FX trade (XML)': { creates: true, requests: (key) => [{ method: 'POST', path: '/api/v1/partners/fx/trades', headers: xml(key), body: FX_TRADE }] },
   'GET FX trade (XML)': {
     setup: async (url, key) => {

@@ -4,11 +4,25 @@
 // the matchers and the Jest setup go to dist/cjs/. Dependencies are bundled but those read at
 // run time by path; fixtures imported as JSON are inlined, so the bundle needs no file reads to know them.
 // The type declarations are built apart (build-types.mjs), when packing.
+// The console's browser script (src/console/client/index.ts and what it imports, uPlot among them)
+// is bundled apart, for browsers, into dist/console.js, which /console/console.js serves.
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // Start from an empty dist/: chunks of an earlier build would otherwise stay and be packed.
 rmSync('dist', { recursive: true, force: true });
+
+await build({
+  entryPoints: ['src/console/client/index.ts'],
+  outfile: 'dist/console.js',
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: ['chrome110', 'firefox115', 'safari16'],
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
 
 await build({
   // api.js is empty: payments-sandbox/api is types (its declarations come from build-types.mjs).

@@ -23,6 +23,7 @@ export const CONTROL_OPERATIONS = {
   accounts: 'GET /_sandbox/accounts',
   magicValues: 'GET /_sandbox/magic-values',
   uploadBulk: 'POST /_sandbox/bulk-disbursements',
+  demoBulk: 'POST /_sandbox/bulk-disbursements/demo',
   scenarios: 'GET /_sandbox/scenarios',
   scenario: 'GET /_sandbox/scenario',
   useScenario: 'PUT /_sandbox/scenario',
@@ -259,6 +260,11 @@ export class SandboxTenant {
       query: { name: options.name },
       headers: options.serviceSource ? { 'x-service-source': options.serviceSource } : {},
     });
+  }
+
+  /** Make the settled demo bulk file, bulk_demo_salaries (24 rows); no other call makes it. */
+  demoBulk(): Promise<T.BulkFile> {
+    return this.call('demoBulk');
   }
 
   /** The test values that end a resource a set way with no scenario, and whether they work for this key now. */

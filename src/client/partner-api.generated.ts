@@ -889,6 +889,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/bulk-disbursements/demo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the demo bulk file (bulk_demo_salaries: 24 settled transfers)
+         * @description A settled file to try the bulk listing's filters on: bulk_demo_salaries, 24 rows in NGN, GHS and USD, all four categories, 21 SUCCESSFUL and 3 FAILED, made without events. Nothing else makes it: a key has it only after this call (and again after a reset only if called again). 201 when made now, 200 when the key holds it already.
+         */
+        post: operations["createDemoBulkDisbursement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/webhooks": {
         parameters: {
             query?: never;
@@ -5616,6 +5636,62 @@ export interface operations {
             };
             /** @description Body is not JSON */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Any other error, in the same envelope */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createDemoBulkDisbursement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The demo file, which this key held already */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkFile"];
+                };
+            };
+            /** @description The demo file, made now */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkFile"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

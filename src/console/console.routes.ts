@@ -44,7 +44,8 @@ const landingRoute = createRoute({
 export function consoleRoutes(opts: { pollMs?: number } = {}) {
   const flows = flowCatalog().map(({ id, title, outline }) => ({ id, title, outline }));
   const page = consolePage(flows);
-  const script = consoleScript(opts.pollMs);
+  // Read on first request: building the app needs no bundle (the API alone runs without one).
+  let script: string | undefined;
   const landing = landingPage();
   return (
     newRouter()
@@ -55,7 +56,7 @@ export function consoleRoutes(opts: { pollMs?: number } = {}) {
       // A query string is never needed: drop it, so nothing typed into one stays in the address bar.
       .get('/console', (c) => (c.req.url.includes('?') ? c.redirect('/console', 303) : c.html(page, 200, HEADERS)))
       .get('/console/', (c) => c.redirect('/console', 301))
-      .get('/console/console.js', (c) => c.body(script, 200, { ...HEADERS, 'content-type': 'text/javascript; charset=utf-8' }))
+      .get('/console/console.js', (c) => c.body((script ??= consoleScript(opts.pollMs)), 200, { ...HEADERS, 'content-type': 'text/javascript; charset=utf-8' }))
       .get('/console/favicon.svg', (c) => c.body(ICON, 200, { ...HEADERS, 'content-type': 'image/svg+xml' }))
       .get('/console/console.css', (c) => c.body(CONSOLE_CSS, 200, { ...HEADERS, 'content-type': 'text/css; charset=utf-8' }))
   );

@@ -1,28 +1,29 @@
-// The console's browser script, made from the typed client modules: each factory's source (as the
-// server's own build compiled it) is written out in one closure, so the browser gets plain
-// JavaScript without a separate bundling step. The client modules therefore import nothing at
-// runtime and reach each other only through the arguments startConsole receives.
-import { makeApi } from './client/api.js';
-import { startConsole } from './client/main.js';
+// The console's browser script: dist/console.js, bundled from ./client/index.ts by scripts/build.mjs
+// (real modules, uPlot with them), preceded by one line that sets the polling interval. It is read
+// once: beside the server's own bundle (dist/), or in dist/ from the sources (tests, which build it first).
+import { readFileSync } from 'node:fs';
 import { makePayoutFlows } from './client/flows.payouts.js';
 import { makeQuoteFxFlows } from './client/flows.quotes-fx.js';
-import { makeViews } from './client/views.js';
 
-/** Every guided flow factory, in the order the buttons appear. */
-export const FLOW_FACTORIES = [makePayoutFlows, makeQuoteFxFlows];
+/** Every guided flow, in the order the buttons appear (the page lists them; the bundle runs them). */
+export const flowCatalog = () => [...makePayoutFlows(), ...makeQuoteFxFlows()];
 
-export const flowCatalog = () => FLOW_FACTORIES.flatMap((make) => make());
+let bundle: string | undefined;
+
+/** The bundled script as built; an error that says to build when it is missing. */
+export function clientBundle(): string {
+  if (bundle !== undefined) return bundle;
+  for (const at of ['./console.js', '../../dist/console.js']) {
+    try {
+      bundle = readFileSync(new URL(at, import.meta.url), 'utf8');
+      return bundle;
+    } catch {
+      // Not at this place: try the next.
+    }
+  }
+  throw new Error('The console script dist/console.js is missing: run npm run build.');
+}
 
 export function consoleScript(pollMs = 1500): string {
-  const parts = [makeApi, makeViews, ...FLOW_FACTORIES, startConsole].map(String).join('\n\n');
-  const flows = FLOW_FACTORIES.map((f) => `${f.name}()`).join(', ');
-  return [
-    "'use strict';",
-    // Builds that keep function names wrap nested functions in __name(); give it a harmless body.
-    'var __name = function (fn) { return fn; };',
-    '(function () {',
-    parts,
-    `${startConsole.name}(window, { makeApi: ${makeApi.name}, makeViews: ${makeViews.name}, flows: [].concat(${flows}), pollMs: ${Number(pollMs)} });`,
-    '})();',
-  ].join('\n');
+  return `window.sandboxConsolePollMs = ${Number(pollMs)};\n${clientBundle()}`;
 }

@@ -2,6 +2,7 @@
 // flows, the clock and scenario buttons, polling, and that a key never leaves the browser session
 // except in the Authorization header.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { consoleScript } from '../../src/console/script.js';
 import { createTestApp, KEY, KEY_B, LIVE_KEY, type TestApp } from '../support/app.js';
@@ -60,7 +61,16 @@ describe('the console page', () => {
     expect((await t.app.request('/console/console.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 
-  it('drops any query string, so a key typed into one does not stay in the address bar', async () => {
+  it('serves one bundled script (real modules, built by scripts/build.mjs) under 100 KB compressed', async () => {
+    const t = await createTestApp();
+    const js = await (await t.app.request('/console/console.js')).text();
+    expect(js.startsWith('window.sandboxConsolePollMs = 1500;\n')).toBe(true);
+    // One bundle: nothing is imported at run time, and the page loads no other script.
+    expect(js).not.toMatch(/\bimport\s*\(|^import\s/m);
+    expect(gzipSync(js).length).toBeLessThan(100 * 1024);
+  });
+
+    it('drops any query string, so a key typed into one does not stay in the address bar', async () => {
     const t = await createTestApp();
     const res = await t.app.request(`/console?key=${KEY}`);
     expect(res.status).toBe(303);
@@ -184,6 +194,10 @@ describe('the console page', () => {
     expect(c.text('[data-view="market"]')).toContain('Liquidity pools (40)');
     const pool = [...c.doc.querySelectorAll('[data-field="pools"] tbody tr')[0].querySelectorAll('td')].map((td) => td.textContent);
     expect(pool).toEqual(['Lagos Liquidity Partners', 'NGN → USDT', '1 USDT = 1,580.50 NGN', '42,500 USDT']);
+    // A pool the other way (stablecoin to fiat) reads the same way round: one stablecoin in the fiat.
+    const reverse = [...c.doc.querySelector('[data-field="pools"] tr[data-pool-direction="USDT-NGN"]')!.querySelectorAll('td')].map((td) => td.textContent);
+    expect(reverse[2]).toMatch(/^1 USDT = 1,5\d\d\.\d\d NGN$/);
+    expect(reverse[3]).toMatch(/ NGN$/);
     for (const cell of c.doc.querySelectorAll('[data-view="market"] td.num')) expect(cell.textContent).toMatch(/^1 [A-Z]+ = \d{1,3}(,\d{3})*\.\d{2,4} [A-Z]+$|^\d{1,3}(,\d{3})*(\.\d+)? [A-Z]+$/);
   });
 
@@ -356,7 +370,7 @@ describe('the console page', () => {
     expect((c.doc.querySelector('#compose-body') as unknown as HTMLTextAreaElement).value).toContain('<FXTradInstr>');
   });
 
-  it('creates one transfer as one transfer; the demo bulk file shows only when asked for, by its labelled button', async () => {
+  it('creates one transfer as one transfer; the demo bulk file is made only by its labelled button', async () => {
     const t = await createTestApp();
     const c = await consoleFor(t);
     await c.signIn(KEY);
@@ -367,18 +381,17 @@ describe('the console page', () => {
     expect(c.text('[data-view="compose"]')).toContain('POST /api/v1/transfers → 201');
     const cards = () => [...c.doc.querySelectorAll('[data-view="resources"] .resource')].map((r) => r.getAttribute('data-kind'));
     expect(cards()).toEqual(['transfers']);
-    expect(c.text('[data-field="demo-hidden"]')).toBe('Not shown: the demo bulk file bulk_demo_salaries and its rows (25 in this list).');
+    expect((await t.call('GET', '/_sandbox/resources?limit=1')).body.counts).toMatchObject({ transfers: 1 });
     const button = c.doc.querySelector('[data-action="demo-bulk"]')!;
-    expect(button.textContent).toBe('Show the demo bulk file (24 settled transfers)');
-    expect(button.getAttribute('aria-pressed')).toBe('false');
+    expect(button.textContent).toBe('Make the demo bulk file (24 settled transfers)');
     await c.click('[data-action="demo-bulk"]');
-    expect(button.getAttribute('aria-pressed')).toBe('true');
-    expect(c.doc.querySelector('[data-field="demo-hidden"]')).toBeNull();
+    expect(c.text('[data-field="action-result"]')).toBe('Demo bulk file bulk_demo_salaries: made, 24 settled transfers');
+    expect(c.sent.some((s) => s.url === '/_sandbox/bulk-disbursements/demo')).toBe(true);
     expect(c.text('[data-field="resources-count"]')).toBe('Showing 25 of 26');
     await c.click('[data-action="more"][data-list="resources"]');
     expect(c.doc.querySelector('[data-view="resources"] .resource[data-kind="bulk-disbursements"][data-id="bulk_demo_salaries"]')).not.toBeNull();
     await c.click('[data-action="demo-bulk"]');
-    expect(cards()).toEqual(['transfers']);
+    expect(c.text('[data-field="action-result"]')).toBe('Demo bulk file bulk_demo_salaries: already here, 24 settled transfers');
   });
 
   it('shows the server\'s refusal when the edited body is wrong', async () => {
@@ -442,7 +455,8 @@ describe('keys and tenants in the console', () => {
     const html = c.doc.documentElement.outerHTML;
     expect(html).not.toContain('tenant-b-secret-payout');
     expect(html).not.toContain(KEY);
-    expect(c.win.location.href).toBe('http://127.0.0.1:4010/console');
+    // The address names the view shown, never the key.
+    expect(c.win.location.href).toBe('http://127.0.0.1:4010/console#/flows');
     expect(c.sent.length).toBeGreaterThan(20);
     for (const s of c.sent) {
       expect(s.url).not.toContain('sk_');

@@ -33,7 +33,7 @@ describe('guided quote and FX flows', () => {
     const outcome = c.text('[data-field="flow-outcome"]');
     expect(outcome).toMatch(/^Quote [0-9a-f-]{36} is completed$/);
     const quoteId = outcome.split(' ')[1];
-    const log = [...c.doc.querySelectorAll('[data-view="flow-log"] .exchange p')].map((p) => p.textContent!.replace(/\s+\d+ ms$/, ''));
+    const log = [...c.doc.querySelectorAll('[data-view="flow-log"] .exchange .call')].map((p) => p.textContent!.replace(/\s+\d+ ms$/, ''));
     expect(log).toEqual([
       'POST /api/v1/partners/marketplace/intent → 201',
       `PUT /api/v1/quotes/complete/${quoteId} → 200`,

@@ -32,7 +32,7 @@ describe('GET /_sandbox/resources', () => {
 
   it('filters by kind, bounds each kind, and shows a bulk file with its transfers by state', async () => {
     const t = await createTestApp();
-    await t.call('GET', '/api/v1/transfers/bulk/bulk_demo_salaries/transfers', { headers: { 'x-service-source': 'payroll' } });
+    await t.call('POST', '/_sandbox/bulk-disbursements/demo');
     const bulk = await t.call('GET', '/_sandbox/resources?kind=bulk-disbursements');
     expect(bulk.body.counts).toEqual({ 'bulk-disbursements': 1 });
     expect(bulk.body.data[0].id).toBe('bulk_demo_salaries');
@@ -136,8 +136,8 @@ describe('console views', () => {
       ],
       journal: [],
       deliveries: null,
-      clock: {},
-      scenario: {},
+      clock: { now: '2026-01-15T09:01:00.000Z', offsetSeconds: 0, pendingJobs: 0, nextDueAt: null },
+      scenario: { name: 'default', source: 'server' },
       scenarios: [],
       balances: [],
       magic: { honoured: true, data: [] },

@@ -174,6 +174,15 @@ describe('the control client', () => {
     expect(await t.uploadBulk(csv, { name: 'february.csv' })).toMatchObject({ name: 'february.csv', count: 1 });
   });
 
+  it('demoBulk: the settled demo file, made on request only', async () => {
+    const t = sb.tenant();
+    const page = () => t.fetch('/api/v1/transfers/bulk/bulk_demo_salaries/transfers', { headers: { 'x-service-source': 'client' } });
+    expect((await page()).status).toBe(404);
+    expect(await t.demoBulk()).toMatchObject({ id: 'bulk_demo_salaries', count: 24, serviceSource: 'payroll-service' });
+    expect(await t.demoBulk()).toMatchObject({ id: 'bulk_demo_salaries', count: 24 });
+    expect(((await (await page()).json()) as { totalElements: number }).totalElements).toBe(24);
+  });
+
   it('magicValues: the test values, honoured under a test key', async () => {
     const { honoured, data } = await sb.tenant().magicValues();
     expect(honoured).toBe(true);

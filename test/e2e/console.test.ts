@@ -74,18 +74,20 @@ describe('the console in Chromium', () => {
     await page.fill('#key', KEY);
     await page.click('[data-action="sign-in"]');
     await page.waitForSelector('body[data-state="ready"]');
-    await page.waitForSelector('[data-view="balances"] table');
+    await page.waitForSelector('[data-view="balances"] table', { state: 'attached' });
 
     await page.click('[data-flow="fiat-payout"]');
     await page.waitForSelector('[data-field="flow-outcome"][data-outcome="ok"]', { timeout: 15_000 });
     expect(await page.textContent('[data-field="flow-outcome"]')).toMatch(/^Payout console-payout-\S+ is SUCCESSFUL$/);
     expect(await page.locator('[data-view="flow-log"] .exchange').count()).toBe(5);
 
+    await page.click('[data-nav="settings"]');
     await page.click('[data-action="advance"][data-seconds="3600"]');
     const card = page.locator('[data-view="resources"] .resource[data-kind="payouts"]');
     await expect.poll(() => card.locator('.timeline .status').allTextContents(), { timeout: 10_000 }).toEqual(['PENDING', 'PROCESSING', 'SUCCESSFUL']);
     await expect.poll(() => page.textContent('[data-view="clock"]')).toMatch(/Ahead of real time\s*3[0-9]{3}(\.[0-9]+)? s/);
-    await page.click('summary:has-text("POST")');
+    await page.click('[data-nav="resources"]');
+    await page.click('[data-view="journal"] summary:has-text("POST")');
 
     const shot = path.join(dir, 'console.png');
     await page.screenshot({ path: shot, fullPage: true });
@@ -138,6 +140,7 @@ describe('the console in Chromium', () => {
     await page.click('[data-action="compose-send"]');
     await expect.poll(() => page.textContent('[data-view="compose"]'), { timeout: 10_000 }).toContain('POST /api/v1/partners/fx/trades → 201');
     expect(await page.textContent('[data-view="compose"]')).toContain('<FXTradInstr>');
+    await page.click('[data-nav="resources"]');
     const made = page.locator('[data-view="resources"] .resource[data-kind="fx-trades"]').first();
     await expect.poll(() => made.locator('[data-action="simulate"]').allTextContents(), { timeout: 10_000 }).toEqual(['accept', 'cancel']);
     await made.locator('[data-event="cancel"]').click();
@@ -157,9 +160,11 @@ describe('the console in Chromium', () => {
     page.setDefaultTimeout(8_000);
     await page.fill('#key', 'sk_test_c0501e00000000000000000000000002');
     await page.click('[data-action="sign-in"]');
-    await page.waitForSelector('[data-view="balances"] table');
+    await page.waitForSelector('[data-view="balances"] table', { state: 'attached' });
+    await page.click('[data-nav="market"]');
     await page.click('[data-action="market"]');
     await page.waitForSelector('[data-field="pools"]');
+    await page.click('[data-nav="settings"]');
     await page.click('[data-action="reset"]');
     await page.waitForSelector('#reset-dialog[open]');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-action'))).toBe('reset-cancel');
@@ -185,7 +190,7 @@ describe('the console in Chromium', () => {
     await page.fill('#key', KEY);
     await page.press('#key', 'Enter');
     await page.waitForSelector('body[data-state="ready"]');
-    await page.waitForSelector('#scenario-pick');
+    await page.waitForSelector('#scenario-pick', { state: 'attached' });
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('MAIN');
 
     await page.click('[data-flow="fiat-payout"]');
@@ -202,8 +207,9 @@ describe('the console in Chromium', () => {
     // Long ids, paths, rates and amounts on the page too: an FX trade, the market.
     await page.click('[data-flow="fx-trade"]');
     await expect.poll(() => page.textContent('[data-field="flow-outcome"]'), { timeout: 15_000 }).toMatch(/completed \(COMP\)$/);
-    await page.click('[data-action="market"]');
+    await page.click('[data-nav="market"]');
     await page.waitForSelector('[data-field="pools"]');
+    await page.click('[data-nav="resources"]');
     await page.click('[data-view="journal"] summary');
 
     // No sideways scroll, and every section starts at the same left edge (one column), inside the screen.
@@ -220,7 +226,7 @@ describe('the console in Chromium', () => {
     );
     expect(broken).toEqual([]);
     expect(await page.locator('td.num, time, .status, code.id').count()).toBeGreaterThan(50);
-    const boxes = await page.locator('main > section').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [Math.round(r.left), Math.round(r.right)]));
+    const boxes = await page.locator('main > section:not([hidden])').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => [Math.round(r.left), Math.round(r.right)]));
     expect(new Set(boxes.map(([left]) => left)).size).toBe(1);
     for (const [left, right] of boxes) expect(left >= 0 && right <= 390).toBe(true);
     const header = await page.locator('header.top').evaluate((e) => [e.scrollWidth, e.clientWidth]);
@@ -229,6 +235,7 @@ describe('the console in Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     // The clock buttons say what happened, and a server that is gone is named as such.
+    await page.click('[data-nav="settings"]');
     await page.click('[data-action="advance"][data-seconds="60"]');
     await expect.poll(() => page.textContent('[data-field="action-result"]')).toBe('Advance the clock: done');
     await page.route('**/_sandbox/clock/advance', (route) => route.abort('connectionrefused'));

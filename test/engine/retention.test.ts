@@ -237,8 +237,9 @@ describe('the per-key cap on stored resources', () => {
   });
 
   it('counts the rows of a bulk file, and refuses a file that does not fit as a whole', async () => {
-    // The demo file every key has is 1 file and 24 rows: 25 resources.
+    // The demo file, asked for, is 1 file and 24 rows: 25 resources.
     const t = await createTestApp({ config: { maxResources: 40, resourceRetention: 0 } });
+    expect((await t.call('POST', '/_sandbox/bulk-disbursements/demo')).status).toBe(201);
     expect((await t.call('POST', '/_sandbox/bulk-disbursements', { body: bulk(1, 10), headers: BULK_HEADERS })).status).toBe(201);
     const before = (await t.call('GET', '/_sandbox/resources')).body.counts;
     expect(before).toMatchObject({ transfers: 34, 'bulk-disbursements': 2 });

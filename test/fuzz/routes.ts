@@ -147,7 +147,7 @@ export function hostileBody(valid: unknown): fc.Arbitrary<unknown> {
   return fc.oneof({ weight: 4, arbitrary: mutated }, { weight: 1, arbitrary: extra }, { weight: 1, arbitrary: fc.jsonValue() });
 }
 
-/** Touch the tenant so the data it makes on first use (demo bulk file, balances) exists already. */
+/** Touch the tenant so the data it makes on first use (balances) exists already. */
 export async function warmUp(t: TestApp, key = KEY): Promise<void> {
   await t.call('GET', '/_sandbox/balances', { key });
   await t.call('GET', '/api/v1/transfers/bulk/none/transfers', { key, headers: { 'x-service-source': 'warm-up' } });

@@ -32,6 +32,7 @@ async function tour(call: (method: string, path: string, o?: CallOptions) => Pro
   await call('POST', '/api/v1/transfers', { headers: SOURCE, body: { ...transfer, reference: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e70', type: 'BANK', destination: { ...dest, branchCode: '001' }, narrations: 'Salary' } });
   await call('POST', '/api/v1/transfers', { headers: SOURCE, body: { ...transfer, reference: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e71', type: 'WALLET', destination: { accountNumber: '9', accountName: 'A B' } } });
   await call('GET', '/api/v1/transfers/3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e70', { headers: SOURCE });
+  await call('POST', '/_sandbox/bulk-disbursements/demo');
   await call('GET', '/api/v1/transfers/bulk/bulk_demo_salaries/transfers?size=2', { headers: SOURCE });
   // Marketplace quotes: intent, remove, read, complete (chain and bank).
   const intent = { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 500000, amountDirection: 'source' };

@@ -1,6 +1,5 @@
 // Browser side of the console: the key and the calls to the sandbox's own API.
-// Runs in the browser (see ../script.ts): it must not import anything at runtime and must not use
-// module-level values; everything it needs lives inside the factory.
+// A module of the console's browser bundle (./index.ts).
 
 export interface Exchange {
   label: string;
@@ -95,7 +94,7 @@ export function makeApi(win: Window) {
   }
 
   /** A JSON read of the control API; throws with the sandbox's message on an error. */
-  async function read<T = any>(path: string): Promise<T> {
+  async function read<T>(path: string): Promise<T> {
     const x = await call(path, 'GET', path);
     if (x.status !== 200) {
       const msg = (x.responseBody as { message?: string })?.message ?? `HTTP ${x.status}`;

@@ -1,7 +1,10 @@
 // Guided flows for marketplace quotes and the XML FX interface. Quote responses are the bare
 // quote objects (no data envelope); FX requests and responses are XML, read with tools.xmlText.
-// Runs in the browser (see ../script.ts): no runtime imports, no module-level values.
+// A module of the console's browser bundle (./index.ts); the server reads the flow names from it too.
 import type { Flow } from './flow.js';
+import type { Envelope, Quote } from './types.js';
+
+const asQuote = (body: unknown) => body as Quote;
 
 export function makeQuoteFxFlows(): Flow[] {
   const FX = '/api/v1/partners/fx';
@@ -16,7 +19,7 @@ export function makeQuoteFxFlows(): Flow[] {
           expect: 201,
           body: { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000, amountDirection: 'source' },
         });
-        const quoteId: string = (intent.responseBody as any).quoteId;
+        const quoteId = asQuote(intent.responseBody).quoteId;
         const id = encodeURIComponent(quoteId);
         await step('Complete the quote with a blockchain destination', 'PUT', `/api/v1/quotes/complete/${id}`, {
           body: { destination: { blockChain: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } } },
@@ -24,10 +27,10 @@ export function makeQuoteFxFlows(): Flow[] {
         const read = () => step('Read the quote back', 'GET', `/api/v1/partners/marketplace/quote/${id}`);
         // A scenario that settles at once (instant) has completed the quote before any pay-in is simulated.
         const waiting = await step('Read the quote: is it waiting for its pay-in?', 'GET', `/api/v1/partners/marketplace/quote/${id}`);
-        const now = (waiting.responseBody as any).status;
+        const now = asQuote(waiting.responseBody).status;
         if (now !== 'awaiting_payment') return { text: `Quote ${quoteId} is ${now}`, state: now };
         await step('Simulate the pay-in', 'POST', `/_sandbox/simulate/quotes/${id}/pay-in`);
-        const done = (await read()).responseBody as any;
+        const done = asQuote((await read()).responseBody);
         return { text: `Quote ${quoteId} is ${done.status}`, state: done.status };
       },
     },
@@ -42,18 +45,18 @@ export function makeQuoteFxFlows(): Flow[] {
             expect: 201,
             body: { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000 },
           })
-        ).responseBody as any[];
+        ).responseBody as Quote[];
         const id = encodeURIComponent(quote.quoteId);
         await step('Complete the quote with a blockchain destination', 'PUT', `/api/v1/quotes/complete/${id}`, {
           body: { destination: { blockChain: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } } },
         });
         const waiting = await step('Read the quote: is it waiting for its pay-in?', 'GET', `/api/v1/partners/marketplace/quote/${id}`);
-        if ((waiting.responseBody as any).status === 'awaiting_payment') await step('Simulate the pay-in', 'POST', `/_sandbox/simulate/quotes/${id}/pay-in`);
+        if (asQuote(waiting.responseBody).status === 'awaiting_payment') await step('Simulate the pay-in', 'POST', `/_sandbox/simulate/quotes/${id}/pay-in`);
         const session = await step('Read the quote session\'s final details', 'GET', `/api/v1/partners/marketplace/quote/${id}/complete`);
         // The quote's own rate (NGN per USDT, the pools' weighted average), else the market's read before it.
         const perUsdt = quote.allocationResult?.weightedAverageRate;
-        const at = perUsdt ? tools.rate('USDT', 'NGN', perUsdt) : tools.rate('NGN', 'USDT', (rate.responseBody as any).rate);
-        const state = (session.responseBody as any).status ?? (waiting.responseBody as any).status;
+        const at = perUsdt ? tools.rate('USDT', 'NGN', perUsdt) : tools.rate('NGN', 'USDT', (rate.responseBody as { rate: string }).rate);
+        const state = asQuote(session.responseBody).status ?? asQuote(waiting.responseBody).status;
         return { text: `Express quote ${quote.quoteId} at ${at} is ${state}`, state };
       },
     },
@@ -67,9 +70,9 @@ export function makeQuoteFxFlows(): Flow[] {
             expect: 201,
             body: { sourceCurrency: 'NGN', destinationCurrency: 'USDC', amount: 25000, destinationNetwork: 'BASE' },
           })
-        ).responseBody as any[];
+        ).responseBody as Quote[];
         const read = await step('Read the payment quote back', 'GET', `/api/v1/quotes/payments/${encodeURIComponent(quote.quoteId)}`);
-        const state = (read.responseBody as any).status;
+        const state = asQuote(read.responseBody).status;
         return { text: `Payment quote ${quote.quoteId} is ${state}`, state };
       },
     },
@@ -87,7 +90,7 @@ export function makeQuoteFxFlows(): Flow[] {
         const txId = tools.xmlText(created.responseBody, 'TxId');
         const id = encodeURIComponent(txId);
         const accounts = await step("List this key's balance accounts", 'GET', '/_sandbox/accounts');
-        const accountId: string = (accounts.responseBody as any).data[0].accountId;
+        const accountId = (accounts.responseBody as Envelope<{ accountId: string }[]>).data[0].accountId;
         await step('Accept it, settling to one of those accounts (FXTradAccptReq)', 'POST', `${FX}/trades/${id}/accept`, {
           xml: `${XML_DECL}<FXTradAccptReq><AcctId>${accountId}</AcctId></FXTradAccptReq>`,
         });

@@ -1,9 +1,18 @@
 // Browser side of the console: the key gate, polling, buttons and guided flows.
-// Runs in the browser (see ../script.ts): no runtime imports, no module-level values; the other
-// client factories arrive as arguments.
+// A module of the console's browser bundle (./index.ts).
 import type { Api, Exchange } from './api.js';
 import type { Flow, FlowTools, Step } from './flow.js';
 import type { Snapshot, Views } from './views.js';
+import { drawMarketChart, type MarketSample } from './market-chart.js';
+import { keyField } from './markup.js';
+import type { Balance, ClockState, Delivery, JournalEntry, Listed, MagicValue, Rate, ResourceRow, SandboxEvent, ScenarioState, ScenarioSummary, WebhookSettings } from './types.js';
+import { readiness, type ReadinessReport } from './readiness-view.js';
+import { resourceDetail, type DetailTarget } from './resource-detail.js';
+import { sequence, type SequenceCall } from './sequence.js';
+
+/** The views of the sidebar (page.ts draws the same), and where the old one-page anchors now live. */
+const PAGES = ['flows', 'resources', 'webhooks', 'market', 'readiness', 'settings'];
+const MOVED: Record<string, string> = { compose: 'flows', journal: 'resources', events: 'webhooks', deliveries: 'webhooks', clock: 'settings', scenario: 'settings', balances: 'settings', magic: 'settings' };
 
 export interface ConsoleParts {
   makeApi(win: Window): Api;
@@ -14,22 +23,32 @@ export interface ConsoleParts {
 
 export function startConsole(win: Window, parts: ConsoleParts) {
   const doc = win.document;
+  const DEMO_BULK = 'bulk_demo_salaries';
   const api = parts.makeApi(win);
   const views = parts.makeViews();
   const flows = new Map(parts.flows.map((f) => [f.id, f]));
   const rendered: Record<string, string> = {};
-  let events: any[] = [];
+  let events: SandboxEvent[] = [];
   let last: Snapshot | undefined;
   /** What each long list shows: a text filter and how many items (more on "Show more"). */
   const PAGE = 25;
-  const lists: Record<'resources' | 'journal' | 'events', { text: string; shown: number; demo?: boolean }> = {
-    resources: { text: '', shown: PAGE, demo: false },
+  const lists: Record<'resources' | 'journal' | 'events', { text: string; shown: number }> = {
+    resources: { text: '', shown: PAGE },
     journal: { text: '', shown: PAGE },
     events: { text: '', shown: PAGE * 2 },
   };
   let polling: Promise<void> | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
   let pending: Promise<unknown> = Promise.resolve();
+  /** The view shown, and the resource its detail shows (#/resources/<eventPrefix>/<id>). */
+  let current = 'flows';
+  let detail: DetailTarget | undefined;
+  /** The market's readings over the key's clock, the chart drawn from them, and when it was last read. */
+  let samples: MarketSample[] = [];
+  let chart: ReturnType<typeof drawMarketChart>;
+  let marketRead: { at: number } | undefined;
+  /** The running flow's cancel, when one runs. */
+  let cancelFlow: (() => void) | undefined;
 
   const el = (sel: string) => doc.querySelector(sel) as HTMLElement | null;
   const isLive = () => api.key()?.startsWith('sk_live_') ?? false;
@@ -71,12 +90,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   }
 
   async function loadEvents(): Promise<void> {
-    const oldest = await api.read('/_sandbox/events?limit=1');
+    const oldest = await api.read<{ data: SandboxEvent[] }>('/_sandbox/events?limit=1');
     // A reset restarts the ids, and the bound drops the oldest: then start again from the top.
     if (events.length > 0 && oldest.data[0]?.id !== events[0].id) events = [];
     for (;;) {
       const after = events.length > 0 ? `&after=${encodeURIComponent(events[events.length - 1].id)}` : '';
-      const page = await api.read(`/_sandbox/events?limit=1000${after}`);
+      const page = await api.read<{ data: SandboxEvent[]; hasMore: boolean }>(`/_sandbox/events?limit=1000${after}`);
       events = events.concat(page.data);
       if (!page.hasMore) break;
     }
@@ -86,14 +105,14 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     if (!api.key()) return;
     try {
       const [resources, journal, deliveries, clock, scenario, scenarios, balances, magic] = await Promise.all([
-        api.read('/_sandbox/resources?limit=200'),
-        api.read('/_sandbox/requests?limit=100'),
-        api.read('/_sandbox/webhooks/deliveries?limit=100'),
-        api.read('/_sandbox/clock'),
-        api.read('/_sandbox/scenario'),
-        api.read('/_sandbox/scenarios'),
-        api.read('/_sandbox/balances'),
-        api.read('/_sandbox/magic-values'),
+        api.read<Listed<ResourceRow>>('/_sandbox/resources?limit=200'),
+        api.read<{ data: JournalEntry[] }>('/_sandbox/requests?limit=100'),
+        api.read<Listed<Delivery> | null>('/_sandbox/webhooks/deliveries?limit=100'),
+        api.read<ClockState>('/_sandbox/clock'),
+        api.read<ScenarioState>('/_sandbox/scenario'),
+        api.read<{ data: ScenarioSummary[] }>('/_sandbox/scenarios'),
+        api.read<{ data: Balance[] }>('/_sandbox/balances'),
+        api.read<{ honoured: boolean; data: MagicValue[] }>('/_sandbox/magic-values'),
       ]);
       await loadEvents();
       const snap: Snapshot = { resources, events, journal: journal.data, deliveries, clock, scenario, scenarios: scenarios.data, balances: balances.data, magic };
@@ -104,6 +123,10 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       put('scenario', views.scenario(scenario, snap.scenarios));
       put('balances', views.balances(snap.balances));
       put('magic', views.magic(magic));
+      drawDetail();
+      // The market follows the key's clock while its view is open: read again once the clock has moved a minute or more (or back, after a reset).
+      const at = Date.parse(clock.now);
+      if (current === 'market' && marketRead && (at - marketRead.at >= 60_000 || at < marketRead.at)) void track(readMarket());
       say('poll', `Updated ${new Date().toLocaleTimeString()}`);
     } catch (err) {
       if ((err as { status?: number }).status === 401) {
@@ -122,6 +145,42 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     put('events', views.events(events, lists.events));
   }
 
+  function drawDetail(): void {
+    if (detail) put('resource-detail', resourceDetail(detail, last, isLive()));
+  }
+
+  /** Show the view the address names (#/flows, #/resources/payout/REF, ...); the old anchors (#journal) lead to their view. */
+  function route(): void {
+    const [head = '', prefix, ...rest] = win.location.hash.replace(/^#\/?/, '').split('/');
+    current = PAGES.includes(head) ? head : (MOVED[head] ?? 'flows');
+    detail = current === 'resources' && prefix && rest.length ? { prefix: decodeURIComponent(prefix), id: decodeURIComponent(rest.join('/')) } : undefined;
+    for (const section of Array.from(doc.querySelectorAll('main > section[data-page]')) as HTMLElement[]) {
+      section.hidden = section.getAttribute('data-page') !== current || (section.id === 'resource-detail' && !detail);
+    }
+    for (const link of Array.from(doc.querySelectorAll('[data-nav]'))) {
+      if (link.getAttribute('data-nav') === current) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+    }
+    doc.body.setAttribute('data-current', current);
+    if (!api.key()) return;
+    if (detail) {
+      rendered['resource-detail'] = '';
+      drawDetail();
+      el('#resource-detail')?.scrollIntoView?.({ block: 'start' });
+    }
+    if (current === 'market' && !marketRead) void track(readMarket());
+    if (current === 'readiness') void track(readReport());
+  }
+
+  /** The key's readiness report. */
+  async function readReport(): Promise<void> {
+    try {
+      put('readiness', readiness(await api.read<ReadinessReport>('/_sandbox/report')));
+    } catch (err) {
+      say('action-result', `Could not read the readiness report: ${(err as Error).message}`, 'failed');
+    }
+  }
+
   /** One poll at a time; a call while one runs waits for it and runs again. */
   function refresh(): Promise<void> {
     const mine: Promise<void> = (polling ?? Promise.resolve()).then(poll).finally(() => {
@@ -133,6 +192,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
 
   function begin(): void {
     showGate();
+    route();
     fillCompose();
     clearInterval(timer);
     timer = setInterval(() => void (polling ? undefined : refresh()), parts.pollMs);
@@ -141,12 +201,19 @@ export function startConsole(win: Window, parts: ConsoleParts) {
 
   /** Empty every panel that holds what the key had: the polled views, the flow log and headline, the form's exchange, the market. */
   function clearPanels(): void {
-    for (const view of new Set([...Object.keys(rendered), 'flow-log', 'compose', 'market'])) {
+    cancelFlow?.();
+    samples = [];
+    chart?.destroy();
+    chart = undefined;
+    marketRead = undefined;
+    const chartBox = el('[data-field="market-chart"]');
+    if (chartBox) chartBox.textContent = '';
+    for (const view of new Set([...Object.keys(rendered), 'flow-log', 'compose', 'market', 'sequence', 'resource-detail', 'readiness'])) {
       rendered[view] = '';
       const box = el(`[data-view="${view}"]`);
       if (box) box.innerHTML = '';
     }
-    for (const field of ['flow-title', 'flow-outcome', 'next-step']) say(field, '');
+    for (const field of ['flow-title', 'flow-outcome', 'next-step', 'compose-result']) say(field, '');
     el('[data-field="flow-outcome"]')?.removeAttribute('data-tone');
     events = [];
     last = undefined;
@@ -155,10 +222,6 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       list.shown = name === 'events' ? PAGE * 2 : PAGE;
     }
     for (const input of Array.from(doc.querySelectorAll('[data-filter]')) as HTMLInputElement[]) input.value = '';
-    lists.resources.demo = false;
-    const demo = el('[data-action="demo-bulk"]');
-    demo?.setAttribute('aria-pressed', 'false');
-    if (demo) demo.textContent = 'Show the demo bulk file (24 settled transfers)';
   }
 
   function forget(message = ''): void {
@@ -185,6 +248,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     }
     say('key-error', '');
     api.setKey(value);
+    // Flows first, unless the address already names a view (a deep link opened before the key was entered).
+    if (!win.location.hash) win.history.replaceState(null, '', '#/flows');
     begin();
     // Keyboard and screen-reader users land on the console, not on the gate that just closed.
     (el('main') as HTMLElement | null)?.focus();
@@ -207,12 +272,13 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     return typeof text === 'string' && text ? `: ${text}` : '';
   }
 
-  /** Shows the next call and resolves when "Next step" is pressed. */
+  /** Shows the next call beside the newest step and resolves when "Next step" is pressed (or the flow is cancelled). */
   let advanceStep: (() => void) | undefined;
   function nextClicked(next: string): Promise<void> {
     const button = el('[data-action="next-step"]') as HTMLButtonElement | null;
     say('next-step', next);
     if (button) button.hidden = false;
+    el('.next-step')?.scrollIntoView?.({ block: 'nearest' });
     return new Promise((resolve) => {
       advanceStep = () => {
         advanceStep = undefined;
@@ -223,32 +289,58 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     });
   }
 
+  class Cancelled extends Error {}
+
   async function runFlow(id: string): Promise<void> {
     const flow = flows.get(id);
     if (!flow) return;
     const log = el('[data-view="flow-log"]')!;
     rendered['flow-log'] = '';
     log.innerHTML = '';
+    const calls: SequenceCall[] = [];
+    const drawSequence = (running: boolean) => put('sequence', sequence(calls, running));
+    drawSequence(true);
     say('flow-title', `${flow.title}: ${flow.outline}`);
     say('flow-outcome', 'Running…', 'running');
     el('[data-field="flow-outcome"]')?.setAttribute('data-tone', 'neutral');
     const buttons = [...doc.querySelectorAll('[data-action="flow"]')] as HTMLButtonElement[];
     for (const b of buttons) b.disabled = true;
+    const cancelButton = el('[data-action="cancel-flow"]') as HTMLButtonElement | null;
+    if (cancelButton) cancelButton.hidden = false;
+    let cancelled = false;
+    cancelFlow = () => {
+      cancelled = true;
+      advanceStep?.();
+    };
     let n = 0;
+    let seen = events.length;
     const stepMode = (el('#step-mode') as HTMLInputElement | null)?.checked ?? false;
+    const show = (x: Exchange) => {
+      log.insertAdjacentHTML('beforeend', views.exchange(x, ++n, isLive()));
+      calls.push({ method: x.method, path: x.path, status: x.status, events: [] });
+      drawSequence(true);
+      (stepMode ? el('.next-step') : log.lastElementChild)?.scrollIntoView?.({ block: 'nearest' });
+    };
     const step: Step = async (label, method, path, opts = {}) => {
       const { expect, ...call } = opts;
+      if (cancelled) throw new Cancelled();
       // One step at a time: say what the next call is, and make it when the presenter asks.
       if (stepMode) await nextClicked(`Next: ${method} ${path} (${label})`);
+      if (cancelled) throw new Cancelled();
       let x = await api.call(label, method, path, call);
-      log.insertAdjacentHTML('beforeend', views.exchange(x, ++n, isLive()));
+      show(x);
       // 503 and 429 mean the request was not processed, so the same call is safe to repeat.
-      for (let retry = 1; (x.status === 503 || x.status === 429) && retry <= 3; retry++) {
+      for (let retry = 1; (x.status === 503 || x.status === 429) && retry <= 3 && !cancelled; retry++) {
         await new Promise((resolve) => setTimeout(resolve, 1000 * retry));
         x = await api.call(`${label} (try ${retry + 1})`, method, path, call);
-        log.insertAdjacentHTML('beforeend', views.exchange(x, ++n, isLive()));
+        show(x);
       }
       await refresh();
+      // The events this call caused, which went on to the webhook receiver.
+      if (events.length < seen) seen = 0;
+      calls[calls.length - 1].events = events.slice(seen).map((e) => String(e.event));
+      seen = events.length;
+      drawSequence(true);
       const ok = expect !== undefined ? x.status === expect : x.status >= 200 && x.status < 300;
       if (!ok) throw new Error(`${label}: ${x.status}${serverMessage(x.responseBody)}`);
       return x;
@@ -261,20 +353,50 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       say('flow-outcome', done.text, 'ok');
       outcome?.setAttribute('data-tone', views.tone(done.state));
     } catch (err) {
-      say('flow-outcome', (err as Error).message, 'failed');
-      outcome?.setAttribute('data-tone', 'failure');
+      if (err instanceof Cancelled) {
+        say('flow-outcome', `${flow.title} cancelled after ${n} call${n === 1 ? '' : 's'}`, 'cancelled');
+        outcome?.setAttribute('data-tone', 'neutral');
+      } else {
+        say('flow-outcome', (err as Error).message, 'failed');
+        outcome?.setAttribute('data-tone', 'failure');
+      }
     } finally {
+      cancelFlow = undefined;
+      advanceStep = undefined;
+      say('next-step', '');
+      const next = el('[data-action="next-step"]') as HTMLButtonElement | null;
+      if (next) next.hidden = true;
+      if (cancelButton) cancelButton.hidden = true;
       for (const b of buttons) b.disabled = false;
+      drawSequence(false);
     }
   }
 
-  /** The market as the key sees it now: the JSON rate of each pair and the pools behind the FX listings (XML). */
-  async function readMarket(): Promise<void> {
+  /** The market as the key sees it now: the JSON rate of each pair and the pools behind the FX listings (XML); each reading is a point of the chart. */
+  let marketReading: Promise<void> | undefined;
+  function readMarket(): Promise<void> {
+    // One reading at a time: a second ask while one runs shares it.
+    marketReading ??= readMarketNow().finally(() => (marketReading = undefined));
+    return marketReading;
+  }
+
+  async function readMarketNow(): Promise<void> {
     const pairs = [['NGN', 'USDT'], ['NGN', 'USDC'], ['GHS', 'USDT'], ['GHS', 'USDC']];
     try {
-      const rates = await Promise.all(pairs.map(([from, to]) => api.read(`/api/v1/partners/rates?from=${from}&to=${to}`)));
+      const [clock, ...rates] = await Promise.all([api.read<ClockState>('/_sandbox/clock'), ...pairs.map(([from, to]) => api.read<Rate>(`/api/v1/partners/rates?from=${from}&to=${to}`))]);
       const pools = await api.call('Read the liquidity pools', 'GET', '/api/v1/partners/fx/listings?pageSize=40', { headers: { accept: 'application/xml' } });
+      if (!api.key()) return;
       put('market', views.market(rates, String(pools.responseBody ?? '')));
+      const at = Date.parse(clock.now);
+      marketRead = { at };
+      const values: Record<string, number> = {};
+      for (const r of rates) {
+        const m = Number(r.rate);
+        if (Number.isFinite(m) && m > 0) values[`${String(r.from).toUpperCase()}/${String(r.to).toUpperCase()}`] = m >= 1 ? m : 1 / m;
+      }
+      samples = [...samples.filter((s) => s.at < at / 1000), { at: at / 1000, values }].slice(-200);
+      const box = el('[data-field="market-chart"]');
+      if (box) chart = drawMarketChart(box, samples, chart);
     } catch (err) {
       say('action-result', `Could not read the market: ${(err as Error).message}`, 'failed');
     }
@@ -321,19 +443,11 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     say('compose-target', `POST ${t.path}`);
   }
 
-  /** The demo bulk file, on request only: reading it makes the sandbox seed it if this key has none yet. */
-  async function toggleDemo(button: HTMLElement): Promise<void> {
-    const show = !lists.resources.demo;
-    if (show) {
-      const x = await api.call('Read the demo bulk file', 'GET', '/api/v1/transfers/bulk/bulk_demo_salaries/transfers', { headers: { 'x-service-source': 'console' } });
-      if (x.status !== 200) {
-        say('action-result', `Read the demo bulk file: ${x.status}${serverMessage(x.responseBody)}`, 'failed');
-        return;
-      }
-    }
-    lists.resources.demo = show;
-    button.setAttribute('aria-pressed', String(show));
-    button.textContent = show ? 'Hide the demo bulk file' : 'Show the demo bulk file (24 settled transfers)';
+  /** The demo bulk file: made only by this button, through the control API. */
+  async function makeDemo(): Promise<void> {
+    const x = await api.call('Make the demo bulk file', 'POST', '/_sandbox/bulk-disbursements/demo');
+    const done = x.status === 200 || x.status === 201;
+    say('action-result', done ? `Demo bulk file ${DEMO_BULK}: ${x.status === 201 ? 'made' : 'already here'}, 24 settled transfers` : `Make the demo bulk file: ${x.status}${serverMessage(x.responseBody)}`, done ? 'ok' : 'failed');
     await refresh();
   }
 
@@ -357,6 +471,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     }
     put('compose', views.exchange(x, 1));
     const done = x.status >= 200 && x.status < 300;
+    const key = keyField(x.responseBody);
+    say('compose-result', `→ ${x.status}${done ? (key ? ` · ${key}` : '') : serverMessage(x.responseBody)}`, done ? 'ok' : 'failed');
     say('action-result', done ? `${t.label}: ${x.status}` : `${t.label}: ${x.status}${serverMessage(x.responseBody)}`, done ? 'ok' : 'failed');
     await refresh();
   }
@@ -365,10 +481,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     const action = target.getAttribute('data-action');
     if (action === 'sign-in') return signIn();
     if (action === 'next-step') return advanceStep?.();
+    if (action === 'cancel-flow') return cancelFlow?.();
     if (action === 'forget-key') return forget();
     if (!api.key()) return;
     if (action === 'flow') return runFlow(target.getAttribute('data-flow')!);
     if (action === 'market') return readMarket();
+    if (action === 'readiness') return readReport();
     if (action === 'compose-fill') return fillCompose();
     const dialog = el('#reset-dialog') as HTMLDialogElement | null;
     if (action === 'reset') {
@@ -376,7 +494,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       return;
     }
     if (action === 'reset-cancel') return dialog?.close();
-    if (action === 'demo-bulk') return toggleDemo(target);
+    if (action === 'demo-bulk') return makeDemo();
     if (action === 'compose-send') return compose();
     if (action === 'more') {
       const list = lists[target.getAttribute('data-list') as keyof typeof lists];
@@ -401,11 +519,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       } else if (action === 'webhook-set' || action === 'webhook-rotate') {
         const input = el('#webhook-url') as HTMLInputElement;
         // Rotating sets the webhook again without a secret: the sandbox makes a new one.
-        const url = action === 'webhook-rotate' && !input.value ? ((await api.read('/_sandbox/webhooks')) as any).url : input.value;
+        const url = action === 'webhook-rotate' && !input.value ? (await api.read<WebhookSettings>('/_sandbox/webhooks')).url : input.value;
         x = await api.call(action === 'webhook-set' ? 'Set the webhook' : 'Rotate the webhook secret', 'PUT', '/_sandbox/webhooks', { body: { url } });
         if (x.status === 200) {
-          input.value = (x.responseBody as any).url;
-          say('webhook-secret', (x.responseBody as any).secret);
+          const settings = x.responseBody as WebhookSettings;
+          input.value = settings.url;
+          say('webhook-secret', settings.secret ?? '');
         }
       } else if (action === 'webhook-test') {
         x = await api.call('Send a test event', 'POST', '/_sandbox/webhooks/test');
@@ -439,6 +558,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     ev.preventDefault();
     void track(act(target));
   });
+  win.addEventListener('hashchange', () => route());
   doc.addEventListener('input', (ev) => {
     const box = ev.target as HTMLInputElement;
     const name = box.getAttribute?.('data-filter') as keyof typeof lists | null;
@@ -457,7 +577,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     if (ev.key === 'Enter' && (ev.target as HTMLElement).id === 'key') void track(signIn());
   });
 
-  (win as any).sandboxConsole = {
+  (win as Window & { sandboxConsole?: unknown }).sandboxConsole = {
     refresh,
     runFlow: (id: string) => track(runFlow(id)),
     /** Resolves when every action and poll started so far has finished. */
@@ -471,5 +591,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   };
 
   if (api.key()) begin();
-  else showGate();
+  else {
+    showGate();
+    route();
+  }
 }

@@ -1,106 +1,32 @@
 // Browser side of the console: HTML for each view, from what the control API returned.
-// Runs in the browser (see ../script.ts): no runtime imports, no module-level values.
+// A module of the console's browser bundle (./index.ts).
 import type { Exchange } from './api.js';
+import type { Balance, ClockState, Delivery, JournalEntry, Listed, MagicValue, Rate, ResourceRow, SandboxEvent, ScenarioState, ScenarioSummary } from './types.js';
+import { amount, block, esc, eventSubject, grouped, headers, ident, keyField, pathCode, pretty, prettyXml, rate, SANDBOX_ONLY, stateName, status, time, tone } from './markup.js';
 
 export interface Snapshot {
-  resources: { data: any[]; counts: Record<string, number> };
-  events: any[];
-  journal: any[];
-  deliveries: { data: any[]; counts: Record<string, number> } | null;
-  clock: any;
-  scenario: any;
-  scenarios: any[];
-  balances: any[];
-  magic: { honoured: boolean; data: any[] };
+  resources: Listed<ResourceRow>;
+  events: SandboxEvent[];
+  journal: JournalEntry[];
+  deliveries: Listed<Delivery> | null;
+  clock: ClockState;
+  scenario: ScenarioState;
+  scenarios: ScenarioSummary[];
+  balances: Balance[];
+  magic: { honoured: boolean; data: MagicValue[] };
 }
 
 export type Views = ReturnType<typeof makeViews>;
 
 export function makeViews() {
-  const esc = (v: unknown) =>
-    String(v ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
-
-  function prettyXml(xml: string): string {
-    const lines = xml.trim().replace(/>\s+</g, '><').replace(/></g, '>\n<').split('\n');
-    let depth = 0;
-    const out: string[] = [];
-    for (const line of lines) {
-      if (line.startsWith('</')) depth = Math.max(0, depth - 1);
-      out.push('  '.repeat(depth) + line);
-      const opens = /^<[^!?/][^>]*>/.test(line) && !line.endsWith('/>') && !/<\/[^>]+>$/.test(line);
-      if (opens) depth++;
-    }
-    return out.join('\n');
-  }
-
-  /** A body as text: JSON indented, XML pretty-printed, anything else as it came. */
-  function pretty(body: unknown): string {
-    if (body === undefined || body === null || body === '') return '';
-    if (typeof body === 'string') return body.trimStart().startsWith('<') ? prettyXml(body) : body;
-    return JSON.stringify(body, null, 2);
-  }
-
-  /** The FX interface's ISO 20022 codes, as a person reads them. */
-  const NAMES: Record<string, string> = { NEWT: 'new', SETT: 'settling', COMP: 'completed', CANC: 'cancelled' };
-  /** Final success states (each resource's success outcome, a delivery that succeeded), and failures. */
-  const SUCCESS = ['SUCCESSFUL', 'COMPLETED', 'COMP', 'completed', 'succeeded', 'order.successful'];
-  const FAILURE = ['FAILED', 'failed', 'CANC', 'CANCELLED', 'cancelled', 'expired', 'EXPIRED', 'REJECTED', 'rejected', 'dropped', 'timeout'];
-
-  /** What a state means: success only for a final success, failure for failed, cancelled or expired, neutral otherwise. */
-  function tone(s: string | number | null | undefined): 'success' | 'failure' | 'neutral' {
-    const text = String(s ?? '');
-    if (/^[1-5][0-9]{2}$/.test(text)) return text[0] === '2' ? 'success' : text[0] === '4' || text[0] === '5' ? 'failure' : 'neutral';
-    return SUCCESS.includes(text) ? 'success' : FAILURE.includes(text) ? 'failure' : 'neutral';
-  }
-
-  /** A state's readable name (NEWT → new); states that are words already stay as the API writes them. */
-  const stateName = (s: string) => NAMES[s] ?? s;
-
-  /** A state or an HTTP status as a badge, coloured by what it means; the API's code in data-state (and in a title when renamed). */
-  const status = (s: string | number | null | undefined) => {
-    if (s === null || s === undefined || s === '') return '';
-    const text = String(s);
-    const name = stateName(text);
-    const title = name !== text ? ` title="${esc(text)}"` : '';
-    return `<span class="status tone-${tone(text)}" data-state="${esc(text)}"${title}>${esc(name)}</span>`;
-  };
-  /** An identifier kept whole: on one line, cut with an ellipsis when the column is narrower, its full value in the title. */
-  const ident = (v: unknown) => `<code class="id" title="${esc(v)}">${esc(v)}</code>`;
-  /** A path that may break only after a slash, ? or &, so the ids and numbers in it stay whole. */
-  const pathCode = (p: string) => `<code class="path">${esc(p).replace(/(\/|\?|&amp;)/g, '$1<wbr>')}</code>`;
-  /** The mark of a call or control the live service does not have, shown under live keys. */
-  const SANDBOX_ONLY = '<span class="sandbox-only" title="The live service has no such call: this is the sandbox\'s control API">sandbox only</span>';
-  const time = (iso: string | null | undefined) => (iso ? `<time datetime="${esc(iso)}">${esc(iso.replace('T', ' ').replace('Z', ''))}</time>` : '');
-  const block = (title: string, text: string) => (text ? `<h4>${esc(title)}</h4><pre tabindex="0">${esc(text)}</pre>` : '');
-  const headers = (h: Record<string, string>) =>
-    Object.entries(h ?? {})
-      .map(([k, v]) => `${k}: ${v}`)
-      .join('\n');
-
-  /**
-   * Which resource an event is about: its kind (the event's prefix) and id. A quote's events also
-   * carry its order reference, so quote_id and tx_id come first; order.successful is the quote's.
-   */
-  function eventSubject(e: any): { prefix: string; id: string } {
-    const d = e.data ?? {};
-    const id = d.quote_id ?? d.tx_id ?? d.reference ?? d.id ?? '';
-    const prefix = String(e.event).split('.')[0];
-    return { prefix: prefix === 'order' ? 'quote' : prefix, id: String(id) };
-  }
-
   /** What a long list shows: the items whose text contains the filter (any case), up to `shown`. */
   interface ListView {
     text: string;
     shown: number;
-    /** The resource list only: whether the demo bulk file and its rows are shown (only when asked). */
-    demo?: boolean;
     /** The resource list only: a live key, whose simulate moves are marked as the sandbox's own. */
     live?: boolean;
   }
 
-  /** The demo bulk file the sandbox seeds on a key's first transfer request, and its rows. */
-  const DEMO_BULK = 'bulk_demo_salaries';
-  const isDemo = (r: any) => (r.kind === 'bulk-disbursements' && r.id === DEMO_BULK) || (r.kind === 'transfers' && r.resource?.bulkId === DEMO_BULK);
 
   function page<T>(items: T[], view: ListView | undefined, textOf: (item: T) => string, name: string): { items: T[]; footer: string } {
     const want = (view?.text ?? '').trim().toLowerCase();
@@ -113,22 +39,16 @@ export function makeViews() {
   }
 
   function timelines(snap: Snapshot, view?: ListView): string {
-    const history = new Map<string, any[]>();
+    const history = new Map<string, SandboxEvent[]>();
     for (const e of snap.events) {
       const s = eventSubject(e);
       const key = `${s.prefix}|${s.id}`;
       history.set(key, [...(history.get(key) ?? []), e]);
     }
-    const cards: { kind: string; id: string; status: string | null; createdAt: string; resource: unknown; steps: any[]; moves: string[] }[] = [];
-    let hidden = 0;
+    const cards: { kind: string; prefix: string; id: string; status: string | null; createdAt: string; resource: unknown; steps: SandboxEvent[]; moves: string[] }[] = [];
     for (const r of snap.resources.data) {
       const key = `${r.eventPrefix}|${r.id}`;
-      if (!view?.demo && isDemo(r)) {
-        hidden++;
-        history.delete(key);
-        continue;
-      }
-      cards.push({ kind: r.kind, id: r.id, status: r.status, createdAt: r.createdAt, resource: r.resource, steps: history.get(key) ?? [], moves: r.moves ?? [] });
+      cards.push({ kind: r.kind, prefix: r.eventPrefix, id: r.id, status: r.status, createdAt: r.createdAt, resource: r.resource, steps: history.get(key) ?? [], moves: r.moves ?? [] });
       history.delete(key);
     }
     // Kinds this build does not list yet still have a history: draw them from their events.
@@ -136,13 +56,12 @@ export function makeViews() {
       const [prefix, id] = key.split('|');
       const last = steps[steps.length - 1];
       const state = last.data?.status ?? String(last.event).split('.').slice(1).join('.').toUpperCase();
-      cards.push({ kind: prefix, id, status: String(state), createdAt: steps[0].createdAt, resource: last.data, steps, moves: [] });
+      cards.push({ kind: prefix, prefix, id, status: String(state), createdAt: steps[0].createdAt, resource: last.data, steps, moves: [] });
     }
     cards.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-    const note = hidden ? `<p class="muted" data-field="demo-hidden">Not shown: the demo bulk file ${DEMO_BULK} and its rows (${hidden} in this list).</p>` : '';
-    if (cards.length === 0) return `${note}<p class="empty">No resources yet. Run a guided flow, or call the API with this key.</p>`;
+    if (cards.length === 0) return `<p class="empty">No resources yet. Run a guided flow, or call the API with this key.</p>`;
     const paged = page(cards, view, (c) => `${c.kind} ${c.id} ${c.status ?? ''}`, 'resources');
-    return note + paged.items
+    return paged.items
       .map((c) => {
         const steps = c.steps
           .map((e) => {
@@ -153,7 +72,7 @@ export function makeViews() {
           })
           .join('');
         return `<article class="resource" data-kind="${esc(c.kind)}" data-id="${esc(c.id)}">
-<header><span class="kind">${esc(c.kind)}</span> ${ident(c.id)} ${status(c.status)}</header>
+<header><span class="kind">${esc(c.kind)}</span> ${ident(c.id)} ${status(c.status)} <a class="detail-link" href="#/resources/${esc(encodeURIComponent(c.prefix))}/${esc(encodeURIComponent(c.id))}">Details<span class="visually-hidden"> of ${esc(c.id)}</span></a></header>
 <ol class="timeline">${steps || '<li class="step muted">no state changes recorded</li>'}</ol>${
           c.moves.length
             ? `<p class="moves">Simulate${view?.live ? ` ${SANDBOX_ONLY}` : ''}: ${c.moves.map((m) => `<button type="button" data-action="simulate" data-kind="${esc(c.kind)}" data-id="${esc(c.id)}" data-event="${esc(m)}">${esc(m)}</button>`).join(' ')}</p>`
@@ -165,7 +84,7 @@ export function makeViews() {
       .join('\n') + paged.footer;
   }
 
-  function journal(entries: any[], view?: ListView): string {
+  function journal(entries: JournalEntry[], view?: ListView): string {
     if (entries.length === 0) return '<p class="empty">No API requests yet.</p>';
     const paged = page(entries, view, (j) => `${j.method} ${j.path} ${j.sent ?? j.status}`, 'journal');
     return paged.items
@@ -177,7 +96,7 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
       .join('\n') + paged.footer;
   }
 
-  function events(list: any[], view?: ListView): string {
+  function events(list: SandboxEvent[], view?: ListView): string {
     if (list.length === 0) return '<p class="empty">No events yet.</p>';
     const paged = page([...list].reverse(), view, (e) => `${e.id} ${e.event} ${eventSubject(e).id}`, 'events');
     const rows = paged.items
@@ -195,7 +114,7 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
       .map((d) => {
         const attempts = d.attempts
           .map(
-            (a: any) =>
+            (a) =>
               `<li>${esc(a.trigger)} ${time(a.at)} → ${a.statusCode === null ? 'no answer' : status(String(a.statusCode))} ${esc(a.error ?? '')}${a.requestHeaders ? block('Request headers', headers(a.requestHeaders)) : ''}${a.responseBody ? block("Receiver's answer", a.responseBody) : ''}</li>`,
           )
           .join('');
@@ -205,12 +124,12 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
       .join('\n');
   }
 
-  function clock(c: any): string {
+  function clock(c: ClockState): string {
     return `<dl><dt>Now</dt><dd data-field="now">${time(c.now)}</dd><dt>Ahead of real time</dt><dd>${esc(c.offsetSeconds)} s</dd>
 <dt>Timed moves waiting</dt><dd>${esc(c.pendingJobs)}</dd><dt>Next one due</dt><dd>${c.nextDueAt ? time(c.nextDueAt) : 'none'}</dd></dl>`;
   }
 
-  function scenario(current: any, all: any[]): string {
+  function scenario(current: ScenarioState, all: ScenarioSummary[]): string {
     const options = all.map((s) => `<option value="${esc(s.name)}"${s.name === current.name ? ' selected' : ''}>${esc(s.name)}</option>`).join('');
     const described = all.map((s) => `<li><b>${esc(s.name)}</b>: ${esc(s.description ?? '')}</li>`).join('');
     return `<p>In force: <b data-field="scenario">${esc(current.name)}</b> <span class="muted">(${current.source === 'tenant' ? 'chosen for this key' : 'server default'})</span></p>
@@ -218,43 +137,18 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
 <button type="button" data-action="scenario-default">Back to the default</button></p><details data-keep="scn"><summary>Bundled scenarios</summary><ul>${described}</ul></details>`;
   }
 
-  /** A decimal with thousands separators, digits kept exactly: 1530250.5 → 1,530,250.5. */
-  function grouped(value: unknown): string {
-    const [whole, fraction] = String(value).split('.');
-    const sep = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-    return fraction === undefined ? sep : `${sep}.${fraction}`;
-  }
 
-  function balances(list: any[]): string {
+  function balances(list: Balance[]): string {
     const rows = list.map((b) => `<tr><td>${esc(b.key)}</td><td class="num">${esc(grouped(b.available))}</td></tr>`).join('');
     return `<table tabindex="0"><thead><tr><th>balance</th><th>available</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
-  /** A number for a person: thousands separators, 2 decimals from 100 up, up to 4 below. */
-  function figure(n: number): string {
-    return new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: Math.abs(n) >= 100 ? 2 : 4 }).format(n);
-  }
-
-  /**
-   * A rate as a person reads it, one convention everywhere: one unit of the dearer currency in the
-   * other ("1 USDT = 1,585.14 NGN"). `multiplier` is the API's: an amount in `from` times it is the
-   * amount in `to` (NGN → USDT is about 0.00063).
-   */
-  function rate(from: string, to: string, multiplier: unknown): string {
-    const m = Number(multiplier);
-    if (!Number.isFinite(m) || m <= 0) return '';
-    const [f, t] = [String(from).toUpperCase(), String(to).toUpperCase()];
-    return m >= 1 ? `1 ${f} = ${figure(m)} ${t}` : `1 ${t} = ${figure(1 / m)} ${f}`;
-  }
-
-  /** An amount with its unit: 42500 USDT → 42,500 USDT, digits kept exactly. */
-  const amount = (value: unknown, unit: string) => `${grouped(value)} ${String(unit).toUpperCase()}`;
 
   /** A number cell: never broken inside, its exact value in a title when the text rounds it. */
   const num = (text: string, exact?: string) => `<td class="num"${exact ? ` title="${esc(exact)}"` : ''}>${esc(text)}</td>`;
 
   /** The rates of a few pairs, and the pools of the FX listings (its XML, read with the browser's parser). */
-  function market(rates: any[], poolsXml: string): string {
+  function market(rates: Rate[], poolsXml: string): string {
     const rateRows = rates
       .map(
         (r) =>
@@ -269,7 +163,11 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
     const poolRows = pools
       .map((p) => {
         const [source, destination] = text(p, 'CcyPair').split('/');
-        return `<tr><td>${esc(text(p, 'Nm'))}</td><td>${esc(source)} → ${esc(destination)}</td>${num(rate(destination, source, text(p, 'XchgRate')), `XchgRate ${text(p, 'XchgRate')}`)}${num(amount(text(p, 'AvlblBal'), destination))}</tr>`;
+        // XchgRate is the fiat price of one stablecoin whichever way the pool goes: read it as one unit of the stablecoin in the fiat.
+        const stable = /^(USDT|USDC)$/i.test(source) ? source : destination;
+        const fiat = stable === source ? destination : source;
+        const x = Number(text(p, 'XchgRate'));
+        return `<tr data-pool-direction="${esc(source)}-${esc(destination)}"><td>${esc(text(p, 'Nm'))}</td><td>${esc(source)} → ${esc(destination)}</td>${num(rate(stable, fiat, x >= 1 ? x : 1 / x), `XchgRate ${text(p, 'XchgRate')}`)}${num(amount(text(p, 'AvlblBal'), destination))}</tr>`;
       })
       .join('');
     return `<table tabindex="0"><thead><tr><th>pair</th><th>rate</th><th>source</th><th>as of</th></tr></thead><tbody>${rateRows}</tbody></table>
@@ -282,12 +180,16 @@ ${block('Request headers', headers(j.requestHeaders))}${block('Request body', pr
     return `${note}<table tabindex="0"><thead><tr><th>value</th><th>field</th><th>applies to</th><th>what happens</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
-  /** One call and its answer; under a live key a call of the control API (/_sandbox) is marked as the sandbox's own. */
+  /**
+   * One call and its answer, as one line (number and label, method, path, status, time, the answer's
+   * key field) that opens on the headers and bodies. Under a live key a call of the control API
+   * (/_sandbox) is marked as the sandbox's own.
+   */
   function exchange(x: Exchange, n: number, live = false): string {
     const mark = live && x.path.startsWith('/_sandbox/') ? ` ${SANDBOX_ONLY}` : '';
-    return `<article class="exchange"><h3>${n}. ${esc(x.label)}${mark}</h3>
-<p><span class="method">${esc(x.method)}</span> ${pathCode(x.path)} → ${status(String(x.status))} <span class="muted">${esc(x.ms)} ms</span>${x.retryAfter ? ` <strong data-field="retry-after">Retry after ${esc(x.retryAfter)} s</strong>` : ''}</p>
-${block('Request headers', headers(x.requestHeaders))}${block('Request body', pretty(x.requestBody))}${block('Response body', pretty(x.responseBody))}</article>`;
+    const key = keyField(x.responseBody);
+    return `<details class="exchange" data-keep="x:${n}"><summary><h3>${n}. ${esc(x.label)}${mark}</h3> <span class="call"><span class="method">${esc(x.method)}</span> ${pathCode(x.path)} → ${status(String(x.status))} <span class="muted">${esc(x.ms)} ms</span></span>${key ? ` <span class="key-field">${esc(key)}</span>` : ''}${x.retryAfter ? ` <strong data-field="retry-after">Retry after ${esc(x.retryAfter)} s</strong>` : ''}</summary>
+${block('Request headers', headers(x.requestHeaders))}${block('Request body', pretty(x.requestBody))}${block('Response body', pretty(x.responseBody))}</details>`;
   }
 
   return { esc, pretty, prettyXml, rate, amount, tone, stateName, timelines, journal, events, deliveries, clock, scenario, balances, magic, market, exchange };

@@ -26,7 +26,6 @@ export const bulks = (t: Tenant) => t.store.collection<BulkRecord>(bulkDisbursem
 export const presentBulk = ({ references: _r, scenario: _s, ...view }: BulkRecord): BulkFile => view;
 
 export function getBulk(t: Tenant, id: string): BulkRecord {
-  ensureDemo(t);
   const b = bulks(t).get(id);
   if (!b) throw notFound('bulk disbursement file', id, 'id');
   return b;
@@ -84,7 +83,6 @@ async function checkFile(t: Tenant, file: ParsedFile): Promise<CheckedRow[]> {
  * the file is answered.
  */
 export async function createBulk(t: Tenant, file: ParsedFile, serviceSource: string, scenario?: string): Promise<BulkFile> {
-  ensureDemo(t);
   const rows = await checkFile(t, file);
   // The file counts as a resource, as each of its rows does.
   t.checkRoom(rows.length + 1);
@@ -102,7 +100,6 @@ export async function createBulk(t: Tenant, file: ParsedFile, serviceSource: str
 
   // Another request of the tenant (another file) may have taken a reference, or the room, since
   // the check.
-  ensureDemo(t);
   const store = transfers(t);
   const taken = file.rows.filter((_r, i) => store.has(records[i].reference)).map((r) => ({ field: r.field('reference'), issue: TAKEN }));
   if (taken.length > 0) throw refused(file, taken);
@@ -156,15 +153,17 @@ export const bulkJobs = { [BULK_ADVANCE]: advanceBulk };
 type DemoRow = BulkRow & { status: 'SUCCESSFUL' | 'FAILED'; failureReason?: string };
 
 /**
- * The demo file every tenant has: already settled (a mix of SUCCESSFUL and FAILED rows), so its
- * filters show something at once. Seeded on the tenant's first transfer request, and again after a
- * reset; seeding records no events.
+ * The demo file, made only when asked for (POST /_sandbox/bulk-disbursements/demo): already settled
+ * (a mix of SUCCESSFUL and FAILED rows), so its filters show something at once. Seeding records no
+ * events; it counts against the key's resource cap like any file. Answers whether it was made now
+ * (false when the key holds it already).
  */
-export function ensureDemo(t: Tenant): void {
-  if (bulks(t).has(DEMO_BULK_ID)) return;
+export function ensureDemo(t: Tenant): boolean {
+  if (bulks(t).has(DEMO_BULK_ID)) return false;
+  const rows = demo.items as DemoRow[];
+  t.checkRoom(rows.length + 1);
   const now = t.nowIso();
   const store = transfers(t);
-  const rows = demo.items as DemoRow[];
   for (const [i, row] of rows.entries()) {
     const { status, failureReason, ...req } = row;
     const base = newTransfer(t, req, { serviceSource: demo.serviceSource, bulkId: DEMO_BULK_ID });
@@ -180,15 +179,14 @@ export function ensureDemo(t: Tenant): void {
     references: rows.map((r) => r.reference),
   });
   bumpVersion(t);
+  return true;
 }
 
 /**
- * A move /_sandbox/simulate pushes: the demo file is seeded first (its rows may be named), and
- * `complete` or `fail` on a PENDING transfer runs `process` first, so the end is one call and the
+ * A move /_sandbox/simulate pushes: `complete` or `fail` on a PENDING transfer runs `process` first, so the end is one call and the
  * events keep the lifecycle's order.
  */
 export function simulateTransfer(t: Tenant, reference: string, event: TransferEvent, reason?: string): TransferRecord {
-  ensureDemo(t);
   if (event !== 'process' && getTransfer(t, reference).status === 'PENDING') moveTransfer(t, reference, 'process');
   return moveTransfer(t, reference, event, reason);
 }

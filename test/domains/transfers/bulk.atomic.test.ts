@@ -8,7 +8,13 @@ import { createTestApp, KEY, type TestApp } from '../../support/app.js';
 const UPLOAD = '/_sandbox/bulk-disbursements';
 const SOURCE = { 'x-service-source': 'payroll-service' };
 const N = 10_000;
+/** The demo file, asked for first in each test: 1 file and 24 rows beside the upload. */
 const DEMO_ROWS = 24;
+const withDemo = async () => {
+  const t = await createTestApp();
+  await t.call('POST', '/_sandbox/bulk-disbursements/demo');
+  return t;
+};
 /** The length of a slice of the upload's work (src/domains/transfers/bulk.slices.ts). */
 const SLICE_MS = 4;
 
@@ -32,7 +38,7 @@ async function counts(t: TestApp): Promise<string> {
 
 describe('a 10,000-row upload and the same key meanwhile', () => {
   it('shows none of the file or all of it, never part', async () => {
-    const t = await createTestApp();
+    const t = await withDemo();
     let done = false;
     const uploading = upload(t).finally(() => (done = true));
     const seen = new Set<string>();
@@ -53,7 +59,7 @@ describe('a 10,000-row upload and the same key meanwhile', () => {
   }, 60_000);
 
   it('writes one of two uploads of the same file at once whole, and refuses the other whole', async () => {
-    const t = await createTestApp();
+    const t = await withDemo();
     const [a, b] = await Promise.all([upload(t), upload(t)]);
     // Both pass their checks while neither is written; the second to be written finds every
     // reference taken by the first.
@@ -66,7 +72,7 @@ describe('a 10,000-row upload and the same key meanwhile', () => {
   }, 60_000);
 
   it('refuses the whole file when a row reference is taken while it uploads', async () => {
-    const t = await createTestApp();
+    const t = await withDemo();
     const rows = transfers(await t.tenants.get(KEY, 'sandbox')) as unknown as { has(ref: string): boolean };
     // The upload checks and builds its rows in slices, with a turn of the event loop between them.
     // Here every row is a slice of its own (each reading of performance.now moves on a slice's
@@ -99,7 +105,7 @@ describe('a 10,000-row upload and the same key meanwhile', () => {
   }, 60_000);
 
   it('refuses the transfer when the file was written first, and keeps the file whole', async () => {
-    const t = await createTestApp();
+    const t = await withDemo();
     expect((await upload(t)).status).toBe(201);
     const single = await t.call('POST', '/api/v1/transfers', { body: { ...item(1), category: undefined }, headers: SOURCE });
     expect(single.status).toBe(409);

@@ -42,8 +42,8 @@ let id: string;
 let uploadCalls: Record<string, number>;
 beforeAll(async () => {
   t = await createTestApp();
-  // The key's first transfer request seeds the demo file every sandbox key holds (24 rows).
-  expect((await t.call('GET', '/api/v1/transfers/bulk/bulk_demo_salaries/transfers?size=1', { headers: SOURCE })).status).toBe(200);
+  // The key holds the demo file too (24 rows), made on request.
+  expect((await t.call('POST', '/_sandbox/bulk-disbursements/demo')).status).toBe(201);
   const body = JSON.stringify({ name: 'Payroll', items: Array.from({ length: N }, (_, i) => item(i + 1)) });
   expect(body.length).toBeGreaterThan(1024 * 1024);
   expect(body.length).toBeLessThan(8 * 1024 * 1024);

@@ -288,18 +288,39 @@ describe('bulk page', () => {
 });
 
 describe('the demo file', () => {
-  it('is present for every tenant, settled, with a fixed id', async () => {
+  it('is made only on request, settled, with a fixed id', async () => {
     for (const key of [undefined, KEY_B, LIVE_KEY]) {
+      expect((await page('bulk_demo_salaries', '', key)).status).toBe(404);
+      const made = await t.call('POST', '/_sandbox/bulk-disbursements/demo', { key });
+      expect(made.status).toBe(201);
+      expect(made.body).toEqual({ id: 'bulk_demo_salaries', name: expect.any(String), count: 24, serviceSource: 'payroll-service', createdAt: '2026-01-15T09:00:00.000Z' });
       const res = await page('bulk_demo_salaries', '?size=100', key);
       expect(res.status).toBe(200);
       expect(res.body.totalElements).toBe(24);
       expect(res.body.content[0]).toMatchObject({ reference: '501cce9d-3fdb-4258-9466-616fec7a75ef', id: 'trf_demo_0001', status: 'SUCCESSFUL', category: 'SALARY', serviceSource: 'payroll-service' });
     }
     expect((await page('bulk_demo_salaries', '?status=FAILED')).body.totalElements).toBe(3);
+    // Asked again, the key's file stays as it is.
+    const again = await t.call('POST', '/_sandbox/bulk-disbursements/demo');
+    expect([again.status, again.body.count]).toEqual([200, 24]);
   });
 
-  it('comes back after a reset', async () => {
+  it('is not made by a transfer request, a bulk upload or a transfer read', async () => {
+    const source = { 'x-service-source': 'payroll-service' };
+    const transfer = { reference: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e70', amount: 100, currency: 'NGN', type: 'BANK', source: { accountNumber: '0011223344' }, destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } };
+    expect((await t.call('POST', '/api/v1/transfers', { headers: source, body: transfer })).status).toBe(201);
+    expect((await t.call('GET', `/api/v1/transfers/${transfer.reference}`, { headers: source })).status).toBe(200);
+    expect((await upload(rows(1))).status).toBe(201);
+    expect((await page('bulk_demo_salaries')).status).toBe(404);
+    const counts = (await t.call('GET', '/_sandbox/resources?limit=1')).body.counts;
+    expect([counts.transfers, counts['bulk-disbursements']]).toEqual([2, 1]);
+  });
+
+  it('is gone after a reset until asked for again', async () => {
+    await t.call('POST', '/_sandbox/bulk-disbursements/demo');
     await t.call('POST', '/_sandbox/reset');
+    expect((await page('bulk_demo_salaries')).status).toBe(404);
+    expect((await t.call('POST', '/_sandbox/bulk-disbursements/demo')).status).toBe(201);
     expect((await page('bulk_demo_salaries')).body.totalElements).toBe(24);
   });
 });

@@ -163,6 +163,7 @@ describe('idempotency per reference', () => {
   });
 
   it('refuses the reference of a bulk row', async () => {
+    expect((await t.call('POST', '/_sandbox/bulk-disbursements/demo')).status).toBe(201);
     const res = await post(transfer({ reference: '501cce9d-3fdb-4258-9466-616fec7a75ef' }));
     expect(res.status).toBe(409);
     expect(res.body.error.details).toEqual([{ field: 'reference', issue: 'already used by another transfer' }]);

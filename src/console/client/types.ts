@@ -1,0 +1,126 @@
+// What the console reads from the sandbox, as far as it reads it: the shapes of the answers of the
+// control API and of the partner API calls its flows make. A module of the console's browser bundle.
+
+export interface ResourceRow {
+  kind: string;
+  eventPrefix: string;
+  id: string;
+  status: string | null;
+  createdAt: string;
+  moves?: string[];
+  resource: Record<string, unknown> & { bulkId?: string; status?: string };
+}
+
+export interface SandboxEvent {
+  id: string;
+  event: string;
+  createdAt: string;
+  data?: Record<string, unknown> & { status?: string; failure_reason?: string };
+}
+
+export interface JournalEntry {
+  id: string;
+  method: string;
+  path: string;
+  query?: string;
+  status: number;
+  sent?: number;
+  fault?: { kind: string; rule: string };
+  durationMs: number;
+  at: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: unknown;
+  responseBody?: unknown;
+}
+
+export interface DeliveryAttempt {
+  trigger: string;
+  at: string;
+  statusCode: number | null;
+  error?: string | null;
+  requestHeaders?: Record<string, string> | null;
+  responseBody?: string | null;
+}
+
+export interface Delivery {
+  id: string;
+  eventId: string;
+  event: string;
+  status: string;
+  tries: number;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  payload: unknown;
+  attempts: DeliveryAttempt[];
+}
+
+export interface ClockState {
+  now: string;
+  offsetSeconds: number;
+  pendingJobs: number;
+  nextDueAt: string | null;
+}
+
+export interface ScenarioState {
+  name: string;
+  source: string;
+}
+
+export interface ScenarioSummary {
+  name: string;
+  description?: string;
+}
+
+export interface Balance {
+  key: string;
+  available: string | number;
+}
+
+export interface MagicValue {
+  value: string;
+  field: string;
+  applies: string;
+  effect: string;
+}
+
+export interface Rate {
+  from: string;
+  to: string;
+  rate: string | number;
+  source: string;
+  timestamp: string;
+}
+
+export interface Listed<T> {
+  data: T[];
+  counts: Record<string, number>;
+}
+
+/** The partner API's envelope: { status, message, data }. */
+export interface Envelope<T> {
+  data: T;
+}
+
+export interface Bank {
+  code: string;
+  name: string;
+}
+
+export interface Payout {
+  reference: string;
+  status: string;
+  createdAt: string;
+  estimatedCompletionAt: string;
+  failureReason?: string | null;
+}
+
+export interface Quote {
+  quoteId: string;
+  status: string;
+  allocationResult?: { weightedAverageRate?: string | number };
+}
+
+export interface WebhookSettings {
+  url: string;
+  secret?: string;
+}

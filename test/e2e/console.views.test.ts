@@ -1,0 +1,173 @@
+// The console's views in real headless Chromium: each view of the sidebar at 1440 px and at 390 px
+// (no sideways scroll, no serious or critical axe-core finding, the key screen included), the page's
+// height at 1440×900 after the key and after the fiat payout, a deep link to a resource, the sequence
+// diagram, step mode with Cancel, and no error in the browser console.
+// Needs Debian's chromium package (/usr/bin/chromium); CI installs it.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, type Browser } from '../support/chromium.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+const VIEWS = ['flows', 'resources', 'webhooks', 'market', 'readiness', 'settings'];
+let server: RunningServer;
+let chromium: Browser;
+let browser: BrowserContext;
+let axe: string;
+let keys = 0;
+
+beforeAll(async () => {
+  server = await startServer(['--seed', '13']);
+  chromium = await launchChromium();
+  browser = chromium.context;
+  axe = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+});
+
+afterAll(async () => {
+  await chromium?.close();
+  await server?.stop('SIGKILL');
+});
+
+/** A page at this size, recording every script error and console error. */
+async function open(width: number, height = 900): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage();
+  await page.setViewportSize({ width, height });
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  return { page, problems };
+}
+
+async function signIn(page: Page): Promise<string> {
+  const key = `sk_test_views${String(++keys).padStart(8, '0')}`;
+  await page.goto(`${server.url}/console`);
+  await page.fill('#key', key);
+  await page.press('#key', 'Enter');
+  await page.waitForSelector('body[data-state="ready"]');
+  return key;
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axe);
+  return page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  });
+}
+
+const scrollWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+const height = (page: Page) => page.evaluate(() => document.documentElement.scrollHeight);
+const visibleSections = (page: Page) => page.locator('main > section:not([hidden])').evaluateAll((s) => s.map((e) => e.id));
+
+async function runFiatPayout(page: Page): Promise<string> {
+  await page.click('[data-nav="flows"]');
+  await page.click('[data-flow="fiat-payout"]');
+  await page.waitForSelector('[data-field="flow-outcome"][data-outcome="ok"]', { timeout: 15_000 });
+  return (await page.textContent('[data-field="flow-outcome"]'))!.split(' ')[1];
+}
+
+describe('the console views in Chromium', () => {
+  for (const width of [1440, 390]) {
+    it(`shows each view at ${width} px with no sideways scroll and no serious or critical axe-core violation, the key screen included`, { timeout: 60_000 }, async () => {
+      const { page, problems } = await open(width);
+      await page.goto(`${server.url}/console`);
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(width);
+      expect(await seriousViolations(page), 'key screen').toEqual([]);
+      await signIn(page);
+      await runFiatPayout(page);
+      for (const view of VIEWS) {
+        await page.click(`[data-nav="${view}"]`);
+        // The view changes on the hashchange that follows the click.
+        await page.waitForSelector(`main > section[data-page="${view}"]:not([hidden])`);
+        expect(page.url()).toMatch(new RegExp(`#/${view}$`));
+        await expect.poll(() => page.getAttribute(`[data-nav="${view}"]`, 'aria-current')).toBe('page');
+        const shown = await visibleSections(page);
+        expect(shown.length, view).toBeGreaterThan(0);
+        expect(await page.locator(`main > section[data-page="${view}"]:not([hidden])`).count()).toBe(shown.length);
+        // The market is read on opening, and its reading is the chart's first point (uPlot draws on a canvas).
+        if (view === 'market') await page.waitForSelector('[data-field="pools"]');
+        if (view === 'market') await page.waitForSelector('[data-field="market-chart"] .uplot canvas');
+        if (view === 'readiness') await page.waitForSelector('[data-field="ready"]');
+        expect(await scrollWidth(page), view).toBeLessThanOrEqual(width);
+        expect(await seriousViolations(page), view).toEqual([]);
+      }
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+  }
+
+  it('is at most two screens tall at 1440×900 after the key, three after the fiat payout; the header stays on screen', { timeout: 30_000 }, async () => {
+    const { page, problems } = await open(1440);
+    await signIn(page);
+    expect(await visibleSections(page)).toEqual(['flows', 'compose']);
+    expect(await height(page)).toBeLessThanOrEqual(2 * 900);
+    await runFiatPayout(page);
+    expect(await page.locator('[data-view="flow-log"] details.exchange').count()).toBe(5);
+    expect(await height(page)).toBeLessThanOrEqual(3 * 900);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const header = await page.locator('header.top').boundingBox();
+    expect(header!.y).toBe(0);
+    expect(await page.isVisible('[data-field="mode"]')).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('draws the sequence diagram of the flow, and opens a resource from a deep link', { timeout: 30_000 }, async () => {
+    const { page, problems } = await open(1440);
+    await signIn(page);
+    const reference = await runFiatPayout(page);
+    const svg = page.locator('[data-view="sequence"] svg');
+    expect(await svg.locator('.lane text').allTextContents()).toEqual(['Partner (this console)', 'Payments API (sandbox)', 'Partner webhook receiver']);
+    expect(await svg.locator('g.call').count()).toBe(5);
+    expect(await svg.locator('g.event text').allTextContents()).toEqual(['webhook payout.pending', 'webhook payout.processing', 'webhook payout.successful']);
+    const box = await svg.boundingBox();
+    expect(box!.width).toBeGreaterThan(600);
+    // Arrows run from lane to lane: the first call starts at the partner's lane and ends at the API's.
+    const lanes = await svg.locator('.lane line').evaluateAll((ls) => ls.map((l) => Number(l.getAttribute('x1'))));
+    const first = await svg.locator('g.call line').first().evaluate((l) => [Number(l.getAttribute('x1')), Number(l.getAttribute('x2'))]);
+    expect(first).toEqual([lanes[0], lanes[1]]);
+
+    // A link straight to the resource, opened in a new visit of the same tab.
+    await page.goto(`${server.url}/console#/resources/payout/${reference}`);
+    await page.waitForSelector('[data-view="resource-detail"] article.detail');
+    expect(await page.isVisible('#resource-detail')).toBe(true);
+    expect(await page.getAttribute('[data-view="resource-detail"] article.detail', 'data-id')).toBe(reference);
+    expect(await page.locator('[data-view="resource-detail"] ol.states .status').allTextContents()).toEqual(['PENDING', 'PROCESSING', 'SUCCESSFUL']);
+    expect(await page.textContent('[data-view="resource-detail"] dl.fields')).toContain('5,000 NGN');
+    // A card's link leads to the same view.
+    await page.click('[data-nav="resources"]');
+    await page.click(`.resource[data-id="${reference}"] a.detail-link`);
+    expect(page.url()).toBe(`${server.url}/console#/resources/payout/${reference}`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('in step mode shows Next beside the newest step, on screen, and Cancel stops the flow', { timeout: 30_000 }, async () => {
+    const { page, problems } = await open(1440);
+    await signIn(page);
+    await page.check('#step-mode');
+    await page.click('[data-flow="fiat-payout"]');
+    for (let i = 0; i < 3; i++) {
+      await page.waitForSelector('[data-action="next-step"]:not([hidden])');
+      const next = await page.locator('[data-action="next-step"]').boundingBox();
+      expect(next!.y + next!.height).toBeLessThanOrEqual(900);
+      expect(await page.isVisible('[data-action="cancel-flow"]')).toBe(true);
+      await page.click('[data-action="next-step"]');
+      await expect.poll(() => page.locator('[data-view="flow-log"] details.exchange').count()).toBe(i + 1);
+    }
+    await page.waitForSelector('[data-action="next-step"]:not([hidden])');
+    expect(await page.textContent('[data-field="next-step"]')).toMatch(/^Next: POST \/_sandbox\/clock\/advance/);
+    await page.click('[data-action="cancel-flow"]');
+    await page.waitForSelector('[data-field="flow-outcome"][data-outcome="cancelled"]');
+    expect(await page.textContent('[data-field="flow-outcome"]')).toBe('Fiat payout cancelled after 3 calls');
+    expect(await page.isVisible('[data-action="next-step"]')).toBe(false);
+    expect(await page.isVisible('[data-action="cancel-flow"]')).toBe(false);
+    expect(await page.locator('[data-view="flow-log"] details.exchange').count()).toBe(3);
+    expect(await page.locator('[data-flow="fiat-payout"]').isDisabled()).toBe(false);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
