@@ -26,6 +26,8 @@ export const bulks = (t: Tenant) => t.store.collection<BulkRecord>(bulkDisbursem
 export const presentBulk = ({ references: _r, scenario: _s, ...view }: BulkRecord): BulkFile => view;
 
 export function getBulk(t: Tenant, id: string): BulkRecord {
+  // Reading the demo file by its id asks for it, as the README and quickstart read it.
+  if (id === DEMO_BULK_ID) ensureDemo(t);
   const b = bulks(t).get(id);
   if (!b) throw notFound('bulk disbursement file', id, 'id');
   return b;
@@ -153,7 +155,8 @@ export const bulkJobs = { [BULK_ADVANCE]: advanceBulk };
 type DemoRow = BulkRow & { status: 'SUCCESSFUL' | 'FAILED'; failureReason?: string };
 
 /**
- * The demo file, made only when asked for (POST /_sandbox/bulk-disbursements/demo): already settled
+ * The demo file, made only when asked for (POST /_sandbox/bulk-disbursements/demo, or a read of its
+ * id): already settled
  * (a mix of SUCCESSFUL and FAILED rows), so its filters show something at once. Seeding records no
  * events; it counts against the key's resource cap like any file. Answers whether it was made now
  * (false when the key holds it already).
