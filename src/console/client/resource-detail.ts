@@ -3,7 +3,7 @@
 // ago), the timeline of its states by readable name, the events and webhook deliveries it caused,
 // and the moves its state allows. A module of the console's browser bundle.
 import { block, esc, eventSubject, grouped, ident, instant, pretty, SANDBOX_ONLY, stateName, status } from './markup.js';
-import type { Snapshot } from './views.js';
+import type { Snapshot } from './types.js';
 
 type Json = Record<string, unknown>;
 

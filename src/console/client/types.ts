@@ -124,3 +124,16 @@ export interface WebhookSettings {
   url: string;
   secret?: string;
 }
+
+/** What the console last read of the key: the lists and panels its views draw. */
+export interface Snapshot {
+  resources: Listed<ResourceRow>;
+  events: SandboxEvent[];
+  journal: JournalEntry[];
+  deliveries: Listed<Delivery> | null;
+  clock: ClockState;
+  scenario: ScenarioState;
+  scenarios: ScenarioSummary[];
+  balances: Balance[];
+  magic: { honoured: boolean; data: MagicValue[] };
+}
