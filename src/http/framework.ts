@@ -27,15 +27,15 @@ import type { StreamConnection } from './streams.js';
  * sorts them on each request. A path that binds no parameter (POST /api/v1/partners/payouts, GET
  * /api/v1/partners/fx/listings, …) gets the same answer every time: that answer is kept and shared,
  * as Hono's own regular-expression router shares its answers. A path with parameters (a reference
- * in the path) gets the same answer for the same path too, parameters included: the answers of the
- * most recent such paths are kept as well (a partner polling a payout's status reads one path over
+ * in the path) gets the same answer for the same path too, parameters included: the answers of up to
+ * 1,024 recent such paths are kept as well (a partner polling a payout's status reads one path over
  * and over), and any other path is matched afresh.
  */
 export class KeptStaticRouter<T> implements Router<T> {
   readonly name = 'KeptStaticRouter';
   private readonly trie = new TrieRouter<T>();
   private readonly kept = new Map<string, Map<string, Result<T>>>();
-  /** Answers for paths with parameters, by method, oldest first. */
+  /** Answers for recent paths with parameters, by method. */
   private readonly recent = new Map<string, Map<string, Result<T>>>();
 
   add(method: string, path: string, handler: T): void {
@@ -56,7 +56,9 @@ export class KeptStaticRouter<T> implements Router<T> {
     }
     let recent = this.recent.get(method);
     if (!recent) this.recent.set(method, (recent = new Map()));
-    if (recent.size >= RECENT_PER_METHOD) recent.delete(recent.keys().next().value!);
+    // Full: start again (dropping the oldest one by one would leave the map's iteration to skip
+    // ever more deleted entries).
+    if (recent.size >= RECENT_PER_METHOD) recent.clear();
     recent.set(path, result);
     return result;
   }
@@ -64,7 +66,7 @@ export class KeptStaticRouter<T> implements Router<T> {
 
 /** How many parameterless paths are kept per method; a client inventing paths cannot grow it further. */
 const KEPT_PER_METHOD = 512;
-/** How many paths with parameters are kept per method, the most recent ones. */
+/** How many paths with parameters are kept per method, at most (all are dropped when it is reached). */
 const RECENT_PER_METHOD = 1024;
 
 function bindsNoParameter<T>(result: Result<T>): boolean {
