@@ -68,6 +68,9 @@ const payout = (reference) =>
 const FX_TRADE =
   '<?xml version="1.0" encoding="UTF-8"?><FXTradInstr><CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>USDT</QtdCcy></CcyPair><TradAmts><TradgCcyAmt>1000</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr>';
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+/** Every key's NGN balance account (a fixed id of the sandbox's accounts). */
+const NGN_ACCOUNT = '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9';
+const INTENT = JSON.stringify({ sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 1000, amountDirection: 'source' });
 
 /** Each workload: a setup for a fresh key, then one call per request (n counts requests of the key). */
 const WORKLOADS = {
@@ -85,6 +88,30 @@ const WORKLOADS = {
         body: JSON.stringify({ reference: `w-${n}`, chain: 'base', asset: 'usdc', amount: 10, toAddress: ADDRESS }),
       }),
   },
+  'POST withdrawal': {
+    run: (key) =>
+      send('/api/v1/partners/withdrawal', {
+        method: 'POST',
+        headers: json(key),
+        body: JSON.stringify({ accountId: NGN_ACCOUNT, accountName: 'John Doe', accountNumber: '0123456789', amount: 1000, bankCode: '058', authCode: '123456' }),
+      }),
+  },
+  'POST transfer': {
+    run: (key, n) =>
+      send('/api/v1/transfers', {
+        method: 'POST',
+        headers: { ...json(key), 'x-service-source': 'bench' },
+        body: JSON.stringify({
+          reference: `0000beef-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
+          amount: 1000,
+          currency: 'NGN',
+          type: 'BANK',
+          source: { accountNumber: '1000200030' },
+          destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+        }),
+      }),
+  },
+  'POST quote intent': { run: (key) => send('/api/v1/partners/marketplace/intent', { method: 'POST', headers: json(key), body: INTENT }) },
   // The readiness report of a key whose journal is full (200 requests, refusals among them) and whose
   // observations hold evidence: the report's own cost, far under its 100 ms target.
   'GET readiness report': {
@@ -106,7 +133,7 @@ const WORKLOADS = {
         await send('/api/v1/partners/marketplace/intent', {
           method: 'POST',
           headers: json(key),
-          body: JSON.stringify({ sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 1000, amountDirection: 'source' }),
+          body: INTENT,
         }),
       );
       await send(`/api/v1/quotes/complete/${intent.quoteId}`, {

@@ -66,13 +66,34 @@ describe('router result: KeptStaticRouter', () => {
     expect(r.match('DELETE', '/api/unknown-0')).toBe(r.match('DELETE', '/api/unknown-0'));
   });
 
+  it('keeps the answers of the most recent paths with parameters, values included, and matches older ones afresh', () => {
+    const r = router();
+    const first = r.match('GET', '/api/v1/transfers/ref-1');
+    expect(r.match('GET', '/api/v1/transfers/ref-1')).toBe(first);
+    expect(handlers(first)).toEqual([
+      ['api-middleware', {}],
+      ['read-transfer', { reference: 'ref-1' }],
+    ]);
+    for (let i = 0; i < 1100; i++) expect(handlers(r.match('GET', `/api/v1/transfers/r-${i}`))[1]).toEqual(['read-transfer', { reference: `r-${i}` }]);
+    const again = r.match('GET', '/api/v1/transfers/ref-1');
+    expect(again).not.toBe(first);
+    expect(handlers(again)).toEqual(handlers(first));
+    expect(r.match('GET', '/api/v1/transfers/r-1099')).toBe(r.match('GET', '/api/v1/transfers/r-1099'));
+  });
+
   it('forgets what it kept when a route is added', () => {
     const r = router();
     r.match('PUT', '/api/v1/transfers');
+    r.match('PUT', '/api/v1/transfers/ref-1');
     r.add('PUT', '/api/v1/transfers', 'put-transfer');
+    r.add('PUT', '/api/v1/transfers/:reference', 'put-one');
     expect(handlers(r.match('PUT', '/api/v1/transfers'))).toEqual([
       ['api-middleware', {}],
       ['put-transfer', {}],
+    ]);
+    expect(handlers(r.match('PUT', '/api/v1/transfers/ref-1'))).toEqual([
+      ['api-middleware', {}],
+      ['put-one', { reference: 'ref-1' }],
     ]);
   });
 });
@@ -91,7 +112,8 @@ describe('router result: Hono', () => {
     expect(await (await app.request('/api/items')).text()).toBe('list');
     expect(await (await app.request('/api/items/a')).text()).toBe('item a');
     expect(await (await app.request('/api/items/b')).text()).toBe('item b');
-    expect(calls).toBe(4);
+    expect(await (await app.request('/api/items/a')).text()).toBe('item a');
+    expect(calls).toBe(5);
   });
 });
 

@@ -21,39 +21,53 @@ import type { StreamConnection } from './streams.js';
  * takes a `[[handler, params][]]` result without changing it, so one result may be kept and handed
  * out again.
  *
- * The app's router: Hono's trie router, with the answers for paths without parameters kept. Hono's
- * faster regular-expression router cannot hold these routes (a transfer reference and the literal
- * `bulk` share one segment), so the trie router is used; it walks the tree, collects every matching
- * middleware and route and sorts them on each request. A path that binds no parameter (POST
- * /api/v1/partners/payouts, GET /api/v1/partners/fx/listings, …) gets the same answer every time:
- * that answer is kept and shared, as Hono's own regular-expression router shares its answers. Paths
- * with parameters (a reference in the path) are matched afresh each time.
+ * The app's router: Hono's trie router, with its answers kept. Hono's faster regular-expression
+ * router cannot hold these routes (a transfer reference and the literal `bulk` share one segment),
+ * so the trie router is used; it walks the tree, collects every matching middleware and route and
+ * sorts them on each request. A path that binds no parameter (POST /api/v1/partners/payouts, GET
+ * /api/v1/partners/fx/listings, …) gets the same answer every time: that answer is kept and shared,
+ * as Hono's own regular-expression router shares its answers. A path with parameters (a reference
+ * in the path) gets the same answer for the same path too, parameters included: the answers of up to
+ * 1,024 recent such paths are kept as well (a partner polling a payout's status reads one path over
+ * and over), and any other path is matched afresh.
  */
 export class KeptStaticRouter<T> implements Router<T> {
   readonly name = 'KeptStaticRouter';
   private readonly trie = new TrieRouter<T>();
   private readonly kept = new Map<string, Map<string, Result<T>>>();
+  /** Answers for recent paths with parameters, by method. */
+  private readonly recent = new Map<string, Map<string, Result<T>>>();
 
   add(method: string, path: string, handler: T): void {
     this.kept.clear();
+    this.recent.clear();
     this.trie.add(method, path, handler);
   }
 
   match(method: string, path: string): Result<T> {
     let byPath = this.kept.get(method);
-    const hit = byPath?.get(path);
+    const hit = byPath?.get(path) ?? this.recent.get(method)?.get(path);
     if (hit) return hit;
     const result = this.trie.match(method, path);
     if (bindsNoParameter(result)) {
       if (!byPath) this.kept.set(method, (byPath = new Map()));
       if (byPath.size < KEPT_PER_METHOD) byPath.set(path, result);
+      return result;
     }
+    let recent = this.recent.get(method);
+    if (!recent) this.recent.set(method, (recent = new Map()));
+    // Full: start again (dropping the oldest one by one would leave the map's iteration to skip
+    // ever more deleted entries).
+    if (recent.size >= RECENT_PER_METHOD) recent.clear();
+    recent.set(path, result);
     return result;
   }
 }
 
 /** How many parameterless paths are kept per method; a client inventing paths cannot grow it further. */
 const KEPT_PER_METHOD = 512;
+/** How many paths with parameters are kept per method, at most (all are dropped when it is reached). */
+const RECENT_PER_METHOD = 1024;
 
 function bindsNoParameter<T>(result: Result<T>): boolean {
   if (result.length !== 1) return false;

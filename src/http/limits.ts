@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as streamingLimit } from 'hono/body-limit';
 import type { SandboxError } from '../kernel/errors.js';
 import { payloadTooLarge, renderError } from './error-responses.js';
-import { asOwnBodyLimit, routeHasOwnBodyLimit, setBodyText } from './framework.js';
+import { asOwnBodyLimit, nodeRequest, routeHasOwnBodyLimit, setBodyText } from './framework.js';
 import { isJsonType } from './media-type.js';
 import type { AppEnv } from './types.js';
 
@@ -24,10 +24,15 @@ export function bodyLimit(maxSize: number, options: BodyLimitOptions = {}): Midd
   return (c, next) => {
     if (options.yieldToRoute && routeHasOwnBodyLimit(c)) return next();
     const length = c.req.header('content-length');
-    if (length === undefined || c.req.header('transfer-encoding')) {
-      // Over HTTP/1.1 a body always comes with one of the two headers; without either (an in-process
-      // Request), count what arrives.
-      return c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : streaming(c, next);
+    const chunked = c.req.header('transfer-encoding');
+    if (length === undefined || chunked) {
+      // Over HTTP a request's body always comes with one of the two headers: a request from Node with
+      // neither has none (a POST without a body, like a simulated pay-in), and looking for one would
+      // make the adapter build a full Request. Without either in process (an in-process Request),
+      // count what arrives.
+      if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+      if (!chunked && nodeRequest(c)) return next();
+      return streaming(c, next);
     }
     if (Number(length) > maxSize) return Promise.resolve(renderError(c, tooLarge()));
     if (options.strictJson && length !== '0') strictJsonText(c, Number(length));

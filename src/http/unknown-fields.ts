@@ -54,10 +54,27 @@ const join = (path: string, key: string | number) => (typeof key === 'number' ? 
  * object: a strict one refuses them itself) are not looked into.
  */
 export function unknownFields(schema: z.ZodType, input: unknown, path = '', out: string[] = []): string[] {
+  return walk(schema, input, path, [], out);
+}
+
+/** A field's path as the warning names it: the keys from `prefix` down, written only for a warning. */
+function pathOf(prefix: string, keys: readonly (string | number)[]): string {
+  let path = prefix;
+  for (const key of keys) path = join(path, key);
+  return path;
+}
+
+function walk(schema: z.ZodType, input: unknown, prefix: string, keys: (string | number)[], out: string[]): string[] {
   if (out.length >= MAX_WARNINGS || input === null || typeof input !== 'object') return out;
   if (Array.isArray(input)) {
     const element = elementOf(schema);
-    if (element) input.forEach((v, i) => unknownFields(element, v, join(path, i), out));
+    if (element) {
+      input.forEach((v, i) => {
+        keys.push(i);
+        walk(element, v, prefix, keys, out);
+        keys.pop();
+      });
+    }
     return out;
   }
   const { objects, known, open } = levelOf(schema);
@@ -68,12 +85,15 @@ export function unknownFields(schema: z.ZodType, input: unknown, path = '', out:
     // Own keys of the shape only: `constructor` or `__proto__` in a body are unknown fields, not the
     // shape object's inherited properties.
     const field = objects.find((o) => o.shape && Object.hasOwn(o.shape, key))?.shape![key];
+    keys.push(key);
     if (field) {
-      unknownFields(field, (input as Record<string, unknown>)[key], join(path, key), out);
-      continue;
+      walk(field, (input as Record<string, unknown>)[key], prefix, keys, out);
+    } else {
+      const near = key.length <= 100 ? nearest(key, known) : undefined;
+      const path = pathOf(prefix, keys);
+      out.push(`unknown field '${path}' was ignored${near ? `: did you mean '${join(pathOf(prefix, keys.slice(0, -1)), near)}'?` : ''}`);
     }
-    const near = key.length <= 100 ? nearest(key, known) : undefined;
-    out.push(`unknown field '${join(path, key)}' was ignored${near ? `: did you mean '${join(path, near)}'?` : ''}`);
+    keys.pop();
   }
   return out;
 }

@@ -15,16 +15,26 @@ export interface MakerRate {
   mode: OperatingMode;
 }
 
+/** Text written for a decimal object (decimals are immutable): a maker price, kept for its minute,
+ * is written once. */
+const written = new WeakMap<Decimal, string>();
+const keptText = (value: Decimal.Value, write: (v: Decimal.Value) => string): string => {
+  if (typeof value !== 'object') return write(value);
+  let text = written.get(value);
+  if (text === undefined) written.set(value, (text = write(value)));
+  return text;
+};
+
 /** SrcCcy, TrgtCcy, XchgRate, RateSrc (market_maker), TmStmp, AgeSecs, PctChg24H, OprgMd. */
 export function buildMakerRate(m: MakerRate): string {
   return buildXml('FxTradStsAndDtls', {
     SrcCcy: m.sourceCcy,
     TrgtCcy: m.targetCcy,
-    XchgRate: rate(m.rate),
+    XchgRate: keptText(m.rate, rate),
     RateSrc: 'market_maker',
     TmStmp: dateTime(m.timestamp),
     AgeSecs: count(m.ageSeconds),
-    PctChg24H: percent(m.change24hPct),
+    PctChg24H: keptText(m.change24hPct, percent),
     OprgMd: m.mode,
   });
 }

@@ -40,7 +40,17 @@ export function count(value: number): string {
 
 /** ISO 8601 date-time in UTC with milliseconds, e.g. 2026-01-15T09:00:00.000Z. */
 export function dateTime(value: Date | string | number): string {
+  // The instant written last is often written again next (a maker price's minute, on every read of it).
+  if (value === lastInstant) return lastText;
   const d = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(d.getTime())) throw new RangeError(`Cannot write ${String(value)} as an XML date-time`);
-  return d.toISOString();
+  const text = d.toISOString();
+  if (typeof value === 'number') {
+    lastInstant = value;
+    lastText = text;
+  }
+  return text;
 }
+
+let lastInstant = NaN;
+let lastText = '';

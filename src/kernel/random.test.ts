@@ -25,6 +25,16 @@ describe('TenantRandom', () => {
     }
   });
 
+  it('draws a uuid as the 32 hex digits of hex(32) with the version and variant set', () => {
+    const ids = new TenantRandom(42);
+    const digits = new TenantRandom(42);
+    for (let i = 0; i < 2000; i++) {
+      const h = digits.hex(32);
+      const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+      expect(ids.uuid()).toBe(`${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20)}`);
+    }
+  });
+
   it('spreads digits evenly enough', () => {
     const r = new TenantRandom(1);
     const counts = Array(10).fill(0);

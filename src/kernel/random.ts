@@ -52,13 +52,20 @@ export class TenantRandom {
     return this.next() / 4294967296;
   }
 
-  /** A version 4 UUID. */
+  /** A version 4 UUID: the 32 hex digits of hex(32) with the version and variant set, written from
+   * four draws without an intermediate string (ids are drawn on every create). */
   uuid(): string {
-    const h = this.hex(32).split('');
-    h[12] = '4';
-    h[16] = HEX[(parseInt(h[16], 16) & 0x3) | 0x8];
-    const s = h.join('');
-    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+    const a = this.next();
+    const b = this.next();
+    const c = this.next();
+    const d = this.next();
+    const t = BYTE_HEX;
+    return (
+      t[a >>> 24] + t[(a >>> 16) & 0xff] + t[(a >>> 8) & 0xff] + t[a & 0xff] + '-' +
+      t[b >>> 24] + t[(b >>> 16) & 0xff] + '-4' + HEX[(b >>> 8) & 0xf] + t[b & 0xff] + '-' +
+      HEX[((c >>> 28) & 0x3) | 0x8] + HEX[(c >>> 24) & 0xf] + t[(c >>> 16) & 0xff] + '-' +
+      t[(c >>> 8) & 0xff] + t[c & 0xff] + t[d >>> 24] + t[(d >>> 16) & 0xff] + t[(d >>> 8) & 0xff] + t[d & 0xff]
+    );
   }
 
   hex(length: number, casing: 'lower' | 'upper' = 'lower'): string {

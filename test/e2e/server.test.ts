@@ -53,6 +53,56 @@ describe('the sandbox process', () => {
     expect((await ok.json()).data.reference).toBe('ok-\uFFFD');
   });
 
+  it('counts a chunked body against the 1 MiB limit and answers a POST that has no body at all', async () => {
+    const s = await start();
+    const { request } = await import('node:http');
+    const send = (path: string, write: (req: import('node:http').ClientRequest) => void) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${s.url}${path}`, { method: 'POST', headers: { authorization: headers.authorization, 'content-type': 'application/json' } }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        });
+        req.on('error', reject);
+        write(req);
+      });
+    // Chunked (no Content-Length): counted as it arrives.
+    const big = await send('/api/v1/partners/payouts', (req) => {
+      req.setHeader('transfer-encoding', 'chunked');
+      req.write(`{"reference":"${'x'.repeat(1024 * 1024)}"}`);
+      req.end();
+    });
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body).error.code).toBe('PAYLOAD_TOO_LARGE');
+    // Neither Content-Length nor Transfer-Encoding: a request with no body, as a simulated pay-in is sent.
+    const intent = await fetch(`${s.url}/api/v1/partners/marketplace/intent`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 1000, amountDirection: 'source' }),
+    });
+    const { quoteId } = await intent.json();
+    const complete = await fetch(`${s.url}/api/v1/quotes/complete/${quoteId}`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ destination: { blockChain: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } } }),
+    });
+    expect(complete.status).toBe(200);
+    // Node's client would send Content-Length: 0; autocannon and curl -X POST send neither header.
+    const { connect } = await import('node:net');
+    const { host, hostname, port } = new URL(s.url);
+    const payIn = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname.replace(/^\[|\]$/g, ''));
+      let text = '';
+      socket.on('data', (d) => (text += d));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+      socket.end(`POST /_sandbox/simulate/quotes/${quoteId}/pay-in HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${headers.authorization}\r\nConnection: close\r\n\r\n`);
+    });
+    expect(payIn).toMatch(/^HTTP\/1\.1 200 /);
+    const read = await (await fetch(`${s.url}/api/v1/partners/marketplace/quote/${quoteId}`, { headers })).json();
+    expect(read.status).toBe('completed');
+  });
+
   it('accepts only the keys listed in --keys FILE', async () => {
     const file = path.join(await mkdtemp(path.join(tmpdir(), 'sandbox-keys-')), 'keys.txt');
     await writeFile(file, `# CI keys\n${KEY}\n\n`);

@@ -1,6 +1,8 @@
 // A JSON body's unknown or misspelt fields are accepted (live services ignore them) and named in
 // X-Sandbox-Warning and the request's journal entry, with "did you mean" when a known field is close.
 import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { unknownFields } from '../../src/http/unknown-fields.js';
 import { createTestApp, payoutRequest, type TestApp } from '../support/app.js';
 
 const SOURCE = { 'x-service-source': 'payroll-service' };
@@ -59,5 +61,18 @@ describe('unknown JSON body fields', () => {
     const res = await t.call('POST', '/api/v1/partners/payouts', { body: { ...payoutRequest('warn-3'), amount: -1, narrations: 'x' } });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ field: 'amount', issue: expect.any(String) }]);
+  });
+});
+
+describe('unknownFields', () => {
+  it('names a field by its path through objects and arrays, and did-you-mean at the same level', () => {
+    const schema = z.object({ rows: z.array(z.object({ amount: z.number(), payee: z.object({ name: z.string() }) })), note: z.string().optional() });
+    const body = { rows: [{ amount: 1, payee: { name: 'a' } }, { amount: 2, payee: { nmae: 'b', 'tab\there': 1 } }], notes: 'x' };
+    expect(unknownFields(schema, body)).toEqual([
+      "unknown field 'rows[1].payee.nmae' was ignored: did you mean 'rows[1].payee.name'?",
+      "unknown field 'rows[1].payee.tab\\u0009here' was ignored",
+      "unknown field 'notes' was ignored: did you mean 'note'?",
+    ]);
+    expect(unknownFields(schema, body, 'body')).toContain("unknown field 'body.notes' was ignored: did you mean 'body.note'?");
   });
 });

@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ResourceName } from '../../src/domains/index.js';
 import { authCodeCheck } from '../../src/domains/withdrawals/withdrawals.service.js';
-import { defaultBehaviour } from '../../src/engine/registry/behaviour.js';
+import { defaultBehaviour, magicOutcome } from '../../src/engine/registry/behaviour.js';
 import { behaviourOf } from '../../src/engine/scenario/scenario.behaviour.js';
 import type { Tenant } from '../../src/engine/tenancy/tenant.js';
 import { createTestApp, KEY, KEY_B } from '../support/app.js';
@@ -129,5 +129,27 @@ describe('TTLs and requirements', () => {
     expect([authCodeCheck(d, undefined), authCodeCheck(d, 'anything')]).toEqual(['ok', 'ok']);
     const pattern = of({ withdrawal: { authCode: { required: false, pattern: '^\\d{6}$' } } });
     expect([authCodeCheck(pattern, undefined), authCodeCheck(pattern, '12345'), authCodeCheck(pattern, '654321')]).toEqual(['ok', 'invalid', 'ok']);
+  });
+});
+
+describe('test values', () => {
+  it('ends a resource as the first value of its table that the request holds, read at its dotted field', () => {
+    const table = [
+      { field: 'destination.accountNumber', value: '0000000051', status: 'FAILED', reason: 'first' },
+      { field: 'memo', value: 'hold-me', hold: true },
+      { field: 'destination.accountNumber', value: '0000000051', status: 'FAILED', reason: 'second, never reached' },
+      { field: 'destination.accountNumber', value: '0000000052', status: 'COMPLETED' },
+    ];
+    const r = { ...lifecycle('payout'), magic: table };
+    expect(magicOutcome(r, { destination: { accountNumber: '0000000051' } })).toEqual({ succeed: false, status: 'FAILED', reason: 'first' });
+    expect(magicOutcome(r, { destination: { accountNumber: '0000000052' } })).toMatchObject({ status: 'COMPLETED' });
+    // Both fields hold a value of the table: the one listed first decides.
+    expect(magicOutcome(r, { memo: 'hold-me', destination: { accountNumber: '0000000052' } })).toEqual({ succeed: true, after: 10 * 365 * 86_400 });
+    expect(magicOutcome(r, { memo: 'hold-me', destination: { accountNumber: '0000000051' } })).toMatchObject({ reason: 'first' });
+    // Only the text itself: a number, a nested object or a missing field is no test value.
+    expect(magicOutcome(r, { destination: { accountNumber: 51 } })).toBeUndefined();
+    expect(magicOutcome(r, { destination: '0000000051' })).toBeUndefined();
+    expect(magicOutcome(r, {})).toBeUndefined();
+    expect(magicOutcome(lifecycle('quote'), { destination: { accountNumber: '0000000051' } })).toBeUndefined();
   });
 });

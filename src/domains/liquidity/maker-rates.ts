@@ -28,17 +28,28 @@ export function makerQuote(t: Tenant, from: string, to: string, now = t.now()): 
   const target = to.toUpperCase();
   checkPair(source, target, ['from', 'to']);
   if (isFiatPair(source, target)) return crossQuote(t, source, target, now);
-  const anchor = anchorOf(`${source}/${target}`)!;
   const m = marketTime(t, now);
   const market = marketOf(source, target);
+  // Without a scenario's pin or moves, the rate and its 24-hour change depend only on the seed, the
+  // pair and the minute: worked out once (the decimal arithmetic) and shared by every key.
+  const key = m.overrides ? undefined : `${m.seed}|${source}/${target}|${m.step}`;
+  let priced = key === undefined ? undefined : kept.get(key);
+  if (priced === undefined) {
+    const anchor = anchorOf(`${source}/${target}`)!;
+    priced = { rate: moved(anchor, factorOf(m, market)), change24hPct: change24hPct(m, market, m.step), overridden: isOverridden(m, market) };
+    if (key !== undefined) {
+      if (kept.size >= 256) kept.clear();
+      kept.set(key, priced);
+    }
+  }
   return {
     source,
     target,
-    rate: moved(anchor, factorOf(m, market)),
+    rate: priced.rate,
     timestamp: m.pricedAt,
     ageSeconds: Math.floor((now - m.pricedAt) / 1000),
-    change24hPct: change24hPct(m, market, m.step),
-    overridden: isOverridden(m, market),
+    change24hPct: priced.change24hPct,
+    overridden: priced.overridden,
   };
 }
 
@@ -57,3 +68,6 @@ function crossQuote(t: Tenant, source: string, target: string, now: number): Mak
     overridden: paid.overridden || paidOut.overridden,
   };
 }
+
+/** Maker prices without a scenario's overrides, by seed, pair and minute. */
+const kept = new Map<string, Pick<MakerQuote, 'rate' | 'change24hPct' | 'overridden'>>();

@@ -1,6 +1,6 @@
 // The pieces of a marketplace quote: allocations as the API shows them, totals, pay-in details,
 // chat metadata and the event payload. No state of its own; ids come from the tenant's seeded random.
-import { createHash } from 'node:crypto';
+import { hash as oneShot } from 'node:crypto';
 import { derivedUuid } from '../../kernel/ids.js';
 import { Decimal, dec, toNumber } from '../../kernel/money.js';
 import type { Outcome } from '../../engine/registry/behaviour.js';
@@ -45,7 +45,7 @@ export const PAY_IN_BANK = { accountName: 'Payments Sandbox Ltd', bankName: 'Acc
 export const PROCESSING_FEE = { name: 'Processing Fee', amount: 0.5, feeType: 'FLAT' as const };
 
 function hash(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return oneShot('sha256', text, 'hex');
 }
 
 /** A value fixed per API key, worked out once per tenant (two hashes per quote otherwise). */
@@ -114,6 +114,12 @@ function settlementView(pool: CrossPool, allocatedAmount: Decimal) {
 /** Totals of some allocations: the plain sums, and total fiat over total token (fiat to fiat: total
  * destination over total source) kept within the rates used. */
 export function totalsOf(allocations: readonly QuoteAllocationView[], source: string, destination: string) {
+  if (allocations.length === 1) {
+    // One allocation, the usual quote: its amounts are already rounded to their currencies' scales
+    // (so each sum is the amount itself), and the average is held to its one rate.
+    const [a] = allocations;
+    return { totalSourceAmount: a.sourceAmount, totalDestinationAmount: a.allocatedAmount, weightedAverageRate: a.rate };
+  }
   const src = allocations.reduce((s, a) => s.plus(a.sourceAmount), dec(0));
   const dst = allocations.reduce((s, a) => s.plus(a.allocatedAmount), dec(0));
   const [fiat, token] = isToken(destination) ? [src, dst] : [dst, src];

@@ -40,7 +40,10 @@ function fittingDestination(t: Tenant, q: QuoteRecord, req: CompleteQuoteRequest
 export function paymentQuote(t: Tenant, q: QuoteRecord): PaymentQuote {
   const v = q.view;
   const best = v.allocationResult.allocations[0];
+  // The pay-in block without its status, which goes last: set on the copy, not spread into a new
+  // object (V8 is slow to add a field to an object made by a spread).
   const { status: _s, ...crypto } = v.metadata.cryptoPayIn;
+  const cryptoPayIn: PaymentQuote['metadata']['cryptoPayIn'] = Object.assign(crypto, { addressType: 'EVM' as const, status: 'AWAITING_PAYMENT' as const });
   return {
     quoteId: v.quoteId,
     merchantId: v.clientId,
@@ -59,7 +62,7 @@ export function paymentQuote(t: Tenant, q: QuoteRecord): PaymentQuote {
     status: 'PENDING',
     metadata: {
       bankPayIn: v.metadata.bankPayIn,
-      cryptoPayIn: { ...crypto, addressType: 'EVM', status: 'AWAITING_PAYMENT' },
+      cryptoPayIn,
     },
     fees: [{ ...PROCESSING_FEE }],
   };

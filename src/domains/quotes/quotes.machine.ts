@@ -35,7 +35,9 @@ export const quote = defineLifecycle({
   ttl: 'Quote lifetime in seconds',
   // A completed quote is also the order's success.
   extraEvents: ['order.successful'],
-  match: (q: { req: CreateIntentRequest; chain: string; token: string; reference: string }) => ({ ...q.req, chain: q.chain, token: q.token, reference: q.reference }),
+  // The added fields first, then the request's (which has none of them): V8 is slow to add a field
+  // to an object made by a spread (microseconds a create), not to spread into one that has fields.
+  match: (q: { req: CreateIntentRequest; chain: string; token: string; reference: string }) => ({ chain: q.chain, token: q.token, reference: q.reference, ...q.req }),
   rules: { request: CreateIntentRequest, added: { chain: CHAINS, token: TOKEN_CURRENCIES, reference: null } },
 });
 

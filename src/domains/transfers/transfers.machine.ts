@@ -22,7 +22,8 @@ export const transfer = defineLifecycle({
   outcomes: { states: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
   durations: { PENDING: 30, PROCESSING: 270 },
   timedMoves: { PENDING: 'process', PROCESSING: { succeed: 'complete', fail: 'fail' } },
-  match: (req: CreateTransferRequest | BulkRow) => ({ ...req }),
+  // The request itself, as a payout's: rules and test values only read it (a copy cost a spread per create).
+  match: (req: CreateTransferRequest | BulkRow): Record<string, unknown> => req,
   rules: { request: CreateTransferRequest, added: { category: TRANSFER_CATEGORIES } },
   magic: fiatMagic('destination.accountNumber'),
 });

@@ -24,7 +24,8 @@ export const walletPayout = defineLifecycle({
   durations: { PENDING: 30, PROCESSING: 150 },
   timedMoves: { PENDING: 'broadcast', PROCESSING: { succeed: 'complete', fail: 'fail' } },
   // The request names the token `asset`; the scenario predicate is `token`.
-  match: (req: CreateWalletPayoutRequest) => ({ ...req, token: req.asset }),
+  // token first, then the request's fields (it has no token): see the quote's match.
+  match: (req: CreateWalletPayoutRequest) => ({ token: req.asset, ...req }),
   rules: { request: CreateWalletPayoutRequest, added: { token: ASSETS } },
   magic: WALLET_MAGIC,
 });

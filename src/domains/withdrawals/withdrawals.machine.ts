@@ -28,7 +28,8 @@ export const withdrawal = defineLifecycle({
   outcomes: { states: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
   durations: { PROCESSING: 300 },
   timedMoves: { PROCESSING: { succeed: 'complete', fail: 'fail' } },
-  match: (w: { req: CreateWithdrawalRequest; currency: string; reference: string }) => ({ ...w.req, currency: w.currency, reference: w.reference }),
+  // The added fields first, then the request's (it has neither): see the quote's match.
+  match: (w: { req: CreateWithdrawalRequest; currency: string; reference: string }) => ({ currency: w.currency, reference: w.reference, ...w.req }),
   magic: fiatMagic('accountNumber'),
   rules: {
     request: CreateWithdrawalRequest,

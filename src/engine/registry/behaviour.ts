@@ -39,12 +39,38 @@ export const DEFAULT_TTL = 300;
 /** Seconds a test value holds a resource: until simulated, in practice (ten years). */
 export const HOLD_SECONDS = 10 * 365 * 86_400;
 
-/** The end a test value sets for a resource with these fields, if one of its values is there. */
+/** A table of test values by field: the field's path, and the first value of the table for each text. */
+type MagicIndex = { path: string; first: Map<string, { m: MagicValue; i: number }> }[];
+const magicIndexes = new WeakMap<readonly MagicValue[], MagicIndex>();
+
+function magicIndex(magic: readonly MagicValue[]): MagicIndex {
+  let index = magicIndexes.get(magic);
+  if (index === undefined) {
+    index = [];
+    magic.forEach((m, i) => {
+      let byField = index!.find((f) => f.path === m.field);
+      if (!byField) index!.push((byField = { path: m.field, first: new Map() }));
+      if (!byField.first.has(m.value)) byField.first.set(m.value, { m, i });
+    });
+    magicIndexes.set(magic, index);
+  }
+  return index;
+}
+
+/** The end a test value sets for a resource with these fields, if one of its values is there (the
+ * table's first, as a search of the table in order finds it): one read per field of the table. */
 export function magicOutcome(resource: BehaviourResource, fields: Record<string, unknown>): Outcome | undefined {
-  const hit: MagicValue | undefined = resource.magic?.find((m) => at(fields, m.field) === m.value);
+  if (!resource.magic?.length) return undefined;
+  let hit: { m: MagicValue; i: number } | undefined;
+  for (const { path, first } of magicIndex(resource.magic)) {
+    const value = at(fields, path);
+    const found = typeof value === 'string' ? first.get(value) : undefined;
+    if (found && (!hit || found.i < hit.i)) hit = found;
+  }
   if (!hit) return undefined;
-  if (hit.hold) return { succeed: true, after: HOLD_SECONDS };
-  return { succeed: hit.status === resource.success, status: hit.status, ...(hit.reason !== undefined ? { reason: hit.reason } : {}) };
+  const { m } = hit;
+  if (m.hold) return { succeed: true, after: HOLD_SECONDS };
+  return { succeed: m.status === resource.success, status: m.status, ...(m.reason !== undefined ? { reason: m.reason } : {}) };
 }
 
 export const defaultBehaviour: Behaviour = {
