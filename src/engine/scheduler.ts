@@ -21,7 +21,8 @@ const jobId = (seq: number) => `job_${seq}`;
 /** A job enqueued in this process: its id is built from its number (the store keeps jobs by number,
  * so no id is held as text). Written to a file or the database it is the plain job, id included. */
 class PendingJob implements Job {
-  readonly data?: Record<string, unknown>;
+  /** Set only when given: a job without data has no slot for it. */
+  declare readonly data?: Record<string, unknown>;
 
   constructor(
     readonly seq: number,

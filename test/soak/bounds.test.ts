@@ -30,8 +30,8 @@ describe('idempotency records', () => {
     LIMITS.responsesKept = 5;
     const t = await createTestApp();
     for (let i = 1; i <= 8; i++) expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout(`idem-${i}`) })).status).toBe(201);
-    expect(await collectionSize(t, 'idempotency_kept')).toBe(5);
-    expect(await collectionSize(t, 'idempotency')).toBe(8);
+    expect(await collectionSize(t, 'idempotency_kept:payout')).toBe(5);
+    expect(await collectionSize(t, 'idempotency:payout')).toBe(8);
     await advance(t, 3600);
 
     const old = await t.call('POST', '/api/v1/partners/payouts', { body: payout('idem-1') });
