@@ -2,7 +2,8 @@
 // Prints a table and writes bench/results.json so figures can be compared between commits.
 // BENCH_SECONDS sets the length of each workload (default 10), BENCH_ROUNDS how many alternating
 // rounds it is split into (default 2). BENCH_ONLY="POST payout,GET listings (XML)" runs only those
-// workloads, prints their rows and skips the other measurements and results.json.
+// workloads, prints their rows and skips the other measurements and results.json. BENCH_FRESH=1 starts
+// a fresh sandbox for each workload (by default one sandbox serves them all, holding what each created).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -255,16 +256,21 @@ async function runWorkload(name) {
 const rows = [];
 const bare = await start([], 'bench/bare-hono.mjs');
 // No cap on resources: at this machine's rate one key passes the default 100,000 within a workload.
-const sandbox = await start(['--max-resources', '0'], 'dist/main.js', { probe: true });
+const startSandbox = () => start(['--max-resources', '0'], 'dist/main.js', { probe: true });
+// BENCH_FRESH=1: a fresh sandbox per workload, so a row does not carry what the earlier rows created.
+const FRESH = process.env.BENCH_FRESH === '1';
+let sandbox = FRESH ? undefined : await startSandbox();
 for (const name of Object.keys(WORKLOADS).filter((n) => (ONLY ? ONLY.includes(n) : !PARTS))) {
+  if (FRESH) sandbox = await startSandbox();
   const { bare: b, sandbox: s } = await runWorkload(name);
   rows.push({ workload: name, bare: b, sandbox: s, ratio: s.rps / b.rps, rssMb: rssMb(sandbox) });
+  if (FRESH) await stop(sandbox);
 }
 await stop(bare);
-await stop(sandbox);
+if (!FRESH) await stop(sandbox);
 
 function printRows() {
-  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per workload in ${ROUNDS} alternating rounds, node ${process.version}\n`);
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per workload in ${ROUNDS} alternating rounds, ${FRESH ? 'a fresh sandbox per workload' : 'one sandbox for every workload'}, node ${process.version}\n`);
   console.log('| workload | bare Hono req/s | sandbox req/s | ratio | sandbox p50 ms | p99 ms (bare / sandbox) | p99.9 ms (bare / sandbox) | max ms (bare / sandbox) | longest GC pause / loop stall in the sandbox ms | longest loop stall in the load generator ms | CPU µs per request (bare / sandbox) | sandbox non-2xx | sandbox RSS MB |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
@@ -476,5 +482,5 @@ if (ONLY || PARTS) process.exit(0);
 
 writeFileSync(
   'bench/results.json',
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: DURATION, rounds: ROUNDS, rows, dataRps, dataRatio, rss, coldStartMs, pgRows, pgKeyRows }, null, 2) + '\n',
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: DURATION, rounds: ROUNDS, fresh: FRESH, rows, dataRps, dataRatio, rss, coldStartMs, pgRows, pgKeyRows }, null, 2) + '\n',
 );

@@ -5,22 +5,53 @@
 import type { Collection } from '../store/store.js';
 
 export interface Job {
-  id: string;
-  seq: number;
-  dueAt: number;
+  readonly id: string;
+  readonly seq: number;
+  readonly dueAt: number;
   /** Names the handler, e.g. 'payout.advance'. */
-  kind: string;
+  readonly kind: string;
   /** The resource the job moves (its id or reference). */
-  ref: string;
-  data?: Record<string, unknown>;
+  readonly ref: string;
+  readonly data?: Record<string, unknown>;
+}
+
+/** A job's id: job_ and its number. */
+const jobId = (seq: number) => `job_${seq}`;
+
+/** A job enqueued in this process: its id is built from its number (the store keeps jobs by number,
+ * so no id is held as text). Written to a file or the database it is the plain job, id included. */
+class PendingJob implements Job {
+  /** Set only when given: a job without data has no slot for it. */
+  declare readonly data?: Record<string, unknown>;
+
+  constructor(
+    readonly seq: number,
+    readonly dueAt: number,
+    readonly kind: string,
+    readonly ref: string,
+    data: Record<string, unknown> | undefined,
+  ) {
+    if (data) this.data = data;
+  }
+
+  get id(): string {
+    return jobId(this.seq);
+  }
+
+  toJSON(): Omit<Job, 'data'> & { data?: Record<string, unknown> } {
+    const { seq, dueAt, kind, ref, data } = this;
+    return data ? { id: this.id, seq, dueAt, kind, ref, data } : { id: this.id, seq, dueAt, kind, ref };
+  }
 }
 
 export class Scheduler {
   private heap: Job[] = [];
   private seq = 0;
-  /** Pending job ids per resource, so cancelling a resource's jobs does not scan every job. Nearly
-   * every resource has one pending job: that one is kept as a bare id, a Set only from the second. */
-  private readonly byRef = new Map<string, string | Set<string>>();
+  /** Pending jobs per resource, so cancelling a resource's jobs does not scan every job. Nearly every
+   * resource has one pending job: that one is kept as is, a Set only from the second. */
+  private readonly byRef = new Map<string, Job | Set<Job>>();
+  /** Jobs taken out of the store while still in the heap (cancelled): dropped when they reach its top. */
+  private readonly cancelled = new Set<Job>();
 
   constructor(private readonly jobs: Collection<Job>) {
     this.reload();
@@ -54,28 +85,27 @@ export class Scheduler {
   }
 
   private index(job: Job): void {
-    const ids = this.byRef.get(job.ref);
-    if (ids === undefined) this.byRef.set(job.ref, job.id);
-    else if (typeof ids === 'string') this.byRef.set(job.ref, new Set([ids, job.id]));
-    else ids.add(job.id);
+    const jobs = this.byRef.get(job.ref);
+    if (jobs === undefined) this.byRef.set(job.ref, job);
+    else if (!(jobs instanceof Set)) this.byRef.set(job.ref, new Set([jobs, job]));
+    else jobs.add(job);
   }
 
   private unindex(job: Job): void {
-    const ids = this.byRef.get(job.ref);
-    if (ids === undefined) return;
-    if (typeof ids === 'string') {
-      if (ids === job.id) this.byRef.delete(job.ref);
+    const jobs = this.byRef.get(job.ref);
+    if (jobs === undefined) return;
+    if (!(jobs instanceof Set)) {
+      if (jobs === job) this.byRef.delete(job.ref);
       return;
     }
-    ids.delete(job.id);
-    if (ids.size === 0) this.byRef.delete(job.ref);
+    jobs.delete(job);
+    if (jobs.size === 0) this.byRef.delete(job.ref);
   }
 
   enqueue(kind: string, ref: string, dueAt: number, data?: Record<string, unknown>): Job {
     const seq = ++this.seq;
-    const job: Job = { id: `job_${seq}`, seq, dueAt, kind, ref };
-    if (data) job.data = data;
-    this.jobs.put(job.id, job);
+    const job = new PendingJob(seq, dueAt, kind, ref, data);
+    this.jobs.put(jobId(seq), job);
     this.push(job);
     this.index(job);
     return job;
@@ -87,6 +117,7 @@ export class Scheduler {
       if (kind === undefined || job.kind === kind) {
         this.jobs.remove(job.id);
         this.unindex(job);
+        this.cancelled.add(job);
       }
     }
   }
@@ -97,14 +128,9 @@ export class Scheduler {
   }
 
   pending(ref: string): Job[] {
-    const ids = this.byRef.get(ref);
-    if (ids === undefined) return [];
-    const out: Job[] = [];
-    for (const id of typeof ids === 'string' ? [ids] : ids) {
-      const job = this.jobs.get(id);
-      if (job) out.push(job);
-    }
-    return out.sort(order);
+    const jobs = this.byRef.get(ref);
+    if (jobs === undefined) return [];
+    return jobs instanceof Set ? [...jobs].sort(order) : [jobs];
   }
 
   nextDueAt(): number | undefined {
@@ -126,11 +152,12 @@ export class Scheduler {
   clear(): void {
     this.heap = [];
     this.byRef.clear();
+    this.cancelled.clear();
     this.seq = 0;
   }
 
   private dropStale(): void {
-    while (this.heap.length > 0 && !this.jobs.has(this.heap[0].id)) this.pop();
+    while (this.heap.length > 0 && this.cancelled.delete(this.heap[0])) this.pop();
   }
 
   private push(job: Job): void {

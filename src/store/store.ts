@@ -5,6 +5,8 @@
 // Reads and writes are synchronous against memory; `flush()` resolves once every write made so far
 // is durable, and the HTTP layer awaits it before answering, so a 2xx means the write is kept.
 
+import { NumberedMap } from './numbered.map.js';
+
 export interface Collection<T> {
   get(id: string): T | undefined;
   has(id: string): boolean;
@@ -112,6 +114,12 @@ export class MapCollection<T> implements Collection<T> {
   }
 }
 
+/** Collections the engine keys by a counter (evt_0000000001, job_42): kept in a NumberedMap. */
+const NUMBERED = new Set(['events', 'jobs']);
+
+/** An empty map for collection `name`. */
+const mapFor = (name: string): Map<string, unknown> => (NUMBERED.has(name) ? new NumberedMap() : new Map());
+
 /** Collections of one tenant kept in memory; the base of both stores. */
 export class MemoryTenantStore implements TenantStore {
   readonly data = new Map<string, Map<string, unknown>>();
@@ -123,7 +131,7 @@ export class MemoryTenantStore implements TenantStore {
     let c = this.collections.get(name);
     if (!c) {
       let map = this.data.get(name);
-      if (!map) this.data.set(name, (map = new Map()));
+      if (!map) this.data.set(name, (map = mapFor(name)));
       c = new MapCollection(name, map, this.onWrite);
       this.collections.set(name, c);
     }
@@ -146,7 +154,7 @@ export class MemoryTenantStore implements TenantStore {
       return;
     }
     let map = this.data.get(op.c);
-    if (!map) this.data.set(op.c, (map = new Map()));
+    if (!map) this.data.set(op.c, (map = mapFor(op.c)));
     if (op.op === 'put') map.set(op.id, op.v);
     else if (op.op === 'del') map.delete(op.id);
     else map.clear();

@@ -30,8 +30,8 @@ describe('idempotency records', () => {
     LIMITS.responsesKept = 5;
     const t = await createTestApp();
     for (let i = 1; i <= 8; i++) expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout(`idem-${i}`) })).status).toBe(201);
-    expect(await collectionSize(t, 'idempotency_kept')).toBe(5);
-    expect(await collectionSize(t, 'idempotency')).toBe(8);
+    expect(await collectionSize(t, 'idempotency_kept:payout')).toBe(5);
+    expect(await collectionSize(t, 'idempotency:payout')).toBe(8);
     await advance(t, 3600);
 
     const old = await t.call('POST', '/api/v1/partners/payouts', { body: payout('idem-1') });
@@ -47,6 +47,26 @@ describe('idempotency records', () => {
     expect(conflict.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
     const events = await t.call('GET', '/_sandbox/events?type=payout.pending&limit=100');
     expect(events.body.data).toHaveLength(8);
+  });
+
+  it('keep the newest responses per resource kind: creations of another kind do not push them out', async () => {
+    LIMITS.responsesKept = 2;
+    const t = await createTestApp();
+    for (let i = 1; i <= 2; i++) expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout(`kind-${i}`) })).status).toBe(201);
+    expect((await t.call('POST', '/_sandbox/balances/top-up', { body: { key: 'usdc:base', amount: 1000 } })).status).toBe(200);
+    const wallet = (n: number) => ({ reference: `kind-w${n}`, chain: 'base', asset: 'usdc', amount: 10, toAddress: '0x52908400098527886E0F7030069857D2E4169EE7' });
+    for (let i = 1; i <= 3; i++) expect((await t.call('POST', '/api/v1/partners/wallets/payouts', { body: wallet(i) })).status).toBe(201);
+    await advance(t, 3600);
+    // Both payouts are still among the newest two payouts: replayed as first answered, not as they stand.
+    const replay = await t.call('POST', '/api/v1/partners/payouts', { body: payout('kind-1') });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.data).toMatchObject({ reference: 'kind-1', status: 'PENDING' });
+    // The first wallet payout is not: it is answered from the resource as it stands.
+    const old = await t.call('POST', '/api/v1/partners/wallets/payouts', { body: wallet(1) });
+    expect(old.headers.get('idempotent-replayed')).toBe('true');
+    expect(old.body.status).not.toBe('PENDING');
+    const recent = await t.call('POST', '/api/v1/partners/wallets/payouts', { body: wallet(3) });
+    expect(recent.body.status).toBe('PENDING');
   });
 
   it('replays an old withdrawal by its Idempotency-Key with the same reference', async () => {

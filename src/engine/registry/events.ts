@@ -19,16 +19,24 @@ export interface SandboxEvent {
 /** Builds an event's view from what the event keeps; pure, so every read gives the same view. */
 export type EventView<S> = (source: S) => object;
 
-/** An event recorded in this process: its view is built when read. Written to a file or the
- * database it is the plain event, view included. */
+/** An event's id: evt_ and its number in ten digits. */
+const eventId = (seq: number) => `evt_${String(seq).padStart(10, '0')}`;
+
+/** An event recorded in this process: its view is built when read, and its id from its number (the
+ * store keeps events by number, so no id is held as text). Written to a file or the database it is
+ * the plain event, id and view included. */
 class RecordedEvent<S> implements SandboxEvent {
   constructor(
-    readonly id: string,
+    private readonly seq: number,
     readonly event: string,
     readonly createdAt: string,
     private readonly source: S,
     private readonly view: EventView<S>,
   ) {}
+
+  get id(): string {
+    return eventId(this.seq);
+  }
 
   get data(): Record<string, unknown> {
     return this.view(this.source) as Record<string, unknown>;
@@ -135,9 +143,9 @@ export class EventLog {
 
   /** Record an event whose view is `view(source)` (`source` itself without a view). */
   emit<S>(event: string, createdAt: string, source: S, view?: EventView<S>): SandboxEvent {
-    const id = `evt_${String(++this.seq).padStart(10, '0')}`;
-    const e = new RecordedEvent(id, event, createdAt, source, view ?? (itself as EventView<S>));
-    this.events.put(e.id, e);
+    const seq = ++this.seq;
+    const e = new RecordedEvent(seq, event, createdAt, source, view ?? (itself as EventView<S>));
+    this.events.put(eventId(seq), e);
     while (this.events.size > this.limit) this.events.remove(this.events.keys().next().value!);
     this.listener?.(e);
     return e;

@@ -4,18 +4,27 @@
 // reference make exactly one resource.
 //
 // Bounded: the fingerprint of every reference is kept (until a reset), so a reuse is always caught,
-// but the full response is kept only for the newest LIMITS.responsesKept creations of the tenant.
-// A replay of an older one is answered from the resource itself (`reread`): same status, same
-// shape, the resource as it stands now. A route that passes no `reread` keeps its responses inline.
-// A route whose response is a pure view of a record that is replaced, never changed, on each move
-// keeps that record as created (`kept`) instead of the response: while the resource has not moved it
-// is the very object the resource collection holds, so a kept response costs no memory of its own.
+// but the full response is kept only for the newest LIMITS.responsesKept creations of each resource
+// kind of the tenant. A replay of an older one is answered from the resource itself (`reread`): same
+// status, same shape, the resource as it stands now. A route that passes no `reread` keeps its
+// responses inline. A route whose response is a pure view of a record that is replaced, never
+// changed, on each move keeps that record as created (`kept`) instead of the response: while the
+// resource has not moved it is the very object the resource collection holds, so a kept response
+// costs no memory of its own.
+//
+// The format: one collection per resource kind (`idempotency:<scope>`), keyed by the reference as
+// sent, which the created record holds too, so no key is kept as text of its own. A creation whose
+// resource id is the reference (201, re-read by it) is kept as its fingerprint alone, a number; any
+// other as an object. The records as created go to `idempotency_kept:<scope>`, by reference too.
+// What an earlier version wrote (`idempotency`, `idempotency_kept` and `idempotency_responses`, keyed
+// `<scope>:<reference>`, fingerprints as text) is read as it is.
+import { hash } from 'node:crypto';
 import { SandboxError } from '../../kernel/errors.js';
 import { fingerprint } from '../../kernel/json.js';
 import type { Tenant } from '../tenancy/tenant.js';
 
 export const LIMITS = {
-  /** Full responses kept per tenant for replays; older replays are re-read from the resource. */
+  /** Full responses kept per tenant and resource kind for replays; older replays are re-read from the resource. */
   responsesKept: 1000,
 };
 
@@ -36,8 +45,13 @@ export interface Reread {
   rebuild?(kept: unknown): unknown;
 }
 
-interface IdempotencyRecord {
-  fp: string;
+/** A creation as kept: its fingerprint alone when it answered 201 with the reference as the
+ * resource's id, else the object. */
+type IdempotencyRecord = number | FullRecord;
+
+interface FullRecord {
+  /** The request's fingerprint: a number (text in what an earlier version wrote). */
+  fp: number | string;
   status: number;
   /** The response, for routes without a reread (and records written before the bound). */
   body?: unknown;
@@ -45,10 +59,24 @@ interface IdempotencyRecord {
   id?: string;
 }
 
-export const idempotencyRecords = (t: Tenant) => t.store.collection<IdempotencyRecord>('idempotency');
-export const storedResponses = (t: Tenant) => t.store.collection<unknown>('idempotency_responses');
-/** The records as created that kept responses are rebuilt from. */
-export const keptSources = (t: Tenant) => t.store.collection<unknown>('idempotency_kept');
+/** The creations of one resource kind, by reference. */
+export const idempotencyRecords = (t: Tenant, scope: string) => t.store.collection<IdempotencyRecord>(`idempotency:${scope}`);
+/** The records as created that kept responses are rebuilt from, by reference. */
+export const keptSources = (t: Tenant, scope: string) => t.store.collection<unknown>(`idempotency_kept:${scope}`);
+/** What an earlier version wrote, keyed `<scope>:<reference>`: read, and dropped with its resource. */
+export const earlierRecords = (t: Tenant) => t.store.collection<FullRecord>('idempotency');
+export const earlierResponses = (t: Tenant) => t.store.collection<unknown>('idempotency_responses');
+export const earlierKept = (t: Tenant) => t.store.collection<unknown>('idempotency_kept');
+
+/** The resource id a creation names: its own, else the reference it was created with. */
+export const recordId = (r: IdempotencyRecord, reference: string): string | undefined =>
+  typeof r === 'number' ? reference : r.id;
+
+/** A request's fingerprint as a number: the first 48 bits of the SHA-1 of its JSON text (exact in a
+ * double, so it is kept in the record itself, not as text). */
+function numericFingerprint(request: unknown): number {
+  return hash('sha1', JSON.stringify(request), 'buffer').readUIntBE(0, 6);
+}
 
 export function idempotent(
   tenant: Tenant,
@@ -60,12 +88,13 @@ export function idempotent(
   /** What the partner sent the reference as: a body field, or the Idempotency-Key header. */
   keyField: 'reference' | 'Idempotency-Key' = 'reference',
 ): StoredResponse & { replayed: boolean } {
-  const records = idempotencyRecords(tenant);
-  const key = `${scope}:${reference}`;
-  const fp = fingerprint(request);
-  const seen = records.get(key);
-  if (seen) {
-    if (seen.fp !== fp) {
+  const records = idempotencyRecords(tenant, scope);
+  const fp = numericFingerprint(request);
+  const seen = records.get(reference);
+  const earlier = seen === undefined ? earlierRecord(tenant, scope, reference) : undefined;
+  if (seen !== undefined || earlier !== undefined) {
+    const same = seen !== undefined ? (typeof seen === 'number' ? seen : seen.fp) === fp : earlier!.fp === fingerprint(request);
+    if (!same) {
       const [what, fresh] = keyField === 'reference' ? ['reference', 'reference'] : [keyField, 'key'];
       throw new SandboxError(
         'IDEMPOTENCY_CONFLICT',
@@ -74,31 +103,47 @@ export function idempotent(
         [{ field: keyField, issue: 'already used with a different body' }],
       );
     }
-    return { status: seen.status, body: replayBody(tenant, key, seen, reread), replayed: true };
+    const body = seen !== undefined ? replayBody(tenant, scope, reference, seen, reread) : replayEarlier(tenant, `${scope}:${reference}`, earlier!, reread);
+    return { status: typeof seen === 'number' ? 201 : (seen ?? earlier!).status, body, replayed: true };
   }
   const res = create();
   const created = { status: res.status, body: res.body, replayed: false };
   if (res.status >= 300) return created;
   if (!reread) {
-    records.put(key, { fp, status: res.status, body: res.body });
+    records.put(reference, { fp, status: res.status, body: res.body });
     return created;
   }
-  records.put(key, { fp, status: res.status, id: reread.id(res.body) });
-  const kept = reread.rebuild && res.kept !== undefined;
-  const responses = kept ? keptSources(tenant) : storedResponses(tenant);
-  responses.put(key, kept ? res.kept : res.body);
-  while (responses.size > LIMITS.responsesKept) responses.remove(responses.keys().next().value!);
+  const id = reread.id(res.body);
+  records.put(reference, res.status === 201 && id === reference ? fp : { fp, status: res.status, id });
+  if (reread.rebuild && res.kept !== undefined) {
+    const kept = keptSources(tenant, scope);
+    kept.put(reference, res.kept);
+    while (kept.size > LIMITS.responsesKept) kept.remove(kept.keys().next().value!);
+  }
   return created;
 }
 
-function replayBody(t: Tenant, key: string, seen: IdempotencyRecord, reread?: Reread): unknown {
-  if (seen.body !== undefined) return seen.body;
-  const stored = storedResponses(t).get(key);
-  if (stored !== undefined) return stored;
-  const kept = reread?.rebuild ? keptSources(t).get(key) : undefined;
+function earlierRecord(t: Tenant, scope: string, reference: string): FullRecord | undefined {
+  const records = earlierRecords(t);
+  return records.size === 0 ? undefined : records.get(`${scope}:${reference}`);
+}
+
+function replayBody(t: Tenant, scope: string, reference: string, seen: IdempotencyRecord, reread?: Reread): unknown {
+  if (typeof seen !== 'number' && seen.body !== undefined) return seen.body;
+  const kept = reread?.rebuild ? keptSources(t, scope).get(reference) : undefined;
   if (kept !== undefined) return reread!.rebuild!(kept);
-  if (!reread || seen.id === undefined) {
-    throw new Error(`idempotency record ${key} has neither a stored response nor a way to re-read it`);
-  }
+  const id = recordId(seen, reference);
+  if (!reread || id === undefined) throw new Error(`idempotency record ${scope}:${reference} has neither a stored response nor a way to re-read it`);
+  return reread.body(id);
+}
+
+/** A replay of a creation an earlier version recorded. */
+function replayEarlier(t: Tenant, key: string, seen: FullRecord, reread?: Reread): unknown {
+  if (seen.body !== undefined) return seen.body;
+  const stored = earlierResponses(t).get(key);
+  if (stored !== undefined) return stored;
+  const kept = reread?.rebuild ? earlierKept(t).get(key) : undefined;
+  if (kept !== undefined) return reread!.rebuild!(kept);
+  if (!reread || seen.id === undefined) throw new Error(`idempotency record ${key} has neither a stored response nor a way to re-read it`);
   return reread.body(seen.id);
 }

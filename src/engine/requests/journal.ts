@@ -33,6 +33,11 @@ export interface JournalEntry {
 export class Journal {
   private entries: JournalEntry[] = [];
   private seq = 0;
+  /** Header sets of recent entries, newest first: an entry whose kept headers equal one of them
+   * shares it, so a key sending the same headers keeps one copy, not one per entry. */
+  private headerSets: Record<string, string>[] = [];
+  /** Paths entries share, the same way (the first PATHS_SHARED distinct ones). */
+  private readonly paths = new Map<string, string>();
 
   constructor(
     private readonly limit: number,
@@ -47,6 +52,7 @@ export class Journal {
   record(entry: JournalEntry, body?: Promise<string>): Promise<void> | void {
     if (this.shared) return this.recordShared(entry, body);
     entry.id = `req_${++this.seq}`;
+    this.share(entry);
     this.entries.push(entry);
     if (this.entries.length > this.limit) this.entries.shift();
     // It has arrived by now; taking it without awaiting keeps the response from waiting a turn.
@@ -54,6 +60,20 @@ export class Journal {
       (t) => (entry.requestBody = t),
       () => undefined,
     );
+  }
+
+  /** Entries are never changed once kept (a listing redacts copies), so equal parts are shared. */
+  private share(entry: JournalEntry): void {
+    const sets = this.headerSets;
+    const same = sets.findIndex((h) => sameHeaders(h, entry.requestHeaders));
+    if (same >= 0) entry.requestHeaders = sets[same];
+    else {
+      sets.unshift(entry.requestHeaders);
+      if (sets.length > HEADER_SETS_SHARED) sets.pop();
+    }
+    const path = this.paths.get(entry.path);
+    if (path !== undefined) entry.path = path;
+    else if (this.paths.size < PATHS_SHARED) this.paths.set(entry.path, entry.path);
   }
 
   private async recordShared(entry: JournalEntry, body?: Promise<string>): Promise<void> {
@@ -86,6 +106,19 @@ export class Journal {
     this.entries = [];
     this.shared?.clear();
   }
+}
+
+const HEADER_SETS_SHARED = 4;
+const PATHS_SHARED = 64;
+
+function sameHeaders(a: Record<string, string>, b: Record<string, string>): boolean {
+  let n = 0;
+  for (const k in b) {
+    if (a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const _ in a) n--;
+  return n === 0;
 }
 
 function listed(e: JournalEntry): JournalEntry {

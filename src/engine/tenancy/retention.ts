@@ -9,7 +9,7 @@
 import { iso } from '../../kernel/clock.js';
 import { SandboxError } from '../../kernel/errors.js';
 import type { SandboxEvent } from '../registry/events.js';
-import { idempotencyRecords, keptSources, storedResponses } from '../requests/idempotency.js';
+import { earlierKept, earlierRecords, earlierResponses, idempotencyRecords, keptSources, recordId } from '../requests/idempotency.js';
 import type { Resource } from '../registry/resource.js';
 import type { Tenant } from './tenant.js';
 
@@ -66,9 +66,24 @@ export function* sweepTenant(t: Tenant, before: number, retained: Retained): Gen
     }
   }
   // Idempotency records whose resource is gone: the reference may be used again.
-  const records = idempotencyRecords(t);
-  const responses = storedResponses(t);
-  const kept = keptSources(t);
+  for (const kind of retained) {
+    const records = idempotencyRecords(t, kind.name);
+    if (records.size === 0) continue;
+    const resources = t.store.collection(kind.collection);
+    const kept = keptSources(t, kind.name);
+    for (const reference of records.keys()) {
+      const id = recordId(records.get(reference)!, reference);
+      if (id !== undefined && !resources.has(id)) {
+        records.remove(reference);
+        kept.remove(reference);
+      }
+      yield 1;
+    }
+  }
+  // What an earlier version wrote, keyed <scope>:<reference>.
+  const records = earlierRecords(t);
+  const responses = earlierResponses(t);
+  const kept = earlierKept(t);
   for (const key of records.keys()) {
     const rec = records.get(key)!;
     const scope = key.slice(0, key.indexOf(':'));

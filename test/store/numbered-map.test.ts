@@ -1,0 +1,80 @@
+// The map the memory store keeps events and jobs in: keyed by the number in their ids while every id
+// has one prefix and one way of writing its number, by text from the first id that does not fit;
+// either way a Map of text ids, in insertion order.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NumberedMap } from '../../src/store/numbered.map.js';
+import { MemoryTenantStore } from '../../src/store/store.js';
+
+describe('NumberedMap', () => {
+  it('answers as a Map for padded and plain counters', () => {
+    const m = new NumberedMap<string>();
+    m.set('evt_0000000001', 'a').set('evt_0000000002', 'b').set('evt_1000000003', 'c');
+    expect([...m.keys()]).toEqual(['evt_0000000001', 'evt_0000000002', 'evt_1000000003']);
+    expect(m.get('evt_0000000002')).toBe('b');
+    expect(m.get('evt_2')).toBeUndefined();
+    expect(m.has('evt_00000000002')).toBe(false);
+    expect(m.delete('evt_0000000001')).toBe(true);
+    expect([...m]).toEqual([['evt_0000000002', 'b'], ['evt_1000000003', 'c']]);
+    const jobs = new NumberedMap<number>();
+    jobs.set('job_9', 9).set('job_10', 10);
+    expect(jobs.get('job_09')).toBeUndefined();
+    expect([...jobs.entries()]).toEqual([['job_9', 9], ['job_10', 10]]);
+  });
+
+  it('keeps the order when an id that does not fit turns it into a map by text', () => {
+    const m = new NumberedMap<number>();
+    m.set('job_1', 1).set('job_2', 2).set('other', 3).set('job_01', 4);
+    expect([...m.keys()]).toEqual(['job_1', 'job_2', 'other', 'job_01']);
+    expect(m.get('job_01')).toBe(4);
+    m.clear();
+    expect(m.size).toBe(0);
+    m.set('evt_0000000007', 7);
+    expect([...m.keys()]).toEqual(['evt_0000000007']);
+  });
+
+  it('behaves as a Map for any sequence of writes', () => {
+    const id = fc.oneof(
+      fc.nat(1200).map((n) => `evt_${String(n).padStart(10, '0')}`),
+      fc.nat(1200).map((n) => `job_${n}`),
+      fc.constantFrom('evt_', 'job_007', 'x', '12', 'evt_1', ''),
+    );
+    const op = fc.oneof(
+      fc.record({ op: fc.constant('set' as const), id, v: fc.nat() }),
+      fc.record({ op: fc.constant('del' as const), id }),
+      fc.constant({ op: 'clear' as const }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), fc.array(id, { maxLength: 10 }), (ops, probes) => {
+        const m = new NumberedMap<number>();
+        const ref = new Map<string, number>();
+        for (const o of ops) {
+          if (o.op === 'set') {
+            m.set(o.id, o.v);
+            ref.set(o.id, o.v);
+          } else if (o.op === 'del') expect(m.delete(o.id)).toBe(ref.delete(o.id));
+          else {
+            m.clear();
+            ref.clear();
+          }
+        }
+        expect([...m]).toEqual([...ref]);
+        expect(m.size).toBe(ref.size);
+        for (const p of probes) expect([m.has(p), m.get(p)]).toEqual([ref.has(p), ref.get(p)]);
+      }),
+    );
+  });
+
+  it('holds the memory store events and jobs, written to a file as before', () => {
+    const ops: unknown[] = [];
+    const store = new MemoryTenantStore((op) => ops.push(op));
+    store.collection('events').put('evt_0000000001', { id: 'evt_0000000001' });
+    store.collection('jobs').put('job_1', { id: 'job_1' });
+    expect(store.data.get('events')).toBeInstanceOf(NumberedMap);
+    expect([...store.data.get('jobs')!]).toEqual([['job_1', { id: 'job_1' }]]);
+    expect(ops).toEqual([
+      { c: 'events', op: 'put', id: 'evt_0000000001', v: { id: 'evt_0000000001' } },
+      { c: 'jobs', op: 'put', id: 'job_1', v: { id: 'job_1' } },
+    ]);
+  });
+});
