@@ -74,8 +74,8 @@ export class Scheduler {
     for (const [id, before] of changed) {
       const now = this.jobs.get(id);
       if (before !== undefined && now !== undefined) return this.reload();
-      // A removed job's heap entry goes when it reaches the top (dropStale).
-      if (before !== undefined) this.unindex(before as Job);
+      // A removed job's heap entry goes when it reaches the top (dropStale), as a cancelled one's.
+      if (before !== undefined && this.unindex(before as Job)) this.cancelled.add(before as Job);
       if (now !== undefined) {
         this.push(now);
         this.index(now);
@@ -91,15 +91,18 @@ export class Scheduler {
     else jobs.add(job);
   }
 
-  private unindex(job: Job): void {
+  /** Take a job out of its resource's index; whether it was there (pending, so still in the heap). */
+  private unindex(job: Job): boolean {
     const jobs = this.byRef.get(job.ref);
-    if (jobs === undefined) return;
+    if (jobs === undefined) return false;
     if (!(jobs instanceof Set)) {
-      if (jobs === job) this.byRef.delete(job.ref);
-      return;
+      if (jobs !== job) return false;
+      this.byRef.delete(job.ref);
+      return true;
     }
-    jobs.delete(job);
+    const had = jobs.delete(job);
     if (jobs.size === 0) this.byRef.delete(job.ref);
+    return had;
   }
 
   enqueue(kind: string, ref: string, dueAt: number, data?: Record<string, unknown>): Job {
