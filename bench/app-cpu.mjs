@@ -9,10 +9,9 @@
 // BENCH_ONLY="POST payout,GET listings (XML)" runs only those.
 // The quote flow is intent, complete and pay-in, counted per step. app.request() builds a web
 // Request per call, so the figures are higher than the server's own per request over sockets.
-import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { bundleApp } from './bundle-app.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sources = (process.env.BENCH_SRC ?? path.join(root, 'src')).split(',').map((p) => path.resolve(p));
@@ -22,31 +21,7 @@ const PER_ROUND = 2000;
 
 /** One checkout's app, bundled with its packages and built over a memory store. */
 async function appOf(src) {
-  // Written into the checkout's dist/, where the server finds its bundled scenarios and fixtures.
-  const out = mkdtempSync(path.join(src, '..', 'dist', '.app-cpu-'));
-  await build({
-    stdin: {
-      contents: [
-        `export { createApp } from ${JSON.stringify(path.join(src, 'app.ts'))};`,
-        `export { ConfigSchema } from ${JSON.stringify(path.join(src, 'config.ts'))};`,
-        `export { MemoryStore } from ${JSON.stringify(path.join(src, 'store/memory.store.ts'))};`,
-        `export { systemClock } from ${JSON.stringify(path.join(src, 'kernel/clock.ts'))};`,
-      ].join('\n'),
-      resolveDir: root,
-      loader: 'ts',
-    },
-    nodePaths: [path.join(src, '..', 'node_modules'), path.join(root, 'node_modules')],
-    outfile: path.join(out, 'app.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // CommonJS dependencies bundled into ESM call require() for Node's own modules.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    logLevel: 'error',
-  });
-  const { createApp, ConfigSchema, MemoryStore, systemClock } = await import(pathToFileURL(path.join(out, 'app.mjs')).href);
-  rmSync(out, { recursive: true, force: true });
+  const { createApp, ConfigSchema, MemoryStore, systemClock } = await bundleApp(src, { createApp: 'app.ts', ConfigSchema: 'config.ts', MemoryStore: 'store/memory.store.ts', systemClock: 'kernel/clock.ts' }, { root, prefix: '.app-cpu-' });
   return createApp({ config: ConfigSchema.parse({ seed: 7 }), store: new MemoryStore(), clock: systemClock }).app;
 }
 

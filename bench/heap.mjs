@@ -5,11 +5,10 @@
 // before and after, per resource. BENCH_HEAP_SNAPSHOT=1 writes a heap snapshot at the end of each set
 // (open it in Chrome's DevTools, Memory tab, "Summary" by constructor). BENCH_SRC=<checkout>/src
 // measures another checkout's sources.
-import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import { build } from 'esbuild';
+import { bundleApp } from './bundle-app.mjs';
 
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc bench/heap.mjs');
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -17,32 +16,7 @@ const src = path.resolve(process.env.BENCH_SRC ?? path.join(root, 'src'));
 const COUNT = Number(process.env.BENCH_HEAP_COUNT ?? 100_000);
 const KEYS = 100;
 
-async function appOf() {
-  const out = mkdtempSync(path.join(src, '..', 'dist', '.heap-'));
-  await build({
-    stdin: {
-      contents: [
-        `export { createApp } from ${JSON.stringify(path.join(src, 'app.ts'))};`,
-        `export { ConfigSchema } from ${JSON.stringify(path.join(src, 'config.ts'))};`,
-        `export { MemoryStore } from ${JSON.stringify(path.join(src, 'store/memory.store.ts'))};`,
-        `export { systemClock } from ${JSON.stringify(path.join(src, 'kernel/clock.ts'))};`,
-      ].join('\n'),
-      resolveDir: root,
-      loader: 'ts',
-    },
-    nodePaths: [path.join(src, '..', 'node_modules'), path.join(root, 'node_modules')],
-    outfile: path.join(out, 'app.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    logLevel: 'error',
-  });
-  const mod = await import(pathToFileURL(path.join(out, 'app.mjs')).href);
-  rmSync(out, { recursive: true, force: true });
-  return mod;
-}
+const appOf = () => bundleApp(src, { createApp: 'app.ts', ConfigSchema: 'config.ts', MemoryStore: 'store/memory.store.ts', systemClock: 'kernel/clock.ts' }, { root, prefix: '.heap-' });
 
 const { createApp, ConfigSchema, MemoryStore, systemClock } = await appOf();
 const json = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
