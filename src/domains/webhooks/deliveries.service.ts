@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { SandboxError, notFound } from '../../kernel/errors.js';
 import { tenantSeed } from '../../kernel/random.js';
 import { eventMatches, payloadOf, type EventCatalog, type SandboxEvent } from '../../engine/registry/events.js';
+import { bump, draw } from '../../engine/requests/fault-rules.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { ForgedForm } from './forge.js';
@@ -199,18 +200,16 @@ function releaseResource(t: Tenant, resource: string, s: SettingsRecord, sender:
 
 /** The count behind `webhooks.forged`: among the scenario's counters, so binding a scenario restarts it. */
 const FORGED_COUNTER = 'webhooks.forged';
-const counters = (t: Tenant) => t.store.collection<number>('scenario_counters');
 const forgerySeeds = new WeakMap<Tenant, number>();
 
 /** Whether the scenario's forged rule picks the next first attempt: every N-th, or a draw from the
- * key's seed and the count (so runs repeat under --seed). */
+ * key's seed and the count (so runs repeat under --seed), counted and drawn as a fault rule's. */
 function picks(t: Tenant, rule: ForgedRule): boolean {
-  const n = (counters(t).get(FORGED_COUNTER) ?? 0) + 1;
-  counters(t).put(FORGED_COUNTER, n);
+  const n = bump(t, FORGED_COUNTER);
   if (rule.every !== undefined) return n % rule.every === 0;
   let seed = forgerySeeds.get(t);
   if (seed === undefined) forgerySeeds.set(t, (seed = tenantSeed(t.globalSeed, `webhooks.forged:${t.id}`)));
-  return createHash('sha256').update(`${seed}:${FORGED_COUNTER}:${n}`).digest().readUInt32BE(0) / 2 ** 32 < (rule.probability ?? 0);
+  return draw(seed, FORGED_COUNTER, n) < (rule.probability ?? 0);
 }
 
 /**

@@ -204,7 +204,8 @@ export function draw(seed: number, key: string, n: number): number {
 const counters = (t: Tenant) => t.store.collection<number>('scenario_counters');
 const windows = (t: Tenant) => t.store.collection<number[]>('scenario_rates');
 
-function bump(t: Tenant, key: string): number {
+/** Count one call under `key` among the scenario's counters (binding a scenario restarts them); its number. */
+export function bump(t: Tenant, key: string): number {
   const n = (counters(t).get(key) ?? 0) + 1;
   counters(t).put(key, n);
   return n;
