@@ -28,6 +28,10 @@ describe('command line and environment', () => {
     expect(serve(['--store', url], { DATABASE_URL: 'postgres://other/db' }).store).toBe(url);
     expect(() => serve(['--store', 'mysql://db/x'])).toThrow(/--store: expected a PostgreSQL URL: postgres:\/\/user:password@host:5432\/database/);
     expect(() => serve(['--store', url, '--data', '/tmp/d'])).toThrow(/--store: give either --store postgres:\/\/… \(shared database\) or --data DIR/);
+    expect(serve(['--store', `${url}?max=8`]).store).toBe(`${url}?max=8`);
+    for (const max of ['0', '1001', 'eight', '2.5']) {
+      expect(() => serve(['--store', `${url}?max=${max}`])).toThrow(/--store: the URL's max \(connections in each replica's pool\) must be a whole number from 1 to 1000, e.g. \?max=8/);
+    }
   });
 
   it('lets flags win over the environment', () => {

@@ -1,5 +1,6 @@
 // Every setting of the sandbox and its default, in one schema for flags and environment.
 import { z } from 'zod';
+import { poolSizeOf } from './store/postgres.url.js';
 
 const UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
 const DURATION = /^(\d+)([smhd]?)$/;
@@ -33,6 +34,7 @@ export const ConfigSchema = z.object({
   store: z
     .string()
     .regex(/^postgres(ql)?:\/\/\S+$/, 'expected a PostgreSQL URL: postgres://user:password@host:5432/database')
+    .refine((url) => poolSizeOf(url) !== undefined, "the URL's max (connections in each replica's pool) must be a whole number from 1 to 1000, e.g. ?max=8")
     .optional(),
   /** Default scenario for every tenant: a bundled name or a file. */
   scenario: z.string().min(1).default('default'),

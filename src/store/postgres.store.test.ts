@@ -48,6 +48,15 @@ describe('postgres store across replicas', () => {
     expect(rows).toEqual([{ version: MIGRATIONS.length }]);
   });
 
+  it("opens the pool the URL's max asks for (20 without it), which the driver alone would not take from a URL", async () => {
+    const url = await database();
+    const [plain] = await replicas(url);
+    const sized = await PostgresStore.open(`${url}?max=3`);
+    opened.push(sized);
+    expect([plain.sql.options.max, sized.sql.options.max]).toEqual([20, 3]);
+    expect(await sized.sql`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+  });
+
   it('gives every replica the origin of the first one to start, even when they start together', async () => {
     const url = await database();
     const [a, b] = await replicas(url);

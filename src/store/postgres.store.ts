@@ -4,6 +4,7 @@
 // The schema is created and migrated on open (postgres.schema.ts).
 import postgres, { type Sql } from 'postgres';
 import { migrate } from './postgres.schema.js';
+import { DEFAULT_POOL, poolSizeOf } from './postgres.url.js';
 import { PostgresTenantStore } from './postgres.tenant.js';
 import { StoreUnavailableError, type Store } from './store.js';
 
@@ -28,7 +29,8 @@ export class PostgresStore implements Store {
   /** Connect and bring the schema up to date (replicas starting together take turns). */
   static async open(url: string, opts: PostgresOptions = {}): Promise<PostgresStore> {
     const sql = postgres(url, {
-      max: opts.max ?? 20,
+      // The driver takes no pool size from the URL (it reads `max` there as text): `?max=N` is read here.
+      max: opts.max ?? poolSizeOf(url) ?? DEFAULT_POOL,
       connect_timeout: opts.connectTimeout ?? 5,
       idle_timeout: 60,
       onnotice: () => undefined,

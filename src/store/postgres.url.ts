@@ -1,0 +1,20 @@
+// What a --store URL says beyond where the database is: the pool size each replica opens (`?max=N`),
+// which the driver does not take from a URL. No driver is loaded here, so the config can check it.
+
+/** Connections each replica's pool holds by default. */
+export const DEFAULT_POOL = 20;
+
+/** The pool size a --store URL asks for with `?max=N` (1 to 1,000), else DEFAULT_POOL; undefined
+ * when `max` is there but not such a number (the config refuses it, naming the flag). */
+export function poolSizeOf(url: string): number | undefined {
+  let max: string | null;
+  try {
+    max = new URL(url).searchParams.get('max');
+  } catch {
+    // Not a URL this parser reads: the driver says what is wrong with it when it connects.
+    return DEFAULT_POOL;
+  }
+  if (max === null) return DEFAULT_POOL;
+  const n = Number(max);
+  return /^\d+$/.test(max) && n >= 1 && n <= 1000 ? n : undefined;
+}
