@@ -86,6 +86,10 @@ const WORKLOADS = {
         }),
       }),
   },
+  'GET transfer read-back': {
+    setup: (key) => WORKLOADS['POST transfer'].run(key, 0),
+    run: (key) => send('/api/v1/transfers/0000beef-0000-4000-8000-000000000000', { headers: { ...json(key), 'x-service-source': 'bench' } }),
+  },
   'POST quote intent': { run: (key) => send('/api/v1/partners/marketplace/intent', { method: 'POST', headers: json(key), body: INTENT }) },
   // The readiness report of a key whose journal is full (200 requests, refusals among them) and whose
   // observations hold evidence: the report's own cost, far under its 100 ms target.
