@@ -99,6 +99,29 @@ describe('the console views in Chromium', () => {
     });
   }
 
+  it('fits the market chart to its box as the window narrows and widens', { timeout: 30_000 }, async () => {
+    const { page, problems } = await open(1440);
+    await signIn(page);
+    await page.click('[data-nav="market"]');
+    await page.waitForSelector('[data-field="market-chart"] .uplot canvas');
+    const sizes = () =>
+      page.evaluate(() => {
+        const box = document.querySelector('[data-field="market-chart"]') as HTMLElement;
+        return { box: box.clientWidth, chart: (box.querySelector('.uplot') as HTMLElement).getBoundingClientRect().width };
+      });
+    const wide = await sizes();
+    expect(wide.chart).toBeLessThanOrEqual(wide.box);
+    await page.setViewportSize({ width: 800, height: 900 });
+    await expect.poll(async () => (await sizes()).chart).toBeLessThan(wide.chart);
+    const narrow = await sizes();
+    expect(narrow.chart).toBeLessThanOrEqual(narrow.box);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(800);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expect.poll(async () => (await sizes()).chart).toBe(wide.chart);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('is at most two screens tall at 1440×900 after the key, three after the fiat payout; the header stays on screen', { timeout: 30_000 }, async () => {
     const { page, problems } = await open(1440);
     await signIn(page);

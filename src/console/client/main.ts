@@ -3,7 +3,7 @@
 import type { Api, Exchange } from './api.js';
 import type { Flow, FlowTools, Step } from './flow.js';
 import type { Snapshot, Views } from './views.js';
-import { drawMarketChart, type MarketSample } from './market-chart.js';
+import { CHART_HEIGHT, chartWidth, drawMarketChart, type MarketSample } from './market-chart.js';
 import { keyField } from './markup.js';
 import type { Balance, ClockState, Delivery, JournalEntry, Listed, MagicValue, Rate, ResourceRow, SandboxEvent, ScenarioState, ScenarioSummary, WebhookSettings } from './types.js';
 import { readiness, type ReadinessReport } from './readiness-view.js';
@@ -559,6 +559,13 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     void track(act(target));
   });
   win.addEventListener('hashchange', () => route());
+  // The chart follows its box's width: a window resized, or the Market view shown after the chart was drawn hidden.
+  const fitChart = () => {
+    const box = el('[data-field="market-chart"]');
+    if (chart && box && box.clientWidth > 0 && Math.abs(chart.width - chartWidth(box)) > 1) chart.setSize({ width: chartWidth(box), height: CHART_HEIGHT });
+  };
+  win.addEventListener('resize', fitChart);
+  win.addEventListener('hashchange', fitChart);
   doc.addEventListener('input', (ev) => {
     const box = ev.target as HTMLInputElement;
     const name = box.getAttribute?.('data-filter') as keyof typeof lists | null;

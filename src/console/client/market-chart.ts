@@ -15,6 +15,12 @@ export const CHART_SERIES = [
   { key: 'GHS/USDC', label: 'GHS per USDC', scale: 'GHS', stroke: '#8a2a8a' },
 ] as const;
 
+/** The chart's width in `box`: the box's, within 260 to 1,100 px (640 while the box is hidden). */
+export const chartWidth = (box: HTMLElement) => Math.max(260, Math.min(box.clientWidth || 640, 1100));
+
+/** The chart's height. */
+export const CHART_HEIGHT = 220;
+
 /** Draws (or redraws) the chart in `box`; answers false where the browser cannot draw on a canvas. */
 export function drawMarketChart(box: HTMLElement, samples: MarketSample[], previous?: uPlot): uPlot | undefined {
   previous?.destroy();
@@ -26,12 +32,12 @@ export function drawMarketChart(box: HTMLElement, samples: MarketSample[], previ
     return undefined;
   }
   const data: uPlot.AlignedData = [samples.map((s) => s.at), ...CHART_SERIES.map((c) => samples.map((s) => s.values[c.key] ?? null))];
-  const width = Math.max(260, Math.min(box.clientWidth || 640, 1100));
+  const width = chartWidth(box);
   const axis = { stroke: '#586074', grid: { stroke: '#e6e8ee' }, ticks: { stroke: '#dde1e8' } };
   return new uPlot(
     {
       width,
-      height: 220,
+      height: CHART_HEIGHT,
       scales: { x: { time: true }, NGN: { auto: true }, GHS: { auto: true } },
       axes: [
         // Hours and minutes of the key's clock (UTC), spaced so labels never touch.
