@@ -82,7 +82,7 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
       page: 'settings',
       children: html`<p><button type="button" data-action="top-up" data-key="NGN" data-amount="1000000">Top up 1,000,000 NGN</button> <button type="button" data-action="top-up" data-key="usdt:base" data-amount="10000">Top up 10,000 USDT on Base</button></p><p class="danger-zone"><button type="button" class="danger" data-action="reset" aria-haspopup="dialog">Reset this key's data…</button> <span class="muted">Asks first.</span></p>`,
     }),
-    view('magic', 'Test values', { page: 'settings', children: html`<p class="muted">Send one of these in the field named and the resource ends as shown, with no scenario to write (test keys only).</p>` }),
+    view('magic', 'Test values', { page: 'settings', wide: true, children: html`<p class="muted">Send one of these in the field named and the resource ends as shown, with no scenario to write (test keys only).</p>` }),
   ];
   // The reset asks first, in a dialog the page owns (window.confirm would stop the page's polling and cannot be styled or labelled).
   const resetDialog = html`<dialog id="reset-dialog" aria-labelledby="reset-title" aria-describedby="reset-what"><h2 id="reset-title">Reset this key's data?</h2><p id="reset-what">The sandbox forgets this key's resources, balances (back to the starting amounts), timed moves, events, request journal, webhook deliveries and clock offset. The webhook settings and the chosen scenario stay. This cannot be undone.</p><p class="dialog-buttons"><button type="button" data-action="reset-cancel" autofocus="">Cancel</button> <button type="button" class="danger" data-action="reset-confirm">Reset this key's data</button></p></dialog>`;
