@@ -1,16 +1,13 @@
 import { defineLifecycle } from '../../engine/registry/lifecycle.js';
 import { defineMachine } from '../../kernel/machine.js';
 import { fiatMagic } from '../reference/magic-values.js';
+import { SETTLEMENT_MOVES, SETTLEMENT_TIMING } from '../reference/settlement.js';
 import { CreatePayoutRequest, PAYOUT_STATUSES } from './payouts.schema.js';
 
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /** PENDING → PROCESSING → SUCCESSFUL | FAILED. */
-export const payoutMachine = defineMachine('payout', PAYOUT_STATUSES, {
-  process: { from: ['PENDING'], to: 'PROCESSING' },
-  complete: { from: ['PROCESSING'], to: 'SUCCESSFUL' },
-  fail: { from: ['PROCESSING'], to: 'FAILED' },
-});
+export const payoutMachine = defineMachine('payout', PAYOUT_STATUSES, SETTLEMENT_MOVES);
 
 export type PayoutEvent = (typeof payoutMachine.events)[number];
 
@@ -18,10 +15,7 @@ export type PayoutEvent = (typeof payoutMachine.events)[number];
 export const payout = defineLifecycle({
   name: 'payout',
   machine: payoutMachine,
-  timed: ['PENDING', 'PROCESSING'],
-  outcomes: { states: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
-  durations: { PENDING: 30, PROCESSING: 270 },
-  timedMoves: { PENDING: 'process', PROCESSING: { succeed: 'complete', fail: 'fail' } },
+  ...SETTLEMENT_TIMING,
   match: (req: CreatePayoutRequest) => req,
   rules: { request: CreatePayoutRequest },
   magic: fiatMagic('destination.accountNumber'),

@@ -2,9 +2,10 @@
 import { z } from '@hono/zod-openapi';
 import { fiatAmount, referenceText, timestamp } from '../../http/fields.js';
 import { successEnvelope } from '../../http/openapi.js';
+import { SETTLEMENT_STATUSES } from '../reference/settlement.js';
 
 export const PAYOUT_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
-export const PAYOUT_STATUSES = ['PENDING', 'PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
+export const PAYOUT_STATUSES = SETTLEMENT_STATUSES;
 
 
 export const PayoutDestination = z

@@ -1,16 +1,13 @@
 import { defineLifecycle, resourceNames } from '../../engine/registry/lifecycle.js';
 import { defineMachine } from '../../kernel/machine.js';
 import { fiatMagic } from '../reference/magic-values.js';
+import { SETTLEMENT_MOVES, SETTLEMENT_TIMING } from '../reference/settlement.js';
 import { CreateTransferRequest, TRANSFER_CATEGORIES, TRANSFER_STATUSES, type BulkRow } from './transfers.schema.js';
 
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 
 /** As a fiat payout's: PENDING → PROCESSING → SUCCESSFUL | FAILED. */
-export const transferMachine = defineMachine('transfer', TRANSFER_STATUSES, {
-  process: { from: ['PENDING'], to: 'PROCESSING' },
-  complete: { from: ['PROCESSING'], to: 'SUCCESSFUL' },
-  fail: { from: ['PROCESSING'], to: 'FAILED' },
-});
+export const transferMachine = defineMachine('transfer', TRANSFER_STATUSES, SETTLEMENT_MOVES);
 
 export type TransferEvent = (typeof transferMachine.events)[number];
 
@@ -18,10 +15,7 @@ export type TransferEvent = (typeof transferMachine.events)[number];
 export const transfer = defineLifecycle({
   name: 'transfer',
   machine: transferMachine,
-  timed: ['PENDING', 'PROCESSING'],
-  outcomes: { states: ['SUCCESSFUL', 'FAILED'], success: 'SUCCESSFUL' },
-  durations: { PENDING: 30, PROCESSING: 270 },
-  timedMoves: { PENDING: 'process', PROCESSING: { succeed: 'complete', fail: 'fail' } },
+  ...SETTLEMENT_TIMING,
   // The request itself, as a payout's: rules and test values only read it (a copy cost a spread per create).
   match: (req: CreateTransferRequest | BulkRow): Record<string, unknown> => req,
   rules: { request: CreateTransferRequest, added: { category: TRANSFER_CATEGORIES } },

@@ -2,10 +2,11 @@
 // transfer as the sandbox returns it, bulk files and the bulk page.
 import { z } from '@hono/zod-openapi';
 import { fiatAmount, INT32_MAX, referenceText, timestamp } from '../../http/fields.js';
+import { SETTLEMENT_STATUSES } from '../reference/settlement.js';
 
 export const TRANSFER_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
 export const TRANSFER_TYPES = ['BANK', 'WALLET', 'MOBILE_MONEY'] as const;
-export const TRANSFER_STATUSES = ['PENDING', 'PROCESSING', 'SUCCESSFUL', 'FAILED'] as const;
+export const TRANSFER_STATUSES = SETTLEMENT_STATUSES;
 export const TRANSFER_CATEGORIES = ['SALARY', 'VENDOR', 'REFUND', 'OTHER'] as const;
 
 
