@@ -137,6 +137,23 @@ describe('body cache', () => {
     expect(await (await send('/valid')).json()).toEqual({ n: 2 });
   });
 
+  it('parses the text once per request: every c.req.json() and the validator share one value', async () => {
+    const app = new OpenAPIHono<AppEnv>();
+    app.use('*', async (c, next) => {
+      setBodyText(c, Promise.resolve('{"n": 3}'));
+      await next();
+    });
+    const valid = createRoute({
+      method: 'post',
+      path: '/twice',
+      request: { body: { required: true, content: { 'application/json': { schema: z.object({ n: z.number() }) } } } },
+      responses: { 200: { description: 'Whether two reads gave one value' } },
+    });
+    app.openapi(valid, async (c) => c.json({ same: (await c.req.json()) === (await c.req.json()), n: c.req.valid('json').n }));
+    const res = await app.request('/twice', { method: 'POST', body: '{"n": 1}', headers: { 'content-type': 'application/json' } });
+    expect(await res.json()).toEqual({ same: true, n: 3 });
+  });
+
   it('keeps the text a route read in bodyCache.text', async () => {
     const app = new Hono<AppEnv>();
     let seen: Promise<string> | undefined;
