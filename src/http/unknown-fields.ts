@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { nearest } from '../engine/scenario/scenario.lint.js';
 import { defOf, WRAPPERS, type ZodDef } from '../kernel/zod-defs.js';
 import type { AppEnv } from './types.js';
-import { warn } from './warnings.js';
+import { headerSafe, warn } from './warnings.js';
 
 
 /** The object schemas `schema` may be at this level (through wrappers, pipes, unions, intersections). */
@@ -44,8 +44,7 @@ function levelOf(schema: z.ZodType) {
 /** At most this many are named: a body of many unknown fields needs no longer header. */
 const MAX_WARNINGS = 10;
 /** A field name as a header may carry it: printable ASCII, others escaped, long names cut. */
-const shown = (key: string) =>
-  (key.length > 100 ? `${key.slice(0, 100)}…` : key).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const shown = (key: string) => headerSafe(key.length > 100 ? `${key.slice(0, 100)}…` : key);
 const join = (path: string, key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${shown(key)}` : shown(key));
 
 /**

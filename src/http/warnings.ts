@@ -4,9 +4,13 @@
 import type { Context } from 'hono';
 import type { AppEnv } from './types.js';
 
+/** A header value is printable ASCII: anything else (a name or value the caller sent) as \uXXXX.
+ * Warnings name what was sent this way, so the journal and the header read the same. */
+export const headerSafe = (text: string) => text.replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 export function warn(c: Context<AppEnv>, warnings: readonly string[]): void {
   if (warnings.length === 0) return;
   const all = [...(c.get('warnings') ?? []), ...warnings];
   c.set('warnings', all);
-  c.header('X-Sandbox-Warning', all.join('; '));
+  c.header('X-Sandbox-Warning', headerSafe(all.join('; ')));
 }

@@ -7,6 +7,7 @@ import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { getBulk, type BulkRecord } from './bulk.service.js';
 import { present, transfers, versionOf, type TransferRecord } from './transfers.service.js';
 import { BULK_FILTERS, type BulkPageQuery } from './transfers.schema.js';
+import { headerSafe } from '../../http/warnings.js';
 
 interface Cached {
   key: string;
@@ -71,7 +72,7 @@ export function filterWarnings(q: BulkPageQuery): string[] {
     const values: readonly string[] = BULK_FILTERS[name];
     if (!value || values.includes(value)) return [];
     const near = value.length <= 100 ? nearest(value, values) : undefined;
-    const shown = JSON.stringify(value).slice(1, -1).replace(/[^\x20-\x7e]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const shown = headerSafe(JSON.stringify(value).slice(1, -1));
     return [`${name} '${shown}' is not a ${name} a transfer can have, so nothing matches: ${near ? `did you mean '${near}'?` : `use one of ${values.join(', ')}`}`];
   });
 }
