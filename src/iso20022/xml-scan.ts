@@ -24,6 +24,14 @@ export const MAX_XML_DEPTH = 32;
  */
 export const MAX_XML_TOKEN = 1024;
 
+/** The most attributes one tag may carry: a message has a namespace declaration or two and perhaps
+ * xsi:schemaLocation on its root. */
+export const MAX_XML_ATTRIBUTES = 8;
+
+/** The most namespace declarations a body may make in all: each one in scope is looked up for every
+ * tag after it (the structure check), so their number bounds the work per tag. */
+export const MAX_XML_NAMESPACES = 16;
+
 /** The longest field of the request XSDs (Max350Text), named in a refusal of a long text. */
 const LONGEST_FIELD = 350;
 
@@ -66,6 +74,8 @@ export function scanXml(text: string, options: ScanOptions = {}): void {
   const open: string[] = [];
   /** The visible length of the current text node so far (its runs, CDATA included). */
   let textLength = 0;
+  /** Namespace declarations made so far in the body. */
+  const declared = { count: 0 };
   let p = 0;
   for (;;) {
     // p starts a run of text; it ends at the next '<'.
@@ -98,7 +108,7 @@ export function scanXml(text: string, options: ScanOptions = {}): void {
       const kind = c === SLASH ? 'end' : c === BANG ? 'declaration' : 'start';
       // Text other than white space before a tag is in the innermost open element.
       if (check && textLength > 0) check.text();
-      p = tag(text, kind === 'start' ? lt + 1 : lt + 2, kind, open, check);
+      p = tag(text, kind === 'start' ? lt + 1 : lt + 2, kind, open, declared, check);
       textLength = 0;
       if (p < 0) return;
     } else {
@@ -114,7 +124,7 @@ export function scanXml(text: string, options: ScanOptions = {}): void {
  * value; returns where the text after it starts, or -1 when the body ends inside the tag. A start
  * tag's element is pushed on `open` unless it closes itself, an end tag pops one.
  */
-function tag(text: string, from: number, kind: 'start' | 'end' | 'declaration', open: string[], check?: StructureCheck): number {
+function tag(text: string, from: number, kind: 'start' | 'end' | 'declaration', open: string[], declared: { count: number }, check?: StructureCheck): number {
   const n = text.length;
   let name: string | undefined;
   let attribute: string | undefined;
@@ -123,6 +133,7 @@ function tag(text: string, from: number, kind: 'start' | 'end' | 'declaration', 
   /** [prefix, uri, ...], for the structure check. */
   let declarations: string[] | undefined;
   let closesItself = false;
+  let attributes = 0;
   let k = from;
   for (;;) {
     if (k >= n) return -1;
@@ -168,6 +179,10 @@ function tag(text: string, from: number, kind: 'start' | 'end' | 'declaration', 
     if (name === undefined) name = run;
     else if (kind === 'start') {
       if (!isAcceptedAttribute(run)) throw notAccepted(open, name, run);
+      if (++attributes > MAX_XML_ATTRIBUTES) throw tooMany(open, name, `more than ${MAX_XML_ATTRIBUTES} attributes`, 'Send the namespace declarations and xsi:* attributes the message needs: one or two.');
+      if (run.startsWith('xmlns') && ++declared.count > MAX_XML_NAMESPACES) {
+        throw tooMany(open, name, `a namespace declaration past the ${MAX_XML_NAMESPACES} a body may make`, 'Declare each namespace once, on the root (a message of this API uses one or two).');
+      }
       attribute = run;
       if (check && run.startsWith('xmlns')) declares = run.length === 5 ? '' : run.slice(6);
     }
@@ -203,6 +218,13 @@ const clip = (name: string) => (name.length > 40 ? `${name.slice(0, 40)}…` : n
 const local = (name: string) => clip(name.slice(name.lastIndexOf(':') + 1));
 /** `FXTradInstr/CcyPair`, local names as other locations have them; `Document` is kept as sent. */
 const pathOf = (open: readonly string[], name?: string) => [...open, ...(name === undefined ? [] : [name])].map(local).join('/');
+
+function tooMany(open: string[], element: string, what: string, instead: string) {
+  return refusedBeforeParsing(`<${local(element)}> carries ${what}, more than any message of this API has`, instead, {
+    field: pathOf(open, element),
+    issue: `carries ${what}`,
+  });
+}
 
 function notAccepted(open: string[], element: string, attribute: string) {
   return refusedBeforeParsing(

@@ -166,6 +166,25 @@ describe('attributes and lengths refused before parsing', () => {
     await nothingStored();
   });
 
+  it('refuses a tag of many attributes, and a body of many namespace declarations, before the structure check looks each up per tag', async () => {
+    // 35,000 declarations on the root and 120,000 children held the event loop for 5 s.
+    const flood = `<FXTradInstr${' xmlns:a="u"'.repeat(35_000)}>${'<b/>'.repeat(120_000)}</FXTradInstr>`;
+    const { ms, res } = await cpuOf('POST', '/trades', flood);
+    expect(ms, `${ms.toFixed(1)} ms of CPU`).toBeLessThan(250);
+    expect(res.status).toBe(400);
+    const many = rejection(await fx(t, 'POST', '/trades', { xml: flood }));
+    expect(many).toMatchObject({ status: 400, code: 'MALFORMED_XML', location: 'FXTradInstr' });
+    expect(many.text).toContain('<FXTradInstr> carries more than 8 attributes, more than any message of this API has');
+    // Declarations spread over nested elements are counted for the whole body.
+    const spread = `<FXTradInstr>${'<CcyPair xmlns:a="u" xmlns:b="v">'.repeat(9)}${'</CcyPair>'.repeat(9)}</FXTradInstr>`;
+    const nested = rejection(await fx(t, 'POST', '/trades', { xml: spread }));
+    expect(nested).toMatchObject({ status: 400, code: 'MALFORMED_XML', location: 'FXTradInstr/CcyPair/CcyPair/CcyPair/CcyPair/CcyPair/CcyPair/CcyPair/CcyPair/CcyPair' });
+    expect(nested.text).toContain('carries a namespace declaration past the 16 a body may make');
+    // A message's own declarations pass.
+    const wrapped = `<Document xmlns="urn:iso:std:iso:20022:tech:xsd:fxtr.014.001.05" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">${instruction().replace(/^<\?xml[^>]*>/, '')}</Document>`;
+    expect((await fx(t, 'POST', '/trades', { xml: wrapped })).status).toBe(201);
+  });
+
   it('refuses a namespace or xsi: value longer than any the API has, naming the attribute', async () => {
     const xml = `<FXTradInstr xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="${x(500_000)}"/>`;
     const r = rejection(await fx(t, 'POST', '/trades', { xml }));
