@@ -87,6 +87,7 @@ const MAX_BODY = 1024 * 1024;
 interface Waiter {
   test(d: InboxDelivery): boolean;
   resolve(d: InboxDelivery): void;
+  reject(err: unknown): void;
 }
 
 export async function openInbox(tenant: InboxTenant, options: InboxOptions = {}): Promise<WebhookInbox> {
@@ -101,7 +102,19 @@ export async function openInbox(tenant: InboxTenant, options: InboxOptions = {})
 
   function accept(d: InboxDelivery): void {
     received.push(d);
-    for (const w of waiters) if (w.test(d)) (waiters.delete(w), w.resolve(d));
+    for (const w of waiters) {
+      // A predicate that throws rejects its own wait: it runs in the receiver's request handler,
+      // where a throw would end the test process.
+      let matches: boolean;
+      try {
+        matches = w.test(d);
+      } catch (err) {
+        waiters.delete(w);
+        w.reject(err);
+        continue;
+      }
+      if (matches) (waiters.delete(w), w.resolve(d));
+    }
   }
 
   function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
@@ -172,7 +185,8 @@ export async function openInbox(tenant: InboxTenant, options: InboxOptions = {})
   verifier = new Webhook(settings.secret);
   for (const run of early.splice(0)) run();
 
-  function wait(test: (d: InboxDelivery) => boolean, timeoutMs: number, describe: () => string): Promise<InboxDelivery> {
+  /** Waits for a delivery `test` accepts; `take`, when given, claims it at once, before any other waiter is tested. */
+  function wait(test: (d: InboxDelivery) => boolean, timeoutMs: number, describe: () => string, take?: (d: InboxDelivery) => void): Promise<InboxDelivery> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         waiters.delete(waiter);
@@ -182,7 +196,12 @@ export async function openInbox(tenant: InboxTenant, options: InboxOptions = {})
         test,
         resolve: (d) => {
           clearTimeout(timer);
+          take?.(d);
           resolve(d);
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
         },
       };
       waiters.add(waiter);
@@ -207,7 +226,7 @@ export async function openInbox(tenant: InboxTenant, options: InboxOptions = {})
       const found = received.find(test);
       if (found) return Promise.resolve(take(found));
       const timeoutMs = opts.timeoutMs ?? timeoutDefault;
-      return wait(test, timeoutMs, () => `No '${type}' delivery within ${timeoutMs} ms at ${url}; ${seen()}.`).then(take);
+      return wait(test, timeoutMs, () => `No '${type}' delivery within ${timeoutMs} ms at ${url}; ${seen()}.`, take);
     },
     all: () => [...received],
     waitFor(predicate, opts = {}) {

@@ -64,6 +64,23 @@ describe('tenant.webhookInbox()', () => {
     await expect(t.webhooks.get()).rejects.toBeInstanceOf(SandboxRequestError);
   });
 
+  it('hands one delivery to one of two waiting next() calls, and rejects a waitFor() whose predicate throws', async () => {
+    const t = sb.tenant();
+    const inbox = await t.webhookInbox({ events: ['payout.pending'] });
+    try {
+      const first = inbox.next('payout.pending', { timeoutMs: 3_000 });
+      // The two that must fail are awaited as expectations from the start, so their rejections are handled.
+      const second = expect(inbox.next('payout.pending', { timeoutMs: 1_000 })).rejects.toThrow(/^No 'payout\.pending' delivery within 1000 ms/);
+      const throwing = expect(inbox.waitFor((d) => (d.data as unknown as { x: { y: number } }).x.y === 1, { timeoutMs: 3_000 })).rejects.toThrow(TypeError);
+      await create(t, 'inbox-waiters');
+      expect((await first).data).toMatchObject({ reference: 'inbox-waiters' });
+      await second;
+      await throwing;
+    } finally {
+      await inbox.close();
+    }
+  });
+
   it('counts deliveries that fail verification and never hands them out', async () => {
     const t = sb.tenant();
     const inbox = await t.webhookInbox();
