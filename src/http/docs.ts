@@ -21,15 +21,21 @@ export class Compressed {
     const accepts = c.req.header('accept-encoding') ?? '';
     const common = { 'content-type': type, vary: 'Accept-Encoding', ...headers };
     if (takes(accepts, 'br')) {
-      this.br ??= brotli(this.text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: this.text.length } });
+      this.br ??= forgetOnFailure(brotli(this.text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: this.text.length } }), () => (this.br = undefined));
       return c.body(new Uint8Array(await this.br), 200, { ...common, 'content-encoding': 'br' });
     }
     if (takes(accepts, 'gzip')) {
-      this.gz ??= gzip(this.text, { level: 9 });
+      this.gz ??= forgetOnFailure(gzip(this.text, { level: 9 }), () => (this.gz = undefined));
       return c.body(new Uint8Array(await this.gz), 200, { ...common, 'content-encoding': 'gzip' });
     }
     return c.body(this.text, 200, common);
   }
+}
+
+/** A compression that failed is not kept: the next request tries again. */
+function forgetOnFailure(p: Promise<Buffer>, forget: () => void): Promise<Buffer> {
+  p.catch(forget);
+  return p;
 }
 
 const brotli = promisify(brotliCompress);

@@ -81,6 +81,20 @@ describe('router result: KeptStaticRouter', () => {
     expect(r.match('GET', '/api/v1/transfers/r-1099')).toBe(r.match('GET', '/api/v1/transfers/r-1099'));
   });
 
+  it('drops the oldest kept path when full, not every one, and keeps no path longer than 256 characters', () => {
+    const r = router();
+    for (let i = 0; i < 1024; i++) r.match('GET', `/api/v1/transfers/r-${i}`);
+    const newest = r.match('GET', '/api/v1/transfers/r-1023');
+    r.match('GET', '/api/v1/transfers/one-more');
+    // The newest ones stay kept; the oldest was matched afresh.
+    expect(r.match('GET', '/api/v1/transfers/r-1023')).toBe(newest);
+    const oldest = r.match('GET', '/api/v1/transfers/r-0');
+    expect(r.match('GET', '/api/v1/transfers/r-0')).toBe(oldest);
+    const long = `/api/v1/transfers/${'x'.repeat(300)}`;
+    expect(r.match('GET', long)).not.toBe(r.match('GET', long));
+    expect(handlers(r.match('GET', long))[1]).toEqual(['read-transfer', { reference: 'x'.repeat(300) }]);
+  });
+
   it('forgets what it kept when a route is added', () => {
     const r = router();
     r.match('PUT', '/api/v1/transfers');

@@ -28,7 +28,7 @@ import type { StreamConnection } from './streams.js';
  * /api/v1/partners/fx/listings, …) gets the same answer every time: that answer is kept and shared,
  * as Hono's own regular-expression router shares its answers. A path with parameters (a reference
  * in the path) gets the same answer for the same path too, parameters included: the answers of up to
- * 1,024 recent such paths are kept as well (a partner polling a payout's status reads one path over
+ * 1,024 recent such paths (of at most 256 characters) are kept as well (a partner polling a payout's status reads one path over
  * and over), and any other path is matched afresh.
  */
 export class KeptStaticRouter<T> implements Router<T> {
@@ -54,11 +54,13 @@ export class KeptStaticRouter<T> implements Router<T> {
       if (byPath.size < KEPT_PER_METHOD) byPath.set(path, result);
       return result;
     }
+    // Only a path of a length a resource's reference gives is kept: a key inventing long paths would
+    // hold memory and push out every other key's.
+    if (path.length > RECENT_PATH_LENGTH) return result;
     let recent = this.recent.get(method);
     if (!recent) this.recent.set(method, (recent = new Map()));
-    // Full: start again (dropping the oldest one by one would leave the map's iteration to skip
-    // ever more deleted entries).
-    if (recent.size >= RECENT_PER_METHOD) recent.clear();
+    // Full: the oldest goes, so a key reading many paths once does not empty it for every key.
+    if (recent.size >= RECENT_PER_METHOD) recent.delete(recent.keys().next().value!);
     recent.set(path, result);
     return result;
   }
@@ -66,8 +68,10 @@ export class KeptStaticRouter<T> implements Router<T> {
 
 /** How many parameterless paths are kept per method; a client inventing paths cannot grow it further. */
 const KEPT_PER_METHOD = 512;
-/** How many paths with parameters are kept per method, at most (all are dropped when it is reached). */
+/** How many paths with parameters are kept per method, at most (the oldest is dropped past it). */
 const RECENT_PER_METHOD = 1024;
+/** The longest path with parameters kept: a read-back's path with a reference of 100 characters. */
+const RECENT_PATH_LENGTH = 256;
 
 function bindsNoParameter<T>(result: Result<T>): boolean {
   if (result.length !== 1) return false;
