@@ -10,6 +10,7 @@ import { bankName, checkPayee } from '../reference/banks.service.js';
 import { payoutFee } from '../reference/fees.js';
 import { payout, type PayoutEvent } from './payouts.machine.js';
 import type { CreatePayoutRequest, Payout } from './payouts.schema.js';
+import { throughProcessing } from '../reference/settlement.js';
 
 /** The service's own reference of a payout: HPR-TRSF- plus 24 hex digits. */
 const transactionReference = (r: TenantRandom) => `HPR-TRSF-${r.hex(24, 'upper')}`;
@@ -98,8 +99,7 @@ export function movePayout(t: Tenant, reference: string, event: PayoutEvent, rea
  * so the end is one call and the events keep the lifecycle's order.
  */
 export function simulatePayout(t: Tenant, reference: string, event: PayoutEvent, reason?: string): PayoutRecord {
-  if (event !== 'process' && getPayout(t, reference).status === 'PENDING') movePayout(t, reference, 'process');
-  return movePayout(t, reference, event, reason);
+  return throughProcessing(getPayout(t, reference).status, (e) => movePayout(t, reference, e, e === event ? reason : undefined), event);
 }
 
 /** The timed moves: PENDING → PROCESSING, then PROCESSING → the planned outcome. */

@@ -19,3 +19,12 @@ export const SETTLEMENT_TIMING = {
   durations: { PENDING: 30, PROCESSING: 270 },
   timedMoves: { PENDING: 'process', PROCESSING: { succeed: 'complete', fail: 'fail' } },
 } as const;
+
+/**
+ * A simulated move of a settlement resource: `complete` or `fail` on a PENDING one runs `process`
+ * first, so the end is one call and the events keep the lifecycle's order.
+ */
+export function throughProcessing<R>(status: string, move: (event: 'process' | 'complete' | 'fail') => R, event: 'process' | 'complete' | 'fail'): R {
+  if (event !== 'process' && status === 'PENDING') move('process');
+  return move(event);
+}

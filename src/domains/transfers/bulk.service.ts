@@ -11,6 +11,7 @@ import { eachInSlices, mapInSlices } from './bulk.slices.js';
 import { applyMove, bumpVersion, checkLiveBank, getTransfer, moveTransfer, newTransfer, present, transfers, type TransferRecord } from './transfers.service.js';
 import type { BulkFile, BulkRow } from './transfers.schema.js';
 import { bulkDisbursement, transfer, type TransferEvent } from './transfers.machine.js';
+import { throughProcessing } from '../reference/settlement.js';
 
 export const DEMO_BULK_ID = 'bulk_demo_salaries';
 const BULK_ADVANCE = 'transfer.bulk-advance';
@@ -190,8 +191,7 @@ export function ensureDemo(t: Tenant): boolean {
  * events keep the lifecycle's order.
  */
 export function simulateTransfer(t: Tenant, reference: string, event: TransferEvent, reason?: string): TransferRecord {
-  if (event !== 'process' && getTransfer(t, reference).status === 'PENDING') moveTransfer(t, reference, 'process');
-  return moveTransfer(t, reference, event, reason);
+  return throughProcessing(getTransfer(t, reference).status, (e) => moveTransfer(t, reference, e, e === event ? reason : undefined), event);
 }
 
 /** A bulk file as uploaded, with how many of its rows are in each state. */

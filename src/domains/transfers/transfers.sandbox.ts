@@ -20,7 +20,7 @@ const demoRoute = createRoute({
   summary: 'Make the demo bulk file (bulk_demo_salaries: 24 settled transfers)',
   description:
     `A settled file to try the bulk listing's filters on: ${DEMO_BULK_ID}, 24 rows in NGN, GHS and USD, all four categories, 21 SUCCESSFUL and 3 FAILED, made without events. ` +
-    'Nothing else makes it: a key has it only after this call (and again after a reset only if called again). 201 when made now, 200 when the key holds it already.',
+    'Besides this call, only the first read of its page (GET /api/v1/transfers/bulk/bulk_demo_salaries/transfers) makes it; no transfer request, upload, simulate or reset does. 201 when made now, 200 when the key holds it already.',
   responses: {
     201: jsonResponse(BulkFile, 'The demo file, made now'),
     200: jsonResponse(BulkFile, 'The demo file, which this key held already'),
