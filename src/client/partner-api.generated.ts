@@ -900,7 +900,7 @@ export interface paths {
         put?: never;
         /**
          * Make the demo bulk file (bulk_demo_salaries: 24 settled transfers)
-         * @description A settled file to try the bulk listing's filters on: bulk_demo_salaries, 24 rows in NGN, GHS and USD, all four categories, 21 SUCCESSFUL and 3 FAILED, made without events. Nothing else makes it: a key has it only after this call (and again after a reset only if called again). 201 when made now, 200 when the key holds it already.
+         * @description A settled file to try the bulk listing's filters on: bulk_demo_salaries, 24 rows in NGN, GHS and USD, all four categories, 21 SUCCESSFUL and 3 FAILED, made without events. Besides this call, only the first read of its page (GET /api/v1/transfers/bulk/bulk_demo_salaries/transfers) makes it; no transfer request, upload, simulate or reset does. 201 when made now, 200 when the key holds it already.
          */
         post: operations["createDemoBulkDisbursement"];
         delete?: never;
