@@ -10,7 +10,7 @@
 //                seen), the length it was opened at when 0 (a writer had it, so it may end torn).
 import { crc32 } from 'node:zlib';
 import path from 'node:path';
-import type { StoreOp } from './store.js';
+import { mapFor, type StoreOp } from './store.js';
 
 /** A data file that cannot be loaded: names the file, what is wrong and how to recover. */
 export class StoreLoadError extends Error {
@@ -96,7 +96,9 @@ function collectionsOf(raw: unknown, file: string): Collections {
     if (!Array.isArray(entries) || !entries.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string')) {
       throw new StoreLoadError(file, `collection '${name}' is not a list of [id, record] pairs`);
     }
-    data.set(name, new Map(entries as [string, unknown][]));
+    const map = mapFor(name);
+    for (const [id, record] of entries as [string, unknown][]) map.set(id, record);
+    data.set(name, map);
   }
   return data;
 }

@@ -12,7 +12,7 @@
 import type { ReservedSql, Sql } from 'postgres';
 import { int, lastResults, text } from './postgres.literal.js';
 import { NOT_PREPARED, preparing } from './postgres.prepared.js';
-import { MemoryTenantStore, StoreUnavailableError, type JournalStore, type StoreOp } from './store.js';
+import { mapFor, MemoryTenantStore, StoreUnavailableError, type JournalStore, type StoreOp } from './store.js';
 
 /** A read writes the tenant's last use down at most this often (base-clock ms). */
 const USED_EVERY_MS = 3600_000;
@@ -345,7 +345,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
     const changed = whole ? undefined : new Map<string, Map<string, unknown>>();
     for (const r of rows) {
       let map = this.data.get(r.coll);
-      if (!map) this.data.set(r.coll, (map = new Map()));
+      if (!map) this.data.set(r.coll, (map = mapFor(r.coll)));
       if (changed) {
         let ids = changed.get(r.coll);
         if (!ids) changed.set(r.coll, (ids = new Map()));

@@ -117,8 +117,9 @@ export class MapCollection<T> implements Collection<T> {
 /** Collections the engine keys by a counter (evt_0000000001, job_42): kept in a NumberedMap. */
 const NUMBERED = new Set(['events', 'jobs']);
 
-/** An empty map for collection `name`. */
-const mapFor = (name: string): Map<string, unknown> => (NUMBERED.has(name) ? new NumberedMap() : new Map());
+/** An empty map for collection `name`: every place that makes a collection's map takes it from here
+ * (a new collection, a file read, a database read), so events and jobs are always kept by number. */
+export const mapFor = (name: string): Map<string, unknown> => (NUMBERED.has(name) ? new NumberedMap() : new Map());
 
 /** Collections of one tenant kept in memory; the base of both stores. */
 export class MemoryTenantStore implements TenantStore {

@@ -78,3 +78,33 @@ describe('NumberedMap', () => {
     ]);
   });
 });
+
+describe('every way a collection is read keeps events and jobs by number', () => {
+  it('a --data tenant read back from its snapshot', async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { LowdbStore } = await import('../../src/store/lowdb.store.js');
+    const dir = await mkdtemp(path.join(tmpdir(), 'numbered-'));
+    // A tiny compaction size: the second batch rewrites the log into a snapshot, read back whole.
+    const first = await LowdbStore.open(dir, { compactBytes: 1 });
+    const t = (await first.tenant('t1')) as MemoryTenantStore;
+    t.collection('events').put('evt_0000000001', { n: 1 });
+    t.collection('jobs').put('job_1', { n: 1 });
+    t.collection('payouts').put('p-1', { n: 1 });
+    await t.flush();
+    t.collection('payouts').put('p-2', { n: 2 });
+    await t.flush();
+    await first.close();
+    const again = await LowdbStore.open(dir);
+    try {
+      const read = (await again.tenant('t1')) as MemoryTenantStore;
+      expect(read.data.get('events')).toBeInstanceOf(NumberedMap);
+      expect(read.data.get('jobs')).toBeInstanceOf(NumberedMap);
+      expect(read.data.get('payouts')).not.toBeInstanceOf(NumberedMap);
+      expect(read.collection('events').get('evt_0000000001')).toEqual({ n: 1 });
+    } finally {
+      await again.close();
+    }
+  });
+});
