@@ -54,6 +54,11 @@ describe('postgres store across replicas', () => {
     const sized = await PostgresStore.open(`${url}?max=3`);
     opened.push(sized);
     expect([plain.sql.options.max, sized.sql.options.max]).toEqual([20, 3]);
+    // The driver's own URL options win over the sandbox's defaults (5 s to connect, 60 s idle).
+    const timed = await PostgresStore.open(`${url}?connect_timeout=9&idle_timeout=30`);
+    opened.push(timed);
+    expect([plain.sql.options.connect_timeout, plain.sql.options.idle_timeout]).toEqual([5, 60]);
+    expect([timed.sql.options.connect_timeout, timed.sql.options.idle_timeout]).toEqual([9, 30]);
     expect(await sized.sql`SELECT 1 AS one`).toEqual([{ one: 1 }]);
   });
 

@@ -4,7 +4,7 @@
 // The schema is created and migrated on open (postgres.schema.ts).
 import postgres, { type Sql } from 'postgres';
 import { migrate } from './postgres.schema.js';
-import { DEFAULT_POOL, poolSizeOf } from './postgres.url.js';
+import { DEFAULT_POOL, poolSizeOf, urlSets } from './postgres.url.js';
 import { PostgresTenantStore } from './postgres.tenant.js';
 import { StoreUnavailableError, type Store } from './store.js';
 
@@ -31,8 +31,9 @@ export class PostgresStore implements Store {
     const sql = postgres(url, {
       // The driver takes no pool size from the URL (it reads `max` there as text): `?max=N` is read here.
       max: opts.max ?? poolSizeOf(url) ?? DEFAULT_POOL,
-      connect_timeout: opts.connectTimeout ?? 5,
-      idle_timeout: 60,
+      // The URL's own connect_timeout and idle_timeout (which the driver reads) win over these defaults.
+      ...(opts.connectTimeout !== undefined || !urlSets(url, 'connect_timeout') ? { connect_timeout: opts.connectTimeout ?? 5 } : {}),
+      ...(urlSets(url, 'idle_timeout') ? {} : { idle_timeout: 60 }),
       onnotice: () => undefined,
       connection: { application_name: 'payments-sandbox' },
     });

@@ -333,14 +333,11 @@ export class PostgresTenantStore extends MemoryTenantStore {
     this.usedAt = row.used_at === null ? null : Number(row.used_at);
     if (version === this.at && row.incarnation === this.incarnation) return false;
     const whole = this.at < 0 || row.incarnation !== this.incarnation || this.at < Number(row.purged) || version < this.at;
-    // The changes since this copy's version came with the lock (open()); a copy too old for them, or
-    // of a tenant dropped and begun again, reads the tenant whole.
-    const rows: ChangeRow[] =
-      !whole && changes
-        ? changes
-        : whole
-          ? await c<ChangeRow[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND value IS NOT NULL ORDER BY seq`
-          : await c<ChangeRow[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND ver > ${this.at} ORDER BY seq`;
+    // The changes since this copy's version came with the lock (open(), for every copy with a
+    // version); a copy too old for them, or of a tenant dropped and begun again, reads it whole.
+    const rows: ChangeRow[] = whole
+      ? await c<ChangeRow[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND value IS NOT NULL ORDER BY seq`
+      : changes!;
     if (whole) for (const map of this.data.values()) map.clear();
     const changed = whole ? undefined : new Map<string, Map<string, unknown>>();
     for (const r of rows) {

@@ -18,3 +18,13 @@ export function poolSizeOf(url: string): number | undefined {
   const n = Number(max);
   return /^\d+$/.test(max) && n >= 1 && n <= 1000 ? n : undefined;
 }
+
+/** Whether the URL sets a driver option itself (`?connect_timeout=10`): the sandbox's default for it
+ * is then not passed, since an option passed beside the URL would win over the URL's. */
+export function urlSets(url: string, option: string): boolean {
+  try {
+    return new URL(url).searchParams.has(option);
+  } catch {
+    return false;
+  }
+}
