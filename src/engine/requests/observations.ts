@@ -131,8 +131,11 @@ export class Observations {
   }
 
   private async withBody(o: Observed, failed: boolean, create: boolean): Promise<void> {
-    const text = (await o.body()) ?? '';
     const r = this.record;
+    const text = (await o.body()) ?? '';
+    // Another request of the key may have been observed while the body was read: this one goes on
+    // with the record it began with.
+    this.record = r;
     const fp = fingerprint(o.method, o.path, text);
     // A create's body, read once for what makes it a retry: its reference, amount and destination.
     const body = create ? parse(text) : undefined;
@@ -210,9 +213,7 @@ export class Observations {
         this.met(key, o, false);
         changed = true;
       }
-    }
-    // Polling: reads of one resource (an answer with a status) in the current minute.
-    if (data && typeof data.status === 'string') {
+      // Polling: reads of one resource (an answer with a status) in the current minute.
       let w = this.reads.get(o.path);
       if (!w || o.now - w.since >= READ_WINDOW_MS) {
         if (!w && this.reads.size >= READS_TRACKED) this.reads.delete(this.reads.keys().next().value!);
@@ -220,8 +221,7 @@ export class Observations {
         this.reads.set(o.path, (w = { since: o.now, count: 0 }));
       }
       w.count++;
-      const state = r.checks['polling-moderate'];
-      if (!state) {
+      if (!r.checks['polling-moderate']) {
         this.met('polling-moderate', o, false);
         changed = true;
       }
