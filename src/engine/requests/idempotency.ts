@@ -18,9 +18,8 @@
 // other as an object. The records as created go to `idempotency_kept:<scope>`, by reference too.
 // What an earlier version wrote (`idempotency`, `idempotency_kept` and `idempotency_responses`, keyed
 // `<scope>:<reference>`, fingerprints as text) is read as it is.
-import { hash } from 'node:crypto';
 import { SandboxError } from '../../kernel/errors.js';
-import { fingerprint } from '../../kernel/json.js';
+import { fingerprint, fingerprintNumber } from '../../kernel/json.js';
 import type { Tenant } from '../tenancy/tenant.js';
 
 export const LIMITS = {
@@ -42,7 +41,7 @@ export interface Reread {
   /** The creation response's body, built from the resource as it stands now. */
   body(id: string): unknown;
   /** The creation response's body rebuilt, byte for byte, from what `create` kept. */
-  rebuild?(kept: unknown): unknown;
+  rebuild(kept: unknown): unknown;
 }
 
 /** A creation as kept: its fingerprint alone when it answered 201 with the reference as the
@@ -53,7 +52,7 @@ interface FullRecord {
   /** The request's fingerprint: a number (text in what an earlier version wrote). */
   fp: number | string;
   status: number;
-  /** The response, for routes without a reread (and records written before the bound). */
+  /** The response, in records an earlier version wrote (this one re-reads or rebuilds it). */
   body?: unknown;
   /** The resource id, for routes with a reread. */
   id?: string;
@@ -72,24 +71,18 @@ export const earlierKept = (t: Tenant) => t.store.collection<unknown>('idempoten
 export const recordId = (r: IdempotencyRecord, reference: string): string | undefined =>
   typeof r === 'number' ? reference : r.id;
 
-/** A request's fingerprint as a number: the first 48 bits of the SHA-1 of its JSON text (exact in a
- * double, so it is kept in the record itself, not as text). */
-function numericFingerprint(request: unknown): number {
-  return hash('sha1', JSON.stringify(request), 'buffer').readUIntBE(0, 6);
-}
-
 export function idempotent(
   tenant: Tenant,
   scope: string,
   reference: string,
   request: unknown,
   create: () => StoredResponse,
-  reread?: Reread,
+  reread: Reread,
   /** What the partner sent the reference as: a body field, or the Idempotency-Key header. */
   keyField: 'reference' | 'Idempotency-Key' = 'reference',
 ): StoredResponse & { replayed: boolean } {
   const records = idempotencyRecords(tenant, scope);
-  const fp = numericFingerprint(request);
+  const fp = fingerprintNumber(request);
   const seen = records.get(reference);
   const earlier = seen === undefined ? earlierRecord(tenant, scope, reference) : undefined;
   if (seen !== undefined || earlier !== undefined) {
@@ -109,13 +102,9 @@ export function idempotent(
   const res = create();
   const created = { status: res.status, body: res.body, replayed: false };
   if (res.status >= 300) return created;
-  if (!reread) {
-    records.put(reference, { fp, status: res.status, body: res.body });
-    return created;
-  }
   const id = reread.id(res.body);
   records.put(reference, res.status === 201 && id === reference ? fp : { fp, status: res.status, id });
-  if (reread.rebuild && res.kept !== undefined) {
+  if (res.kept !== undefined) {
     const kept = keptSources(tenant, scope);
     kept.put(reference, res.kept);
     while (kept.size > LIMITS.responsesKept) kept.remove(kept.keys().next().value!);
@@ -128,22 +117,21 @@ function earlierRecord(t: Tenant, scope: string, reference: string): FullRecord 
   return records.size === 0 ? undefined : records.get(`${scope}:${reference}`);
 }
 
-function replayBody(t: Tenant, scope: string, reference: string, seen: IdempotencyRecord, reread?: Reread): unknown {
-  if (typeof seen !== 'number' && seen.body !== undefined) return seen.body;
-  const kept = reread?.rebuild ? keptSources(t, scope).get(reference) : undefined;
-  if (kept !== undefined) return reread!.rebuild!(kept);
+function replayBody(t: Tenant, scope: string, reference: string, seen: IdempotencyRecord, reread: Reread): unknown {
+  const kept = keptSources(t, scope).get(reference);
+  if (kept !== undefined) return reread.rebuild(kept);
   const id = recordId(seen, reference);
-  if (!reread || id === undefined) throw new Error(`idempotency record ${scope}:${reference} has neither a stored response nor a way to re-read it`);
+  if (id === undefined) throw new Error(`idempotency record ${scope}:${reference} has neither a stored response nor a way to re-read it`);
   return reread.body(id);
 }
 
 /** A replay of a creation an earlier version recorded. */
-function replayEarlier(t: Tenant, key: string, seen: FullRecord, reread?: Reread): unknown {
+function replayEarlier(t: Tenant, key: string, seen: FullRecord, reread: Reread): unknown {
   if (seen.body !== undefined) return seen.body;
   const stored = earlierResponses(t).get(key);
   if (stored !== undefined) return stored;
-  const kept = reread?.rebuild ? earlierKept(t).get(key) : undefined;
-  if (kept !== undefined) return reread!.rebuild!(kept);
-  if (!reread || seen.id === undefined) throw new Error(`idempotency record ${key} has neither a stored response nor a way to re-read it`);
+  const kept = earlierKept(t).get(key);
+  if (kept !== undefined) return reread.rebuild(kept);
+  if (seen.id === undefined) throw new Error(`idempotency record ${key} has neither a stored response nor a way to re-read it`);
   return reread.body(seen.id);
 }
