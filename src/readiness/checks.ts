@@ -98,6 +98,7 @@ export function runChecks(i: CheckInputs): Check[] {
   });
 
   const answered = ordinary.filter((d) => d.attempts.some((a) => a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300 && a.durationMs <= i.attemptTimeoutMs));
+  const acknowledged = new Set(answered);
   const share = ordinary.length ? answered.length / ordinary.length : 0;
   const slowest = ordinary.flatMap((d) => d.attempts.map((a) => ({ d, a }))).reduce<{ d: DeliverySeen; a: DeliverySeen['attempts'][number] } | undefined>((w, x) => (!w || x.a.durationMs > w.a.durationMs ? x : w), undefined);
   checks.push({
@@ -109,7 +110,7 @@ export function runChecks(i: CheckInputs): Check[] {
       ordinary.length === 0
         ? 'No webhook was delivered. Set a webhook (PUT /_sandbox/webhooks) and run a flow that records events.'
         : `${answered.length} of ${ordinary.length} deliveries (${Math.round(share * 1000) / 10} %) got a 2xx within ${i.attemptTimeoutMs / 1000} s; 95 % are needed. The slowest answer took ${slowest!.a.durationMs} ms (${slowest!.d.event}, ${slowest!.d.id}).`,
-    evidence: ordinary.filter((d) => !answered.includes(d)).slice(-5).map((d) => deliveryEvidence(d, `${d.event}: no 2xx in time`)),
+    evidence: ordinary.filter((d) => !acknowledged.has(d)).slice(-5).map((d) => deliveryEvidence(d, `${d.event}: no 2xx in time`)),
   });
 
   for (const f of FAILURES) {

@@ -82,7 +82,6 @@ export class Journal {
     this.shared!.add(JSON.stringify(listed(entry)), this.limit);
   }
 
-  /** Newest first, secrets redacted. */
   /**
    * The newest `limit` entries, newest first; with `match`, the newest `limit` that match it, tested
    * on the entries as kept (method, path, status, id, at) before any is redacted for listing.
