@@ -115,17 +115,23 @@ export function isSupportedPair(source: string, destination: string): boolean {
 export function poolsForPair<P extends LiquidityPool>(pools: readonly P[], source: string, destination: string): readonly P[] {
   const s = source.toUpperCase();
   const d = destination.toUpperCase();
-  // The same pools (the market's of one minute, while the key has drawn on none) are looked at by
-  // every request: each pair's order is worked out once per array of pools.
-  let pairs = byPools.get(pools);
-  if (pairs === undefined) byPools.set(pools, (pairs = new Map()));
-  const key = `${s}>${d}`;
-  let found = pairs.get(key) as readonly P[] | undefined;
-  if (found === undefined) pairs.set(key, (found = orderedPools(pools, s, d)));
+  return perPools(pools, `${s}>${d}`, () => orderedPools(pools, s, d));
+}
+
+/**
+ * What depends only on an array of pools and a key (a pair's order, its cross pools), worked out
+ * once per array: the same pools (the market's of one minute, while the key has drawn on none) are
+ * looked at by every request.
+ */
+export function perPools<T>(pools: readonly LiquidityPool[], key: string, work: () => T): T {
+  let kept = byPools.get(pools);
+  if (kept === undefined) byPools.set(pools, (kept = new Map()));
+  let found = kept.get(key) as T | undefined;
+  if (found === undefined) kept.set(key, (found = work()));
   return found;
 }
 
-const byPools = new WeakMap<readonly LiquidityPool[], Map<string, readonly LiquidityPool[]>>();
+const byPools = new WeakMap<readonly LiquidityPool[], Map<string, unknown>>();
 
 function orderedPools<P extends LiquidityPool>(pools: readonly P[], s: string, d: string): readonly P[] {
   const fiatToToken = isToken(d);

@@ -14,7 +14,7 @@
 //   destination pool's, which pays the partner; its id is derived from the two pools' ids.
 import { derivedUuid } from '../../kernel/ids.js';
 import { Decimal, scaleOf } from '../../kernel/money.js';
-import { isFiatPair, isToken, poolsForPair, RATE_DECIMALS } from './allocation.js';
+import { isFiatPair, isToken, perPools, poolsForPair, RATE_DECIMALS } from './allocation.js';
 import type { Pool } from './pools.js';
 
 /** The token a fiat pair settles in. */
@@ -49,15 +49,10 @@ export const crossRate = (sourceRate: Decimal.Value, destinationRate: Decimal.Va
  */
 export function pairPools(pools: readonly Pool[], source: string, destination: string): readonly Pool[] {
   if (!isFiatPair(source, destination)) return pools;
-  const key = `${source.toUpperCase()}>${destination.toUpperCase()}`;
-  let pairs = byPools.get(pools);
-  if (pairs === undefined) byPools.set(pools, (pairs = new Map()));
-  let found = pairs.get(key);
-  if (found === undefined) pairs.set(key, (found = crossPools(pools, source.toUpperCase(), destination.toUpperCase())));
-  return found;
+  const s = source.toUpperCase();
+  const d = destination.toUpperCase();
+  return perPools(pools, `cross:${s}>${d}`, () => crossPools(pools, s, d));
 }
-
-const byPools = new WeakMap<readonly Pool[], Map<string, readonly CrossPool[]>>();
 
 function crossPools(pools: readonly Pool[], source: string, destination: string): CrossPool[] {
   const usable = (p: Pool) => new Decimal(p.rate).gt(0) && new Decimal(p.availableBalance).gt(0);
