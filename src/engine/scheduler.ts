@@ -50,7 +50,9 @@ export class Scheduler {
   /** Pending jobs per resource, so cancelling a resource's jobs does not scan every job. Nearly every
    * resource has one pending job: that one is kept as is, a Set only from the second. */
   private readonly byRef = new Map<string, Job | Set<Job>>();
-  /** Jobs taken out of the store while still in the heap (cancelled): dropped when they reach its top. */
+  /** Jobs taken out of the store while still in the heap (cancelled, or removed by another replica):
+   * dropped when they reach its top. Only the scheduler removes jobs from their collection (cancelFor,
+   * takeDue, update, clear): a job removed from the store any other way would still run. */
   private readonly cancelled = new Set<Job>();
 
   constructor(private readonly jobs: Collection<Job>) {
