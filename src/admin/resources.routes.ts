@@ -6,11 +6,17 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Resource } from '../engine/registry/resource.js';
 import { nearest } from '../engine/scenario/scenario.lint.js';
 import { SandboxError } from '../kernel/errors.js';
+import type { Collection } from '../store/store.js';
 import { CONTROL_TAG, errorResponses, jsonResponse, newRouter, security } from '../http/openapi.js';
 
 export const ResourcesQuery = z.object({
   kind: z.string().optional().openapi({ param: { name: 'kind', in: 'query' }, description: 'Only this kind (payouts, transfers, ...); another is 400' }),
   limit: z.coerce.number().int().min(1).max(1000).default(100).openapi({ param: { name: 'limit', in: 'query' }, description: 'Newest resources kept per kind' }),
+  id: z
+    .string()
+    .max(256)
+    .optional()
+    .openapi({ param: { name: 'id', in: 'query' }, description: 'Only the resource with this id (its reference, as in the API\'s paths), however old; `counts` still counts every resource' }),
 });
 
 export const ResourceItem = z
@@ -48,6 +54,13 @@ const list = (kinds: readonly string[]) =>
     responses: { 200: jsonResponse(ResourceList, 'Resources and counts per kind'), ...errorResponses(400) },
   });
 
+/** The records of a collection whose id is `id`: the one kept under it, else any that reads so. */
+function withId(collection: Collection<Record<string, unknown>>, k: Resource, id: string): Record<string, unknown>[] {
+  const kept = collection.get(id);
+  if (kept !== undefined && k.id(kept) === id) return [kept];
+  return [...collection.values()].filter((r) => k.id(r) === id);
+}
+
 /** A kind that is none of the app's: 400 naming the nearest, or all of them. */
 function unknownKind(kind: string, kinds: readonly string[]): SandboxError {
   const near = nearest(kind, kinds);
@@ -62,13 +75,15 @@ export function resourceRoutes(kinds: readonly Resource[]) {
     const { limit } = c.req.valid('query');
     // Empty is no filter, as the event log's type.
     const kind = c.req.valid('query').kind || undefined;
+    const only = c.req.valid('query').id || undefined;
     if (kind !== undefined && !segments.includes(kind)) throw unknownKind(kind, segments);
     const data: z.infer<typeof ResourceItem>[] = [];
     const counts: Record<string, number> = {};
     for (const k of kinds) {
       if (kind !== undefined && k.segment !== kind) continue;
-      const records = [...t.store.collection<Record<string, unknown>>(k.collection).values()];
-      counts[k.segment] = records.length;
+      const collection = t.store.collection<Record<string, unknown>>(k.collection);
+      counts[k.segment] = collection.size;
+      const records = only === undefined ? [...collection.values()] : withId(collection, k, only);
       const newest = records
         .map((r) => ({ r, createdAt: String(r.createdAt ?? ''), id: k.id(r) }))
         .sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt)))

@@ -5353,6 +5353,8 @@ export interface operations {
                 kind?: "payouts" | "wallet-payouts" | "withdrawals" | "transfers" | "bulk-disbursements" | "quotes" | "fx-trades";
                 /** @description Newest resources kept per kind */
                 limit?: number;
+                /** @description Only the resource with this id (its reference, as in the API's paths), however old; `counts` still counts every resource */
+                id?: string;
             };
             header?: never;
             path?: never;

@@ -47,6 +47,27 @@ describe('GET /_sandbox/resources', () => {
   });
 });
 
+describe('GET /_sandbox/resources?id=', () => {
+  it("finds one resource by its id however old, only the caller's, in any kind or the one named", async () => {
+    const t = await createTestApp();
+    await t.call('POST', '/api/v1/partners/payouts', { body: payout('oldest') });
+    await advance(t, 10);
+    for (let i = 0; i < 3; i++) await t.call('POST', '/api/v1/partners/payouts', { body: payout(`newer-${i}`) });
+    await t.call('POST', '/api/v1/partners/payouts', { key: KEY_B, body: payout('theirs') });
+    const newest = await t.call('GET', '/_sandbox/resources?limit=2');
+    expect(newest.body.data.map((r: any) => r.id)).toEqual(['newer-2', 'newer-1']);
+    const one = await t.call('GET', '/_sandbox/resources?id=oldest');
+    expect(one.status).toBe(200);
+    expect(one.body.data.map((r: any) => [r.kind, r.id, r.status, r.eventPrefix])).toEqual([['payouts', 'oldest', 'PENDING', 'payout']]);
+    expect(one.body.data[0].resource.reference).toBe('oldest');
+    expect(one.body.counts.payouts).toBe(4);
+    expect((await t.call('GET', '/_sandbox/resources?kind=payouts&id=oldest')).body.data).toHaveLength(1);
+    expect((await t.call('GET', '/_sandbox/resources?kind=transfers&id=oldest')).body.data).toEqual([]);
+    expect((await t.call('GET', '/_sandbox/resources?id=theirs')).body.data).toEqual([]);
+    expect((await t.call('GET', `/_sandbox/resources?id=${'x'.repeat(257)}`)).status).toBe(400);
+  });
+});
+
 describe('GET /_sandbox/resources for quotes and FX trades', () => {
   const intent = { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000, amountDirection: 'source' };
 

@@ -95,6 +95,26 @@ describe('the console views', () => {
     expect(c.text('[data-field="detail-missing"]')).toContain('This key has no payout nope (yet).');
   });
 
+  it('opens a deep link to a resource older than the newest 200 the lists hold, reading it by its id', async () => {
+    const t = await createTestApp();
+    const payout = (reference: string) => ({ reference, amount: 5000, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } });
+    expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout('old-1') })).status).toBe(201);
+    await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 60 } });
+    for (let i = 0; i < 200; i++) expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout(`new-${i}`) })).status).toBe(201);
+    const c = await signedIn(t);
+    expect(c.doc.querySelector('.resource[data-id="old-1"]')).toBeNull();
+    await go(c, '#/resources/payout/old-1');
+    const detail = c.doc.querySelector('[data-view="resource-detail"] article.detail')!;
+    expect(detail.getAttribute('data-id')).toBe('old-1');
+    expect(c.doc.querySelector('[data-view="resource-detail"] header .status')!.textContent).toBe('PROCESSING');
+    // The moves come from the resource itself, not its events: it was read.
+    expect([...detail.querySelectorAll('[data-action="simulate"]')].map((b) => b.textContent)).toEqual(['complete', 'fail']);
+    await c.click('[data-view="resource-detail"] [data-event="fail"]');
+    expect(c.doc.querySelector('[data-view="resource-detail"] header .status')!.textContent).toBe('FAILED');
+    await go(c, '#/resources/payout/nope');
+    expect(c.text('[data-field="detail-missing"]')).toContain('This key has no payout nope (yet).');
+  });
+
   it('shows each step as one line, draws the sequence diagram from the calls, and cancels a flow in step mode', async () => {
     const t = await createTestApp();
     const c = await signedIn(t);

@@ -104,7 +104,9 @@ export function startConsole(win: Window, parts: ConsoleParts) {
   async function poll(): Promise<void> {
     if (!api.key()) return;
     try {
-      const [resources, journal, deliveries, clock, scenario, scenarios, balances, magic] = await Promise.all([
+      // A deep link's resource is read by its id as well: the newest 200 may not hold it.
+      const target = detail;
+      const [resources, journal, deliveries, clock, scenario, scenarios, balances, magic, named] = await Promise.all([
         api.read<Listed<ResourceRow>>('/_sandbox/resources?limit=200'),
         api.read<{ data: JournalEntry[] }>('/_sandbox/requests?limit=100'),
         api.read<Listed<Delivery> | null>('/_sandbox/webhooks/deliveries?limit=100'),
@@ -113,9 +115,10 @@ export function startConsole(win: Window, parts: ConsoleParts) {
         api.read<{ data: ScenarioSummary[] }>('/_sandbox/scenarios'),
         api.read<{ data: Balance[] }>('/_sandbox/balances'),
         api.read<{ honoured: boolean; data: MagicValue[] }>('/_sandbox/magic-values'),
+        target ? api.read<Listed<ResourceRow>>(`/_sandbox/resources?id=${encodeURIComponent(target.id)}`) : undefined,
       ]);
       await loadEvents();
-      const snap: Snapshot = { resources, events, journal: journal.data, deliveries, clock, scenario, scenarios: scenarios.data, balances: balances.data, magic };
+      const snap: Snapshot = { resources, named: named?.data, events, journal: journal.data, deliveries, clock, scenario, scenarios: scenarios.data, balances: balances.data, magic };
       last = snap;
       drawLists();
       put('deliveries', views.deliveries(deliveries));
@@ -167,6 +170,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       rendered['resource-detail'] = '';
       drawDetail();
       el('#resource-detail')?.scrollIntoView?.({ block: 'start' });
+      // A resource older than the newest 200 is read by its id on the next poll: poll now.
+      if (last && !last.resources.data.some((r) => r.id === detail?.id) && !last.named?.some((r) => r.id === detail?.id)) void refresh();
     }
     if (current === 'market' && !marketRead) void track(readMarket());
     if (current === 'readiness') void track(readReport());

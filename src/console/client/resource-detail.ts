@@ -3,7 +3,7 @@
 // ago), the timeline of its states by readable name, the events and webhook deliveries it caused,
 // and the moves its state allows. A module of the console's browser bundle.
 import { block, esc, eventSubject, grouped, ident, instant, pretty, SANDBOX_ONLY, stateName, status } from './markup.js';
-import type { Snapshot } from './types.js';
+import type { ResourceRow, Snapshot } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -36,7 +36,8 @@ export interface DetailTarget {
 
 export function resourceDetail(target: DetailTarget, snap: Snapshot | undefined, live: boolean): string {
   if (!snap) return '<p class="empty">Reading this key\'s resources…</p>';
-  const r = snap.resources.data.find((x) => (x.eventPrefix === target.prefix || x.kind === target.prefix) && x.id === target.id);
+  const named = (x: ResourceRow) => (x.eventPrefix === target.prefix || x.kind === target.prefix) && x.id === target.id;
+  const r = snap.resources.data.find(named) ?? snap.named?.find(named);
   const events = snap.events.filter((e) => {
     const s = eventSubject(e);
     return (s.prefix === target.prefix || s.prefix === r?.eventPrefix) && s.id === target.id;

@@ -128,6 +128,8 @@ export interface WebhookSettings {
 /** What the console last read of the key: the lists and panels its views draw. */
 export interface Snapshot {
   resources: Listed<ResourceRow>;
+  /** The resource a deep link names, read by its id when the newest resources may not hold it. */
+  named?: ResourceRow[];
   events: SandboxEvent[];
   journal: JournalEntry[];
   deliveries: Listed<Delivery> | null;
