@@ -279,10 +279,12 @@ export class PostgresTenantStore extends MemoryTenantStore {
   }
 
   /** Writes made outside a session (by background work) get one of their own. While a session of
-   * this process holds the tenant, they go with it instead: that session may itself be waiting for
-   * the background work (an advance waits for webhook attempts), so waiting for it would deadlock. */
+   * this process holds the tenant, they go with it instead, written by its commit, or by a session
+   * of their own once it ends (end()): that session may itself be waiting for the background work
+   * (an advance waits for webhook attempts), so waiting for it would deadlock, and committing it
+   * from here would end a session its holder is still using (one still beginning, or a request
+   * that writes after the work it awaited). The holder commits with commit(). */
   override async flush(): Promise<void> {
-    if (this.conn) return this.commit();
     if (!this.ops.length || this.held) return;
     await this.begin('sandbox');
     await this.end();

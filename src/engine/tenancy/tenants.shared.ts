@@ -32,6 +32,9 @@ export class SharedTenants {
   /** The store's sync count each tenant object was last rebuilt at. */
   private readonly readAt = new Map<Tenant, number>();
   private readonly seeds = new Map<string, number>();
+  /** Tenants a request has let go while it waits outside (see outside()): never forgotten meanwhile,
+   * so the request begins its next session on the same object. */
+  private readonly away = new Set<Tenant>();
   private readonly now = () => this.env.clock.now();
 
   constructor(
@@ -86,6 +89,30 @@ export class SharedTenants {
     this.forgetCopies();
   }
 
+  /**
+   * Run `work` between two sessions of a request: the session ends first (its writes committed,
+   * the key's lock let go), and a new one begins once the work is done, from the latest state with
+   * due moves applied. For work that waits on the world outside (a probe of the partner's
+   * receiver, which may call the sandbox back with the same key).
+   */
+  async outside<T>(t: Tenant, work: () => Promise<T>): Promise<T> {
+    this.away.add(t);
+    try {
+      await this.end(t);
+      const result = await work();
+      const again = await this.open(t.id, t.mode);
+      if (again !== t) {
+        this.release(again!);
+        throw new Error(`the copy of tenant ${t.id} was replaced while a request waited outside it`);
+      }
+      if (t.advancing) await t.afterAdvance();
+      t.catchUp();
+      return result;
+    } finally {
+      this.away.delete(t);
+    }
+  }
+
   /** Past --max-tenants copies, forget the least recently used idle ones: their data stay in the
    * database, and the next session reads them whole. */
   private forgetCopies(): void {
@@ -94,7 +121,7 @@ export class SharedTenants {
     let over = this.byId.size - max;
     for (const [id, t] of this.byId) {
       if (over <= 0) break;
-      if ((t.store as PostgresTenantStore).held || !t.store.flushed || this.options.busy?.(t)) continue;
+      if ((t.store as PostgresTenantStore).held || !t.store.flushed || this.away.has(t) || this.options.busy?.(t)) continue;
       this.byId.delete(id);
       this.readAt.delete(t);
       void this.store.evict(id);
@@ -134,7 +161,7 @@ export class SharedTenants {
       for (const id of await this.store.idle(before, DUE_BATCH)) {
         if (stopped()) return;
         const t = this.byId.get(id);
-        if (t && ((t.store as PostgresTenantStore).held || this.options.busy?.(t))) continue;
+        if (t && ((t.store as PostgresTenantStore).held || this.away.has(t) || this.options.busy?.(t))) continue;
         if (await this.store.dropIdle(id, before).catch(() => false)) {
           this.byId.delete(id);
           if (t) this.readAt.delete(t);
