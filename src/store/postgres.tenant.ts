@@ -20,6 +20,10 @@ const USED_EVERY_MS = 3600_000;
 /** The journal is trimmed to its size once a copy has written this many entries. */
 const TRIM_EVERY = 32;
 
+/** Records read whose text is at least this long are looked up among the texts of the same read
+ * before they are parsed (shorter ones cost less to parse than to look up). */
+const SHARED_TEXT = 128;
+
 /** Tombstones are kept for this many versions; a copy older than that reloads the tenant whole. */
 export const TOMBSTONE_VERSIONS = 256;
 
@@ -54,9 +58,12 @@ export class PostgresTenantStore extends MemoryTenantStore {
   private at = -1;
   /** How many times records were read into this copy: derived state is rebuilt when it moves. */
   syncs = 0;
-  /** What the last read changed, by collection: each id with the record held before (undefined:
-   * none); undefined when the tenant was read whole. */
+  /** What the last read changed in the collections of `noted`: each id with the record held before
+   * (undefined: none); undefined when the tenant was read whole. */
   changed: Map<string, Map<string, unknown>> | undefined;
+  /** The collections whose changed ids a read notes (set by the tenant's owner: what it takes in
+   * by id); the others are read from the copy as they stand. */
+  noted: ReadonlySet<string> = new Set();
   private nextSeq = 0;
   private incarnation = '';
   private dueAt: number | null = null;
@@ -342,19 +349,34 @@ export class PostgresTenantStore extends MemoryTenantStore {
       : changes!;
     if (whole) for (const map of this.data.values()) map.clear();
     const changed = whole ? undefined : new Map<string, Map<string, unknown>>();
+    // A record written twice in one session under two names (a resource and its idempotency
+    // record as created) is one object in the writer's copy: parsed once, it is one here too.
+    const parsed = rows.length > 1 ? new Map<string, unknown>() : undefined;
+    let map: Map<string, unknown> | undefined;
+    let mapColl: string | undefined;
+    let ids: Map<string, unknown> | undefined;
     for (const r of rows) {
-      let map = this.data.get(r.coll);
-      if (!map) this.data.set(r.coll, (map = mapFor(r.coll)));
-      if (changed) {
-        let ids = changed.get(r.coll);
-        if (!ids) changed.set(r.coll, (ids = new Map()));
-        if (!ids.has(r.id)) ids.set(r.id, map.get(r.id));
+      if (r.coll !== mapColl) {
+        mapColl = r.coll;
+        map = this.data.get(r.coll);
+        if (!map) this.data.set(r.coll, (map = mapFor(r.coll)));
+        ids = undefined;
+        if (changed && this.noted.has(r.coll)) {
+          ids = changed.get(r.coll);
+          if (!ids) changed.set(r.coll, (ids = new Map()));
+        }
       }
-      if (r.value === null) map.delete(r.id);
+      if (ids && !ids.has(r.id)) ids.set(r.id, map!.get(r.id));
+      if (r.value === null) map!.delete(r.id);
       else {
         // Put first after this copy's version: it goes to the end, where the writer put it.
-        if (!whole && Number(r.seq) >= this.nextSeq) map.delete(r.id);
-        map.set(r.id, JSON.parse(r.value));
+        if (!whole && Number(r.seq) >= this.nextSeq) map!.delete(r.id);
+        let value: unknown;
+        if (parsed && r.value.length >= SHARED_TEXT) {
+          value = parsed.get(r.value);
+          if (value === undefined) parsed.set(r.value, (value = JSON.parse(r.value)));
+        } else value = JSON.parse(r.value);
+        map!.set(r.id, value);
       }
     }
     this.at = version;

@@ -23,6 +23,9 @@ import { Tenant, type Mode, type TenantEnv } from './tenant.js';
 /** Background sessions (they skip locked tenants) are no use of the key. */
 const noUse = () => null;
 
+/** The collections a tenant object takes in by id when it is one read behind (Tenant.reload). */
+const RELOADED_BY_ID: ReadonlySet<string> = new Set(['jobs', 'events']);
+
 /** Tenants a tick looks at, at most. */
 const DUE_BATCH = 100;
 
@@ -58,6 +61,7 @@ export class SharedTenants {
   async open(id: string, mode: Mode, skipLocked = false): Promise<Tenant | undefined> {
     const ts = this.store.copy(id);
     ts.now = skipLocked ? noUse : this.now;
+    ts.noted = RELOADED_BY_ID;
     if ((await ts.begin(mode, { skipLocked })) === 'busy') return undefined;
     let t = this.byId.get(id);
     if (!t) {
