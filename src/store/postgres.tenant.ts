@@ -204,17 +204,6 @@ export class PostgresTenantStore extends MemoryTenantStore {
       const v = int(version);
       const queries: string[] = [];
       if (journalCleared) queries.push(`DELETE FROM sandbox_journal WHERE tenant = ${id}`);
-      if (entries.length) {
-        queries.push(`EXECUTE sandbox_journal_add(${id}, ARRAY[${entries.map(text).join(', ')}]::text[])`);
-        // The tenant keeps its newest `keep` entries, as the embedded journal does; trimmed every
-        // TRIM_EVERY entries this copy writes (the journal never lists more than `keep`).
-        this.journalWrites += entries.length;
-        if (this.journalWrites >= TRIM_EVERY) {
-          this.journalWrites = 0;
-          queries.push(`DELETE FROM sandbox_journal WHERE tenant = ${id} AND id <= (
-            SELECT id FROM sandbox_journal WHERE tenant = ${id} ORDER BY id DESC OFFSET ${int(this.keep)} LIMIT 1)`);
-        }
-      }
       for (const clear of clears) {
         queries.push(
           clear.coll !== undefined
@@ -243,18 +232,26 @@ export class PostgresTenantStore extends MemoryTenantStore {
       if (moved.length) {
         queries.push(`UPDATE sandbox_records SET value = NULL WHERE tenant = ${id} AND (coll, id) IN (${moved.join(', ')})`);
       }
-      if (colls.length) {
-        queries.push(
-          `EXECUTE sandbox_put(${id}, ${v}, ARRAY[${colls.join(', ')}]::text[], ARRAY[${ids.join(', ')}]::text[], ARRAY[${seqs.join(', ')}]::bigint[], ARRAY[${values.join(', ')}]::text[])`,
-        );
-      }
       const purge = ops.length > 0 && version % TOMBSTONE_VERSIONS === 0 ? version - TOMBSTONE_VERSIONS : undefined;
+      // A session that only adds journal entries leaves the tenant's row as it is.
+      const mark = ops.length > 0 || due !== this.dueAt || used !== null;
+      const array = (items: string[], type: string) => (items.length ? `ARRAY[${items.join(', ')}]` : `'{}'`) + `::${type}[]`;
+      queries.push(
+        `EXECUTE sandbox_write(${id}, ${v}, ${array(colls, 'text')}, ${array(ids, 'text')}, ${array(seqs, 'bigint')}, ${array(values, 'text')}, ` +
+          `${array(entries.map(text), 'text')}, ${int(nextSeq)}, ${int(due)}, ${int(purge ?? 0)}, ${int(used)}, ${mark})`,
+      );
+      if (entries.length) {
+        // The tenant keeps its newest `keep` entries, as the embedded journal does; trimmed every
+        // TRIM_EVERY entries this copy writes (the journal never lists more than `keep`).
+        this.journalWrites += entries.length;
+        if (this.journalWrites >= TRIM_EVERY) {
+          this.journalWrites = 0;
+          queries.push(`DELETE FROM sandbox_journal WHERE tenant = ${id} AND id <= (
+            SELECT id FROM sandbox_journal WHERE tenant = ${id} ORDER BY id DESC OFFSET ${int(this.keep)} LIMIT 1)`);
+        }
+      }
       if (purge !== undefined) {
         queries.push(`DELETE FROM sandbox_records WHERE tenant = ${id} AND value IS NULL AND ver <= ${int(purge)}`);
-      }
-      // A session that only adds journal entries leaves the tenant's row as it is.
-      if (ops.length || due !== this.dueAt || used !== null) {
-        queries.push(`EXECUTE sandbox_mark(${id}, ${v}, ${int(nextSeq)}, ${int(due)}, ${int(purge ?? 0)}, ${int(used)})`);
       }
       queries.push('COMMIT');
       this.conn = undefined;
