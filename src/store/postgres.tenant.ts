@@ -56,11 +56,10 @@ export class PostgresTenantStore extends MemoryTenantStore {
   private ops: StoreOp[] = [];
   /** The version this copy holds; -1 before the first read. */
   private at = -1;
-  /** How many times records were read into this copy: derived state is rebuilt when it moves. */
-  syncs = 0;
-  /** What the last read changed in the collections of `noted`: each id with the record held before
-   * (undefined: none); undefined when the tenant was read whole. */
-  changed: Map<string, Map<string, unknown>> | undefined;
+  /** What the reads since the owner last took it (takeRead()) changed in the collections of
+   * `noted`: each id with the record held before the first of them (undefined: none); 'whole' when
+   * one of them read the tenant whole; undefined when nothing was read. */
+  private read: Map<string, Map<string, unknown>> | 'whole' | undefined;
   /** The collections whose changed ids a read notes (set by the tenant's owner: what it takes in
    * by id); the others are read from the copy as they stand. */
   noted: ReadonlySet<string> = new Set();
@@ -106,6 +105,14 @@ export class PostgresTenantStore extends MemoryTenantStore {
 
   override get flushed(): boolean {
     return this.ops.length === 0;
+  }
+
+  /** What was read into this copy since the last call (see `read`), for the owner to take in: a
+   * read by a session the owner did not open (background writes) counts too. */
+  takeRead(): Map<string, Map<string, unknown>> | 'whole' | undefined {
+    const read = this.read;
+    this.read = undefined;
+    return read;
   }
 
   /** The committed version this copy holds. */
@@ -345,7 +352,8 @@ export class PostgresTenantStore extends MemoryTenantStore {
       ? await c<ChangeRow[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND value IS NOT NULL ORDER BY seq`
       : changes!;
     if (whole) for (const map of this.data.values()) map.clear();
-    const changed = whole ? undefined : new Map<string, Map<string, unknown>>();
+    // Added to what earlier reads brought that the owner has not taken yet.
+    const changed = whole ? undefined : this.read === 'whole' ? undefined : (this.read ?? new Map<string, Map<string, unknown>>());
     // A record written twice in one session under two names (a resource and its idempotency
     // record as created) is one object in the writer's copy: parsed once, it is one here too.
     const parsed = rows.length > 1 ? new Map<string, unknown>() : undefined;
@@ -377,8 +385,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
       }
     }
     this.at = version;
-    this.syncs++;
-    this.changed = changed;
+    this.read = changed ?? 'whole';
     this.nextSeq = Number(row.next_seq);
     this.incarnation = row.incarnation;
     // Writes made outside a session, not yet written, stay on top.

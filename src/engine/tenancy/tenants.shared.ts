@@ -32,8 +32,6 @@ const DUE_BATCH = 100;
 export class SharedTenants {
   private readonly byId = new Map<string, Tenant>();
   private readonly idOf = new Map<string, string>();
-  /** The store's sync count each tenant object was last rebuilt at. */
-  private readonly readAt = new Map<Tenant, number>();
   private readonly seeds = new Map<string, number>();
   /** Tenants a request has let go while it waits outside (see outside()): never forgotten meanwhile,
    * so the request begins its next session on the same object. */
@@ -63,6 +61,9 @@ export class SharedTenants {
     ts.now = skipLocked ? noUse : this.now;
     ts.noted = RELOADED_BY_ID;
     if ((await ts.begin(mode, { skipLocked })) === 'busy') return undefined;
+    // What this copy read since the tenant object last took it in (this session's read, and any
+    // of a background session's); a new object reads the copy whole.
+    const read = ts.takeRead();
     let t = this.byId.get(id);
     if (!t) {
       t = new Tenant(id, mode, ts, new TenantRandom(0), this.env);
@@ -77,11 +78,9 @@ export class SharedTenants {
       // most recently used last, for the copy limit
       this.byId.delete(id);
       this.byId.set(id, t);
-      // Only what the last read brought in when the object is one read behind; else all of it.
-      const at = this.readAt.get(t);
-      if (at !== ts.syncs) t.reload(at === ts.syncs - 1 ? ts.changed : undefined);
+      // Only what the reads brought in; all of it after a whole read.
+      if (read) t.reload(read === 'whole' ? undefined : read);
     }
-    this.readAt.set(t, ts.syncs);
     t.random.reseed((this.seedOf(id) + Math.imul(ts.version, 0x9e3779b9)) >>> 0);
     t.lastUsedAt = this.env.clock.now();
     return t;
@@ -127,7 +126,6 @@ export class SharedTenants {
       if (over <= 0) break;
       if ((t.store as PostgresTenantStore).held || !t.store.flushed || this.away.has(t) || this.options.busy?.(t)) continue;
       this.byId.delete(id);
-      this.readAt.delete(t);
       void this.store.evict(id);
       over--;
     }
@@ -168,7 +166,6 @@ export class SharedTenants {
         if (t && ((t.store as PostgresTenantStore).held || this.away.has(t) || this.options.busy?.(t))) continue;
         if (await this.store.dropIdle(id, before).catch(() => false)) {
           this.byId.delete(id);
-          if (t) this.readAt.delete(t);
         }
       }
     }
