@@ -218,7 +218,8 @@ describe('a receiver probe on the hosted topology', () => {
         ['a', 201],
         ['b', 200],
       ]);
-      for (const c of calls) expect(c.ms, `${c.replica}: ${c.ms} ms`).toBeLessThan(1000);
+      // Well under the attempt timeout (5 s), which a call back waiting for the probe's lock met.
+      for (const c of calls) expect(c.ms, `${c.replica}: ${c.ms} ms`).toBeLessThan(2500);
       // The result was recorded for every replica to see.
       const log = (await call(b, 'GET', '/_sandbox/webhooks/deliveries?limit=50')).body;
       expect(log.data.filter((d: { probe?: boolean }) => d.probe)).toHaveLength(7);
