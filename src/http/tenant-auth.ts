@@ -111,11 +111,17 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
     tenant.noteRequest();
     if (tenant.advancing) await tenant.afterAdvance();
     tenant.catchUp();
+    c.set('outside', (work) =>
+      tenants.outside(tenant, work).catch((err: unknown) => {
+        // The request's writes before the work, or its next session, could not reach the database.
+        throw err instanceof StoreUnavailableError ? unavailable(true, err) : err;
+      }),
+    );
     await next();
     if (tenant.store.flushed) return;
     tenant.markSeen();
     try {
-      await tenant.store.flush();
+      await tenants.persist(tenant);
     } catch (err) {
       if (err instanceof StoreUnavailableError) {
         replaceResponse(c, renderError(c, unavailable(true, err)));

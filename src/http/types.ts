@@ -25,6 +25,10 @@ export interface AppEnv {
     scope: import('../kernel/request-scope.js').RequestScope | undefined;
     /** What the sandbox warns of about the request (unknown body fields): X-Sandbox-Warning and the journal. */
     warnings: string[] | undefined;
+    /** Runs work that waits on the world outside the sandbox (a receiver that may call back with
+     * the key) with the tenant let go: on a shared store the request's session ends first and a new
+     * one begins after. Unset when the request holds nothing (the memory store). */
+    outside: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
     /** Work to do once the request has let its tenant go (a fault's wait), so it holds no lock. */
     afterRelease: (() => Promise<void>) | undefined;
   };

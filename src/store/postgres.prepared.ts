@@ -13,19 +13,18 @@ const STATEMENTS = [
      SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = $1 AND ver > $2 ORDER BY seq`,
   `PREPARE sandbox_create(text, text, bigint) AS
      INSERT INTO sandbox_tenants (id, mode, used_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
-  // Each record's last value (NULL: removed, kept as a tombstone); a record put again after a
-  // removal takes its new insertion order.
-  `PREPARE sandbox_put(text, bigint, text[], text[], bigint[], text[]) AS
+  // A session's writes as one statement: its journal entries, each record's last value (NULL:
+  // removed, kept as a tombstone; a record put again after a removal takes its new insertion
+  // order), and, when $12, the tenant row's version, next_seq, due_at, purged and used_at (NULL:
+  // unchanged). Data-modifying parts of a WITH all run, whether or not the rest reads them.
+  `PREPARE sandbox_write(text, bigint, text[], text[], bigint[], text[], text[], bigint, bigint, bigint, bigint, boolean) AS
+     WITH journal AS (INSERT INTO sandbox_journal (tenant, entry) SELECT $1, unnest($7)),
+       mark AS (UPDATE sandbox_tenants SET version = $2, next_seq = $8, due_at = $9, purged = GREATEST(purged, $10),
+         used_at = COALESCE($11, used_at) WHERE id = $1 AND $12)
      INSERT INTO sandbox_records (tenant, coll, id, seq, ver, value)
      SELECT $1, u.c, u.i, u.s, $2, u.v FROM unnest($3, $4, $5, $6) AS u(c, i, s, v)
      ON CONFLICT (tenant, coll, id) DO UPDATE SET value = excluded.value, ver = excluded.ver,
        seq = CASE WHEN sandbox_records.value IS NULL THEN excluded.seq ELSE sandbox_records.seq END`,
-  `PREPARE sandbox_journal_add(text, text[]) AS
-     INSERT INTO sandbox_journal (tenant, entry) SELECT $1, unnest($2)`,
-  // version, next_seq, due_at, purged, used_at (NULL: unchanged)
-  `PREPARE sandbox_mark(text, bigint, bigint, bigint, bigint, bigint) AS
-     UPDATE sandbox_tenants SET version = $2, next_seq = $3, due_at = $4, purged = GREATEST(purged, $5),
-       used_at = COALESCE($6, used_at) WHERE id = $1`,
 ];
 
 /** The PREPAREs of the statements a connection lacks, given the names it has prepared. */

@@ -20,6 +20,10 @@ const USED_EVERY_MS = 3600_000;
 /** The journal is trimmed to its size once a copy has written this many entries. */
 const TRIM_EVERY = 32;
 
+/** Records read whose text is at least this long are looked up among the texts of the same read
+ * before they are parsed (shorter ones cost less to parse than to look up). */
+const SHARED_TEXT = 128;
+
 /** Tombstones are kept for this many versions; a copy older than that reloads the tenant whole. */
 export const TOMBSTONE_VERSIONS = 256;
 
@@ -52,11 +56,13 @@ export class PostgresTenantStore extends MemoryTenantStore {
   private ops: StoreOp[] = [];
   /** The version this copy holds; -1 before the first read. */
   private at = -1;
-  /** How many times records were read into this copy: derived state is rebuilt when it moves. */
-  syncs = 0;
-  /** What the last read changed, by collection: each id with the record held before (undefined:
-   * none); undefined when the tenant was read whole. */
-  changed: Map<string, Map<string, unknown>> | undefined;
+  /** What the reads since the owner last took it (takeRead()) changed in the collections of
+   * `noted`: each id with the record held before the first of them (undefined: none); 'whole' when
+   * one of them read the tenant whole; undefined when nothing was read. */
+  private read: Map<string, Map<string, unknown>> | 'whole' | undefined;
+  /** The collections whose changed ids a read notes (set by the tenant's owner: what it takes in
+   * by id); the others are read from the copy as they stand. */
+  noted: ReadonlySet<string> = new Set();
   private nextSeq = 0;
   private incarnation = '';
   private dueAt: number | null = null;
@@ -99,6 +105,14 @@ export class PostgresTenantStore extends MemoryTenantStore {
 
   override get flushed(): boolean {
     return this.ops.length === 0;
+  }
+
+  /** What was read into this copy since the last call (see `read`), for the owner to take in: a
+   * read by a session the owner did not open (background writes) counts too. */
+  takeRead(): Map<string, Map<string, unknown>> | 'whole' | undefined {
+    const read = this.read;
+    this.read = undefined;
+    return read;
   }
 
   /** The committed version this copy holds. */
@@ -197,17 +211,6 @@ export class PostgresTenantStore extends MemoryTenantStore {
       const v = int(version);
       const queries: string[] = [];
       if (journalCleared) queries.push(`DELETE FROM sandbox_journal WHERE tenant = ${id}`);
-      if (entries.length) {
-        queries.push(`EXECUTE sandbox_journal_add(${id}, ARRAY[${entries.map(text).join(', ')}]::text[])`);
-        // The tenant keeps its newest `keep` entries, as the embedded journal does; trimmed every
-        // TRIM_EVERY entries this copy writes (the journal never lists more than `keep`).
-        this.journalWrites += entries.length;
-        if (this.journalWrites >= TRIM_EVERY) {
-          this.journalWrites = 0;
-          queries.push(`DELETE FROM sandbox_journal WHERE tenant = ${id} AND id <= (
-            SELECT id FROM sandbox_journal WHERE tenant = ${id} ORDER BY id DESC OFFSET ${int(this.keep)} LIMIT 1)`);
-        }
-      }
       for (const clear of clears) {
         queries.push(
           clear.coll !== undefined
@@ -236,18 +239,26 @@ export class PostgresTenantStore extends MemoryTenantStore {
       if (moved.length) {
         queries.push(`UPDATE sandbox_records SET value = NULL WHERE tenant = ${id} AND (coll, id) IN (${moved.join(', ')})`);
       }
-      if (colls.length) {
-        queries.push(
-          `EXECUTE sandbox_put(${id}, ${v}, ARRAY[${colls.join(', ')}]::text[], ARRAY[${ids.join(', ')}]::text[], ARRAY[${seqs.join(', ')}]::bigint[], ARRAY[${values.join(', ')}]::text[])`,
-        );
-      }
       const purge = ops.length > 0 && version % TOMBSTONE_VERSIONS === 0 ? version - TOMBSTONE_VERSIONS : undefined;
+      // A session that only adds journal entries leaves the tenant's row as it is.
+      const mark = ops.length > 0 || due !== this.dueAt || used !== null;
+      const array = (items: string[], type: string) => (items.length ? `ARRAY[${items.join(', ')}]` : `'{}'`) + `::${type}[]`;
+      queries.push(
+        `EXECUTE sandbox_write(${id}, ${v}, ${array(colls, 'text')}, ${array(ids, 'text')}, ${array(seqs, 'bigint')}, ${array(values, 'text')}, ` +
+          `${array(entries.map(text), 'text')}, ${int(nextSeq)}, ${int(due)}, ${int(purge ?? 0)}, ${int(used)}, ${mark})`,
+      );
+      if (entries.length) {
+        // The tenant keeps its newest `keep` entries, as the embedded journal does; trimmed every
+        // TRIM_EVERY entries this copy writes (the journal never lists more than `keep`).
+        this.journalWrites += entries.length;
+        if (this.journalWrites >= TRIM_EVERY) {
+          this.journalWrites = 0;
+          queries.push(`DELETE FROM sandbox_journal WHERE tenant = ${id} AND id <= (
+            SELECT id FROM sandbox_journal WHERE tenant = ${id} ORDER BY id DESC OFFSET ${int(this.keep)} LIMIT 1)`);
+        }
+      }
       if (purge !== undefined) {
         queries.push(`DELETE FROM sandbox_records WHERE tenant = ${id} AND value IS NULL AND ver <= ${int(purge)}`);
-      }
-      // A session that only adds journal entries leaves the tenant's row as it is.
-      if (ops.length || due !== this.dueAt || used !== null) {
-        queries.push(`EXECUTE sandbox_mark(${id}, ${v}, ${int(nextSeq)}, ${int(due)}, ${int(purge ?? 0)}, ${int(used)})`);
       }
       queries.push('COMMIT');
       this.conn = undefined;
@@ -279,10 +290,12 @@ export class PostgresTenantStore extends MemoryTenantStore {
   }
 
   /** Writes made outside a session (by background work) get one of their own. While a session of
-   * this process holds the tenant, they go with it instead: that session may itself be waiting for
-   * the background work (an advance waits for webhook attempts), so waiting for it would deadlock. */
+   * this process holds the tenant, they go with it instead, written by its commit, or by a session
+   * of their own once it ends (end()): that session may itself be waiting for the background work
+   * (an advance waits for webhook attempts), so waiting for it would deadlock, and committing it
+   * from here would end a session its holder is still using (one still beginning, or a request
+   * that writes after the work it awaited). The holder commits with commit(). */
   override async flush(): Promise<void> {
-    if (this.conn) return this.commit();
     if (!this.ops.length || this.held) return;
     await this.begin('sandbox');
     await this.end();
@@ -339,25 +352,40 @@ export class PostgresTenantStore extends MemoryTenantStore {
       ? await c<ChangeRow[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND value IS NOT NULL ORDER BY seq`
       : changes!;
     if (whole) for (const map of this.data.values()) map.clear();
-    const changed = whole ? undefined : new Map<string, Map<string, unknown>>();
+    // Added to what earlier reads brought that the owner has not taken yet.
+    const changed = whole ? undefined : this.read === 'whole' ? undefined : (this.read ?? new Map<string, Map<string, unknown>>());
+    // A record written twice in one session under two names (a resource and its idempotency
+    // record as created) is one object in the writer's copy: parsed once, it is one here too.
+    const parsed = rows.length > 1 ? new Map<string, unknown>() : undefined;
+    let map: Map<string, unknown> | undefined;
+    let mapColl: string | undefined;
+    let ids: Map<string, unknown> | undefined;
     for (const r of rows) {
-      let map = this.data.get(r.coll);
-      if (!map) this.data.set(r.coll, (map = mapFor(r.coll)));
-      if (changed) {
-        let ids = changed.get(r.coll);
-        if (!ids) changed.set(r.coll, (ids = new Map()));
-        if (!ids.has(r.id)) ids.set(r.id, map.get(r.id));
+      if (r.coll !== mapColl) {
+        mapColl = r.coll;
+        map = this.data.get(r.coll);
+        if (!map) this.data.set(r.coll, (map = mapFor(r.coll)));
+        ids = undefined;
+        if (changed && this.noted.has(r.coll)) {
+          ids = changed.get(r.coll);
+          if (!ids) changed.set(r.coll, (ids = new Map()));
+        }
       }
-      if (r.value === null) map.delete(r.id);
+      if (ids && !ids.has(r.id)) ids.set(r.id, map!.get(r.id));
+      if (r.value === null) map!.delete(r.id);
       else {
         // Put first after this copy's version: it goes to the end, where the writer put it.
-        if (!whole && Number(r.seq) >= this.nextSeq) map.delete(r.id);
-        map.set(r.id, JSON.parse(r.value));
+        if (!whole && Number(r.seq) >= this.nextSeq) map!.delete(r.id);
+        let value: unknown;
+        if (parsed && r.value.length >= SHARED_TEXT) {
+          value = parsed.get(r.value);
+          if (value === undefined) parsed.set(r.value, (value = JSON.parse(r.value)));
+        } else value = JSON.parse(r.value);
+        map!.set(r.id, value);
       }
     }
     this.at = version;
-    this.syncs++;
-    this.changed = changed;
+    this.read = changed ?? 'whole';
     this.nextSeq = Number(row.next_seq);
     this.incarnation = row.incarnation;
     // Writes made outside a session, not yet written, stay on top.

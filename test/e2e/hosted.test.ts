@@ -1,5 +1,7 @@
 // The hosted topology with real processes: one PostgreSQL server and two sandbox processes given its
 // URL, as compose.yaml runs them behind a load balancer (here the client picks the replica).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { acceptChain, instruction } from '../support/fx.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
@@ -175,4 +177,59 @@ describe('two sandbox processes on one database', () => {
       }
     }
   }, 60_000);
+});
+
+describe('a receiver probe on the hosted topology', () => {
+  it("lets the key's lock go while it posts: a receiver that calls back with the same key is answered at once, on either replica", async () => {
+    const [a, b] = await replicas();
+    const calls: { replica: string; status: number; ms: number }[] = [];
+    let calledBack: Promise<void> | undefined;
+    // The partner's receiver: on the first delivery it reads and writes with the probed key on both
+    // replicas, and answers every delivery only after that.
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        calledBack ??= (async () => {
+          for (const [replica, s, method, path, body] of [
+            ['a', a, 'POST', PAYOUTS, payout('called-back')],
+            ['b', b, 'GET', `${PAYOUTS}/called-back`, undefined],
+          ] as const) {
+            const began = Date.now();
+            const r = await call(s, method, path, body);
+            calls.push({ replica, status: r.status, ms: Date.now() - began });
+          }
+        })();
+        void calledBack.then(
+          () => res.writeHead(200).end('ok'),
+          () => res.writeHead(500).end(),
+        );
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      expect((await call(a, 'PUT', '/_sandbox/webhooks', { url })).status).toBe(200);
+      const probed = await call(a, 'POST', '/_sandbox/webhooks/probe');
+      expect(probed.status, probed.text).toBe(200);
+      // The receiver answered every delivery (none timed out waiting for its own call back).
+      expect(probed.body.probes.map((p: { status: number }) => p.status)).toEqual([200, 200, 200, 200, 200, 200, 200]);
+      expect(probed.body.passed).toBe(false);
+      expect(calls.map(({ replica, status }) => [replica, status])).toEqual([
+        ['a', 201],
+        ['b', 200],
+      ]);
+      // Well under the attempt timeout (5 s), which a call back waiting for the probe's lock met.
+      for (const c of calls) expect(c.ms, `${c.replica}: ${c.ms} ms`).toBeLessThan(2500);
+      // The result was recorded for every replica to see.
+      const log = (await call(b, 'GET', '/_sandbox/webhooks/deliveries?limit=50')).body;
+      expect(log.data.filter((d: { probe?: boolean }) => d.probe)).toHaveLength(7);
+      const report = await call(b, 'GET', '/_sandbox/report');
+      expect(report.status).toBe(200);
+      expect(JSON.stringify(report.body)).toContain('bad-signature was accepted (200)');
+    } finally {
+      await calledBack?.catch(() => undefined);
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  }, 30_000);
 });

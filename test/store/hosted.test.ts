@@ -177,6 +177,36 @@ describe('the journal on a shared store', () => {
     expect(await lines(a)).toEqual([]);
   });
 
+  it('filters by method, path, status and since as the memory store does, whichever replica served each request', async () => {
+    const memory = await createTestApp({ clock: new ManualClock() });
+    const sent: [TestApp, string, string, unknown][] = [
+      [a, 'POST', PAYOUTS, payout({ reference: 'f-1' })],
+      [b, 'POST', PAYOUTS, { reference: 'f-2' }],
+      [a, 'GET', `${PAYOUTS}/f-1`, undefined],
+      [b, 'GET', `${PAYOUTS}/nope`, undefined],
+      [a, 'GET', '/api/v1/partners/banks?currency=NGN', undefined],
+    ];
+    for (const [t, method, path, body] of sent) {
+      const [shared, kept] = await Promise.all([t.call(method, path, { body }), memory.call(method, path, { body })]);
+      expect(shared.status).toBe(kept.status);
+    }
+    const listed = async (t: TestApp, query: string) =>
+      ((await t.call('GET', `/_sandbox/requests${query}`)).body.data as { method: string; path: string; status: number; requestBody: unknown }[]).map(
+        (e) => [e.method, e.path, e.status, e.requestBody],
+      );
+    const since = (await a.call('GET', '/_sandbox/requests?limit=5')).body.data[3].id;
+    for (const query of ['?method=post', '?path=/api/v1/partners/payouts/*', '?status=4xx', '?status=201', '?method=GET&limit=2', '?method=DELETE']) {
+      const want = await listed(memory, query);
+      expect(await listed(a, query), query).toEqual(want);
+      expect(await listed(b, query), query).toEqual(want);
+    }
+    expect((await listed(b, `?since=${since}`)).map(([m, p, st]) => `${m} ${p} ${st}`)).toEqual([
+      'GET /api/v1/partners/banks 200',
+      `GET ${PAYOUTS}/nope 404`,
+      `GET ${PAYOUTS}/f-1 200`,
+    ]);
+  });
+
   it('keeps the newest entries of a key, as many as --journal-size', async () => {
     const small = await createTestApp({ store: stores[1], clock: new ManualClock(), config: { journalSize: 2 } });
     for (const ref of ['j-1', 'j-2', 'j-3']) expect((await small.call('POST', PAYOUTS, { body: payout({ reference: ref }) })).status).toBe(201);

@@ -4,6 +4,11 @@
 // receiver that refuses everything proves nothing) and refuses every forgery. Each probe is logged
 // as a delivery marked `probe` (and `forged`), never retried; the key's last result is kept across
 // a reset, for the readiness report.
+//
+// A probe is planned in the request's session (its ids drawn, the plan written, so the key's next
+// session draws others) and its result recorded in another: on a shared store the key's lock is let
+// go while the receiver is posted to (up to the attempt timeout), so a receiver that calls the
+// sandbox back with the same key is answered meanwhile, as the outbox's attempts allow.
 import { SandboxError } from '../../kernel/errors.js';
 import type { EventCatalog } from '../../engine/registry/events.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
@@ -15,7 +20,13 @@ import { settingsOf } from './webhooks.service.js';
 
 /** The collection the key's last probe result is kept in; a reset keeps it, as it keeps the settings. */
 export const PROBE_COLLECTION = 'webhook_probe';
-const probes = (t: Tenant) => t.store.collection<LastProbe>(PROBE_COLLECTION);
+const probes = (t: Tenant) => t.store.collection<LastProbe | PlannedProbe>(PROBE_COLLECTION);
+
+/** A probe being sent (until its result is recorded): when, and its deliveries' ids. */
+interface PlannedProbe {
+  at: string;
+  ids: string[];
+}
 
 /** The key's last probe: when (the key's clock), the URL probed, and what it answered. */
 export interface LastProbe extends ProbeResult {
@@ -25,7 +36,7 @@ export interface LastProbe extends ProbeResult {
 
 /** The key's last probe result, or undefined when it never probed its receiver. */
 export function lastProbe(t: Tenant): LastProbe | undefined {
-  return probes(t).get('last');
+  return probes(t).get('last') as LastProbe | undefined;
 }
 
 /** The event a probe carries: a real event of the API, about a payout that does not exist. */
@@ -65,7 +76,9 @@ export const MAX_PROBES = 8;
 /** Probes for one app: one in flight per key at a time, MAX_PROBES for all keys. */
 export function prober(outbox: Outbox, sender: Sender, catalog: EventCatalog) {
   const inFlight = new Set<string>();
-  return async function probe(t: Tenant): Promise<ProbeResult> {
+  /** `outside` runs the posts with the key's tenant let go (see http/types.ts); by default they run
+   * within the request. */
+  return async function probe(t: Tenant, outside: <T>(work: () => Promise<T>) => Promise<T> = (work) => work()): Promise<ProbeResult> {
     const s = settingsOf(t);
     if (!s) throw noWebhook();
     if (inFlight.has(t.id)) {
@@ -83,9 +96,11 @@ export function prober(outbox: Outbox, sender: Sender, catalog: EventCatalog) {
       const payload = probePayload(t, catalog, reference, at);
       const body = JSON.stringify(payload);
       const sent = PROBE_FORMS.map((form) => ({ form, id: `msg_${t.random.hex(24)}` }));
-      const results = await Promise.all(
-        sent.map(({ form, id }) => outbox.postAtOnce({ id, url: s.url, secret: s.secret, body, at, ...(form === 'genuine' ? {} : { forged: form }) })),
+      probes(t).put('planned', { at, ids: sent.map((x) => x.id) });
+      const results = await outside(() =>
+        Promise.all(sent.map(({ form, id }) => outbox.postAtOnce({ id, url: s.url, secret: s.secret, body, at, ...(form === 'genuine' ? {} : { forged: form }) }))),
       );
+      probes(t).remove('planned');
       const logged: Delivery[] = sent.map(({ form, id }, i) => {
         const r = results[i];
         const attempt: DeliveryAttempt = { at, trigger: 'initial', url: s.url, ...r };

@@ -144,7 +144,7 @@ export function webhookSandbox(sender: Sender & Pick<Outbox, 'settled'>, catalog
     .openapi(list, (c) => c.json(listDeliveries(c.get('tenant'), c.req.valid('query')), 200))
     .openapi(resend, (c) => c.json(redeliver(c.get('tenant'), c.req.valid('param').id, sender), 202))
     .openapi(test, (c) => c.json(sendTestEvent(c.get('tenant'), sender), 202))
-    .openapi(probe, async (c) => c.json(await probeReceiver(c.get('tenant')), 200))
+    .openapi(probe, async (c) => c.json(await probeReceiver(c.get('tenant'), c.get('outside')), 200))
     .openapi(flush, async (c) => {
       const t = c.get('tenant');
       const before = new Map([...deliveriesOf(t)].map((d) => [d.id, d.attempts.length + d.tries]));

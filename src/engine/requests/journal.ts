@@ -88,12 +88,17 @@ export class Journal {
    */
   async list(limit: number, match?: (e: JournalEntry) => boolean): Promise<JournalEntry[]> {
     if (this.shared) {
-      const all = (await this.shared.list(match ? this.limit : Math.min(limit, this.limit))).map(({ id, entry }) => {
-        // Entries written before warnings were kept have none.
-        const e = JSON.parse(entry) as Omit<JournalEntry, 'warnings'> & { warnings?: string[] };
-        return { ...e, warnings: e.warnings ?? [], id: `req_${id}` };
-      });
-      return match ? all.filter(match).slice(0, limit) : all;
+      const rows = await this.shared.list(match ? this.limit : Math.min(limit, this.limit));
+      if (!match) return rows.map(fromShared);
+      // Each entry is tested on its head (what a filter reads), and parsed whole only when it
+      // matches: a filter that matches few entries no longer parses the whole journal.
+      const out: JournalEntry[] = [];
+      for (const row of rows) {
+        if (out.length >= limit) break;
+        const head = headOf(row.entry, row.id);
+        if (head ? match(head) : match(fromShared(row))) out.push(fromShared(row));
+      }
+      return out;
     }
     if (!match) return this.entries.slice(-limit).reverse().map(listed);
     const out: JournalEntry[] = [];
@@ -105,6 +110,25 @@ export class Journal {
     this.entries = [];
     this.shared?.clear();
   }
+}
+
+/** A shared journal's entry as listed. */
+function fromShared({ id, entry }: { id: string; entry: string }): JournalEntry {
+  // Entries written before warnings were kept have none.
+  const e = JSON.parse(entry) as Omit<JournalEntry, 'warnings'> & { warnings?: string[] };
+  return { ...e, warnings: e.warnings ?? [], id: `req_${id}` };
+}
+
+/** The head of a shared entry as written (listed(): id, at, method, path, query, status first). */
+const HEAD = /^\{"id":"(?:[^"\\]|\\.)*","at":("(?:[^"\\]|\\.)*"),"method":("(?:[^"\\]|\\.)*"),"path":("(?:[^"\\]|\\.)*"),"query":"(?:[^"\\]|\\.)*","status":(null|\d+),/;
+
+/** What a filter reads of a shared entry (id, at, method, path, status), without parsing the rest;
+ * undefined when the text does not begin as listed() writes it (it is then parsed whole). */
+function headOf(entry: string, id: string): JournalEntry | undefined {
+  const m = HEAD.exec(entry);
+  if (!m) return undefined;
+  const head = { id: `req_${id}`, at: JSON.parse(m[1]), method: JSON.parse(m[2]), path: JSON.parse(m[3]), status: JSON.parse(m[4]) };
+  return head as JournalEntry;
 }
 
 const HEADER_SETS_SHARED = 4;

@@ -23,15 +23,19 @@ import { Tenant, type Mode, type TenantEnv } from './tenant.js';
 /** Background sessions (they skip locked tenants) are no use of the key. */
 const noUse = () => null;
 
+/** The collections a tenant object takes in by id when it is one read behind (Tenant.reload). */
+const RELOADED_BY_ID: ReadonlySet<string> = new Set(['jobs', 'events']);
+
 /** Tenants a tick looks at, at most. */
 const DUE_BATCH = 100;
 
 export class SharedTenants {
   private readonly byId = new Map<string, Tenant>();
   private readonly idOf = new Map<string, string>();
-  /** The store's sync count each tenant object was last rebuilt at. */
-  private readonly readAt = new Map<Tenant, number>();
   private readonly seeds = new Map<string, number>();
+  /** Tenants a request has let go while it waits outside (see outside()): never forgotten meanwhile,
+   * so the request begins its next session on the same object. */
+  private readonly away = new Set<Tenant>();
   private readonly now = () => this.env.clock.now();
 
   constructor(
@@ -55,7 +59,11 @@ export class SharedTenants {
   async open(id: string, mode: Mode, skipLocked = false): Promise<Tenant | undefined> {
     const ts = this.store.copy(id);
     ts.now = skipLocked ? noUse : this.now;
+    ts.noted = RELOADED_BY_ID;
     if ((await ts.begin(mode, { skipLocked })) === 'busy') return undefined;
+    // What this copy read since the tenant object last took it in (this session's read, and any
+    // of a background session's); a new object reads the copy whole.
+    const read = ts.takeRead();
     let t = this.byId.get(id);
     if (!t) {
       t = new Tenant(id, mode, ts, new TenantRandom(0), this.env);
@@ -70,11 +78,9 @@ export class SharedTenants {
       // most recently used last, for the copy limit
       this.byId.delete(id);
       this.byId.set(id, t);
-      // Only what the last read brought in when the object is one read behind; else all of it.
-      const at = this.readAt.get(t);
-      if (at !== ts.syncs) t.reload(at === ts.syncs - 1 ? ts.changed : undefined);
+      // Only what the reads brought in; all of it after a whole read.
+      if (read) t.reload(read === 'whole' ? undefined : read);
     }
-    this.readAt.set(t, ts.syncs);
     t.random.reseed((this.seedOf(id) + Math.imul(ts.version, 0x9e3779b9)) >>> 0);
     t.lastUsedAt = this.env.clock.now();
     return t;
@@ -86,6 +92,30 @@ export class SharedTenants {
     this.forgetCopies();
   }
 
+  /**
+   * Run `work` between two sessions of a request: the session ends first (its writes committed,
+   * the key's lock let go), and a new one begins once the work is done, from the latest state with
+   * due moves applied. For work that waits on the world outside (a probe of the partner's
+   * receiver, which may call the sandbox back with the same key).
+   */
+  async outside<T>(t: Tenant, work: () => Promise<T>): Promise<T> {
+    this.away.add(t);
+    try {
+      await this.end(t);
+      const result = await work();
+      const again = await this.open(t.id, t.mode);
+      if (again !== t) {
+        this.release(again!);
+        throw new Error(`the copy of tenant ${t.id} was replaced while a request waited outside it`);
+      }
+      if (t.advancing) await t.afterAdvance();
+      t.catchUp();
+      return result;
+    } finally {
+      this.away.delete(t);
+    }
+  }
+
   /** Past --max-tenants copies, forget the least recently used idle ones: their data stay in the
    * database, and the next session reads them whole. */
   private forgetCopies(): void {
@@ -94,9 +124,8 @@ export class SharedTenants {
     let over = this.byId.size - max;
     for (const [id, t] of this.byId) {
       if (over <= 0) break;
-      if ((t.store as PostgresTenantStore).held || !t.store.flushed || this.options.busy?.(t)) continue;
+      if ((t.store as PostgresTenantStore).held || !t.store.flushed || this.away.has(t) || this.options.busy?.(t)) continue;
       this.byId.delete(id);
-      this.readAt.delete(t);
       void this.store.evict(id);
       over--;
     }
@@ -134,10 +163,9 @@ export class SharedTenants {
       for (const id of await this.store.idle(before, DUE_BATCH)) {
         if (stopped()) return;
         const t = this.byId.get(id);
-        if (t && ((t.store as PostgresTenantStore).held || this.options.busy?.(t))) continue;
+        if (t && ((t.store as PostgresTenantStore).held || this.away.has(t) || this.options.busy?.(t))) continue;
         if (await this.store.dropIdle(id, before).catch(() => false)) {
           this.byId.delete(id);
-          if (t) this.readAt.delete(t);
         }
       }
     }

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { TenantRandom, tenantSeed } from '../../kernel/random.js';
 import { PostgresStore } from '../../store/postgres.store.js';
+import type { PostgresTenantStore } from '../../store/postgres.tenant.js';
 import type { Store } from '../../store/store.js';
 import { slices, sweepTenant } from './retention.js';
 import { Tenant, type Mode, type TenantEnv } from './tenant.js';
@@ -118,6 +119,19 @@ export class Tenants {
     this.holds.set(t, (this.holds.get(t) ?? 0) + 1);
     this.evictIdle();
     return t;
+  }
+
+  /** Make what a request wrote durable before its answer leaves: on a shared store, commit the
+   * request's session (the tenant stays held until release()). */
+  persist(t: Tenant): Promise<void> {
+    return this.shared ? (t.store as PostgresTenantStore).commit() : t.store.flush();
+  }
+
+  /** Run `work`, which waits on the world outside the sandbox, with the tenant let go: on a shared
+   * store the request's session ends first and another begins after (tenants.shared.ts); the
+   * other stores hold no lock across a request, so the work just runs. */
+  outside<T>(t: Tenant, work: () => Promise<T>): Promise<T> {
+    return this.shared ? this.shared.outside(t, work) : work();
   }
 
   release(t: Tenant): void {
