@@ -31,6 +31,10 @@ export interface JournalEntry {
   warnings: string[];
 }
 
+/** The most entries a key's journal holds (--journal-size's bound), so the most a listing answers.
+ * The request matchers of the client read every match with it (their constant's type is this one's). */
+export const JOURNAL_MAX = 10_000;
+
 export class Journal {
   private entries: JournalEntry[] = [];
   private seq = 0;
