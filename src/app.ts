@@ -15,7 +15,6 @@ import { consoleRoutes } from './console/console.routes.js';
 import { domains, resourcesOf } from './domains/index.js';
 import type { DomainModule } from './domains/module.js';
 import { handedOver, keepQueued, Outbox, payloadDrift, webhookScenarioSections, webhooksModule } from './domains/webhooks/index.js';
-import { xsdText } from './domains/fx/xsd.files.js';
 import pkg from '../package.json' with { type: 'json' };
 import { Compressed, docsRoutes } from './http/docs.js';
 import { readinessRoutes } from './readiness/readiness.routes.js';
@@ -30,6 +29,7 @@ import { KeptStaticRouter } from './http/framework.js';
 import { tenantSeed } from './kernel/random.js';
 import { Streams, type StreamLimits } from './http/streams.js';
 import { tenantMiddleware } from './http/tenant-auth.js';
+import { isXsdName, xsdText } from './iso20022/xsd-names.js';
 import { plainJsonType } from './http/media-type.js';
 import type { AppEnv } from './http/types.js';
 
@@ -150,7 +150,7 @@ export function createApp(deps: AppDeps) {
     return next();
   });
   // A drift fault reads what an answer is documented to be: the API document, the FX XSDs.
-  const drift = { document: () => apiDocument(), xsd: (root: string) => xsdText(`${root}.xsd`) };
+  const drift = { document: () => apiDocument(), xsd: (root: string) => (isXsdName(root) ? xsdText(root) : undefined) };
   app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep, drift }), requestScope());
   // A control route may declare its own body limit (the bulk upload's is larger); the rest keep this one.
   const sandboxLimit = bodyLimit(config.bodyLimitBytes, { yieldToRoute: true });
@@ -176,6 +176,7 @@ export function createApp(deps: AppDeps) {
     }),
   );
   for (const d of modules) if (d.routes) app.route('/', d.routes);
+  for (const d of modules) d.prepare?.();
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -1,5 +1,6 @@
 // Every setting of the sandbox and its default, in one schema for flags and environment.
 import { z } from 'zod';
+import { JOURNAL_MAX } from './engine/requests/journal.js';
 import { poolSizeOf } from './store/postgres.url.js';
 
 const UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
@@ -50,7 +51,7 @@ export const ConfigSchema = z.object({
   keyFormat: z.enum(['any', 'live']).default('any'),
   /** How often due jobs of loaded tenants are applied in the background, in ms. */
   tickMs: z.coerce.number().int().min(10).default(1000),
-  journalSize: z.coerce.number().int().min(1).max(10_000).default(200),
+  journalSize: z.coerce.number().int().min(1).max(JOURNAL_MAX).default(200),
   eventLogSize: z.coerce.number().int().min(1).max(100_000).default(1000),
   bodyLimitBytes: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** Most tenants kept in memory with --data; the least recently used idle ones reload from disk on

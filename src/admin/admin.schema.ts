@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { timestamp } from '../http/fields.js';
 import type { EventCatalog } from '../engine/registry/events.js';
 import { FAULT_KINDS } from '../engine/requests/fault-rules.js';
+import { JOURNAL_MAX } from '../engine/requests/journal.js';
 import { GLOB_LIMITS, globProblem } from '../engine/scenario/scenario.glob.js';
 
 
@@ -48,6 +49,9 @@ export const SetClockRequest = z
 
 export const AdvanceResult = ClockState.extend({ applied: z.number().int().openapi({ description: 'Timed moves applied by this advance' }) }).openapi('AdvanceClockResult');
 
+/** The most a journal listing answers; the client's matchers read it (as a type: they load nothing of the server). */
+export { JOURNAL_MAX };
+
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** The filters of GET /_sandbox/requests; each left out (or empty) matches every entry. */
@@ -56,7 +60,7 @@ export const JournalQuery = z.object({
     .number()
     .int()
     .min(1)
-    .max(10_000)
+    .max(JOURNAL_MAX)
     .default(50)
     .openapi({ param: { name: 'limit', in: 'query' }, description: 'Most entries answered, newest first, after filtering' }),
   method: z

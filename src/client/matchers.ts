@@ -5,6 +5,7 @@
 //
 // The journal is filtered on the server (GET /_sandbox/requests), so the matcher reads only what
 // matched; a failure lists those entries, or the latest requests when none matched.
+import type { JOURNAL_MAX } from '../admin/admin.schema.js';
 import type { JournalEntry, RequestsQuery } from './types.js';
 
 /** Which requests count: as tenant.requests() takes them, without a limit. */
@@ -36,8 +37,9 @@ interface MatcherResult {
   message: () => string;
 }
 
-/** The journal holds at most 10,000 entries (--journal-size's bound): every match is read. */
-const ALL = 10_000;
+/** The most entries a journal holds (--journal-size's bound), so every match is read. Its type is the
+ * server's JOURNAL_MAX: the two cannot differ without the build failing (and a test compares them). */
+const JOURNAL_LIMIT: typeof JOURNAL_MAX = 10_000;
 
 const line = (e: JournalEntry) => `  ${e.id} ${e.at} ${e.method} ${e.path}${e.query ? `?${e.query}` : ''} → ${e.status ?? e.sent}`;
 
@@ -57,7 +59,7 @@ export async function toHaveReceived(this: MatcherContext | void, received: unkn
   if (options.times !== undefined && !(Number.isInteger(options.times) && options.times >= 0)) {
     throw new TypeError(`toHaveReceived: times is a whole number of requests, not ${String(options.times)}`);
   }
-  const matched = (await received.requests({ ...match, limit: ALL })).data;
+  const matched = (await received.requests({ ...match, limit: JOURNAL_LIMIT })).data;
   const count = matched.length;
   const pass = options.times === undefined ? count > 0 : count === options.times;
   const wanted = options.times === undefined ? 'at least one request' : `${options.times} request${options.times === 1 ? '' : 's'}`;

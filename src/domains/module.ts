@@ -41,4 +41,6 @@ export interface DomainModule {
   settings?: readonly string[];
   /** Scenario sections it reads besides its resources' own (webhook faults). */
   scenario?: Readonly<Record<string, z.ZodType>>;
+  /** Work done when an app is built, so that no request pays for it (the FX interface compiles its requests' XSDs). */
+  prepare?: () => void;
 }

@@ -325,6 +325,16 @@ function nodesOf(xml: string): XmlNode[] {
   return out;
 }
 
+/**
+ * Where an element starting at `start` begins with its line: at the line break before it when only
+ * white space lies between, else at `start`. Looks back no further than that white space.
+ */
+function lineStartOf(xml: string, start: number): number {
+  let i = start - 1;
+  while (i >= 0 && xml[i] !== '\n' && /\s/.test(xml[i])) i--;
+  return i >= 0 && xml[i] === '\n' ? i : start;
+}
+
 /** The element names that carry a status. */
 const XML_STATUS = 'Sts';
 
@@ -357,14 +367,17 @@ export function driftXml(xml: string, xsd: string | undefined, form: DriftForm):
     case 'missing-field': {
       const node = order.find((n) => n !== root && facts.optional.has(n.name));
       if (!node) return { body: xml, field: null };
-      // Every occurrence at that place (a repeated element is left out whole), with its line.
-      let body = xml;
-      for (const n of nodes.filter((x) => x.path === node.path).reverse()) {
-        const lineStart = body.lastIndexOf('\n', n.start - 1);
-        const from = lineStart >= 0 && /^\s*$/.test(body.slice(lineStart, n.start)) ? lineStart : n.start;
-        body = body.slice(0, from) + body.slice(n.end);
+      // Every occurrence at that place (a repeated element is left out whole), with its line: the
+      // text between them kept, in one pass.
+      const kept: string[] = [];
+      let at = 0;
+      for (const n of nodes) {
+        if (n.path !== node.path) continue;
+        kept.push(xml.slice(at, lineStartOf(xml, n.start)));
+        at = n.end;
       }
-      return { body, field: node.path };
+      kept.push(xml.slice(at));
+      return { body: kept.join(''), field: node.path };
     }
     case 'null-field':
       return { body: xml, field: null };

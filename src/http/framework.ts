@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { matchedRoutes } from 'hono/route';
 import type { Result, Router } from 'hono/router';
 import { TrieRouter } from 'hono/router/trie-router';
+import { BoundedMap } from '../kernel/bounded-map.js';
 import type { AppEnv } from './types.js';
 import type { StreamConnection } from './streams.js';
 
@@ -36,7 +37,7 @@ export class KeptStaticRouter<T> implements Router<T> {
   private readonly trie = new TrieRouter<T>();
   private readonly kept = new Map<string, Map<string, Result<T>>>();
   /** Answers for recent paths with parameters, by method. */
-  private readonly recent = new Map<string, Map<string, Result<T>>>();
+  private readonly recent = new Map<string, BoundedMap<string, Result<T>>>();
 
   add(method: string, path: string, handler: T): void {
     this.kept.clear();
@@ -58,9 +59,8 @@ export class KeptStaticRouter<T> implements Router<T> {
     // hold memory and push out every other key's.
     if (path.length > RECENT_PATH_LENGTH) return result;
     let recent = this.recent.get(method);
-    if (!recent) this.recent.set(method, (recent = new Map()));
     // Full: the oldest goes, so a key reading many paths once does not empty it for every key.
-    if (recent.size >= RECENT_PER_METHOD) recent.delete(recent.keys().next().value!);
+    if (!recent) this.recent.set(method, (recent = new BoundedMap(RECENT_PER_METHOD)));
     recent.set(path, result);
     return result;
   }

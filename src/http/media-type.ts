@@ -4,6 +4,7 @@
 // XML type is accepted and nothing else is taken for one.
 import type { MiddlewareHandler } from 'hono';
 import { MIMEType } from 'node:util';
+import { BoundedMap } from '../kernel/bounded-map.js';
 import { setRequestHeader } from './framework.js';
 
 interface Parsed {
@@ -14,7 +15,7 @@ interface Parsed {
 }
 
 /** Parsed values by the text sent: a client sends the same Content-Type on every request. */
-const kept = new Map<string, Parsed | null>();
+const kept = new BoundedMap<string, Parsed | null>(1000);
 
 function parse(header: string): Parsed | null {
   let p = kept.get(header);
@@ -26,7 +27,6 @@ function parse(header: string): Parsed | null {
   } catch {
     p = null;
   }
-  if (kept.size >= 1000) kept.clear();
   kept.set(header, p);
   return p;
 }

@@ -3,6 +3,7 @@
 // tenant's writes are made durable before the response leaves. A key whose stored data fail their
 // checks is answered 503 TENANT_DATA_DAMAGED, naming the file, until they are repaired.
 import type { Context, MiddlewareHandler, Next } from 'hono';
+import { BoundedMap } from '../kernel/bounded-map.js';
 import { SandboxError } from '../kernel/errors.js';
 import { StoreLoadError } from '../store/file.format.js';
 import { StoreUnavailableError } from '../store/store.js';
@@ -48,13 +49,12 @@ export function parseKey(header: string | undefined): { key: string; mode: Mode 
 }
 
 /** Authorization headers already parsed: a client sends the same one on every request. */
-const parsedKeys = new Map<string, { key: string; mode: Mode }>();
+const parsedKeys = new BoundedMap<string, { key: string; mode: Mode }>(10_000);
 
 function keyOf(header: string | undefined): { key: string; mode: Mode } {
   const kept = header === undefined ? undefined : parsedKeys.get(header);
   if (kept) return kept;
   const parsed = parseKey(header);
-  if (parsedKeys.size >= 10_000) parsedKeys.clear();
   parsedKeys.set(header!, parsed);
   return parsed;
 }

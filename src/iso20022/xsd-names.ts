@@ -1,6 +1,7 @@
-// The XSD published for each FX message root, served as /xsd/{name}.xsd from the xsd/ folder, and
-// where that folder is.
-import { existsSync } from 'node:fs';
+// The XSD published for each FX message root, served as /xsd/{name}.xsd from the xsd/ folder, where
+// that folder is, and each file's text, read once: the requests' structures (xsd-reader.ts), the
+// /xsd/ route and drifted FX answers all read it from here.
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const XSD_NAMES = {
@@ -35,4 +36,13 @@ export function xsdDir(): string {
     if (existsSync(`${candidate}${XSD_NAMES.MsgRjct}`)) return (dir = candidate);
   }
   throw new Error('The xsd/ directory was not found next to the server; reinstall the package.');
+}
+
+const texts = new Map<XsdName, string>();
+
+/** The text of xsd/<root>.xsd, read on first use and kept. */
+export function xsdText(root: XsdName): string {
+  let text = texts.get(root);
+  if (text === undefined) texts.set(root, (text = readFileSync(xsdDir() + XSD_NAMES[root], 'utf8')));
+  return text;
 }

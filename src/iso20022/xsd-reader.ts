@@ -5,9 +5,8 @@
 // built-ins), whose facets the readers check (read.ts). Anything else (xs:all, xs:any, ref=,
 // attributes, complexContent, mixed or empty content, a target namespace, an element without a type)
 // stops the reader with an error naming it, so a change to the files is never half read.
-import { readFileSync } from 'node:fs';
 import { MAX_XML_DEPTH, parseXmlTree, type XmlNode } from './xml.js';
-import { XSD_NAMES, xsdDir } from './xsd-names.js';
+import { XSD_NAMES, xsdText } from './xsd-names.js';
 import type { ContentState, ElementStructure, MessageStructure } from './xsd-structure.js';
 
 /** Each request root and its ISO 20022 message: a message may come in that message's namespace (in a Document wrapper, say). */
@@ -22,16 +21,24 @@ export type RequestRoot = keyof typeof REQUEST_MESSAGES;
 
 const compiled = new Map<RequestRoot, MessageStructure>();
 
-/** The structure of a request, compiled from xsd/<root>.xsd on first use and kept. */
+/** The structure of a request, compiled from xsd/<root>.xsd on first use (or by compileRequests) and kept. */
 export function requestStructure(root: RequestRoot): MessageStructure {
   let structure = compiled.get(root);
   if (!structure) {
     const file = XSD_NAMES[root];
-    structure = compileMessage(readFileSync(xsdDir() + file, 'utf8'), root, `urn:iso:std:iso:20022:tech:xsd:${REQUEST_MESSAGES[root]}`, file);
+    structure = compileMessage(xsdText(root), root, `urn:iso:std:iso:20022:tech:xsd:${REQUEST_MESSAGES[root]}`, file);
     compiled.set(root, structure);
   }
   return structure;
 }
+
+/** Compile every request's structure now (once per process), so that no request pays for it. */
+export function compileRequests(): void {
+  for (const root of Object.keys(REQUEST_MESSAGES) as RequestRoot[]) requestStructure(root);
+}
+
+/** The request roots compiled so far. */
+export const compiledRequests = (): RequestRoot[] => [...compiled.keys()];
 
 /** The structure of the global element `root` of an XSD without a target namespace; the message may also come in `namespace`. */
 export function compileMessage(xsd: string, root: string, namespace: string, file = 'the XSD'): MessageStructure {

@@ -251,4 +251,26 @@ describe('the per-key cap on stored resources', () => {
     expect((await t.call('GET', `/api/v1/transfers/${row(11).reference}`, { headers: BULK_HEADERS })).status).toBe(404);
     expect((await t.call('POST', '/_sandbox/bulk-disbursements', { body: bulk(11, 3), headers: BULK_HEADERS })).status).toBe(201);
   });
+
+  it('answers a read of the demo file\'s page when the key is full: the read makes it past the cap; the control route refuses', async () => {
+    const t = await createTestApp({ config: { maxResources: 3 } });
+    for (const ref of ['cap-1', 'cap-2', 'cap-3']) expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout(ref) })).status).toBe(201);
+    const asked = await t.call('POST', '/_sandbox/bulk-disbursements/demo');
+    expect([asked.status, asked.body.error.code]).toEqual([409, 'TENANT_FULL']);
+    expect(asked.body.message).toMatch(/^This API key holds 3 resources and this sandbox keeps at most 3 per key, so 25 more do not fit\./);
+
+    const read = await t.call('GET', '/api/v1/transfers/bulk/bulk_demo_salaries/transfers?size=2', { headers: BULK_HEADERS });
+    expect(read.status).toBe(200);
+    expect(read.body.totalElements).toBe(24);
+    expect(read.body.content.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
+      ['trf_demo_0001', 'SUCCESSFUL'],
+      ['trf_demo_0002', 'SUCCESSFUL'],
+    ]);
+    // Held from then on like any file, and counted: the key is past its cap, so creates stay refused.
+    expect((await t.call('GET', '/_sandbox/resources?limit=1')).body.counts).toMatchObject({ payouts: 3, transfers: 24, 'bulk-disbursements': 1 });
+    expect((await t.call('POST', '/_sandbox/bulk-disbursements/demo')).status).toBe(200);
+    const full = await t.call('POST', '/api/v1/partners/payouts', { body: payout('cap-4') });
+    expect([full.status, full.body.error.code]).toEqual([409, 'TENANT_FULL']);
+    expect(full.body.message).toMatch(/^This API key holds 28 resources and this sandbox keeps at most 3 per key/);
+  });
 });

@@ -1,4 +1,5 @@
 // GET /listings: the tenant's pools as FX listings, filtered by currency and paged.
+import { BoundedMap } from '../../kernel/bounded-map.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { buildListingsReport, type Listing } from '../../iso20022/listings-message.js';
 import type { Pool } from '../liquidity/pools.js';
@@ -24,7 +25,7 @@ export interface ListingsPage {
 }
 
 /** Reports written, by the pools they were written from and the query (with the key's mode). */
-const reports = new WeakMap<readonly Pool[], Map<string, string>>();
+const reports = new WeakMap<readonly Pool[], BoundedMap<string, string>>();
 /** Pages kept per array of pools, the least recently read dropped first: a partner pages through a
  * few, and a key sending query after query only churns them (each is then written as it would be
  * without the cache). An empty page (a currency no pool has, a page past the end) is not kept. */
@@ -41,17 +42,11 @@ export function listingsReport(t: Tenant, q: ListingsQuery): string {
   const key = `${t.mode}|${q.source?.toUpperCase() ?? ''}|${q.destination?.toUpperCase() ?? ''}|${q.page}|${q.pageSize}`;
   let written = reports.get(pools);
   let xml = written?.get(key);
-  if (xml !== undefined) {
-    // Read again: now the most recently read.
-    written!.delete(key);
-    written!.set(key, xml);
-    return xml;
-  }
+  if (xml !== undefined) return xml;
   const page = pageOf(pools, q);
   xml = buildListingsReport({ ...page, mode: t.mode });
   if (page.listings.length === 0) return xml;
-  if (written === undefined) reports.set(pools, (written = new Map()));
-  if (written.size >= REPORTS_KEPT) written.delete(written.keys().next().value!);
+  if (written === undefined) reports.set(pools, (written = new BoundedMap(REPORTS_KEPT, true)));
   written.set(key, xml);
   return xml;
 }

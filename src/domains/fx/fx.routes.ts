@@ -14,7 +14,7 @@ import { ListingsQuery, RatesQuery, TradeParams, XsdParams, xmlRejects, xmlReque
 import { acceptTrade, cancelTrade, confirmTrade, createTrade, getTrade, ttlLeft, type TradeRecord } from './fx.service.js';
 import { listingsReport } from './fx.listings.js';
 import { makerQuote } from '../liquidity/maker-rates.js';
-import { xsdText } from './xsd.files.js';
+import { servedXsd } from './xsd.files.js';
 
 export const fxTag: Tag = {
   name: 'FX (XML)',
@@ -190,7 +190,7 @@ export const fxRoutes = newRouter()
   })
   .openapi(xsd, (c) => {
     const file = c.req.valid('param').file;
-    const text = xsdText(file);
+    const text = servedXsd(file);
     if (text === undefined) {
       throw new SandboxError('RESOURCE_NOT_FOUND', `No XSD named '${file}'. Ask for a message root followed by .xsd, e.g. /xsd/FXTradInstr.xsd.`);
     }

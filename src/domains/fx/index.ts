@@ -1,4 +1,5 @@
 import { defineResource } from '../../engine/registry/resource.js';
+import { compileRequests } from '../../iso20022/xsd-reader.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import type { DomainModule } from '../module.js';
 import { fxTrade, type TradeEvent } from './fx.machine.js';
@@ -44,4 +45,5 @@ export const fxDomain = {
     { path: '/xsd/*', handler: xmlPaths },
   ],
   resources: [fxTradeResource],
+  prepare: compileRequests,
 } satisfies DomainModule;

@@ -1,8 +1,6 @@
-// The published XSDs, read from the repository's xsd/ folder (xsdDir()) once, and cached.
-import { readFileSync } from 'node:fs';
-import { XSD_NAMES, isXsdName, xsdDir, type XsdName } from '../../iso20022/xsd-names.js';
-
-const cache = new Map<string, string>();
+// The published XSDs by the names /xsd/ serves them under: a message root, or an ISO 20022 message
+// id that names one message. The files themselves are read (once) by iso20022/xsd-names.ts.
+import { isXsdName, xsdText, type XsdName } from '../../iso20022/xsd-names.js';
 
 /**
  * ISO 20022 message ids that name exactly one message of the interface, served under the id too.
@@ -17,14 +15,8 @@ export const XSD_ALIASES: Record<string, XsdName> = {
 };
 
 /** The text of xsd/<root>.xsd (or of the message an ISO id names), or undefined when none fits. */
-export function xsdText(file: string): string | undefined {
+export function servedXsd(file: string): string | undefined {
   const name = file.endsWith('.xsd') ? file.slice(0, -4) : undefined;
   const root = name !== undefined && Object.hasOwn(XSD_ALIASES, name) ? XSD_ALIASES[name] : name;
-  if (!root || !isXsdName(root)) return undefined;
-  let text = cache.get(root);
-  if (text === undefined) {
-    text = readFileSync(xsdDir() + XSD_NAMES[root], 'utf8');
-    cache.set(root, text);
-  }
-  return text;
+  return root && isXsdName(root) ? xsdText(root) : undefined;
 }

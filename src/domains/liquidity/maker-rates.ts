@@ -2,6 +2,7 @@
 // re-quotes once a minute, when the market is re-priced, and when a scenario's pin or move takes hold.
 // A fiat pair's rate is the cross of its two USDT markets' maker rates (GHS→NGN: the USDT→NGN rate
 // over the GHS→USDT rate), destination units per one source unit, rounded down as cross pools are.
+import { BoundedMap } from '../../kernel/bounded-map.js';
 import type { Decimal } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { checkPair, isFiatPair } from './allocation.js';
@@ -37,10 +38,7 @@ export function makerQuote(t: Tenant, from: string, to: string, now = t.now()): 
   if (priced === undefined) {
     const anchor = anchorOf(`${source}/${target}`)!;
     priced = { rate: moved(anchor, factorOf(m, market)), change24hPct: change24hPct(m, market, m.step), overridden: isOverridden(m, market) };
-    if (key !== undefined) {
-      if (kept.size >= 256) kept.clear();
-      kept.set(key, priced);
-    }
+    if (key !== undefined) kept.set(key, priced);
   }
   return {
     source,
@@ -70,4 +68,4 @@ function crossQuote(t: Tenant, source: string, target: string, now: number): Mak
 }
 
 /** Maker prices without a scenario's overrides, by seed, pair and minute. */
-const kept = new Map<string, Pick<MakerQuote, 'rate' | 'change24hPct' | 'overridden'>>();
+const kept = new BoundedMap<string, Pick<MakerQuote, 'rate' | 'change24hPct' | 'overridden'>>(256);

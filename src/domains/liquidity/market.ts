@@ -12,6 +12,7 @@
 // anything, and the 24-hour change compares two real points. Both directions of a market and all its
 // pools move together.
 import { createHash } from 'node:crypto';
+import { BoundedMap } from '../../kernel/bounded-map.js';
 import { Decimal } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { isToken } from './allocation.js';
@@ -71,7 +72,6 @@ function factorAt(seed: number, market: string, step: number): Decimal {
   let f = factors.get(key);
   if (!f) {
     f = new Decimal(walk(seed, market, step)).div(walk(seed, market, 0));
-    if (factors.size >= KEPT) factors.clear();
     factors.set(key, f);
   }
   return f;
@@ -149,7 +149,6 @@ export function poolsAt(m: MarketTime): readonly Pool[] {
   let pools = priced.get(key);
   if (!pools) {
     pools = price();
-    if (priced.size >= 64) priced.clear();
     priced.set(key, pools);
   }
   return pools;
@@ -168,9 +167,8 @@ const ANCHORS: ReadonlyMap<string, Decimal> = (() => {
 /** The mean fixture rate of a direction `SRC/DST` (fiat per token), if the pools convert it. */
 export const anchorOf = (direction: string) => ANCHORS.get(direction);
 
-const KEPT = 4_000;
-const factors = new Map<string, Decimal>();
-const priced = new Map<string, readonly Pool[]>();
+const factors = new BoundedMap<string, Decimal>(4_000);
+const priced = new BoundedMap<string, readonly Pool[]>(64);
 
 /** 1 plus the walk's offset at a step. */
 function walk(seed: number, market: string, step: number): number {

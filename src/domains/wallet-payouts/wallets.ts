@@ -1,5 +1,6 @@
 // The partner's token wallets: one per chain and asset, with a stable id, a balance key and a gas fee.
 import wallets from '../../../fixtures/wallets.json' with { type: 'json' };
+import { BoundedMap } from '../../kernel/bounded-map.js';
 import { derivedUuid } from '../../kernel/ids.js';
 import { dec, type Decimal } from '../../kernel/money.js';
 import type { Asset, Chain } from './wallet-payouts.schema.js';
@@ -18,11 +19,10 @@ export function walletId(tenantId: string, chain: Chain, asset: Asset): string {
   let id = walletIds.get(key);
   if (id === undefined) {
     id = derivedUuid(key);
-    if (walletIds.size >= 10_000) walletIds.clear();
     walletIds.set(key, id);
   }
   return id;
 }
 
 /** Wallet ids worked out (a hash each): a key pays out of the same few wallets again and again. */
-const walletIds = new Map<string, string>();
+const walletIds = new BoundedMap<string, string>(10_000);

@@ -7,6 +7,7 @@
 // meet the same faults.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { BoundedMap } from '../../kernel/bounded-map.js';
 import { ERROR_CODES, statusOf, type ErrorCode } from '../../kernel/errors.js';
 import { compileGlob, GLOB_LIMITS, globProblem } from '../scenario/scenario.glob.js';
 import { matches, pattern, PredicatesSchema } from '../scenario/scenario.predicates.js';
@@ -164,7 +165,7 @@ export type ChosenFault =
   | { kind: 'malformed'; form?: MalformedForm }
   | { kind: 'drift'; form: DriftForm };
 
-const routes = new Map<string, (path: string) => boolean>();
+const routes = new BoundedMap<string, (path: string) => boolean>(500);
 
 /** What a fault rule's `when` reads of a request: its JSON body and query as fields, and its headers. */
 export interface FaultRequest {
@@ -189,10 +190,7 @@ function routeMatches(rule: FaultRule, method: string, path: string): boolean {
   const m = rule.route.method;
   if (m !== undefined && !(Array.isArray(m) ? m : [m]).includes(method.toUpperCase() as never)) return false;
   let test = routes.get(rule.route.path);
-  if (!test) {
-    if (routes.size >= 500) routes.clear();
-    routes.set(rule.route.path, (test = compileGlob(rule.route.path)));
-  }
+  if (!test) routes.set(rule.route.path, (test = compileGlob(rule.route.path)));
   return test(path);
 }
 

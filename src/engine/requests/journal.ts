@@ -2,6 +2,7 @@
 // held by reference and redacted only when read, so recording costs the hot path next to nothing.
 // On a shared store every replica must see every request: the entries then go to the store's
 // journal (written with the request's session), as listed, and are read back from it.
+import { BoundedMap } from '../../kernel/bounded-map.js';
 import type { JournalStore } from '../../store/store.js';
 import type { JournalFault } from './types.js';
 
@@ -30,14 +31,19 @@ export interface JournalEntry {
   warnings: string[];
 }
 
+/** The most entries a key's journal holds (--journal-size's bound), so the most a listing answers.
+ * The request matchers of the client read every match with it (their constant's type is this one's). */
+export const JOURNAL_MAX = 10_000;
+
 export class Journal {
   private entries: JournalEntry[] = [];
   private seq = 0;
   /** Header sets of recent entries, newest first: an entry whose kept headers equal one of them
    * shares it, so a key sending the same headers keeps one copy, not one per entry. */
   private headerSets: Record<string, string>[] = [];
-  /** Paths entries share, the same way (the first PATHS_SHARED distinct ones). */
-  private readonly paths = new Map<string, string>();
+  /** Paths entries share, the same way: the PATHS_SHARED most recently recorded, so a key's paths
+   * of now are shared, not the first ones it ever sent. */
+  private readonly paths = new BoundedMap<string, string>(PATHS_SHARED, true);
 
   constructor(
     private readonly limit: number,
@@ -73,7 +79,7 @@ export class Journal {
     }
     const path = this.paths.get(entry.path);
     if (path !== undefined) entry.path = path;
-    else if (this.paths.size < PATHS_SHARED) this.paths.set(entry.path, entry.path);
+    else this.paths.set(entry.path, entry.path);
   }
 
   private async recordShared(entry: JournalEntry, body?: Promise<string>): Promise<void> {

@@ -3,6 +3,7 @@
 // linear in the input, whatever the pattern. RE2 has no backreferences or lookaround; a pattern
 // that needs them is refused when the scenario is checked, saying what to write instead.
 import { RE2JS, RE2JSSyntaxException } from 're2js';
+import { BoundedMap } from '../../kernel/bounded-map.js';
 
 export const REGEX_LIMITS = {
   /** Characters in one pattern. */
@@ -15,18 +16,12 @@ export const REGEX_LIMITS = {
   input: 1000,
 } as const;
 
-const cache = new Map<string, RE2JS>();
+const cache = new BoundedMap<string, RE2JS>(256, true);
 
 /** The compiled pattern, kept while it is among the most recently used. Throws on a bad pattern. */
 function compiled(pattern: string): RE2JS {
   let re = cache.get(pattern);
-  if (re) {
-    cache.delete(pattern);
-  } else {
-    re = RE2JS.compile(pattern);
-    if (cache.size >= 256) cache.delete(cache.keys().next().value!);
-  }
-  cache.set(pattern, re);
+  if (!re) cache.set(pattern, (re = RE2JS.compile(pattern)));
   return re;
 }
 

@@ -14,6 +14,7 @@
 //   in due_at; past it, the tick resumes it.
 // - Randomness (ids, names): reseeded at each session from the tenant's seed and the version it
 //   starts from, so two replicas never draw the same ids for one tenant.
+import { BoundedMap } from '../../kernel/bounded-map.js';
 import { TenantRandom, tenantSeed } from '../../kernel/random.js';
 import type { PostgresStore } from '../../store/postgres.store.js';
 import type { PostgresTenantStore } from '../../store/postgres.tenant.js';
@@ -31,7 +32,7 @@ const DUE_BATCH = 100;
 
 export class SharedTenants {
   private readonly byId = new Map<string, Tenant>();
-  private readonly idOf = new Map<string, string>();
+  private readonly idOf = new BoundedMap<string, string>(10_000);
   private readonly seeds = new Map<string, number>();
   /** Tenants a request has let go while it waits outside (see outside()): never forgotten meanwhile,
    * so the request begins its next session on the same object. */
@@ -48,10 +49,7 @@ export class SharedTenants {
 
   acquire(key: string, mode: Mode): Promise<Tenant> {
     let id = this.idOf.get(key);
-    if (id === undefined) {
-      if (this.idOf.size >= 10_000) this.idOf.clear();
-      this.idOf.set(key, (id = this.keyToId(key)));
-    }
+    if (id === undefined) this.idOf.set(key, (id = this.keyToId(key)));
     return this.open(id, mode) as Promise<Tenant>;
   }
 
