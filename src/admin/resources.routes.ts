@@ -6,7 +6,6 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Resource } from '../engine/registry/resource.js';
 import { nearest } from '../engine/scenario/scenario.lint.js';
 import { SandboxError } from '../kernel/errors.js';
-import type { Collection } from '../store/store.js';
 import { CONTROL_TAG, errorResponses, jsonResponse, newRouter, security } from '../http/openapi.js';
 
 export const ResourcesQuery = z.object({
@@ -54,8 +53,10 @@ const list = (kinds: readonly string[]) =>
     responses: { 200: jsonResponse(ResourceList, 'Resources and counts per kind'), ...errorResponses(400) },
   });
 
+type Row = Record<string, unknown>;
+
 /** The records of a collection whose id is `id`: the one kept under it, else any that reads so. */
-function withId(collection: Collection<Record<string, unknown>>, k: Resource, id: string): Record<string, unknown>[] {
+function withId(collection: { get(id: string): Row | undefined; values(): Iterable<Row> }, k: Resource, id: string): Row[] {
   const kept = collection.get(id);
   if (kept !== undefined && k.id(kept) === id) return [kept];
   return [...collection.values()].filter((r) => k.id(r) === id);
