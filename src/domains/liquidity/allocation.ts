@@ -164,13 +164,6 @@ interface Leg {
   capacity: Decimal;
 }
 
-/** A candidate pool as a conversion sees it: its rate, then (once it is looked at past the rate
- * checks) its leg, or null when it cannot be used. A leg is never changed once made. */
-interface Offer {
-  rate: Decimal;
-  leg?: Leg | null;
-}
-
 function positive(value: Decimal.Value, field: string, what: string): Decimal {
   let d: Decimal;
   try {
@@ -246,30 +239,22 @@ export function allocate(input: AllocationInput): AllocationResult {
   };
 
   const candidates = poolsForPair(input.pools, source, destination);
-  // What each candidate offers depends on the pool and the conversion's form alone, not on the
-  // amount: it is worked out once per array of pools (the same for every request of a minute while
-  // the key draws on none), as each pool is first looked at.
-  const offers = perPools(input.pools, `offers:${source}>${destination}:${amountDirection}:${srcScale}:${dstScale}`, (): Offer[] => []);
   // Pools are looked at best first only until they can fill the request: the picks below never
   // reach further, and only a request they cannot fill needs every pool (for the refusal's totals).
   const legs: Leg[] = [];
   let available = x(0);
-  for (let i = 0; i < candidates.length; i++) {
+  for (const pool of candidates) {
     if (available.gte(requested)) break;
-    const pool = candidates[i];
-    const offer = (offers[i] ??= { rate: x(pool.rate) });
-    const rate = offer.rate;
+    const rate = x(pool.rate);
     if (!rate.isFinite() || rate.lte(0)) continue;
     if (limit && isWorseRate(destination, rate, limit)) continue;
-    if (offer.leg === undefined) {
-      const balance = x(pool.availableBalance).toDecimalPlaces(dstScale, Decimal.ROUND_DOWN);
-      const capacity = !balance.isFinite() || balance.lte(0) ? undefined : fixedBySource ? sourceCapacity(balance, rate) : balance;
-      // A pool whose whole capacity converts to nothing on the other side cannot be used.
-      offer.leg = capacity === undefined || capacity.lte(0) || counterpart(capacity, rate).lte(0) ? null : { pool, rate, balance, capacity };
-    }
-    if (offer.leg === null) continue;
-    legs.push(offer.leg);
-    available = available.plus(offer.leg.capacity);
+    const balance = x(pool.availableBalance).toDecimalPlaces(dstScale, Decimal.ROUND_DOWN);
+    if (!balance.isFinite() || balance.lte(0)) continue;
+    const capacity = fixedBySource ? sourceCapacity(balance, rate) : balance;
+    // A pool whose whole capacity converts to nothing on the other side cannot be used.
+    if (capacity.lte(0) || counterpart(capacity, rate).lte(0)) continue;
+    legs.push({ pool, rate, balance, capacity });
+    available = available.plus(capacity);
   }
 
   if (available.lt(requested)) {
