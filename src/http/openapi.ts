@@ -1,6 +1,6 @@
 // Shared pieces of the OpenAPI description: the error envelope, error responses, router factory.
 import { OpenAPIHono, z, type RouteConfig } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_CODES } from '../kernel/errors.js';
 import { validationHook } from './error-responses.js';
 import type { AppEnv } from './types.js';
@@ -78,9 +78,37 @@ export function newRouter() {
       validationHook(result, c);
       if (schema && result.target === 'json') await warnUnknownFields(c, schema);
     };
-    return openapi(route as never, handler, hook ?? (warning as never));
+    const headers = route.request?.headers as z.ZodObject | undefined;
+    if (!headers) return openapi(route as never, handler, hook ?? (warning as never));
+    // The document lists the headers as declared; they are checked by headerCheck, not by the
+    // framework's validator, which reads every header of the request into a web Headers first.
+    const { middleware, hide, ...documented } = route;
+    if (!hide) router.openAPIRegistry.registerPath(documented);
+    const own = middleware ? (Array.isArray(middleware) ? middleware : [middleware]) : [];
+    const checked = { ...route, hide: true, middleware: [...own, headerCheck(headers, hook ?? warning)], request: { ...route.request, headers: undefined } };
+    return openapi(checked as never, handler, hook ?? (warning as never));
   }) as typeof router.openapi;
   return router;
+}
+
+/** The route's header validator: the declared headers (a plain z.object, lower-case names) read by
+ * name, parsed, and handed to the hook, as @hono/zod-validator does with the whole set (an object
+ * schema drops the headers it does not declare, so the outcome is the same). It runs after the
+ * route's own middleware and before its path, query and body are checked. */
+function headerCheck(schema: z.ZodObject, hook: (result: never, c: Context<AppEnv>) => unknown): MiddlewareHandler<AppEnv> {
+  const names = Object.keys(schema.shape);
+  return async (c, next) => {
+    const value: Record<string, string> = {};
+    for (const name of names) {
+      const v = c.req.header(name);
+      if (v !== undefined) value[name] = v;
+    }
+    const result = await schema.safeParseAsync(value);
+    await hook({ data: value, ...result, target: 'header' } as never, c);
+    if (!result.success) return c.json(result, 400);
+    c.req.addValidatedData('header', result.data as never);
+    await next();
+  };
 }
 
 /** Envelope of the fiat payout and bank operations: status, message, data. */

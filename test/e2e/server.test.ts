@@ -103,6 +103,41 @@ describe('the sandbox process', () => {
     expect(read.status).toBe('completed');
   });
 
+  it('checks the declared request headers over a real port: x-service-source and Idempotency-Key', async () => {
+    const s = await start();
+    const ref = '0000beef-0000-4000-8000-00000000e2e1';
+    const transfer = JSON.stringify({
+      reference: ref,
+      amount: 1000,
+      currency: 'NGN',
+      type: 'BANK',
+      source: { accountNumber: '1000200030' },
+      destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+    });
+    const missing = await fetch(`${s.url}/api/v1/transfers`, { method: 'POST', headers, body: transfer });
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).error).toMatchObject({ code: 'MISSING_HEADER', details: [{ field: 'x-service-source', issue: 'is required' }] });
+    const made = await fetch(`${s.url}/api/v1/transfers`, { method: 'POST', headers: { ...headers, 'x-service-source': '  payroll  ' }, body: transfer });
+    expect(made.status).toBe(201);
+    const read = await fetch(`${s.url}/api/v1/transfers/${ref}`, { headers: { ...headers, 'x-service-source': 'payroll' } });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ reference: ref, serviceSource: 'payroll' });
+
+    const withdrawal = JSON.stringify({ accountId: '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9', accountName: 'John Doe', accountNumber: '0123456789', amount: 1000, bankCode: '058' });
+    const long = await fetch(`${s.url}/api/v1/partners/withdrawal`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': 'k'.repeat(101) }, body: withdrawal });
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({
+      message: 'Invalid request headers: idempotency-key must be at most 100 characters long.',
+      error: { code: 'VALIDATION_ERROR', details: [{ field: 'idempotency-key', issue: 'must be at most 100 characters long' }] },
+    });
+    const first = await fetch(`${s.url}/api/v1/partners/withdrawal`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': 'settle-e2e' }, body: withdrawal });
+    expect(first.status).toBe(201);
+    const again = await fetch(`${s.url}/api/v1/partners/withdrawal`, { method: 'POST', headers: { ...headers, 'idempotency-key': 'settle-e2e' }, body: withdrawal });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(await first.json());
+  });
+
   it('accepts only the keys listed in --keys FILE', async () => {
     const file = path.join(await mkdtemp(path.join(tmpdir(), 'sandbox-keys-')), 'keys.txt');
     await writeFile(file, `# CI keys\n${KEY}\n\n`);
