@@ -26,14 +26,17 @@ process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
 
 const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
 const PROBE_FILE = path.join(mkdtempSync(path.join(tmpdir(), 'bench-probe-')), 'probe.jsonl');
+const SPACES_FILE = path.join(path.dirname(PROBE_FILE), 'spaces.json');
 
 function start(args, file = 'dist/main.js', opts = {}) {
   const t0 = performance.now();
-  const flags = file === 'dist/main.js' ? (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=32').split(' ').filter(Boolean) : [];
+  const flags = file === 'dist/main.js' ? (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=16').split(' ').filter(Boolean) : [];
   // The sandbox of the workloads carries the probe (bench/probe.cjs): its pauses and stalls.
   const probe = opts.probe ? ['-r', path.join(BENCH_DIR, 'probe.cjs')] : [];
-  const env = { ...process.env, PORT: '0', ...(opts.probe ? { BENCH_PROBE_FILE: PROBE_FILE } : {}) };
-  const proc = spawn(process.execPath, [...flags, ...probe, file, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  // The sandbox of the RSS part writes its heap spaces each second (bench/spaces.cjs).
+  const spaces = opts.spaces ? ['-r', path.join(BENCH_DIR, 'spaces.cjs')] : [];
+  const env = { ...process.env, PORT: '0', ...(opts.probe ? { BENCH_PROBE_FILE: PROBE_FILE } : {}), ...(opts.spaces ? { BENCH_SPACES_FILE: SPACES_FILE } : {}) };
+  const proc = spawn(process.execPath, [...flags, ...probe, ...spaces, file, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
   children.add(proc);
   proc.on('exit', () => children.delete(proc));
   return new Promise((resolve, reject) => {
@@ -289,7 +292,7 @@ const part = (name) => (PARTS ? PARTS.includes(name) : !ONLY);
 // (each tenant's requests go round the creating workloads: payouts, wallet payouts, withdrawals,
 // transfers, FX trades, quote intents).
 async function rssAfter(kinds) {
-  const s = await start([]);
+  const s = await start([], 'dist/main.js', { spaces: true });
   const keys = Array.from({ length: 100 }, newKey);
   for (const key of keys) await WORKLOADS['POST wallet payout'].setup(s.url, key);
   const perKey = keys.map((key) => kinds.map((k) => requestsFor(k)(key)[0]));
@@ -301,14 +304,18 @@ async function rssAfter(kinds) {
     return t.setupRequest ? t.setupRequest({ ...req, ...t }) : { ...req, ...t };
   } }], { amount: Number(process.env.BENCH_RSS_COUNT ?? 100_000) });
   const mb = rssMb(s);
+  const heap = spacesNow();
   // What it settles at once idle (V8 gives back heap it no longer needs only when allocation stops).
   await new Promise((r) => setTimeout(r, 10_000));
   const idleMb = rssMb(s);
+  const idleHeap = spacesNow();
   await stop(s);
   const failed = r.non2xx + r.errors + r.timeouts;
-  console.log(`RSS run (${kinds.join(", ")}): ${r["2xx"]} of ${r.requests.total} answered 2xx, ${failed} failed; RSS ${mb} MB, ${idleMb} MB after 10 s idle`);
+  console.log(`RSS run (${kinds.join(", ")}): ${r["2xx"]} of ${r.requests.total} answered 2xx, ${failed} failed; RSS ${mb} MB, ${idleMb} MB after 10 s idle; young generation ${heap.youngMb} MB committed (${heap.youngUsedMb} used), the rest of the heap ${heap.oldMb} MB (${heap.oldUsedMb} used); after idle ${idleHeap.youngMb} and ${idleHeap.oldMb} MB (${idleHeap.oldUsedMb} used)`);
   return mb;
 }
+/** The sandbox's heap spaces as bench/spaces.cjs last wrote them (within the last second). */
+const spacesNow = () => (existsSync(SPACES_FILE) ? JSON.parse(readFileSync(SPACES_FILE, 'utf8')) : {});
 const rss = {};
 if (part('rss')) {
   const sets = process.env.BENCH_RSS?.split(',') ?? ['payouts', 'mixed'];

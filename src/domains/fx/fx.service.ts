@@ -104,6 +104,15 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
   const behaviour = t.behaviour(scenario);
   const ttlSeconds = fxTrade.ttlOf(behaviour);
   const outcome = fxTrade.outcome(behaviour, req);
+  // The totals as text once each: a trade of one allocation has the same three figures in its
+  // allocation, and equal texts are kept as one string, not a copy per field.
+  const source = result.totalSourceAmount.toFixed();
+  const destination = result.totalDestinationAmount.toFixed();
+  const rate = result.weightedAverageRate.toFixed();
+  const text = (d: Decimal): string => {
+    const s = d.toFixed();
+    return s === source ? source : s === destination ? destination : s === rate ? rate : s;
+  };
   const record: TradeRecord = {
     txId: t.random.uuid(),
     status: 'NEWT',
@@ -111,19 +120,19 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
     quotedCcy: result.destination,
     direction: req.direction,
     ...(req.agreedRate === undefined ? {} : { agreedRate: req.agreedRate }),
-    tradingAmount: (sell ? result.totalSourceAmount : result.totalDestinationAmount).toFixed(),
-    counterValueAmount: (sell ? result.totalDestinationAmount : result.totalSourceAmount).toFixed(),
-    settlementAmount: result.totalDestinationAmount.toFixed(),
-    totalSettlementAmount: result.totalSourceAmount.toFixed(),
-    weightedAverageRate: result.weightedAverageRate.toFixed(),
+    tradingAmount: sell ? source : destination,
+    counterValueAmount: sell ? destination : source,
+    settlementAmount: destination,
+    totalSettlementAmount: source,
+    weightedAverageRate: rate,
     allocations: result.allocations.map((a) => {
       const pool = poolIn(pools, a.poolId);
       return {
         poolId: a.poolId,
         poolAccountId: a.poolAccountId,
-        rate: a.rate.toFixed(),
-        sourceAmount: a.sourceAmount.toFixed(),
-        allocatedAmount: a.allocatedAmount.toFixed(),
+        rate: text(a.rate),
+        sourceAmount: text(a.sourceAmount),
+        allocatedAmount: text(a.allocatedAmount),
         ...(pool && isCrossPool(pool) ? { settlement: settlementText(pool, a.allocatedAmount) } : {}),
       };
     }),

@@ -1,6 +1,6 @@
 import { defineResource } from '../../engine/registry/resource.js';
 import type { DomainModule } from '../module.js';
-import type { QuoteRecord } from './quotes.build.js';
+import { quoteOf, quoteView, type StoredQuote } from './quotes.build.js';
 import { quote, SIMULATED_QUOTE_EVENTS } from './quotes.machine.js';
 import { liveQuoteRoutes, paymentQuotesTag } from './quotes.live.routes.js';
 import { quoteRoutes, quotesTag } from './quotes.routes.js';
@@ -8,12 +8,12 @@ import { moveQuote, quoteJobs } from './quotes.service.js';
 
 /** A quote as GET /api/v1/partners/marketplace/quote/{id} answers it. */
 export const quoteResource = defineResource(quote, {
-  id: (r: QuoteRecord) => r.view.quoteId,
-  status: (r) => r.view.status,
-  view: (_t, r) => r.view,
+  id: (r: StoredQuote) => quoteOf(r).quoteId,
+  status: (r) => quoteOf(r).status,
+  view: (t, r) => quoteView(t, quoteOf(r)),
   simulate: {
     events: SIMULATED_QUOTE_EVENTS,
-    apply: (t, id, event) => moveQuote(t, id, event).view,
+    apply: (t, id, event) => quoteView(t, moveQuote(t, id, event)),
   },
   jobs: quoteJobs,
 });

@@ -9,11 +9,30 @@ import type { Mode, Tenant } from '../../engine/tenancy/tenant.js';
 import { isFiatPair, isToken, RATE_DECIMALS, type AllocationResult, type AmountDirection } from '../liquidity/allocation.js';
 import { isCrossPool, settlementOf, SETTLEMENT_TOKEN, tokenOf, type CrossPool } from '../liquidity/cross.js';
 import type { Pool } from '../liquidity/pools.js';
-import type { CompleteQuoteRequest, MarketplaceQuote, PaymentQuote } from './quotes.schema.js';
+import { MARKETPLACE_PAY_IN_STATUS, type CompleteQuoteRequest, type MarketplaceQuote, type PaymentQuote, type QuoteStatus } from './quotes.schema.js';
 
-/** A quote as stored: the response plus what its lifecycle needs. */
+/**
+ * A quote as stored: what its view cannot be worked out from, plus what its lifecycle needs. The view
+ * (`quoteView`) is built when read: its chain, totals, bank pay-in and most of the deposit address
+ * block follow from these fields and the key, so a quote keeps one object and its allocations instead
+ * of the whole answer (about a third of the bytes).
+ */
 export interface QuoteRecord {
-  view: MarketplaceQuote;
+  quoteId: string;
+  status: QuoteStatus;
+  source: string;
+  destination: string;
+  amount: number;
+  clientId: string;
+  ttl: number;
+  /** As the view shows them; the first one's chain is the quote's. */
+  allocations: QuoteAllocationView[];
+  /** The deposit address block's own values (the rest follows from the quote). */
+  addressId: string;
+  address: string;
+  virtualAccountId: string;
+  derivationIndex: number;
+  chatMetadata: MarketplaceQuote['chatMetadata'];
   amountDirection: AmountDirection;
   createdAt: string;
   expiresAt: string;
@@ -31,6 +50,98 @@ export interface QuoteRecord {
   completion?: string;
   /** express: the pools were chosen for the partner (POST .../express/quote). */
   quoteType?: 'quote' | 'express';
+}
+
+/** A quote as the version before stored it: the whole view, and the lifecycle's fields beside it. */
+interface EarlierQuoteRecord extends Omit<QuoteRecord, 'quoteId' | 'status' | 'source' | 'destination' | 'amount' | 'clientId' | 'ttl' | 'allocations' | 'addressId' | 'address' | 'virtualAccountId' | 'derivationIndex' | 'chatMetadata'> {
+  view: MarketplaceQuote;
+}
+
+/** A quote as the store may hold it: this version's form, or the one before (files and rows written by it). */
+export type StoredQuote = QuoteRecord | EarlierQuoteRecord;
+
+/** The chat metadata of a quote made without a proposed rate: one object for all of them. */
+export const NO_CHAT: MarketplaceQuote['chatMetadata'] = Object.freeze({});
+
+/** A stored quote in this version's form: one the version before wrote is read from its view. */
+export function quoteOf(r: StoredQuote): QuoteRecord {
+  if (!('view' in r)) return r;
+  const v = r.view;
+  const c = v.metadata.cryptoPayIn;
+  return {
+    quoteId: v.quoteId,
+    status: v.status,
+    source: v.source,
+    destination: v.destination,
+    amount: v.amount,
+    clientId: v.clientId,
+    ttl: v.ttl,
+    allocations: v.allocationResult.allocations,
+    addressId: c.addressId,
+    address: c.address,
+    virtualAccountId: c.virtualAccountId,
+    derivationIndex: c.derivationIndex,
+    chatMetadata: v.chatMetadata,
+    amountDirection: r.amountDirection,
+    createdAt: r.createdAt,
+    expiresAt: r.expiresAt,
+    updatedAt: r.updatedAt,
+    completedAt: r.completedAt,
+    orderReference: r.orderReference,
+    outcome: r.outcome,
+    ...(r.scenario !== undefined ? { scenario: r.scenario } : {}),
+    payment: r.payment,
+    payoutTo: r.payoutTo,
+    ...(r.completion !== undefined ? { completion: r.completion } : {}),
+    ...(r.quoteType !== undefined ? { quoteType: r.quoteType } : {}),
+  };
+}
+
+/** A quote's chain: its best allocation's. */
+export const chainOf = (q: QuoteRecord) => q.allocations[0].metadata.chain;
+
+/** The quote as the API shows it, built from the record field by field in the answer's order. */
+export function quoteView(t: Tenant, q: QuoteRecord): MarketplaceQuote {
+  const totals = totalsOf(q.allocations, q.source, q.destination);
+  const chain = chainOf(q);
+  return {
+    quoteId: q.quoteId,
+    status: q.status,
+    source: q.source,
+    destination: q.destination,
+    chain,
+    amount: q.amount,
+    totalSourceAmount: totals.totalSourceAmount,
+    totalDestinationAmount: totals.totalDestinationAmount,
+    clientId: q.clientId,
+    mode: t.mode,
+    ttl: q.ttl,
+    allocationResult: {
+      totalSourceAmount: totals.totalSourceAmount,
+      totalDestinationAmount: totals.totalDestinationAmount,
+      weightedAverageRate: totals.weightedAverageRate,
+      allocations: q.allocations,
+    },
+    metadata: {
+      bankPayIn: bankPayIn(t, q.orderReference),
+      cryptoPayIn: {
+        addressId: q.addressId,
+        address: q.address,
+        chain,
+        token: tokenOf(q.source, q.destination),
+        addressType: 'deposit',
+        expectedAmount: isToken(q.source) ? totals.totalSourceAmount : 0,
+        externalReference: q.quoteId,
+        status: MARKETPLACE_PAY_IN_STATUS[q.status],
+        createdAt: q.createdAt,
+        expiresAt: q.expiresAt,
+        virtualAccountId: q.virtualAccountId,
+        derivationIndex: q.derivationIndex,
+        warningMessage: cryptoWarning(q.source, totals.totalSourceAmount, chain, q.expiresAt),
+      },
+    },
+    chatMetadata: q.chatMetadata,
+  };
 }
 
 export type QuoteAllocationView = MarketplaceQuote['allocationResult']['allocations'][number];
@@ -139,28 +250,15 @@ export function bankPayIn(t: Tenant, reference: string): MarketplaceQuote['metad
   return { accountName: PAY_IN_BANK.accountName, accountNumber: payInAccountNumber(t), bankName: PAY_IN_BANK.bankName, reference };
 }
 
-/** The deposit address block: active while the quote can be paid; it expects tokens only when the source is a token. */
-export function cryptoPayIn(
-  t: Tenant,
-  q: { quoteId: string; source: string; destination: string; chain: string; totalSourceAmount: number; createdAt: string; expiresAt: string },
-): MarketplaceQuote['metadata']['cryptoPayIn'] {
+/** The deposit address of a new quote: the key's next derivation index, its address and virtual
+ * account, and a fresh address id. */
+export function newDeposit(t: Tenant): Pick<QuoteRecord, 'addressId' | 'address' | 'virtualAccountId' | 'derivationIndex'> {
   const index = nextDerivationIndex(t);
-  const bySource = isToken(q.source);
-  const token = tokenOf(q.source, q.destination);
   return {
     addressId: t.random.uuid(),
     address: depositAddress(t, index),
-    chain: q.chain,
-    token,
-    addressType: 'deposit',
-    expectedAmount: bySource ? q.totalSourceAmount : 0,
-    externalReference: q.quoteId,
-    status: 'active',
-    createdAt: q.createdAt,
-    expiresAt: q.expiresAt,
     virtualAccountId: derivedUuid(`virtual-account:${t.id}:${index}`),
     derivationIndex: index,
-    warningMessage: cryptoWarning(q.source, q.totalSourceAmount, q.chain, q.expiresAt),
   };
 }
 
@@ -172,7 +270,7 @@ export function cryptoWarning(source: string, amount: number, chain: string, exp
 
 /** The negotiation of a proposed rate; without one, an empty object (no field is ever null). */
 export function chatMetadata(createdAt: string, proposedRate: number | undefined, best: { poolId: string; rate: string } | undefined, t: Tenant): MarketplaceQuote['chatMetadata'] {
-  if (proposedRate === undefined || !best) return {};
+  if (proposedRate === undefined || !best) return NO_CHAT;
   return {
     conversationId: t.random.uuid(),
     chatQuoteId: t.random.uuid(),
@@ -189,24 +287,24 @@ export const expiresAtMs = (q: QuoteRecord) => Date.parse(q.expiresAt);
 /** The live service's order payload (quote.* and order.*) of a quote of a sandbox or live key; the
  * event log gives it snake_case keys. */
 const eventData = (mode: Mode) => (q: QuoteRecord): Record<string, unknown> => {
-  const v = q.view;
+  const totals = totalsOf(q.allocations, q.source, q.destination);
   return {
-    quoteId: v.quoteId,
-    merchantId: v.clientId,
-    sourceCurrency: v.source,
-    destinationCurrency: v.destination,
+    quoteId: q.quoteId,
+    merchantId: q.clientId,
+    sourceCurrency: q.source,
+    destinationCurrency: q.destination,
     // A fiat to fiat order names no chain, as the live service's do: the partner pays and is paid by bank.
-    chain: isFiatPair(v.source, v.destination) ? null : v.chain,
+    chain: isFiatPair(q.source, q.destination) ? null : chainOf(q),
     reference: q.orderReference,
-    status: v.status,
+    status: q.status,
     mode: mode === 'sandbox' ? 'test' : 'live',
-    amount: v.totalSourceAmount,
-    receiveAmount: v.totalDestinationAmount,
-    totalAmount: q.payment?.totalAmount ?? v.totalSourceAmount,
+    amount: totals.totalSourceAmount,
+    receiveAmount: totals.totalDestinationAmount,
+    totalAmount: q.payment?.totalAmount ?? totals.totalSourceAmount,
     createdAt: q.createdAt,
     expiresAt: q.expiresAt,
     completedAt: q.completedAt,
-    rate: v.allocationResult.weightedAverageRate,
+    rate: totals.weightedAverageRate,
     quoteType: q.quoteType ?? 'quote',
   };
 };

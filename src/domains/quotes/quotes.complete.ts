@@ -6,14 +6,14 @@ import { dec, toNumber } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { checkPayee } from '../reference/banks.service.js';
 import { isToken } from '../liquidity/allocation.js';
-import { newHyperRailReference, PROCESSING_FEE, type QuoteRecord } from './quotes.build.js';
+import { newHyperRailReference, PROCESSING_FEE, quoteView, type QuoteRecord } from './quotes.build.js';
 import { quoteMachine } from './quotes.machine.js';
 import { PAYMENT_PAY_IN_STATUS, PAYMENT_STATUS, type CompleteQuoteRequest, type PaymentQuote } from './quotes.schema.js';
 import { getQuote, moveQuote, schedulePayIn } from './quotes.service.js';
 
 /** The destination that fits the quote's destination currency; the other one, if sent, is ignored. */
 function fittingDestination(t: Tenant, q: QuoteRecord, req: CompleteQuoteRequest): CompleteQuoteRequest['destination'] {
-  const currency = q.view.destination;
+  const currency = q.destination;
   const { bank, blockChain } = req.destination;
   if (isToken(currency)) {
     if (blockChain) return { blockChain };
@@ -38,7 +38,7 @@ function fittingDestination(t: Tenant, q: QuoteRecord, req: CompleteQuoteRequest
 
 /** The payment-specific quote of a quote, built once (at completion or by POST /api/v1/quotes). */
 export function paymentQuote(t: Tenant, q: QuoteRecord): PaymentQuote {
-  const v = q.view;
+  const v = quoteView(t, q);
   const best = v.allocationResult.allocations[0];
   // The pay-in block without its status, which goes last: set on the copy, not spread into a new
   // object (V8 is slow to add a field to an object made by a spread).
@@ -71,7 +71,7 @@ export function paymentQuote(t: Tenant, q: QuoteRecord): PaymentQuote {
 /** The payment-specific quote as it stands: its statuses follow the quote's. */
 export function presentPayment(q: QuoteRecord & { payment: PaymentQuote }): PaymentQuote {
   const p = q.payment;
-  const s = q.view.status;
+  const s = q.status;
   return { ...p, status: PAYMENT_STATUS[s], metadata: { ...p.metadata, cryptoPayIn: { ...p.metadata.cryptoPayIn, status: PAYMENT_PAY_IN_STATUS[s] } } };
 }
 
@@ -85,11 +85,11 @@ export function completeQuote(t: Tenant, id: string, req: CompleteQuoteRequest):
   const fp = fingerprint(req);
   if (q.payment && q.completion === fp) return { payment: presentPayment({ ...q, payment: q.payment }), replayed: true };
   const payoutTo = fittingDestination(t, q, req);
-  quoteMachine.next(q.view.status, 'complete', q.view.quoteId);
+  quoteMachine.next(q.status, 'complete', q.quoteId);
   const payment = q.payment ?? paymentQuote(t, q);
-  const chat = q.view.chatMetadata;
-  const view = chat.conversationId ? { ...q.view, chatMetadata: { ...chat, acceptedAt: t.nowIso() } } : q.view;
-  const moved = moveQuote(t, q.view.quoteId, 'complete', { view, payment, payoutTo, completion: fp });
+  const chat = q.chatMetadata;
+  const chatMetadata = chat.conversationId ? { ...chat, acceptedAt: t.nowIso() } : chat;
+  const moved = moveQuote(t, q.quoteId, 'complete', { chatMetadata, payment, payoutTo, completion: fp });
   schedulePayIn(t, moved);
   return { payment: presentPayment({ ...moved, payment }), replayed: false };
 }

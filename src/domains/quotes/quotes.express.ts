@@ -2,7 +2,7 @@
 // chosen for the partner), payment-specific quotes made directly, and their read-backs.
 import { SandboxError } from '../../kernel/errors.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
-import type { QuoteRecord } from './quotes.build.js';
+import { quoteView, type QuoteRecord } from './quotes.build.js';
 import { paymentQuote, presentPayment } from './quotes.complete.js';
 import type { ExpressQuoteRequest, MarketplaceQuote, PaymentQuote } from './quotes.schema.js';
 import { createQuote, getQuote, quotes } from './quotes.service.js';
@@ -17,14 +17,14 @@ const asIntent = (req: ExpressQuoteRequest) => ({
 
 /** An express quote: best execution over the pools (of the named network, if any); then an intent's life. */
 export function createExpressQuote(t: Tenant, req: ExpressQuoteRequest, scenario?: string): MarketplaceQuote {
-  return createQuote(t, asIntent(req), scenario, { quoteType: 'express', chain: req.destinationNetwork }).view;
+  return quoteView(t, createQuote(t, asIntent(req), scenario, { quoteType: 'express', chain: req.destinationNetwork }));
 }
 
 /** POST /api/v1/quotes: a quote made as an express one, answered as its payment-specific quote. */
 export function createPaymentQuote(t: Tenant, req: ExpressQuoteRequest, scenario?: string): PaymentQuote {
   const q = createQuote(t, asIntent(req), scenario, { chain: req.destinationNetwork });
   const record: QuoteRecord & { payment: PaymentQuote } = { ...q, payment: paymentQuote(t, q) };
-  quotes(t).put(q.view.quoteId, record);
+  quotes(t).put(q.quoteId, record);
   return presentPayment(record);
 }
 

@@ -5,6 +5,7 @@ import { reply, requestScenario } from '../../http/respond.js';
 import { createExpressQuote, createPaymentQuote, getPaymentQuote } from './quotes.express.js';
 import { ExpressQuoteRequest, MarketplaceQuote, PaymentQuote, QuoteIdParam } from './quotes.schema.js';
 import { FIAT_TO_FIAT, quotesTag } from './quotes.routes.js';
+import { quoteView } from './quotes.build.js';
 import { getQuote } from './quotes.service.js';
 
 const LIVE = 'From the live reference, not the API document. ';
@@ -78,6 +79,9 @@ const payment = createRoute({
 
 export const liveQuoteRoutes = newRouter()
   .openapi(express, (c) => reply(c, [createExpressQuote(c.get('tenant'), c.req.valid('json'), requestScenario(c))], 201))
-  .openapi(completed, (c) => reply(c, getQuote(c.get('tenant'), c.req.valid('param').id).view, 200))
+  .openapi(completed, (c) => {
+    const t = c.get('tenant');
+    return reply(c, quoteView(t, getQuote(t, c.req.valid('param').id)), 200);
+  })
   .openapi(create, (c) => reply(c, [createPaymentQuote(c.get('tenant'), c.req.valid('json'), requestScenario(c))], 201))
   .openapi(payment, (c) => reply(c, getPaymentQuote(c.get('tenant'), c.req.valid('param').id), 200));

@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
 import { reply, requestScenario } from '../../http/respond.js';
+import { quoteView } from './quotes.build.js';
 import { completeQuote } from './quotes.complete.js';
 import { CompleteQuoteRequest, CreateIntentRequest, MarketplaceQuote, PaymentQuote, QuoteIdParam, RemoveItemParams } from './quotes.schema.js';
 import { createQuote, getQuote, removeAllocation } from './quotes.service.js';
@@ -74,12 +75,18 @@ const complete = createRoute({
 });
 
 export const quoteRoutes = newRouter()
-  .openapi(intent, (c) => reply(c, createQuote(c.get('tenant'), c.req.valid('json'), requestScenario(c)).view, 201))
+  .openapi(intent, (c) => {
+    const t = c.get('tenant');
+    return reply(c, quoteView(t, createQuote(t, c.req.valid('json'), requestScenario(c))), 201);
+  })
   .openapi(remove, (c) => {
     const { id, itemId } = c.req.valid('param');
     return reply(c, removeAllocation(c.get('tenant'), id, itemId), 200);
   })
-  .openapi(read, (c) => reply(c, getQuote(c.get('tenant'), c.req.valid('param').id).view, 200))
+  .openapi(read, (c) => {
+    const t = c.get('tenant');
+    return reply(c, quoteView(t, getQuote(t, c.req.valid('param').id)), 200);
+  })
   .openapi(complete, (c) => {
     const { payment, replayed } = completeQuote(c.get('tenant'), c.req.valid('param').id, c.req.valid('json'));
     if (replayed) c.header('Idempotent-Replayed', 'true');

@@ -5,37 +5,29 @@ import { notFound, SandboxError } from '../../kernel/errors.js';
 import { dec, scaleOf } from '../../kernel/money.js';
 import type { Job } from '../../engine/scheduler.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
-import { allocate, checkPair, isToken, poolsForPair } from '../liquidity/allocation.js';
+import { allocate, checkPair, poolsForPair } from '../liquidity/allocation.js';
 import { pairPools, poolDraws, tokenOf } from '../liquidity/cross.js';
 import type { Pool } from '../liquidity/pools.js';
 import { drawDown, tenantPools } from '../liquidity/pools.service.js';
 import {
   allocationViews,
-  bankPayIn,
   chatMetadata,
   clientIdOf,
-  cryptoPayIn,
-  cryptoWarning,
   eventView,
   expiresAtMs,
+  newDeposit,
   newOrderReference,
-  totalsOf,
+  quoteOf,
+  quoteView,
   type QuoteRecord,
+  type StoredQuote,
 } from './quotes.build.js';
 import { quote, quoteMachine, type QuoteEvent } from './quotes.machine.js';
-import { MARKETPLACE_PAY_IN_STATUS, type CreateIntentRequest, type MarketplaceQuote } from './quotes.schema.js';
+import type { CreateIntentRequest, MarketplaceQuote } from './quotes.schema.js';
 
 const EXPIRE = 'quote.expire';
 const PAY_IN = 'quote.pay_in';
-export const quotes = (t: Tenant) => t.store.collection<QuoteRecord>(quote.collection);
-
-/** One shape for every quote's allocation result, not a spread of the totals (docs/architecture.md, "Records of one shape"). */
-const allocationResult = (totals: ReturnType<typeof totalsOf>, allocations: MarketplaceQuote['allocationResult']['allocations']) => ({
-  totalSourceAmount: totals.totalSourceAmount,
-  totalDestinationAmount: totals.totalDestinationAmount,
-  weightedAverageRate: totals.weightedAverageRate,
-  allocations,
-});
+export const quotes = (t: Tenant) => t.store.collection<StoredQuote>(quote.collection);
 
 function checkIntent(req: CreateIntentRequest): void {
   const { sourceCurrency: s, destinationCurrency: d } = req;
@@ -78,28 +70,22 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
   const orderReference = newOrderReference(t.random);
   const allocations = allocationViews(t, result, pools, orderReference);
   const best = allocations[0];
-  const totals = totalsOf(allocations, result.source, result.destination);
-  const view: MarketplaceQuote = {
+  const deposit = newDeposit(t);
+  // One shape for every quote (docs/architecture.md, "Records of one shape"); the view is built when read.
+  const record: QuoteRecord = {
     quoteId,
     status: 'pending',
     source: result.source,
     destination: result.destination,
-    chain: best.metadata.chain,
     amount: req.amount,
-    totalSourceAmount: totals.totalSourceAmount,
-    totalDestinationAmount: totals.totalDestinationAmount,
     clientId: clientIdOf(t),
-    mode: t.mode,
     ttl,
-    allocationResult: allocationResult(totals, allocations),
-    metadata: {
-      bankPayIn: bankPayIn(t, orderReference),
-      cryptoPayIn: cryptoPayIn(t, { quoteId, ...result, chain: best.metadata.chain, totalSourceAmount: totals.totalSourceAmount, createdAt, expiresAt }),
-    },
+    allocations,
+    addressId: deposit.addressId,
+    address: deposit.address,
+    virtualAccountId: deposit.virtualAccountId,
+    derivationIndex: deposit.derivationIndex,
     chatMetadata: chatMetadata(createdAt, req.rate, { poolId: best.poolId, rate: pools.find((p) => p.id === best.poolId)!.rate }, t),
-  };
-  const record: QuoteRecord = {
-    view,
     amountDirection: req.amountDirection,
     createdAt,
     expiresAt,
@@ -142,14 +128,14 @@ function poolsOnChain(pools: readonly Pool[], req: CreateIntentRequest, chain: s
 export function getQuote(t: Tenant, id: string): QuoteRecord {
   const q = quotes(t).get(id) ?? quotes(t).get(id.toLowerCase());
   if (!q) throw notFound('marketplace quote', id, 'quoteId');
-  return q;
+  return quoteOf(q);
 }
 
 /** Drop one allocation of a pending quote; the freed amount is not re-allocated. */
 export function removeAllocation(t: Tenant, id: string, itemId: string): MarketplaceQuote {
   const q = getQuote(t, id);
-  quoteMachine.next(q.view.status, 'remove', id);
-  const all = q.view.allocationResult.allocations;
+  quoteMachine.next(q.status, 'remove', id);
+  const all = q.allocations;
   const kept = all.filter((a) => a.id !== itemId.toLowerCase());
   if (kept.length === all.length) {
     throw new SandboxError('RESOURCE_NOT_FOUND', `Quote '${id}' has no allocation '${itemId}'. Use an id from allocationResult.allocations.`, [
@@ -162,43 +148,24 @@ export function removeAllocation(t: Tenant, id: string, itemId: string): Marketp
       `Allocation '${itemId}' is the last one of quote '${id}'; a quote keeps at least one. Cancel the quote or create a new intent instead.`,
     );
   }
-  const v = q.view;
-  const totals = totalsOf(kept, v.source, v.destination);
-  const chain = kept[0].metadata.chain;
-  const view: MarketplaceQuote = {
-    ...v,
-    chain,
-    totalSourceAmount: totals.totalSourceAmount,
-    totalDestinationAmount: totals.totalDestinationAmount,
-    allocationResult: allocationResult(totals, kept),
-    metadata: {
-      ...v.metadata,
-      cryptoPayIn: {
-        ...v.metadata.cryptoPayIn,
-        chain,
-        ...(isToken(v.source) ? { expectedAmount: totals.totalSourceAmount } : {}),
-        warningMessage: cryptoWarning(v.source, totals.totalSourceAmount, chain, q.expiresAt),
-      },
-    },
-  };
-  quotes(t).put(id, { ...q, view, updatedAt: t.nowIso() });
-  return view;
+  // The chain, totals and deposit address block follow from the allocations left.
+  const next: QuoteRecord = { ...q, allocations: kept, updatedAt: t.nowIso() };
+  quotes(t).put(id, next);
+  return quoteView(t, next);
 }
 
 /** Apply one move of the machine with its side effects, and emit quote.<state>. */
 export function moveQuote(t: Tenant, id: string, event: QuoteEvent, patch: Partial<QuoteRecord> = {}): QuoteRecord {
   const q = getQuote(t, id);
-  const status = quoteMachine.next(q.view.status, event, id);
+  const status = quoteMachine.next(q.status, event, id);
   const now = t.nowIso();
-  const view = patch.view ?? q.view;
-  const crypto = { ...view.metadata.cryptoPayIn, status: MARKETPLACE_PAY_IN_STATUS[status] };
   // Copied into a fresh object: a patch's new fields (completion) added to a spread copy cost V8 a new map each time.
-  let next: QuoteRecord = Object.assign({}, q, patch, { view: { ...view, status, metadata: { ...view.metadata, cryptoPayIn: crypto } }, updatedAt: now });
+  let next: QuoteRecord = Object.assign({}, q, patch, { status, updatedAt: now });
   if (status === 'completed') next = { ...next, completedAt: now };
-  if (quoteMachine.isTerminal(status)) t.scheduler.cancelFor(q.view.quoteId);
-  quotes(t).put(q.view.quoteId, next);
+  if (quoteMachine.isTerminal(status)) t.scheduler.cancelFor(q.quoteId);
+  quotes(t).put(q.quoteId, next);
   if (status === 'completed') {
-    const { allocations } = next.view.allocationResult;
+    const { allocations } = next;
     drawDown(t, allocations.flatMap((a) => poolDraws({ ...a, settlement: a.metadata.settlement })));
   }
   quote.emit(t, status, next, eventView[t.mode]);
@@ -210,17 +177,17 @@ export function moveQuote(t: Tenant, id: string, event: QuoteEvent, patch: Parti
 export function schedulePayIn(t: Tenant, q: QuoteRecord): void {
   if (!q.outcome.succeed) return;
   const due = t.now() + quote.duration(t.behaviour(q.scenario), 'awaiting_payment') * 1000;
-  if (due < expiresAtMs(q)) t.scheduler.enqueue(PAY_IN, q.view.quoteId, due);
+  if (due < expiresAtMs(q)) t.scheduler.enqueue(PAY_IN, q.quoteId, due);
 }
 
 function onExpire(t: Tenant, job: Job): void {
   const q = quotes(t).get(job.ref);
-  if (q && quoteMachine.can(q.view.status, 'expire')) moveQuote(t, job.ref, 'expire');
+  if (q && quoteMachine.can(quoteOf(q).status, 'expire')) moveQuote(t, job.ref, 'expire');
 }
 
 function onPayIn(t: Tenant, job: Job): void {
   const q = quotes(t).get(job.ref);
-  if (q && quoteMachine.can(q.view.status, 'pay-in')) moveQuote(t, job.ref, 'pay-in');
+  if (q && quoteMachine.can(quoteOf(q).status, 'pay-in')) moveQuote(t, job.ref, 'pay-in');
 }
 
 export const quoteJobs = { [EXPIRE]: onExpire, [PAY_IN]: onPayIn };
