@@ -105,6 +105,8 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
     if (err instanceof StoreUnavailableError) throw unavailable(false, err);
     throw err instanceof StoreLoadError ? damaged(err) : err;
   }
+  /** False once outside() has let the tenant go for good. */
+  let holds = true;
   try {
     c.set('tenant', tenant);
     c.set('tenantHeld', true);
@@ -113,12 +115,14 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
     tenant.catchUp();
     c.set('outside', (work) =>
       tenants.outside(tenant, work).catch((err: unknown) => {
+        // The tenant was let go and not taken again: another request may hold it now.
+        holds = false;
         // The request's writes before the work, or its next session, could not reach the database.
         throw err instanceof StoreUnavailableError ? unavailable(true, err) : err;
       }),
     );
     await next();
-    if (tenant.store.flushed) return;
+    if (!holds || tenant.store.flushed) return;
     tenant.markSeen();
     try {
       await tenants.persist(tenant);
@@ -133,7 +137,7 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
       replaceResponse(c, renderError(c, new SandboxError('INTERNAL_ERROR', message)));
     }
   } finally {
-    tenants.release(tenant);
+    if (holds) tenants.release(tenant);
     // A fault's wait, served once the tenant is let go (see http/faults.ts).
     await c.get('afterRelease')?.();
   }

@@ -1,10 +1,13 @@
 // Two replicas of the sandbox on one PostgreSQL database, as a hosted sandbox runs: each is a whole
 // app with its own store connection and its own copy of the tenants; they share only the database
 // and the time. A client's requests alternate between them and see one tenant.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Outbox } from '../../src/domains/webhooks/index.js';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { PostgresStore } from '../../src/store/postgres.store.js';
+import type { PostgresTenantStore } from '../../src/store/postgres.tenant.js';
 import { tenantIdOf } from '../../src/engine/tenancy/tenants.js';
 import { advance, createTestApp, KEY, KEY_B, type TestApp } from '../support/app.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
@@ -368,5 +371,81 @@ describe('a key on a replica', () => {
   it('is the key everywhere: another key on the other replica sees nothing of it', async () => {
     await a.call('POST', PAYOUTS, { body: payout() });
     expect((await b.call('GET', `${PAYOUTS}/order-1`, { key: KEY.replace(/1$/, '9') })).status).toBe(404);
+  });
+});
+
+describe('a receiver probe whose next session cannot begin', () => {
+  it("answers 503 and leaves alone the session of the request that took the key meanwhile", async () => {
+    const sql = stores[0].sql as unknown as { reserve: () => Promise<unknown> };
+    const reserve = sql.reserve;
+    let other: Promise<Awaited<ReturnType<TestApp['tenants']['acquire']>>> | undefined;
+    // The receiver: on the first delivery the probing request has let the key go. The next session
+    // to begin is the probe's own: the database is unreachable for it, while another request of the
+    // key (the partner's call back) waits for its turn behind it.
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (!other) {
+          sql.reserve = () => {
+            sql.reserve = reserve;
+            other = a.tenants.acquire(KEY, 'sandbox');
+            return new Promise((_, reject) => setTimeout(() => reject(new Error('ECONNRESET')), 50));
+          };
+        }
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      expect((await a.call('PUT', '/_sandbox/webhooks', { body: { url } })).status).toBe(200);
+      const probed = await a.call('POST', '/_sandbox/webhooks/probe');
+      expect([probed.status, probed.body.error?.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      const held = await other!;
+      held.store.collection<number>('calls').put('back-1', 1);
+      // The probing request's end let go nothing of the request holding the key now.
+      await new Promise((r) => setTimeout(r, 100));
+      expect((held.store as PostgresTenantStore).held).toBe(true);
+      held.store.collection<number>('calls').put('back-2', 2);
+      await a.tenants.persist(held);
+      const rows = await stores[0].sql<{ id: string }[]>`SELECT id FROM sandbox_records WHERE tenant = ${tenantIdOf(KEY)} AND coll = 'calls' AND value IS NOT NULL ORDER BY id`;
+      a.tenants.release(held);
+      expect(rows.map((r) => r.id)).toEqual(['back-1', 'back-2']);
+      // The key goes on: both replicas answer it.
+      expect((await b.call('POST', PAYOUTS, { body: payout() })).status).toBe(201);
+      expect((await a.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
+    } finally {
+      sql.reserve = reserve;
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('a receiver probe on one replica', () => {
+  it('is the one probe of its key: the other replica answers 429 while it is sent, and probes again once it is recorded', async () => {
+    let second: Promise<{ status: number; code?: string }> | undefined;
+    let posts = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        posts++;
+        second ??= b.call('POST', '/_sandbox/webhooks/probe').then((r) => ({ status: r.status, code: r.body.error?.code }));
+        void second.then(() => res.writeHead(200).end('ok'));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      expect((await a.call('PUT', '/_sandbox/webhooks', { body: { url } })).status).toBe(200);
+      expect((await a.call('POST', '/_sandbox/webhooks/probe')).status).toBe(200);
+      expect(await second).toEqual({ status: 429, code: 'RATE_LIMITED' });
+      expect(posts).toBe(7);
+      expect((await b.call('POST', '/_sandbox/webhooks/probe')).status).toBe(200);
+      expect(posts).toBe(14);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

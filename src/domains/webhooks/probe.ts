@@ -22,10 +22,12 @@ import { settingsOf } from './webhooks.service.js';
 export const PROBE_COLLECTION = 'webhook_probe';
 const probes = (t: Tenant) => t.store.collection<LastProbe | PlannedProbe>(PROBE_COLLECTION);
 
-/** A probe being sent (until its result is recorded): when, and its deliveries' ids. */
+/** A probe being sent (until its result is recorded): when, its deliveries' ids, and the base
+ * clock's instant its attempts have all timed out by (a replica may probe while another sends one). */
 interface PlannedProbe {
   at: string;
   ids: string[];
+  until?: number;
 }
 
 /** The key's last probe: when (the key's clock), the URL probed, and what it answered. */
@@ -81,7 +83,10 @@ export function prober(outbox: Outbox, sender: Sender, catalog: EventCatalog) {
   return async function probe(t: Tenant, outside: <T>(work: () => Promise<T>) => Promise<T> = (work) => work()): Promise<ProbeResult> {
     const s = settingsOf(t);
     if (!s) throw noWebhook();
-    if (inFlight.has(t.id)) {
+    const planned = probes(t).get('planned') as PlannedProbe | undefined;
+    // One in flight per key: in this process, or on another replica (its plan is in the tenant
+    // until its result is; a plan past its attempts' timeout was cut short and is replaced).
+    if (inFlight.has(t.id) || (planned?.until !== undefined && planned.until > t.baseNow())) {
       const wait = String(Math.ceil(outbox.options.timeoutMs / 1000));
       throw new SandboxError('RATE_LIMITED', 'A probe of this key is already under way; one runs at a time. Try again once it has answered.', [], { 'Retry-After': wait });
     }
@@ -96,7 +101,7 @@ export function prober(outbox: Outbox, sender: Sender, catalog: EventCatalog) {
       const payload = probePayload(t, catalog, reference, at);
       const body = JSON.stringify(payload);
       const sent = PROBE_FORMS.map((form) => ({ form, id: `msg_${t.random.hex(24)}` }));
-      probes(t).put('planned', { at, ids: sent.map((x) => x.id) });
+      probes(t).put('planned', { at, ids: sent.map((x) => x.id), until: t.baseNow() + outbox.options.timeoutMs + 1000 });
       const results = await outside(() =>
         Promise.all(sent.map(({ form, id }) => outbox.postAtOnce({ id, url: s.url, secret: s.secret, body, at, ...(form === 'genuine' ? {} : { forged: form }) }))),
       );

@@ -94,7 +94,9 @@ export class SharedTenants {
    * Run `work` between two sessions of a request: the session ends first (its writes committed,
    * the key's lock let go), and a new one begins once the work is done, from the latest state with
    * due moves applied. For work that waits on the world outside (a probe of the partner's
-   * receiver, which may call the sandbox back with the same key).
+   * receiver, which may call the sandbox back with the same key). When it throws, the request no
+   * longer holds the tenant (another request may hold it by then): it must neither write, persist
+   * nor release it.
    */
   async outside<T>(t: Tenant, work: () => Promise<T>): Promise<T> {
     this.away.add(t);
@@ -106,8 +108,13 @@ export class SharedTenants {
         this.release(again!);
         throw new Error(`the copy of tenant ${t.id} was replaced while a request waited outside it`);
       }
-      if (t.advancing) await t.afterAdvance();
-      t.catchUp();
+      try {
+        if (t.advancing) await t.afterAdvance();
+        t.catchUp();
+      } catch (err) {
+        this.release(t);
+        throw err;
+      }
       return result;
     } finally {
       this.away.delete(t);
