@@ -115,6 +115,15 @@ describe('the console views', () => {
     expect(c.text('[data-field="detail-missing"]')).toContain('This key has no payout nope (yet).');
   });
 
+  it('keeps every view updating on a deep link to an id no resource can have (over 256 characters)', async () => {
+    const t = await createTestApp();
+    const c = await signedIn(t);
+    await go(c, `#/resources/payout/${'x'.repeat(300)}`);
+    await c.api.refresh();
+    expect(c.text('[data-field="poll"]')).toMatch(/^Updated/);
+    expect(c.text('[data-field="detail-missing"]')).toContain('This key has no payout');
+  });
+
   it('shows each step as one line, draws the sequence diagram from the calls, and cancels a flow in step mode', async () => {
     const t = await createTestApp();
     const c = await signedIn(t);

@@ -115,7 +115,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
         api.read<{ data: ScenarioSummary[] }>('/_sandbox/scenarios'),
         api.read<{ data: Balance[] }>('/_sandbox/balances'),
         api.read<{ honoured: boolean; data: MagicValue[] }>('/_sandbox/magic-values'),
-        target ? api.read<Listed<ResourceRow>>(`/_sandbox/resources?id=${encodeURIComponent(target.id)}`) : undefined,
+        // Its own failure (an id the query refuses, over 256 characters) fails no other view.
+        target && target.id.length <= 256 ? api.read<Listed<ResourceRow>>(`/_sandbox/resources?id=${encodeURIComponent(target.id)}`).catch(() => undefined) : undefined,
       ]);
       await loadEvents();
       const snap: Snapshot = { resources, named: named?.data, events, journal: journal.data, deliveries, clock, scenario, scenarios: scenarios.data, balances: balances.data, magic };
