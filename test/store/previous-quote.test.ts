@@ -2,13 +2,21 @@
 // fields, as --data files and database rows written by it hold it) is served as one stored in this
 // version's compact form: reads, allocation removal, completion, pay-in, events and the resource list
 // answer the same bytes.
-import { describe, expect, it } from 'vitest';
+//
+// Twice: quotes rewritten here in the previous form, and a --data directory the previous version
+// wrote itself (fixtures/previous-quotes, by fixtures/generate.mjs), moved by this version and by
+// that one (answers.json): the same script (fixtures/quote-script.mjs), the same answers.
+import { cp, mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tenantIdOf } from '../../src/engine/tenancy/tenants.js';
+import { ManualClock } from '../../src/kernel/clock.js';
+import { LowdbStore } from '../../src/store/lowdb.store.js';
 import { createTestApp, KEY, type TestApp } from '../support/app.js';
+import { intents, moves, QUOTE, type ScriptQuotes } from './fixtures/quote-script.mjs';
 
-const INTENT = '/api/v1/partners/marketplace/intent';
-const QUOTE = '/api/v1/partners/marketplace/quote';
-const DESTINATION = { destination: { blockChain: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } } };
+const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'previous-quotes');
 
 /** The fields the version before kept beside the view. */
 const LIFECYCLE = ['amountDirection', 'createdAt', 'expiresAt', 'updatedAt', 'completedAt', 'orderReference', 'outcome', 'scenario', 'payment', 'payoutTo', 'completion', 'quoteType'];
@@ -24,35 +32,31 @@ async function asPrevious(t: TestApp, quoteId: string) {
   quotes.put(quoteId, JSON.parse(JSON.stringify(previous)));
 }
 
-async function script(previous: boolean): Promise<string[]> {
-  const t = await createTestApp();
+/** A call of the script, kept as `<method> <path> <status> <text>`. */
+function recorder(t: TestApp) {
   const texts: string[] = [];
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await t.call(method, path, { body });
     texts.push(`${method} ${path} ${res.status} ${res.text}`);
     return res.body;
   };
-  const chat = await call('POST', INTENT, { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000, amountDirection: 'destination', rate: 1582.25 });
-  const two = await call('POST', INTENT, { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000, amountDirection: 'destination' });
-  const token = await call('POST', INTENT, { sourceCurrency: 'USDT', destinationCurrency: 'NGN', amount: 100, amountDirection: 'source' });
-  expect(two.allocationResult.allocations.length).toBeGreaterThan(1);
-  if (previous) for (const q of [chat, two, token]) await asPrevious(t, q.quoteId);
-  for (const q of [chat, two, token]) await call('GET', `${QUOTE}/${q.quoteId}`);
-  await call('PUT', `${QUOTE}/${two.quoteId}/remove/${two.allocationResult.allocations[0].id}`);
-  await call('GET', `${QUOTE}/${two.quoteId}`);
-  t.clock.advance(5);
-  await call('PUT', `/api/v1/quotes/complete/${chat.quoteId}`, DESTINATION);
-  await call('PUT', `/api/v1/quotes/complete/${chat.quoteId}`, DESTINATION);
-  await call('GET', `/api/v1/quotes/payments/${chat.quoteId}`);
-  await call('POST', `/_sandbox/simulate/quotes/${chat.quoteId}/pay-in`);
-  await call('POST', `/_sandbox/simulate/quotes/${token.quoteId}/cancel`);
-  for (const q of [chat, two, token]) await call('GET', `${QUOTE}/${q.quoteId}`);
-  await call('POST', '/_sandbox/clock/advance', { seconds: 600 });
-  await call('GET', `${QUOTE}/${two.quoteId}`);
-  await call('GET', '/_sandbox/events?limit=100');
-  await call('GET', '/_sandbox/resources');
+  return { texts, call };
+}
+
+async function script(previous: boolean): Promise<string[]> {
+  const t = await createTestApp();
+  const { texts, call } = recorder(t);
+  const q = await intents(call);
+  expect(q.allocations).toBeGreaterThan(1);
+  if (previous) for (const id of [q.chat, q.two, q.token]) await asPrevious(t, id);
+  await moves(call, q, (s) => t.clock.advance(s));
   return texts;
 }
+
+const stores: LowdbStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+});
 
 describe('a quote stored by the previous version', () => {
   it('is read, moved and listed with the same bytes as one stored in this form', async () => {
@@ -63,5 +67,18 @@ describe('a quote stored by the previous version', () => {
     expect(before).toEqual(now);
     // The completed quote's pay-in moved it to completed in both.
     expect(now.some((l) => l.includes('"status":"completed"'))).toBe(true);
+  });
+
+  it('is moved as the previous version moved it, from a --data directory that version wrote', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'sandbox-quotes-'));
+    await cp(path.join(FIXTURE, 'tenants'), path.join(dir, 'tenants'), { recursive: true });
+    const before = JSON.parse(await readFile(path.join(FIXTURE, 'answers.json'), 'utf8')) as { quotes: ScriptQuotes; lines: string[] };
+    const store = await LowdbStore.open(dir);
+    stores.push(store);
+    const t = await createTestApp({ store, clock: new ManualClock() });
+    const { texts, call } = recorder(t);
+    await moves(call, before.quotes, (s) => t.clock.advance(s));
+    expect(texts.map((l) => l.split(' ')[2])).toEqual(Array(17).fill('200'));
+    expect(texts).toEqual(before.lines);
   });
 });
