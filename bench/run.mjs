@@ -402,7 +402,8 @@ if (part('pg')) {
   };
   /** Two replicas, POST payouts over `count` keys from both, PG_KEY_CONNECTIONS on each. */
   const overKeys = async (count) => {
-    const url = await database();
+    // BENCH_PG_MAX sets each replica's pool (`?max=N` on the store URL); unset, the sandbox's default.
+    const url = (await database()) + (process.env.BENCH_PG_MAX ? `?max=${process.env.BENCH_PG_MAX}` : '');
     const uncapped = ['--max-resources', '0'];
     const servers = [await start(['--store', url, ...uncapped], 'dist/main.js', { probe: true }), await start(['--store', url, ...uncapped], 'dist/main.js', { probe: true })];
     const keys = Array.from({ length: count }, newKey);
