@@ -168,9 +168,11 @@ describe('attributes and lengths refused before parsing', () => {
 
   it('refuses a tag of many attributes, and a body of many namespace declarations, before the structure check looks each up per tag', async () => {
     // 35,000 declarations on the root and 120,000 children held the event loop for 5 s.
+    // Its 900 KB are read and refused in 100 to 300 ms of the process's CPU (V8's collector and
+    // compiler threads counted, more on a cold Node); the per-tag lookup took 3.2 s.
     const flood = `<FXTradInstr${' xmlns:a="u"'.repeat(35_000)}>${'<b/>'.repeat(120_000)}</FXTradInstr>`;
     const { ms, res } = await cpuOf('POST', '/trades', flood);
-    expect(ms, `${ms.toFixed(1)} ms of CPU`).toBeLessThan(250);
+    expect(ms, `${ms.toFixed(1)} ms of CPU`).toBeLessThan(1000);
     expect(res.status).toBe(400);
     const many = rejection(await fx(t, 'POST', '/trades', { xml: flood }));
     expect(many).toMatchObject({ status: 400, code: 'MALFORMED_XML', location: 'FXTradInstr' });
