@@ -47,6 +47,26 @@ describe('GET /_sandbox/resources', () => {
   });
 });
 
+describe('GET /_sandbox/resources, newest first', () => {
+  it('keeps the newest `limit` in the order of a full sort: instant, then the greater id', async () => {
+    const t = await createTestApp();
+    const refs = ['m-2', 'a-9', 'z-1', 'b_3', 'B-4', 'c-10', 'c-9', 'q-1', 'x-0', 'k-5', 'k-50', 'e-7'];
+    for (const [i, ref] of refs.entries()) {
+      // Three at each instant.
+      if (i > 0 && i % 3 === 0) await advance(t, 7);
+      expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout(ref) })).status).toBe(201);
+    }
+    const all = (await t.call('GET', '/_sandbox/resources?kind=payouts&limit=1000')).body.data.map((r: any) => [r.createdAt, r.id]);
+    const sorted = [...all].sort((a, b) => (a[0] === b[0] ? b[1].localeCompare(a[1]) : b[0].localeCompare(a[0])));
+    expect(all).toEqual(sorted);
+    expect(all.map((r: string[]) => r[1])).toEqual(['k-50', 'k-5', 'e-7', 'x-0', 'q-1', 'c-9', 'c-10', 'B-4', 'b_3', 'z-1', 'm-2', 'a-9']);
+    for (const limit of [1, 2, 4, 5, 11]) {
+      const some = (await t.call('GET', `/_sandbox/resources?kind=payouts&limit=${limit}`)).body.data.map((r: any) => [r.createdAt, r.id]);
+      expect(some).toEqual(all.slice(0, limit));
+    }
+  });
+});
+
 describe('GET /_sandbox/resources?id=', () => {
   it("finds one resource by its id however old, only the caller's, in any kind or the one named", async () => {
     const t = await createTestApp();
