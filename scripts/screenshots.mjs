@@ -51,6 +51,12 @@ try {
   for (const width of WIDTHS) {
     const page = await browser.newPage({ viewport: { width, height: 900 } });
     const shoot = (name) => page.screenshot({ path: path.join(OUT, `${name}-${width}.png`) });
+    /** Open a view from the sidebar, wait for what shows it is drawn, and take it. */
+    const view = async (nav, drawn, name = nav) => {
+      await page.click(`[data-nav="${nav}"]`);
+      await page.waitForSelector(drawn);
+      await shoot(name);
+    };
     await page.goto(`${sandbox.url}/console`);
     await page.fill('#key', KEY);
     await shoot('key');
@@ -61,27 +67,19 @@ try {
     await page.locator('[data-view="flow-log"] details.exchange').nth(2).locator('summary').click();
     await shoot('flows');
     const ref = (await page.textContent('[data-field="flow-outcome"]')).split(' ')[1];
-    await page.click('[data-nav="resources"]');
-    await page.waitForSelector('[data-view="resources"] .resource');
-    await shoot('resources');
+    await view('resources', '[data-view="resources"] .resource');
     await page.goto(`${sandbox.url}/console#/resources/payout/${ref}`);
     await page.waitForSelector('[data-view="resource-detail"] article.detail');
     await shoot('resource');
-    await page.click('[data-nav="webhooks"]');
-    await page.waitForSelector('[data-view="deliveries"] details.delivery');
-    await shoot('webhooks');
+    await view('webhooks', '[data-view="deliveries"] details.delivery');
     await page.click('[data-nav="market"]');
     await page.waitForSelector('[data-field="pools"]');
     await call(sandbox, 'POST', '/_sandbox/clock/advance', { seconds: 3600 });
     await page.click('[data-action="market"]');
     await page.waitForSelector('.uplot');
     await shoot('market');
-    await page.click('[data-nav="readiness"]');
-    await page.waitForSelector('[data-field="ready"]');
-    await shoot('readiness');
-    await page.click('[data-nav="settings"]');
-    await page.waitForSelector('[data-view="balances"] table');
-    await shoot('settings');
+    await view('readiness', '[data-field="ready"]');
+    await view('settings', '[data-view="balances"] table');
     await page.close();
   }
   console.log(`${SHOTS.length * WIDTHS.length} screenshots in ${path.relative(ROOT, OUT)}/`);
