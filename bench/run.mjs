@@ -4,13 +4,11 @@
 // rounds it is split into (default 2). BENCH_ONLY="POST payout,GET listings (XML)" runs only those
 // workloads, prints their rows and skips the other measurements and results.json. BENCH_FRESH=1 starts
 // a fresh sandbox for each workload (by default one sandbox serves them all, holding what each created).
-import { EventEmitter, once } from 'node:events';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setPriority } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -25,76 +23,6 @@ const newKey = () => `sk_test_bench${String(++keySeq).padStart(4, '0')}${Date.no
 
 const children = new Set();
 process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
-
-// The servers and PostgreSQL are started by a worker thread at the normal priority; this thread, the
-// load generator, then lowers its own (bench/spawner.mjs). BENCH_NICE=0 keeps both alike.
-const spawner = new Worker(new URL('./spawner.mjs', import.meta.url));
-await once(spawner, 'online');
-// Held only while a request to it is open (a process it started still running, or a start awaited).
-spawner.unref();
-const NICE = Number(process.env.BENCH_NICE ?? 10);
-if (NICE) {
-  try {
-    setPriority(0, NICE);
-  } catch (err) {
-    console.error(`could not lower the load generator's priority: ${err}`);
-  }
-}
-let spawnSeq = 0;
-const replies = new Map();
-spawner.on('message', (m) => replies.get(m.id)?.(m));
-/** One request to the spawner thread; `each` sees every reply to it (a process's output, its exit)
- * until `done(id)`. */
-const ask = (msg, each) => {
-  const id = ++spawnSeq;
-  if (replies.size === 0) spawner.ref();
-  replies.set(id, each);
-  spawner.postMessage({ ...msg, id });
-  return id;
-};
-const done = (id) => {
-  replies.delete(id);
-  if (replies.size === 0) spawner.unref();
-};
-/** A process started by the spawner thread, shaped as the ChildProcess this script uses. */
-function spawn(cmd, args, { env }) {
-  const proc = Object.assign(new EventEmitter(), {
-    pid: undefined,
-    stdout: new EventEmitter(),
-    kill(signal) {
-      try {
-        if (proc.pid) process.kill(proc.pid, signal);
-      } catch {
-        // already gone
-      }
-    },
-  });
-  const id = ask({ op: 'spawn', cmd, args, env }, (m) => {
-    if (m.pid !== undefined) proc.pid = m.pid;
-    if (m.data !== undefined) proc.stdout.emit('data', m.data);
-    if (m.exit !== undefined) {
-      done(id);
-      proc.emit('exit', m.exit);
-    }
-  });
-  return proc;
-}
-/** A throwaway PostgreSQL cluster (scripts/postgres-cluster.mjs), started by the spawner thread. */
-async function startPostgres() {
-  const reply = (msg) => new Promise((resolve) => {
-    const id = ask(msg, (m) => {
-      done(id);
-      resolve(m);
-    });
-  });
-  const ready = await reply({ op: 'postgres' });
-  if (ready.error) throw new Error(ready.error);
-  return {
-    url: ready.url,
-    pid: async () => ready.pid,
-    stop: () => reply({ op: 'postgres-stop', cluster: ready.id }),
-  };
-}
 
 const BENCH_DIR = path.dirname(new URL(import.meta.url).pathname);
 const PROBE_FILE = path.join(mkdtempSync(path.join(tmpdir(), 'bench-probe-')), 'probe.jsonl');
@@ -459,6 +387,7 @@ function treeCpuUs(pid) {
 }
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 if (part('pg')) {
+  const { startPostgres } = await import('../scripts/postgres-cluster.mjs');
   const { default: postgres } = await import('postgres');
   const pg = await startPostgres();
   const pgPid = await pg.pid();
@@ -507,6 +436,7 @@ if (part('pg')) {
     const load = loadAverage();
     for (const s of servers) await stop(s);
     const total = rs.reduce((n, r) => n + r.requests.total, 0);
+    const { stallMs, stallOffCpuMs } = probed([{ from, to }]);
     const row = {
       keys: count,
       rps: Math.round(rs.reduce((n, r) => n + r.requests.total / r.duration, 0)),
@@ -515,7 +445,8 @@ if (part('pg')) {
       cpuUsPerRequest: rs.map((r, i) => Math.round(cpu[i] / r.requests.total)),
       pgCpuUsPerRequest: Math.round(pgCpu / total),
       non2xx: rs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
-      ...(({ stallMs, stallOffCpuMs }) => ({ stallMs, stallOffCpuMs }))(probed([{ from, to }])),
+      stallMs,
+      stallOffCpuMs,
       load,
     };
     console.error(`postgres, POST payout over ${count} keys: ${JSON.stringify(row)}`);
