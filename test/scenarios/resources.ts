@@ -4,16 +4,14 @@
 import { expect } from 'vitest';
 import { KEY, type TestApp } from '../support/app.js';
 import { fx, instruction } from '../support/fx.js';
+import { ADDRESS, COMPLETE, INTENT, QUOTE, SIM_QUOTES } from '../support/quotes.js';
 import { payout, PAYOUTS } from './support.js';
+
+export { ADDRESS, COMPLETE, INTENT, QUOTE, SIM_QUOTES };
 
 export const WALLET = '/api/v1/partners/wallets/payouts';
 export const WITHDRAWAL = '/api/v1/partners/withdrawal';
 export const TRANSFERS = '/api/v1/transfers';
-export const INTENT = '/api/v1/partners/marketplace/intent';
-export const QUOTE = '/api/v1/partners/marketplace/quote';
-export const COMPLETE = '/api/v1/quotes/complete';
-export const SIM_QUOTES = '/_sandbox/simulate/quotes';
-export const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 export const NGN_ACCOUNT = '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9';
 const SOURCE = { 'x-service-source': 'payroll-service' };
 

@@ -12,10 +12,9 @@ import { tenantIdOf } from '../../src/engine/tenancy/tenants.js';
 import { advance, createTestApp, KEY, KEY_B, type TestApp } from '../support/app.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { receiver } from '../support/webhooks.js';
+import { INTENT, QUOTE } from '../support/quotes.js';
 
 const PAYOUTS = '/api/v1/partners/payouts';
-const INTENT = '/api/v1/partners/marketplace/intent';
-const QUOTE = '/api/v1/partners/marketplace/quote';
 
 const payout = (over: Record<string, unknown> = {}) => ({
   reference: 'order-1',

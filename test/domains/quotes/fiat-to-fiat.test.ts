@@ -12,14 +12,9 @@ import type { XmlElement } from '../../../src/iso20022/xml.js';
 import { createTestApp, KEY, LIVE_KEY, type TestApp } from '../../support/app.js';
 import { fx } from '../../support/fx.js';
 import { setup, verifyAll } from '../../support/webhooks.js';
+import { ADDRESS, COMPLETE, EXPRESS, INTENT, QUOTE, SIM_QUOTES as SIM } from '../../support/quotes.js';
 
-const INTENT = '/api/v1/partners/marketplace/intent';
-const EXPRESS = '/api/v1/partners/marketplace/express/quote';
-const QUOTE = '/api/v1/partners/marketplace/quote';
-const COMPLETE = '/api/v1/quotes/complete';
-const SIM = '/_sandbox/simulate/quotes';
 const BANK = { accountName: 'John Doe', accountNumber: '0123456789', bankCode: '058' };
-const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 const GHS_USDT_BASE = 'e85267cf-6026-412f-8f6a-9c6ad108928d';
 const GHS_USDT_POLYGON = '931aa903-b8d6-4054-be72-f45577bdb63a';

@@ -2,14 +2,8 @@
 // read-back, and payment-specific quotes made and read directly.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { advance, createTestApp, KEY_B, type TestApp } from '../../support/app.js';
+import { ADDRESS, COMPLETE, EXPRESS, PAYMENTS, QUOTE, QUOTES, SIM_QUOTES as SIM } from '../../support/quotes.js';
 
-const EXPRESS = '/api/v1/partners/marketplace/express/quote';
-const QUOTE = '/api/v1/partners/marketplace/quote';
-const QUOTES = '/api/v1/quotes';
-const PAYMENTS = '/api/v1/quotes/payments';
-const COMPLETE = '/api/v1/quotes/complete';
-const SIM = '/_sandbox/simulate/quotes';
-const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 const NGN_USDT_BASE = '7e4ffa35-4c02-497f-b525-28a216edd814';
 const NGN_USDT_ETHEREUM = '73bd4452-6eb7-47ed-95cb-f457564a0687';
 const NGN_USDT_POLYGON = '4b3ae805-2509-4a3e-ae86-2c0e6feb3514';

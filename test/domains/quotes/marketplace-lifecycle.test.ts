@@ -1,11 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { advance, createTestApp, KEY, KEY_B, LIVE_KEY, type TestApp } from '../../support/app.js';
+import { ADDRESS, COMPLETE, INTENT, QUOTE, SIM_QUOTES as SIM } from '../../support/quotes.js';
 
-const INTENT = '/api/v1/partners/marketplace/intent';
-const QUOTE = '/api/v1/partners/marketplace/quote';
-const COMPLETE = '/api/v1/quotes/complete';
-const SIM = '/_sandbox/simulate/quotes';
-const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 const BANK = { accountName: 'John Doe', accountNumber: '0123456789', bankCode: '058' };
 const NGN_USDT_BASE = '7e4ffa35-4c02-497f-b525-28a216edd814';
 const NGN_USDT_ETHEREUM = '73bd4452-6eb7-47ed-95cb-f457564a0687';

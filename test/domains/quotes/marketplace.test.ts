@@ -1,8 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, KEY, KEY_B, LIVE_KEY, type TestApp } from '../../support/app.js';
+import { INTENT, QUOTE } from '../../support/quotes.js';
 
-const INTENT = '/api/v1/partners/marketplace/intent';
-const QUOTE = '/api/v1/partners/marketplace/quote';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const EVM = /^0x[0-9a-f]{40}$/;
 const ORDER_REF = /^HPR-[0-9a-f]{32}$/;
