@@ -5,7 +5,7 @@ import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { quoteView, type QuoteRecord } from './quotes.build.js';
 import { paymentQuote, presentPayment } from './quotes.complete.js';
 import type { ExpressQuoteRequest, MarketplaceQuote, PaymentQuote } from './quotes.schema.js';
-import { createQuote, getQuote, quotes } from './quotes.service.js';
+import { createQuote, getQuote } from './quotes.service.js';
 
 /** The request as an intent: the amount is in source units and no rate is proposed. */
 const asIntent = (req: ExpressQuoteRequest) => ({
@@ -22,10 +22,8 @@ export function createExpressQuote(t: Tenant, req: ExpressQuoteRequest, scenario
 
 /** POST /api/v1/quotes: a quote made as an express one, answered as its payment-specific quote. */
 export function createPaymentQuote(t: Tenant, req: ExpressQuoteRequest, scenario?: string): PaymentQuote {
-  const q = createQuote(t, asIntent(req), scenario, { chain: req.destinationNetwork });
-  const record: QuoteRecord & { payment: PaymentQuote } = { ...q, payment: paymentQuote(t, q) };
-  quotes(t).put(q.quoteId, record);
-  return presentPayment(record);
+  const q = createQuote(t, asIntent(req), scenario, { chain: req.destinationNetwork, withPayment: paymentQuote });
+  return presentPayment(q as QuoteRecord & { payment: PaymentQuote });
 }
 
 /** GET /api/v1/quotes/payments/{id}: the payment-specific quote as it stands. */

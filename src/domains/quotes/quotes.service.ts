@@ -23,7 +23,7 @@ import {
   type StoredQuote,
 } from './quotes.build.js';
 import { quote, quoteMachine, type QuoteEvent } from './quotes.machine.js';
-import type { CreateIntentRequest, MarketplaceQuote } from './quotes.schema.js';
+import type { CreateIntentRequest, MarketplaceQuote, PaymentQuote } from './quotes.schema.js';
 
 const EXPIRE = 'quote.expire';
 const PAY_IN = 'quote.pay_in';
@@ -46,6 +46,9 @@ export interface QuoteOptions {
   quoteType?: 'quote' | 'express';
   /** Only pools on this chain (the partner named a network). */
   chain?: string;
+  /** The payment-specific quote a quote made as one carries from creation (POST /api/v1/quotes),
+   * attached before its first event so that event's total is the one the partner is answered. */
+  withPayment?: (t: Tenant, q: QuoteRecord) => PaymentQuote;
 }
 
 export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: string, opts: QuoteOptions = {}): QuoteRecord {
@@ -104,6 +107,7 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
     payoutTo: null,
     ...(opts.quoteType === 'express' ? { quoteType: 'express' as const } : {}),
   };
+  if (opts.withPayment) record.payment = opts.withPayment(t, record);
   quotes(t).put(quoteId, record);
   t.scheduler.enqueue(EXPIRE, quoteId, now + ttl * 1000);
   quote.emit(t, 'pending', record, eventView[t.mode]);

@@ -133,6 +133,16 @@ describe('POST /api/v1/quotes and GET /api/v1/quotes/payments/{id}', () => {
     expect((await t.call('GET', `${QUOTE}/${p.quoteId}`)).body.status).toBe('pending');
   });
 
+  it('announces the quote with the total it answered, in every event of its life', async () => {
+    const [p] = (await t.call('POST', QUOTES, { body: body({ amount: 5000 }) })).body;
+    expect(p).toMatchObject({ amount: 5000, totalAmount: 5000.5 });
+    await advance(t, 300);
+    const [pending] = await events('quote.pending');
+    const [expired] = await events('quote.expired');
+    expect(pending.data).toMatchObject({ quote_id: p.quoteId, amount: 5000, total_amount: 5000.5, status: 'pending' });
+    expect(expired.data).toMatchObject({ quote_id: p.quoteId, amount: 5000, total_amount: 5000.5, status: 'expired' });
+  });
+
   it('follows the quote: completion keeps the same payment-specific quote, then COMPLETED on pay-in', async () => {
     const [p] = (await t.call('POST', QUOTES, { body: body() })).body;
     await advance(t, 10);
