@@ -39,7 +39,12 @@ export const AdvanceRequest = z
       .optional()
       .openapi({ example: '2027-01-31T00:00:00Z', description: 'The instant to move the clock to; never earlier than now (409)' }),
   })
-  .refine((b) => (b.seconds === undefined) !== (b.to === undefined), { message: 'send exactly one of seconds or to', path: ['seconds'] })
+  // Read after the field's name in the answer's message ("seconds is required: …").
+  .refine((b) => b.seconds !== undefined || b.to !== undefined, {
+    message: 'is required: send seconds (how far to move the clock, e.g. 3600), or to (the instant to move it to, e.g. 2027-01-31T00:00:00Z)',
+    path: ['seconds'],
+  })
+  .refine((b) => b.seconds === undefined || b.to === undefined, { message: 'cannot be sent with to: send one of them', path: ['seconds'] })
   // The refinement, as the document says it to validating proxies and generated clients.
   .openapi('AdvanceClockRequest', { oneOf: [{ required: ['seconds'] }, { required: ['to'] }], description: 'Exactly one of seconds or to' });
 

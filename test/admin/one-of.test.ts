@@ -31,7 +31,13 @@ describe('oneOf in /openapi.json', () => {
   it('the app still answers both and neither with its own messages', async () => {
     const both = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 60, to: '2030-01-01T00:00:00Z' } });
     expect(both.status).toBe(400);
-    expect(both.body.message).toBe('Invalid request body: seconds send exactly one of seconds or to.');
+    expect(both.body.message).toBe('Invalid request body: seconds cannot be sent with to: send one of them.');
+    const neither = await t.call('POST', '/_sandbox/clock/advance', { body: {} });
+    expect(neither.status).toBe(400);
+    expect(neither.body.message).toBe(
+      'Invalid request body: seconds is required: send seconds (how far to move the clock, e.g. 3600), or to (the instant to move it to, e.g. 2027-01-31T00:00:00Z).',
+    );
+    expect(neither.body.error.details).toHaveLength(1);
     const none = await t.call('PUT', '/_sandbox/scenario', { body: {} });
     expect(none.status).toBe(400);
     expect(none.body.message).toBe('Send exactly one of name (a bundled scenario) or scenario (an inline document).');
