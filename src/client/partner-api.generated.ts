@@ -2448,6 +2448,7 @@ export interface operations {
             /** @description Banks and their codes */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2457,6 +2458,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2466,6 +2468,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2475,6 +2478,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2502,6 +2506,7 @@ export interface operations {
             /** @description The verified account name */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2511,6 +2516,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2520,6 +2526,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2529,6 +2536,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2538,6 +2546,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3195,6 +3204,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3204,6 +3214,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3213,6 +3224,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3222,6 +3234,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3838,6 +3851,7 @@ export interface operations {
             /** @description The rate now */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3847,6 +3861,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3856,6 +3871,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3865,6 +3881,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3897,6 +3914,7 @@ export interface operations {
             /** @description An event stream: `event: rate_update` or `event: heartbeat`, each with one line of JSON data */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3913,6 +3931,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3922,6 +3941,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3931,6 +3951,7 @@ export interface operations {
             /** @description The key holds 10 streams open already (RATE_LIMITED), or a scenario asks for it */
             429: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3940,6 +3961,7 @@ export interface operations {
             /** @description The sandbox holds as many streams as it may for all keys (SERVICE_UNAVAILABLE, with Retry-After), or a scenario asks for it */
             503: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3949,6 +3971,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4401,6 +4424,7 @@ export interface operations {
             /** @description One page of listings (root FndPrcgPsptRpt, XSD /xsd/FndPrcgPsptRpt.xsd) */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4410,6 +4434,7 @@ export interface operations {
             /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4419,6 +4444,7 @@ export interface operations {
             /** @description Missing or invalid API key (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4428,6 +4454,7 @@ export interface operations {
             /** @description Any other error, as the same reject message (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4456,6 +4483,7 @@ export interface operations {
             /** @description The rate (root FxTradStsAndDtls, XSD /xsd/FxTradStsAndDtls.xsd) */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4465,6 +4493,7 @@ export interface operations {
             /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4474,6 +4503,7 @@ export interface operations {
             /** @description Missing or invalid API key (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4483,6 +4513,7 @@ export interface operations {
             /** @description Any other error, as the same reject message (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5171,6 +5202,7 @@ export interface operations {
             /** @description Journal entries */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5180,6 +5212,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5189,6 +5222,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5198,6 +5232,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5224,6 +5259,7 @@ export interface operations {
             /** @description Events */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5233,6 +5269,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5242,6 +5279,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5251,6 +5289,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5365,6 +5404,7 @@ export interface operations {
             /** @description Resources and counts per kind */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5374,6 +5414,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5383,6 +5424,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5392,6 +5434,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5594,6 +5637,7 @@ export interface operations {
             /** @description The file was accepted; each row is now a PENDING transfer */
             201: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5603,6 +5647,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5612,6 +5657,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5621,6 +5667,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5630,6 +5677,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5639,6 +5687,7 @@ export interface operations {
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5648,6 +5697,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5887,6 +5937,7 @@ export interface operations {
             /** @description Deliveries */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5896,6 +5947,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5905,6 +5957,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5914,6 +5967,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6144,6 +6198,7 @@ export interface operations {
             /** @description The report */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6155,6 +6210,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6164,6 +6220,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6173,6 +6230,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -4,7 +4,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_CODES } from '../kernel/errors.js';
 import { validationHook } from './error-responses.js';
 import type { AppEnv } from './types.js';
-import { warnUnknownFields } from './unknown-fields.js';
+import { warnUnknownFields, warnUnknownQuery } from './unknown-fields.js';
 
 export const ErrorEnvelope = z
   .object({
@@ -68,15 +68,17 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
 export const security = [{ bearerAuth: [] }];
 
 /** A router whose validation failures become the API's error envelope, and whose JSON bodies'
- * unknown fields are accepted and warned of (http/unknown-fields.ts). */
+ * unknown fields and unknown query parameters are accepted and warned of (http/unknown-fields.ts). */
 export function newRouter() {
   const router = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never });
   const openapi = router.openapi;
   router.openapi = ((route: RouteConfig, handler: never, hook?: never) => {
     const schema = (route.request?.body?.content as Record<string, { schema?: unknown }> | undefined)?.['application/json']?.schema as z.ZodType | undefined;
+    const query = route.request?.query as z.ZodType | undefined;
     const warning = async (result: Parameters<typeof validationHook>[0] & { target?: string }, c: Context<AppEnv>) => {
       validationHook(result, c);
       if (schema && result.target === 'json') await warnUnknownFields(c, schema);
+      else if (query && result.target === 'query') warnUnknownQuery(c, query);
     };
     const headers = route.request?.headers as z.ZodObject | undefined;
     if (!headers) return openapi(route as never, handler, hook ?? (warning as never));
@@ -146,11 +148,16 @@ export function withScenarioHeader<D extends object>(document: D): D {
 }
 
 /**
- * Documents X-Sandbox-Warning on the answers of every operation that takes a JSON body: an unknown
- * or misspelt field is accepted, as live services ignore it, and named there (http/unknown-fields.ts).
+ * Documents X-Sandbox-Warning on the answers of every operation that takes a JSON body or query
+ * parameters: an unknown or misspelt field or parameter is accepted, as live services ignore it, and
+ * named there (http/unknown-fields.ts).
  */
 export function withWarningHeader<D extends object>(document: D): D {
-  type Op = { requestBody?: { content?: Record<string, unknown> }; responses?: Record<string, { headers?: Record<string, unknown> }> };
+  type Op = {
+    requestBody?: { content?: Record<string, unknown> };
+    parameters?: { in?: string }[];
+    responses?: Record<string, { headers?: Record<string, unknown> }>;
+  };
   const doc = document as { paths?: Record<string, Record<string, Op>>; components?: Record<string, unknown> };
   const components = (doc.components ??= {}) as { headers?: Record<string, unknown> };
   (components.headers ??= {}).SandboxWarning = {
@@ -164,7 +171,9 @@ export function withWarningHeader<D extends object>(document: D): D {
     for (const op of Object.values(item)) {
       // Only JSON bodies the route validators read: the bulk upload (JSON or CSV) reads its own.
       const content = Object.keys(op?.requestBody?.content ?? {});
-      if (content.length !== 1 || content[0] !== 'application/json' || !op.responses) continue;
+      const json = content.length === 1 && content[0] === 'application/json';
+      const query = op?.parameters?.some((p) => p.in === 'query') ?? false;
+      if (!(json || query) || !op.responses) continue;
       for (const response of Object.values(op.responses)) (response.headers ??= {})['X-Sandbox-Warning'] = { $ref: '#/components/headers/SandboxWarning' };
     }
   }

@@ -97,6 +97,14 @@ function walk(schema: z.ZodType, input: unknown, prefix: string, keys: (string |
   return out;
 }
 
+/** Names the query's unknown parameters on the answer and for the journal, as a body's unknown
+ * fields are: a misspelt filter (`stauts=FAILED`) would otherwise answer an unfiltered page without
+ * a word. */
+export function warnUnknownQuery(c: Context<AppEnv>, schema: z.ZodType): void {
+  if (!c.req.url.includes('?')) return;
+  warn(c, unknownFields(schema, c.req.query()).map((w) => w.replace(/^unknown field/, 'unknown query parameter')));
+}
+
 /** Names the body's unknown fields on the answer (X-Sandbox-Warning) and for the journal. */
 export async function warnUnknownFields(c: Context<AppEnv>, schema: z.ZodType): Promise<void> {
   const input = await c.req.json().catch(() => undefined);

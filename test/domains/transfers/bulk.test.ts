@@ -213,6 +213,18 @@ describe('bulk page', () => {
     expect(known.headers.get('x-sandbox-warning')).toBeNull();
   });
 
+  it('names a query parameter it does not take in X-Sandbox-Warning, with did you mean, and answers the page as if it were not sent', async () => {
+    const id = (await upload(rows(3))).body.id;
+    const typo = await page(id, '?stauts=FAILED&pageSize=5');
+    expect(typo.status).toBe(200);
+    expect(typo.body).toMatchObject({ pageNumber: 0, pageSize: 10, totalElements: 3 });
+    expect(typo.headers.get('x-sandbox-warning')).toBe(
+      "unknown query parameter 'stauts' was ignored: did you mean 'status'?; unknown query parameter 'pageSize' was ignored",
+    );
+    expect((await t.call('GET', '/_sandbox/requests?limit=1')).body.data[0].warnings).toHaveLength(2);
+    expect((await page(id, '?status=PENDING&size=5')).headers.get('x-sandbox-warning')).toBeNull();
+  });
+
   it('an empty result has no pages; an unknown id is 404', async () => {
     const id = (await upload(rows(3))).body.id;
     expect((await page(id, '?currency=GHS')).body).toEqual({ content: [], pageNumber: 0, pageSize: 10, totalElements: 0, totalPages: 0 });
