@@ -69,7 +69,7 @@ export function ensureFunds(t: Tenant, key: string, amount: Decimal.Value, withF
       'INSUFFICIENT_BALANCE',
       `The ${key} wallet holds ${available.toFixed()}, less than the ${dec(amount).toFixed()} this needs${withFee ? ' (amount plus fee)' : ''}. ` +
         'Send a smaller amount, or top up with POST /_sandbox/balances/top-up.',
-      [{ field: 'amount', issue: `exceeds the available ${key} balance of ${available.toFixed()}` }],
+      [{ field: 'amount', issue: withFee ? `with its fee, ${dec(amount).toFixed()}, exceeds the available ${key} balance of ${available.toFixed()}` : `exceeds the available ${key} balance of ${available.toFixed()}` }],
     );
   }
   return available;

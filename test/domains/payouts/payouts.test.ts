@@ -126,6 +126,19 @@ describe('POST /api/v1/partners/payouts', () => {
     expect((await t.call('GET', `${PATH}/order-10001`)).status).toBe(404);
     expect(await balance(KEY, 'USD')).toBe('1000000.00');
   });
+
+  it('debits amount plus fee: a payout of the whole balance is refused naming what it needs with its fee', async () => {
+    const res = await t.call('POST', PATH, { body: payout({ currency: 'USD', amount: 1_000_000 }) });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      details: [{ field: 'amount', issue: 'with its fee, 1000003, exceeds the available USD balance of 1000000' }],
+    });
+    const fits = await t.call('POST', PATH, { body: payout({ currency: 'USD', amount: 999_997 }) });
+    expect(fits.status).toBe(201);
+    expect(fits.body.data.fee).toBe(3);
+    expect(await balance(KEY, 'USD')).toBe('0.00');
+  });
 });
 
 describe('idempotency', () => {

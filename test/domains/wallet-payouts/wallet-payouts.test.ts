@@ -132,7 +132,7 @@ describe('POST /api/v1/partners/wallets/payouts', () => {
   it('holds amount plus fee: the whole balance can go, one token-millionth more cannot', async () => {
     const over = await t.call('POST', PATH, { body: payout({ reference: 'over', amount: 99997.500001 }) });
     expect(over.status).toBe(400);
-    expect(over.body.error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: [{ field: 'amount', issue: 'exceeds the available usdc:ethereum balance of 100000' }] });
+    expect(over.body.error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: [{ field: 'amount', issue: 'with its fee, 100000.000001, exceeds the available usdc:ethereum balance of 100000' }] });
     expect(await balance('usdc:ethereum')).toBe('100000.000000');
     const all = await t.call('POST', PATH, { body: payout({ reference: 'all', amount: 99997.5 }) });
     expect(all.status).toBe(201);
