@@ -30,3 +30,24 @@ export const referenceText = (max: number) =>
     .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not hold a control character (U+0000 to U+001F, U+007F): send letters, digits and punctuation')
     // The document states both rules in one pattern (a schema has one): no control character, and one that is not white space.
     .openapi({ pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$' });
+
+/** A whole-number query parameter (a page, a page size), published as the int32 the API document
+ * names; text that is not one is 400 saying which numbers it takes. */
+export const wholeNumberQuery = (name: string, def: number, min: number, max: number, description = `A whole number from ${min} to ${max}; default ${def}`) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, { message: `must be a whole number from ${min} to ${max}` })
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .optional()
+    .transform((v) => v ?? def)
+    .openapi({
+      param: { name, in: 'query' },
+      type: 'integer',
+      format: 'int32',
+      minimum: min,
+      maximum: max,
+      default: def,
+      description,
+      example: def,
+    } as never);

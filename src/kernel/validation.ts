@@ -46,7 +46,8 @@ type Issue = ZodError['issues'][number];
 function describeIssue(issue: Issue, value: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
-      if (value === undefined) return `is required: send ${article(issue.expected)}`;
+      // A schema that says what to send in its own words (not zod's "Invalid input…") is quoted.
+      if (value === undefined) return issue.message && !issue.message.startsWith('Invalid input') ? issue.message : `is required: send ${article(issue.expected)}`;
       // 1e400 parses to Infinity: a number, but not one JSON can carry
       if (typeof value === 'number' && !Number.isFinite(value)) return `must be a finite ${issue.expected}, not ${value}`;
       return `must be ${article(issue.expected)}, not ${typeName(value)}`;

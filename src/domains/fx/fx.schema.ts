@@ -1,7 +1,7 @@
 // The OpenAPI side of the FX routes: XML bodies are documented as text naming their root and XSD,
 // and the query and path parameters are zod schemas that also validate.
 import { z } from '@hono/zod-openapi';
-import { INT32_MAX } from '../../http/fields.js';
+import { INT32_MAX, wholeNumberQuery } from '../../http/fields.js';
 import type { XsdName } from '../../iso20022/xsd-names.js';
 import { REQUEST_EXAMPLES } from './fx.examples.js';
 import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './fx.listings.js';
@@ -49,13 +49,17 @@ export const ListingsQuery = z.object({
   source: currency.optional().openapi({ description: 'Only pools paid in this currency (any case), e.g. NGN', example: 'NGN' }),
   destination: currency.optional().openapi({ description: 'Only pools delivering this currency, e.g. USDT', example: 'USDT' }),
   // Any int32 page answers, as on the bulk transfer list; a page past the end is empty.
-  page: z.coerce.number().int().min(0).max(INT32_MAX).default(PAGE_DEFAULT).openapi({ description: `0-based page number, default ${PAGE_DEFAULT}`, format: 'int32' }),
-  pageSize: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT).openapi({ description: `Listings per page, 1 to ${PAGE_SIZE_MAX}, default ${PAGE_SIZE_DEFAULT}` }),
+  page: wholeNumberQuery('page', PAGE_DEFAULT, 0, INT32_MAX, `0-based page number, default ${PAGE_DEFAULT}`),
+  pageSize: wholeNumberQuery('pageSize', PAGE_SIZE_DEFAULT, 1, PAGE_SIZE_MAX, `Listings per page, 1 to ${PAGE_SIZE_MAX}, default ${PAGE_SIZE_DEFAULT}`),
 });
 
+/** A currency code the maker rate needs; sent without one, the answer says what to send. */
+const rateCurrency = (example: string) =>
+  z.string({ error: `is required: send a currency code, e.g. ${example}` }).regex(/^[A-Za-z]{3,5}$/, { message: 'must be a currency code of 3 to 5 letters, e.g. NGN or USDT' });
+
 export const RatesQuery = z.object({
-  from: currency.openapi({ description: 'Source currency, e.g. NGN', example: 'NGN' }),
-  to: currency.openapi({ description: 'Target currency, e.g. USDT', example: 'USDT' }),
+  from: rateCurrency('NGN').openapi({ description: 'Source currency, e.g. NGN', example: 'NGN' }),
+  to: rateCurrency('USDT').openapi({ description: 'Target currency, e.g. USDT', example: 'USDT' }),
 });
 
 export const XsdParams = z.object({

@@ -1,7 +1,7 @@
 // Disbursement transfers (API document §2.9, §2.10, §4.5): the single-transfer request, the
 // transfer as the sandbox returns it, bulk files and the bulk page.
 import { z } from '@hono/zod-openapi';
-import { fiatAmount, INT32_MAX, referenceText, timestamp } from '../../http/fields.js';
+import { fiatAmount, INT32_MAX, referenceText, timestamp, wholeNumberQuery } from '../../http/fields.js';
 import { SETTLEMENT_STATUSES } from '../reference/settlement.js';
 
 export const TRANSFER_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
@@ -162,25 +162,6 @@ export const TransferPage = z
   .openapi('TransferPage');
 
 const q = (name: string) => ({ param: { name, in: 'query' as const } });
-/** A whole-number query parameter, published as the int32 the API document names. */
-const intText = (name: string, def: number, min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,10}$/, { message: 'must be a whole number' })
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
-    .optional()
-    .transform((v) => v ?? def)
-    .openapi({
-      ...q(name),
-      type: 'integer',
-      format: 'int32',
-      minimum: min,
-      maximum: max,
-      default: def,
-      description: `A whole number from ${min} to ${max}; default ${def}`,
-      example: def,
-    } as never);
 
 
 /** A calendar date (YYYY-MM-DD, no 02-30) or a date-time with an offset, over createdAt. */
@@ -211,8 +192,8 @@ const filter = (name: string, values: readonly string[], example: string) =>
     });
 
 export const BulkPageQuery = z.object({
-  page: intText('page', 0, 0, INT32_MAX),
-  size: intText('size', 10, 1, 100),
+  page: wholeNumberQuery('page', 0, 0, INT32_MAX),
+  size: wholeNumberQuery('size', 10, 1, 100),
   query: z.string().max(100).optional().openapi({ ...q('query'), description: 'Matches reference, destination account number or name (case-insensitive, part of the text)' }),
   status: filter('status', TRANSFER_STATUSES, 'FAILED'),
   category: filter('category', TRANSFER_CATEGORIES, 'SALARY'),

@@ -15,6 +15,22 @@ beforeEach(async () => {
 const listings = (res: { xml: XmlElement }) => (res.xml.Listgs ?? []) as XmlElement[];
 
 describe('GET /listings', () => {
+  it('says which numbers a page and a page size take, and what a maker rate needs, when the query is wrong', async () => {
+    expect(rejection(await fx(t, 'GET', '/listings?pageSize=abc'))).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      location: 'pageSize',
+      text: 'Invalid request query: pageSize must be a whole number from 1 to 100.',
+    });
+    expect(rejection(await fx(t, 'GET', '/listings?page=1.5')).text).toBe('Invalid request query: page must be a whole number from 0 to 2147483647.');
+    expect(rejection(await fx(t, 'GET', '/listings?pageSize=101')).text).toBe('Invalid request query: pageSize must be at most 100.');
+    const none = rejection(await fx(t, 'GET', '/rates/makers?to=USDT'));
+    expect(none).toMatchObject({ status: 400, location: 'from', text: 'Invalid request query: from is required: send a currency code, e.g. NGN.' });
+    expect(rejection(await fx(t, 'GET', '/rates/makers?from=NGN&to=US-DT')).text).toBe(
+      'Invalid request query: to must be a currency code of 3 to 5 letters, e.g. NGN or USDT.',
+    );
+  });
+
   it('answers the same bytes to every key of a mode within a minute, and its own mode to each', async () => {
     const first = await fx(t, 'GET', '/listings?source=ngn&pageSize=5');
     const again = await fx(t, 'GET', '/listings?source=NGN&pageSize=5');
