@@ -149,7 +149,7 @@ export function removeAllocation(t: Tenant, id: string, itemId: string): Marketp
   if (kept.length === 0) {
     throw new SandboxError(
       'INVALID_STATE_TRANSITION',
-      `Allocation '${itemId}' is the last one of quote '${id}'; a quote keeps at least one. Cancel the quote or create a new intent instead.`,
+      `Allocation '${itemId}' is the last one of quote '${id}'; a quote keeps at least one. Create a new intent for the amount you want instead; this quote expires at the end of its ttl.`,
     );
   }
   // The chain, totals and deposit address block follow from the allocations left.
