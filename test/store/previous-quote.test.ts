@@ -79,6 +79,10 @@ describe('a quote stored by the previous version', () => {
     const { texts, call } = recorder(t);
     await moves(call, before.quotes, (s) => t.clock.advance(s));
     expect(texts.map((l) => l.split(' ')[2])).toEqual(Array(17).fill('200'));
-    expect(texts).toEqual(before.lines);
+    // One change on purpose since that version: order.successful carries the order's status,
+    // `successful`, where it carried the quote's, `completed`; everything else is the same bytes.
+    const changed = (l: string) => l.replace(/("event":"order\.successful","createdAt":"[^"]*","data":\{[^}]*?"status":)"completed"/g, '$1"successful"');
+    expect(before.lines.filter((l) => changed(l) !== l)).toHaveLength(1);
+    expect(texts).toEqual(before.lines.map(changed));
   });
 });

@@ -311,3 +311,9 @@ const eventData = (mode: Mode) => (q: QuoteRecord): Record<string, unknown> => {
 
 /** The event view of a key's quotes, by the key's mode. */
 export const eventView: Record<Mode, (q: QuoteRecord) => Record<string, unknown>> = { sandbox: eventData('sandbox'), live: eventData('live') };
+
+/** The view order.successful carries: the order's status, `successful`, as the live service names an
+ * order's statuses (pending, successful, expired, insufficient-balance, failed), where the quote.*
+ * events carry the quote's own. */
+const orderData = (mode: Mode) => (q: QuoteRecord): Record<string, unknown> => ({ ...eventData(mode)(q), status: 'successful' });
+export const orderView: Record<Mode, (q: QuoteRecord) => Record<string, unknown>> = { sandbox: orderData('sandbox'), live: orderData('live') };

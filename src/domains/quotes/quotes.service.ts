@@ -17,6 +17,7 @@ import {
   expiresAtMs,
   newDeposit,
   newOrderReference,
+  orderView,
   quoteOf,
   quoteView,
   type QuoteRecord,
@@ -173,7 +174,7 @@ export function moveQuote(t: Tenant, id: string, event: QuoteEvent, patch: Parti
     drawDown(t, allocations.flatMap((a) => poolDraws({ ...a, settlement: a.metadata.settlement })));
   }
   quote.emit(t, status, next, eventView[t.mode]);
-  if (status === 'completed') quote.emitExtra(t, 'order.successful', next, eventView[t.mode]);
+  if (status === 'completed') quote.emitExtra(t, 'order.successful', next, orderView[t.mode]);
   return next;
 }
 

@@ -153,7 +153,7 @@ describe('a GHS → NGN quote', () => {
     const got = verifyAll(r, secret);
     expect(got.map((m) => m.event)).toEqual(['quote.pending', 'quote.awaiting_payment', 'quote.completed', 'order.successful']);
     for (const m of got) expect(m.data).toMatchObject({ source_currency: 'GHS', destination_currency: 'NGN', chain: null });
-    expect(got[3].data).toMatchObject({ status: 'completed', amount: 1000, receive_amount: 100832.26, total_amount: 1000.5, rate: 100.83226, mode: 'test' });
+    expect(got[3].data).toMatchObject({ status: 'successful', amount: 1000, receive_amount: 100832.26, total_amount: 1000.5, rate: 100.83226, mode: 'test' });
 
     // The GHS→USDT pool delivered the 64.020483 USDT the USDT→NGN pool paid out as 100,832.26 NGN.
     expect(await listing(app, 'Accra Digital Exchange', 'GHS', 'USDT')).toEqual({ AvlblBal: '28435.97952', TradsCnt: String(before.ghs + 1) });

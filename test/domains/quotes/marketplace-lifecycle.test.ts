@@ -195,9 +195,11 @@ describe('pay-in and cancellation', () => {
     expect(res.body.state).toMatchObject({ quoteId: q.quoteId, status: 'completed', metadata: { cryptoPayIn: { status: 'completed' } } });
     expect(await status(q.quoteId)).toBe('completed');
     const [order] = await events('order.successful');
+    // The order's status as the live service names it; quote.completed carries the quote's.
+    expect((await events('quote.completed'))[0].data.status).toBe('completed');
     expect(order.data).toMatchObject({
       quote_id: q.quoteId,
-      status: 'completed',
+      status: 'successful',
       amount: 63220000,
       receive_amount: 40000,
       total_amount: 63220000.5,
