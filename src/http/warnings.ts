@@ -14,3 +14,11 @@ export function warn(c: Context<AppEnv>, warnings: readonly string[]): void {
   c.set('warnings', all);
   c.header('X-Sandbox-Warning', headerSafe(all.join('; ')));
 }
+
+/** A response the route built itself (an event stream) does not take the context's headers: the
+ * request's warnings are set on it here. */
+export function withWarnings(c: Context<AppEnv>, res: Response): Response {
+  const all = c.get('warnings');
+  if (all?.length) res.headers.set('X-Sandbox-Warning', headerSafe(all.join('; ')));
+  return res;
+}

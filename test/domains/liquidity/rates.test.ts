@@ -169,6 +169,17 @@ describe('GET /api/v1/partners/marketplace/rates/stream: streams per key', () =>
   const open = (t: TestApp, key = KEY) =>
     t.app.request('/api/v1/partners/marketplace/rates/stream?from=NGN&to=USDT', { headers: { authorization: `Bearer ${key}` } });
 
+  it('names a query parameter it does not take in X-Sandbox-Warning, as the JSON rate does', async () => {
+    const res = await t.app.request('/api/v1/partners/marketplace/rates/stream?from=NGN&to=USDT&chain=SOLANA&form=x', { headers: { authorization: `Bearer ${KEY}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(res.headers.get('x-sandbox-warning')).toBe("unknown query parameter 'chain' was ignored; unknown query parameter 'form' was ignored: did you mean 'from'?");
+    await res.body!.cancel();
+    const plain = await t.app.request('/api/v1/partners/marketplace/rates/stream?from=NGN&to=USDT', { headers: { authorization: `Bearer ${KEY}` } });
+    expect(plain.headers.get('x-sandbox-warning')).toBeNull();
+    await plain.body!.cancel();
+  });
+
   it('lets one key hold 10 streams at once, refuses the 11th with 429, and not another key\'s', async () => {
     const t = await createTestApp();
     const held = [];
