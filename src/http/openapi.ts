@@ -169,7 +169,8 @@ export function withWarningHeader<D extends object>(document: D): D {
   };
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item)) {
-      // Only JSON bodies the route validators read: the bulk upload (JSON or CSV) reads its own.
+      // JSON bodies the route validators read (the bulk upload, JSON or CSV, reads its own body, and
+      // names only its unknown query parameters), and query parameters.
       const content = Object.keys(op?.requestBody?.content ?? {});
       const json = content.length === 1 && content[0] === 'application/json';
       const query = op?.parameters?.some((p) => p.in === 'query') ?? false;

@@ -43,7 +43,8 @@ export const TradeParams = z.object({
   transactionId: z.string().min(1).max(100).openapi({ description: 'UnqTxIdr/TxId of the trade', example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
 });
 
-const currency = z.string().regex(/^[A-Za-z]{3,5}$/);
+const CURRENCY_CODE = 'must be a currency code of 3 to 5 letters, e.g. NGN or USDT';
+const currency = z.string().regex(/^[A-Za-z]{3,5}$/, { message: CURRENCY_CODE });
 
 export const ListingsQuery = z.object({
   source: currency.optional().openapi({ description: 'Only pools paid in this currency (any case), e.g. NGN', example: 'NGN' }),
@@ -55,7 +56,7 @@ export const ListingsQuery = z.object({
 
 /** A currency code the maker rate needs; sent without one, the answer says what to send. */
 const rateCurrency = (example: string) =>
-  z.string({ error: `is required: send a currency code, e.g. ${example}` }).regex(/^[A-Za-z]{3,5}$/, { message: 'must be a currency code of 3 to 5 letters, e.g. NGN or USDT' });
+  z.string({ error: `is required: send a currency code, e.g. ${example}` }).regex(/^[A-Za-z]{3,5}$/, { message: CURRENCY_CODE });
 
 export const RatesQuery = z.object({
   from: rateCurrency('NGN').openapi({ description: 'Source currency, e.g. NGN', example: 'NGN' }),

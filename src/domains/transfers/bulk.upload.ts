@@ -11,6 +11,7 @@ import type { AppEnv } from '../../http/types.js';
 import { CSV_COLUMNS, readCsv, readJson } from './bulk.file.js';
 import { createBulk } from './bulk.service.js';
 import { BulkFile, BulkUploadRequest } from './transfers.schema.js';
+import { warnUnknownQuery } from '../../http/unknown-fields.js';
 
 export const BULK_UPLOAD_PATH = '/_sandbox/bulk-disbursements';
 /** A 10,000-row JSON file is about 3.5 MB; 8 MiB leaves room for long names and narrations. */
@@ -47,6 +48,8 @@ export const uploadRoute = createRoute({
 
 export async function bulkUpload(c: Context<AppEnv>) {
   const t = c.get('tenant');
+  // Read by this handler rather than a validator: its unknown query parameters are named here.
+  warnUnknownQuery(c, uploadRoute.request.query);
   const type = mediaTypeOf(c.req.header('content-type'));
   const text = await c.req.text();
   let file;

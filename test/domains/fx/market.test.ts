@@ -29,6 +29,11 @@ describe('GET /listings', () => {
     expect(rejection(await fx(t, 'GET', '/rates/makers?from=NGN&to=US-DT')).text).toBe(
       'Invalid request query: to must be a currency code of 3 to 5 letters, e.g. NGN or USDT.',
     );
+    // A reject answers the request's warnings too: here a misspelt parameter beside a pair trades do not take.
+    const both = await fx(t, 'GET', '/rates/makers?from=NGN&to=EUR&chian=BASE');
+    expect(rejection(both)).toMatchObject({ status: 400, code: 'UNSUPPORTED_CURRENCY' });
+    expect(both.headers.get('x-sandbox-warning')).toBe("unknown query parameter 'chian' was ignored");
+    expect(rejection(await fx(t, 'GET', '/listings?source=N1')).text).toBe('Invalid request query: source must be a currency code of 3 to 5 letters, e.g. NGN or USDT.');
   });
 
   it('answers the same bytes to every key of a mode within a minute, and its own mode to each', async () => {

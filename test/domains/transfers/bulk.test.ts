@@ -122,6 +122,11 @@ describe('CSV upload', () => {
     const res = await uploadCsv([HEADER, line(1), line(2, { type: 'WALLET', bankCode: '' })].join('\n') + '\n', '?name=Feb');
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: 'Feb', count: 2 });
+    expect(res.headers.get('x-sandbox-warning')).toBeNull();
+    const typo = await uploadCsv([HEADER, line(3)].join('\n') + '\n', '?nmae=March');
+    expect(typo.status).toBe(201);
+    expect(typo.body.name).not.toBe('March');
+    expect(typo.headers.get('x-sandbox-warning')).toBe("unknown query parameter 'nmae' was ignored: did you mean 'name'?");
     const p = await page(res.body.id);
     expect(p.body.content[0]).toMatchObject({
       amount: 1001,
