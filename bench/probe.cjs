@@ -23,7 +23,8 @@ if (file) {
       appendFileSync(file, `${JSON.stringify({ at: wall(e.startTime), gc: kinds[e.detail?.kind] ?? 'other', ms: Math.round(e.duration * 10) / 10 })}\n`);
     }
   }).observe({ entryTypes: ['gc'] });
-  // The main thread's time spent waiting on a run queue, in ns (0 where schedstat is not there).
+  // The main thread's time spent waiting on a run queue, in ns; undefined where schedstat is not
+  // there or not kept (a kernel without schedstats reads 0 0 0).
   let stat;
   try {
     stat = openSync(`/proc/self/task/${process.pid}/schedstat`, 'r');
@@ -31,7 +32,11 @@ if (file) {
     stat = undefined;
   }
   const buf = Buffer.alloc(128);
-  const waited = () => (stat === undefined ? 0 : Number(buf.toString('latin1', 0, readSync(stat, buf, 0, 128, 0)).split(' ')[1]));
+  const waited = () => {
+    if (stat === undefined) return undefined;
+    const [run, wait] = buf.toString('latin1', 0, readSync(stat, buf, 0, 128, 0)).split(' ').map(Number);
+    return run > 0 ? wait : undefined;
+  };
   let last = performance.now();
   let lastWait = waited();
   setInterval(() => {
@@ -39,7 +44,12 @@ if (file) {
     const late = now - last - 10;
     const wait = waited();
     last = now;
-    if (late >= 20) appendFileSync(file, `${JSON.stringify({ at: wall(now), stall: Math.round(late), offCpu: Math.round((wait - lastWait) / 1e6) })}\n`);
+    if (late >= 20) {
+      // The wait counted is the whole tick's (10 ms plus the lateness): at most the lateness is
+      // taken as the stall's, so the machine's share is never overstated.
+      const offCpu = wait === undefined || lastWait === undefined ? null : Math.min(Math.round(late), Math.round((wait - lastWait) / 1e6));
+      appendFileSync(file, `${JSON.stringify({ at: wall(now), stall: Math.round(late), offCpu })}\n`);
+    }
     lastWait = wait;
   }, 10).unref();
 }

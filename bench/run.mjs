@@ -243,7 +243,7 @@ function probed(rounds) {
     gcMs: Math.max(0, ...within.filter((l) => l.gc).map((l) => l.ms)),
     stallMs: longest?.stall ?? 0,
     // Of the longest stall, the time the main thread waited for a CPU (the machine's share).
-    stallOffCpuMs: longest?.offCpu ?? 0,
+    stallOffCpuMs: longest ? longest.offCpu : 0,
   };
 }
 
@@ -276,7 +276,7 @@ await stop(bare);
 if (!FRESH) await stop(sandbox);
 
 /** A stall as the tables print it: its length, and how much of it the server waited for a CPU. */
-const stall = (r) => (r.stallMs ? `${r.stallMs} (${r.stallOffCpuMs ?? 0} off CPU)` : '0');
+const stall = (r) => (r.stallMs ? `${r.stallMs} (${r.stallOffCpuMs ?? 'n/a'} off CPU)` : '0');
 
 function printRows() {
   console.log(`\n${CONNECTIONS} connections, ${DURATION} s per workload in ${ROUNDS} alternating rounds, ${FRESH ? 'a fresh sandbox per workload' : 'one sandbox for every workload'}, node ${process.version}\n`);
