@@ -47,7 +47,8 @@ function describeIssue(issue: Issue, value: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
       // A schema that says what to send in its own words (not zod's "Invalid input…") is quoted.
-      if (value === undefined) return issue.message && !issue.message.startsWith('Invalid input') ? issue.message : `is required: send ${article(issue.expected)}`;
+      if (issue.message && !issue.message.startsWith('Invalid input')) return issue.message;
+      if (value === undefined) return `is required: send ${article(issue.expected)}`;
       // 1e400 parses to Infinity: a number, but not one JSON can carry
       if (typeof value === 'number' && !Number.isFinite(value)) return `must be a finite ${issue.expected}, not ${value}`;
       return `must be ${article(issue.expected)}, not ${typeName(value)}`;
