@@ -245,6 +245,8 @@ describe('GET /api/v1/partners/marketplace/rates/stream: streams per key', () =>
     await until(3);
     expect((text.match(/event: rate_update/g) ?? []).length).toBe(3);
     await reader.cancel();
+    // Its logs' file handles are closed here, not left to the collector (an error on Node 26).
+    await store.close();
   });
 });
 
