@@ -27,7 +27,8 @@ function parse(header: string): Parsed | null {
   } catch {
     p = null;
   }
-  kept.set(header, p);
+  // A long value (a key's own invention) is parsed each time rather than kept: 1,000 of 16 KB each.
+  if (header.length <= 256) kept.set(header, p);
   return p;
 }
 

@@ -48,14 +48,20 @@ export function parseKey(header: string | undefined): { key: string; mode: Mode 
   return { key, mode: parsed[1] === 'live' ? 'live' : 'sandbox' };
 }
 
-/** Authorization headers already parsed: a client sends the same one on every request. */
+/** Authorization headers already parsed: a client sends the same one on every request. Only headers
+ * of a key's length are kept: `Bearer` and 16 KB of spaces before a key is a valid header, and 10,000
+ * of them would hold 160 MB. */
 const parsedKeys = new BoundedMap<string, { key: string; mode: Mode }>(10_000);
+const KEPT_HEADER_MAX = 256;
+
+/** How many parsed headers are kept (for tests). */
+export const keptKeyCount = () => parsedKeys.size;
 
 function keyOf(header: string | undefined): { key: string; mode: Mode } {
   const kept = header === undefined ? undefined : parsedKeys.get(header);
   if (kept) return kept;
   const parsed = parseKey(header);
-  parsedKeys.set(header!, parsed);
+  if (header!.length <= KEPT_HEADER_MAX) parsedKeys.set(header!, parsed);
   return parsed;
 }
 
@@ -105,7 +111,7 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
     if (err instanceof StoreUnavailableError) throw unavailable(false, err);
     throw err instanceof StoreLoadError ? damaged(err) : err;
   }
-  /** False once outside() has let the tenant go for good. */
+  /** False once outside() has let the tenant go for good (a shared store's, failing). */
   let holds = true;
   try {
     c.set('tenant', tenant);
@@ -115,8 +121,9 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
     tenant.catchUp();
     c.set('outside', (work) =>
       tenants.outside(tenant, work).catch((err: unknown) => {
-        // The tenant was let go and not taken again: another request may hold it now.
-        holds = false;
+        // On a shared store the tenant was let go and not taken again: another request may hold it
+        // now. The other stores hold it throughout, and the request ends as any other.
+        if (tenants.letsGoOutside) holds = false;
         // The request's writes before the work, or its next session, could not reach the database.
         throw err instanceof StoreUnavailableError ? unavailable(true, err) : err;
       }),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { keptKeyCount } from '../../src/http/tenant-auth.js';
 import { createTestApp, KEY, KEY_B } from '../support/app.js';
 
 const body = {
@@ -93,3 +94,15 @@ describe('unknown routes', () => {
     expect(root.body.message).toContain('/api/v1');
   });
 });
+
+it('keeps no parsed Authorization header longer than a key needs: padded headers cost memory only while read', async () => {
+  const t = await createTestApp();
+  await t.call('GET', '/_sandbox/clock');
+  const before = keptKeyCount();
+  for (let i = 0; i < 50; i++) {
+    const res = await t.call('GET', '/_sandbox/clock', { key: null, headers: { authorization: `Bearer${' '.repeat(300 + i)}${KEY}` } });
+    expect(res.status).toBe(200);
+  }
+  expect(keptKeyCount()).toBe(before);
+});
+

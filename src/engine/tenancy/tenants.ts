@@ -134,6 +134,12 @@ export class Tenants {
     return this.shared ? this.shared.outside(t, work) : work();
   }
 
+  /** Whether outside() lets the tenant go while its work runs: then a failure of it leaves the tenant
+   * let go (a session ended and not begun again), so the request neither persists nor releases it. */
+  get letsGoOutside(): boolean {
+    return this.shared !== undefined;
+  }
+
   release(t: Tenant): void {
     if (!this.evicts) {
       if (this.shared) this.shared.release(t);
