@@ -8,6 +8,7 @@ import { keptHeaders, type JournalEntry, type RequestHeaders } from '../engine/r
 import type { JournalFault } from '../engine/requests/types.js';
 import { bodyTextRead, nodeRequest } from './framework.js';
 import type { AppEnv } from './types.js';
+import { keepWarnings } from './warnings.js';
 
 /** One empty list for every entry with nothing to warn of (never written to). */
 const NO_WARNINGS: string[] = Object.freeze([]) as unknown as string[];
@@ -16,6 +17,7 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     await next();
+    keepWarnings(c);
     const tenant = c.get('tenant');
     if (!tenant) return;
     const url = c.req.url;

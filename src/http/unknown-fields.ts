@@ -29,14 +29,15 @@ function elementOf(schema: z.ZodType): z.ZodType | undefined {
 }
 
 /** What a schema is at one level, worked out once per schema (every JSON request of its route reads it). */
-const levels = new WeakMap<z.ZodType, { objects: ZodDef[]; known: string[]; open: boolean }>();
+const levels = new WeakMap<z.ZodType, { objects: ZodDef[]; known: string[]; knownSet: Set<string>; open: boolean }>();
 
 function levelOf(schema: z.ZodType) {
   let level = levels.get(schema);
   if (!level) {
     const objects = objectsOf(schema);
     const open = objects.length === 0 || objects.some((o) => o.catchall !== undefined);
-    levels.set(schema, (level = { objects, known: [...new Set(objects.flatMap((o) => Object.keys(o.shape ?? {})))], open }));
+    const knownSet = new Set(objects.flatMap((o) => Object.keys(o.shape ?? {})));
+    levels.set(schema, (level = { objects, known: [...knownSet], knownSet, open }));
   }
   return level;
 }
@@ -103,28 +104,23 @@ function walk(schema: z.ZodType, input: unknown, prefix: string, keys: (string |
 export function warnUnknownQuery(c: Context<AppEnv>, schema: z.ZodType): void {
   const url = c.req.url;
   const start = url.indexOf('?');
-  if (start < 0 || levelOf(schema).open) return;
+  const { knownSet, open } = levelOf(schema);
+  if (start < 0 || open) return;
   // The names as sent, checked against the schema's without parsing the query: most requests send
-  // only known ones. A name written with escapes is looked at decoded, with the rest, below.
-  const known = knownNames(schema);
+  // only known ones. A name written with escapes is looked at decoded, with the rest, below. One
+  // pass: each search starts where the last one stopped.
+  let eq = url.indexOf('=', start);
   for (let i = start + 1; i < url.length; ) {
     let end = url.indexOf('&', i);
     if (end < 0) end = url.length;
-    let eq = url.indexOf('=', i);
-    if (eq < 0 || eq > end) eq = end;
-    if (eq > i && !known.has(url.slice(i, eq))) {
+    if (eq >= 0 && eq < i) eq = url.indexOf('=', i);
+    const nameEnd = eq < 0 || eq > end ? end : eq;
+    if (nameEnd > i && !knownSet.has(url.slice(i, nameEnd))) {
       warn(c, unknownFields(schema, c.req.query()).map((w) => w.replace(/^unknown field/, 'unknown query parameter')));
       return;
     }
     i = end + 1;
   }
-}
-
-const knownSets = new WeakMap<z.ZodType, Set<string>>();
-function knownNames(schema: z.ZodType): Set<string> {
-  let names = knownSets.get(schema);
-  if (!names) knownSets.set(schema, (names = new Set(levelOf(schema).known)));
-  return names;
 }
 
 /** Names the body's unknown fields on the answer (X-Sandbox-Warning) and for the journal. */

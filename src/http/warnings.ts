@@ -12,13 +12,16 @@ export function warn(c: Context<AppEnv>, warnings: readonly string[]): void {
   if (warnings.length === 0) return;
   const all = [...(c.get('warnings') ?? []), ...warnings];
   c.set('warnings', all);
-  c.header('X-Sandbox-Warning', headerSafe(all.join('; ')));
+  c.header('X-Sandbox-Warning', warningHeader(all));
 }
 
-/** A response the route built itself (an event stream) does not take the context's headers: the
- * request's warnings are set on it here. */
-export function withWarnings(c: Context<AppEnv>, res: Response): Response {
+/** The X-Sandbox-Warning value of a request's warnings. */
+export const warningHeader = (all: readonly string[]) => headerSafe(all.join('; '));
+
+/** An answer the route built as its own Response (an event stream, an XML reject) takes none of the
+ * context's headers: the API's requests get their warnings set on it once answered
+ * (journal-middleware.ts), whatever built it. */
+export function keepWarnings(c: Context<AppEnv>): void {
   const all = c.get('warnings');
-  if (all?.length) res.headers.set('X-Sandbox-Warning', headerSafe(all.join('; ')));
-  return res;
+  if (all?.length && !c.res.headers.has('X-Sandbox-Warning')) c.res.headers.set('X-Sandbox-Warning', warningHeader(all));
 }

@@ -5,7 +5,6 @@ import { SandboxError } from '../../kernel/errors.js';
 import { buildReject } from '../../iso20022/reject.js';
 import { isXmlType } from '../../http/media-type.js';
 import type { AppEnv } from '../../http/types.js';
-import { withWarnings } from '../../http/warnings.js';
 
 export const FX_BASE = '/api/v1/partners/fx';
 const XML_TYPE = 'application/xml; charset=utf-8';
@@ -26,8 +25,7 @@ export function xmlErrors(): MiddlewareHandler<AppEnv> {
         ...(tenant ? { mode: tenant.mode } : {}),
       });
       c.set('responseBody', body);
-      // Its own Response: the request's warnings (an unknown query parameter) are set on it here.
-      return withWarnings(c, new Response(body, { status: err.status, headers: { ...err.headers, 'content-type': XML_TYPE } }));
+      return new Response(body, { status: err.status, headers: { ...err.headers, 'content-type': XML_TYPE } });
     });
     await next();
   };

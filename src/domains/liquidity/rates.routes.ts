@@ -3,7 +3,6 @@ import { errorResponses, jsonResponse, newRouter, security, type Tag } from '../
 import { guardOf } from '../../http/scope-middleware.js';
 import { reply } from '../../http/respond.js';
 import { streamConnection } from '../../http/framework.js';
-import { withWarnings } from '../../http/warnings.js';
 import { Heartbeat, Rate, RateLookupQuery, RateQuery, RateUpdate } from './rates.schema.js';
 import { currentRate, ratePair } from './rates.service.js';
 import { rateStream } from './rates.stream.js';
@@ -82,7 +81,7 @@ export const rateRoutes = newRouter()
     const q = c.req.valid('query');
     return reply(c, currentRate(c.get('tenant'), ratePair(q), q.chain), 200);
   })
-  .openapi(stream, (c) => withWarnings(c, rateStream(c.get('tenant'), ratePair(c.req.valid('query')), c.get('streams'), guardOf(c), streamConnection(c))) as never);
+  .openapi(stream, (c) => rateStream(c.get('tenant'), ratePair(c.req.valid('query')), c.get('streams'), guardOf(c), streamConnection(c)) as never);
 
 // The event payloads are not the body of any operation: registered so the document names them.
 rateRoutes.openAPIRegistry.register('RateUpdate', RateUpdate);

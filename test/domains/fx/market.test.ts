@@ -34,6 +34,13 @@ describe('GET /listings', () => {
     expect(rejection(both)).toMatchObject({ status: 400, code: 'UNSUPPORTED_CURRENCY' });
     expect(both.headers.get('x-sandbox-warning')).toBe("unknown query parameter 'chian' was ignored");
     expect(rejection(await fx(t, 'GET', '/listings?source=N1')).text).toBe('Invalid request query: source must be a currency code of 3 to 5 letters, e.g. NGN or USDT.');
+    const answered = await fx(t, 'GET', '/listings?source=NGN&pagesize=5');
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('x-sandbox-warning')).toBe("unknown query parameter 'pagesize' was ignored: did you mean 'pageSize'?");
+    // A known name written with escapes, and separators without names, are no unknown parameter.
+    const escaped = await fx(t, 'GET', `/listings?s%6Furce=NGN&&${'&'.repeat(5000)}page=0`);
+    expect(escaped.status).toBe(200);
+    expect(escaped.headers.get('x-sandbox-warning')).toBeNull();
   });
 
   it('answers the same bytes to every key of a mode within a minute, and its own mode to each', async () => {
