@@ -4408,7 +4408,7 @@ export interface operations {
                 /** @description Only pools delivering this currency, e.g. USDT */
                 destination?: string;
                 /** @description 0-based page number, default 0 */
-                page?: number | null;
+                page?: number;
                 /** @description Listings per page, 1 to 100, default 10 */
                 pageSize?: number;
             };

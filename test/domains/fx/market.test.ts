@@ -24,6 +24,8 @@ describe('GET /listings', () => {
     });
     expect(rejection(await fx(t, 'GET', '/listings?page=1.5')).text).toBe('Invalid request query: page must be a whole number from 0 to 2147483647.');
     expect(rejection(await fx(t, 'GET', '/listings?pageSize=101')).text).toBe('Invalid request query: pageSize must be at most 100.');
+    // One reading of a whole number on every listing (the bulk page's too): an empty value is 0.
+    expect(listings(await fx(t, 'GET', '/listings?page=&pageSize=2'))).toHaveLength(2);
     const none = rejection(await fx(t, 'GET', '/rates/makers?to=USDT'));
     expect(none).toMatchObject({ status: 400, location: 'from', text: 'Invalid request query: from is required: send a currency code, e.g. NGN.' });
     expect(rejection(await fx(t, 'GET', '/rates/makers?from=NGN&to=US-DT')).text).toBe(
