@@ -8,7 +8,7 @@ import type { Mode, Tenant } from '../../engine/tenancy/tenant.js';
 import type { PayInDetails, TradeStatus } from '../../iso20022/parts.js';
 import type { SettlementDestination } from '../../iso20022/trade-accept.js';
 import type { AmountDirection, TradeInstruction } from '../../iso20022/trade-instruction.js';
-import { allocate, checkPair, isFiat, isToken, poolIn, type AllocationResult } from '../liquidity/allocation.js';
+import { allocate, checkPair, isFiat, isToken, type AllocationResult } from '../liquidity/allocation.js';
 import { isCrossPool, pairPools, poolDraws, settlementOf, type CrossPool } from '../liquidity/cross.js';
 import type { Pool } from '../liquidity/pools.js';
 import { drawDown, tenantPools } from '../liquidity/pools.service.js';
@@ -126,7 +126,8 @@ export function createTrade(t: Tenant, req: TradeInstruction, scenario?: string)
     totalSettlementAmount: source,
     weightedAverageRate: rate,
     allocations: result.allocations.map((a) => {
-      const pool = poolIn(pools, a.poolId);
+      // A search of the pools: after a key's first draw its pools are a new array per request, where a map would be built each time.
+      const pool = pools.find((p) => p.id === a.poolId);
       return {
         poolId: a.poolId,
         poolAccountId: a.poolAccountId,

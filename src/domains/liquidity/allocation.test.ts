@@ -8,7 +8,6 @@ import {
   isSupportedPair,
   isToken,
   isWorseRate,
-  poolIn,
   poolsForPair,
   RATE_DECIMALS,
   type AllocationResult,
@@ -601,20 +600,3 @@ describe('allocate: properties', () => {
   });
 });
 
-describe('poolIn', () => {
-  it('finds a pool of an array by id through a map made once per array, not a search per lookup', () => {
-    // Each pool counts the reads of its id: a search reads the ids before the one it finds, every time.
-    let reads = 0;
-    const counted = initialPools().map((p) => {
-      const { id, ...rest } = p;
-      return Object.defineProperty(rest, 'id', { get: () => (reads++, id), enumerable: true }) as typeof p;
-    });
-    const last = POOLS[POOLS.length - 1].id;
-    for (let i = 0; i < 100; i++) expect(poolIn(counted, last)?.rate).toBe(POOLS[POOLS.length - 1].rate);
-    expect(reads).toBe(POOLS.length);
-    expect(poolIn(counted, 'no-such-pool')).toBeUndefined();
-    // Another array (a key's pools once it has drawn on them) gets its own map.
-    const other = initialPools();
-    expect(poolIn(other, POOLS[0].id)).toBe(other[0]);
-  });
-});

@@ -133,11 +133,6 @@ export function perPools<T>(pools: readonly LiquidityPool[], key: string, work: 
 
 const byPools = new WeakMap<readonly LiquidityPool[], Map<string, unknown>>();
 
-/** The pool of `pools` with this id, by a map made once per array (perPools), not a search per allocation. */
-export function poolIn<P extends LiquidityPool>(pools: readonly P[], id: string): P | undefined {
-  return perPools(pools, 'by id', () => new Map(pools.map((p) => [p.id, p] as const))).get(id);
-}
-
 function orderedPools<P extends LiquidityPool>(pools: readonly P[], s: string, d: string): readonly P[] {
   const fiatToToken = isToken(d);
   return pools

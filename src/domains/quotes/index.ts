@@ -8,8 +8,9 @@ import { moveQuote, quoteJobs } from './quotes.service.js';
 
 /** A quote as GET /api/v1/partners/marketplace/quote/{id} answers it. */
 export const quoteResource = defineResource(quote, {
-  id: (r: StoredQuote) => quoteOf(r).quoteId,
-  status: (r) => quoteOf(r).status,
+  // Read where the record keeps them, without building a quote of a record in the previous form.
+  id: (r: StoredQuote) => ('view' in r ? r.view : r).quoteId,
+  status: (r) => ('view' in r ? r.view : r).status,
   view: (t, r) => quoteView(t, quoteOf(r)),
   simulate: {
     events: SIMULATED_QUOTE_EVENTS,

@@ -315,5 +315,8 @@ export const eventView: Record<Mode, (q: QuoteRecord) => Record<string, unknown>
 /** The view order.successful carries: the order's status, `successful`, as the live service names an
  * order's statuses (pending, successful, expired, insufficient-balance, failed), where the quote.*
  * events carry the quote's own. */
-const orderData = (mode: Mode) => (q: QuoteRecord): Record<string, unknown> => ({ ...eventData(mode)(q), status: 'successful' });
+const orderData = (mode: Mode) => {
+  const data = eventData(mode);
+  return (q: QuoteRecord): Record<string, unknown> => ({ ...data(q), status: 'successful' });
+};
 export const orderView: Record<Mode, (q: QuoteRecord) => Record<string, unknown>> = { sandbox: orderData('sandbox'), live: orderData('live') };
