@@ -2,7 +2,7 @@
 // spaces (committed and used MB of the young generation, the old generation and the rest) to
 // BENCH_SPACES_FILE, so the part can say what the young generation holds of RSS at the end.
 'use strict';
-const { writeFileSync } = require('node:fs');
+const { renameSync, writeFileSync } = require('node:fs');
 const v8 = require('node:v8');
 
 const file = process.env.BENCH_SPACES_FILE;
@@ -16,6 +16,8 @@ if (file) {
       into.committed += s.physical_space_size;
       into.used += s.space_used_size;
     }
-    writeFileSync(file, JSON.stringify({ youngMb: mb(young.committed), youngUsedMb: mb(young.used), oldMb: mb(old.committed), oldUsedMb: mb(old.used) }));
+    // Written aside and renamed, so the bench never reads a file cut short.
+    writeFileSync(`${file}.next`, JSON.stringify({ youngMb: mb(young.committed), youngUsedMb: mb(young.used), oldMb: mb(old.committed), oldUsedMb: mb(old.used) }));
+    renameSync(`${file}.next`, file);
   }, 1000).unref();
 }

@@ -359,8 +359,7 @@ export function driftXml(xml: string, xsd: string | undefined, form: DriftForm):
       const close = xml.lastIndexOf(`</${root.name}>`);
       if (close < 0) return { body: xml, field: null };
       const indent = /\n([ \t]*)<[^/][^\n]*\n[ \t]*$/.exec(xml.slice(0, close))?.[1] ?? '  ';
-      const lineStart = xml.lastIndexOf('\n', close - 1);
-      const at = lineStart >= 0 && /^\s*$/.test(xml.slice(lineStart, close)) ? lineStart : close;
+      const at = lineStartOf(xml, close);
       const element = `\n${indent}<${DRIFT_ELEMENT}>${DRIFT_VALUE}</${DRIFT_ELEMENT}>`;
       return { body: xml.slice(0, at) + element + xml.slice(at), field: `${root.name}/${DRIFT_ELEMENT}` };
     }

@@ -78,6 +78,11 @@ function mergeAdvances(kept: [number, number][], floor: number): void {
 /** The last use is written down at most this often (it matters in days). */
 const SEEN_EVERY_MS = 3600_000;
 
+const JOBS = 'jobs';
+const EVENTS = 'events';
+/** The collections reload() takes in by id: a shared store's copy notes the ids it reads of these. */
+export const RELOADED_BY_ID: ReadonlySet<string> = new Set([JOBS, EVENTS]);
+
 export class Tenant {
   readonly scheduler: Scheduler;
   readonly events: EventLog;
@@ -107,8 +112,8 @@ export class Tenant {
     readonly random: TenantRandom,
     private readonly env: TenantEnv,
   ) {
-    this.scheduler = new Scheduler(store.collection<Job>('jobs'));
-    this.events = new EventLog(store.collection<SandboxEvent>('events'), env.eventLogSize, (e) =>
+    this.scheduler = new Scheduler(store.collection<Job>(JOBS));
+    this.events = new EventLog(store.collection<SandboxEvent>(EVENTS), env.eventLogSize, (e) =>
       env.onEvent?.(this, e),
     );
     this.journal = new Journal(env.journalSize, store.journal);
@@ -144,9 +149,9 @@ export class Tenant {
       this.events.reload();
       return;
     }
-    const jobs = changed.get('jobs');
+    const jobs = changed.get(JOBS);
     if (jobs) this.scheduler.update(jobs);
-    const events = changed.get('events');
+    const events = changed.get(EVENTS);
     if (events) this.events.update(events.keys());
   }
 

@@ -19,13 +19,10 @@ import { TenantRandom, tenantSeed } from '../../kernel/random.js';
 import type { PostgresStore } from '../../store/postgres.store.js';
 import type { PostgresTenantStore } from '../../store/postgres.tenant.js';
 import { sweepTenant } from './retention.js';
-import { Tenant, type Mode, type TenantEnv } from './tenant.js';
+import { RELOADED_BY_ID, Tenant, type Mode, type TenantEnv } from './tenant.js';
 
 /** Background sessions (they skip locked tenants) are no use of the key. */
 const noUse = () => null;
-
-/** The collections a tenant object takes in by id when it is one read behind (Tenant.reload). */
-const RELOADED_BY_ID: ReadonlySet<string> = new Set(['jobs', 'events']);
 
 /** Tenants a tick looks at, at most. */
 const DUE_BATCH = 100;
