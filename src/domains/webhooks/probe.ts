@@ -105,7 +105,8 @@ export function prober(outbox: Outbox, sender: Sender, catalog: EventCatalog) {
       const results = await outside(() =>
         Promise.all(sent.map(({ form, id }) => outbox.postAtOnce({ id, url: s.url, secret: s.secret, body, at, ...(form === 'genuine' ? {} : { forged: form }) }))),
       );
-      probes(t).remove('planned');
+      // This probe's plan only: past its deadline another replica's probe may have put its own.
+      if ((probes(t).get('planned') as PlannedProbe | undefined)?.ids[0] === sent[0].id) probes(t).remove('planned');
       const logged: Delivery[] = sent.map(({ form, id }, i) => {
         const r = results[i];
         const attempt: DeliveryAttempt = { at, trigger: 'initial', url: s.url, ...r };
