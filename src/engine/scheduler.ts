@@ -2,6 +2,7 @@
 // tenant time they fall due, and one runDue(now) applies every due job in order of (dueAt, seq).
 // Jobs live in the tenant's store, so they survive a restart; an in-memory heap orders them so that
 // a request with nothing due pays one comparison.
+import { SegmentedMap, textShard } from '../kernel/segmented-map.js';
 import type { Collection } from '../store/store.js';
 
 export interface Job {
@@ -49,7 +50,7 @@ export class Scheduler {
   private seq = 0;
   /** Pending jobs per resource, so cancelling a resource's jobs does not scan every job. Nearly every
    * resource has one pending job: that one is kept as is, a Set only from the second. */
-  private readonly byRef = new Map<string, Job | Set<Job>>();
+  private readonly byRef = new SegmentedMap<string, Job | Set<Job>>(textShard);
   /** Jobs taken out of the store while still in the heap (cancelled, or removed by another replica):
    * dropped when they reach its top. Only the scheduler removes jobs from their collection (cancelFor,
    * takeDue, update, clear): a job removed from the store any other way would still run. */

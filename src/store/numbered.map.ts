@@ -2,7 +2,10 @@
 // a prefix and a counter: while every id of a collection has one prefix and one way of writing its
 // number, the map keys entries by the number (a small integer, held in the entry itself) and writes
 // the id again when listed, so no id is kept as text. The first id that does not fit turns the map
-// into one keyed by text, in the same order. Either way it behaves as a Map of text ids.
+// into one keyed by text, in the same order. Either way it behaves as a Map of text ids, kept in
+// segments (SegmentedMap) so that its growth never rebuilds one large table.
+
+import { numberShard, SegmentedMap, textShard } from '../kernel/segmented-map.js';
 
 /** Longest counter kept as a number: 15 digits stay exact in a double. */
 const MAX_DIGITS = 15;
@@ -11,7 +14,7 @@ export class NumberedMap<V> implements Map<string, V> {
   private prefix: string | undefined;
   /** Digits the number is zero-padded to (0: written as is, no leading zero). */
   private width = 0;
-  private byNumber: Map<number, V> | undefined = new Map();
+  private byNumber: Map<number, V> | undefined = new SegmentedMap<number, V>(numberShard);
   private byText: Map<string, V> | undefined;
 
   /** The number `id` is written with under this map's prefix and width; undefined when it does not fit. */
@@ -49,7 +52,7 @@ export class NumberedMap<V> implements Map<string, V> {
 
   /** From here on keyed by text, in the order the entries were added. */
   private toText(): Map<string, V> {
-    const text = new Map<string, V>();
+    const text = new SegmentedMap<string, V>(textShard);
     for (const [n, v] of this.byNumber!) text.set(this.idOf(n), v);
     this.byNumber = undefined;
     this.byText = text;
@@ -92,7 +95,7 @@ export class NumberedMap<V> implements Map<string, V> {
   clear(): void {
     // Empty, it learns its ids again from the next one.
     this.byText = undefined;
-    this.byNumber = new Map();
+    this.byNumber = new SegmentedMap<number, V>(numberShard);
     this.prefix = undefined;
   }
 

@@ -5,6 +5,7 @@
 // Reads and writes are synchronous against memory; `flush()` resolves once every write made so far
 // is durable, and the HTTP layer awaits it before answering, so a 2xx means the write is kept.
 
+import { SegmentedMap, textShard } from '../kernel/segmented-map.js';
 import { NumberedMap } from './numbered.map.js';
 
 export interface Collection<T> {
@@ -118,8 +119,9 @@ export class MapCollection<T> implements Collection<T> {
 const NUMBERED = new Set(['events', 'jobs']);
 
 /** An empty map for collection `name`: every place that makes a collection's map takes it from here
- * (a new collection, a file read, a database read), so events and jobs are always kept by number. */
-export const mapFor = (name: string): Map<string, unknown> => (NUMBERED.has(name) ? new NumberedMap() : new Map());
+ * (a new collection, a file read, a database read), so events and jobs are always kept by number, and
+ * no collection's growth rebuilds one large table at once (SegmentedMap). */
+export const mapFor = (name: string): Map<string, unknown> => (NUMBERED.has(name) ? new NumberedMap() : new SegmentedMap<string, unknown>(textShard));
 
 /** Collections of one tenant kept in memory; the base of both stores. */
 export class MemoryTenantStore implements TenantStore {

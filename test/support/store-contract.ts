@@ -1,6 +1,7 @@
 // The Store contract: what a service may rely on from any Store, run by each store's test file
 // (memory and lowdb in the unit tests, PostgreSQL with the tests that start a database).
 import { describe, expect, it } from 'vitest';
+import { SEGMENT } from '../../src/kernel/segmented-map.js';
 import type { Store } from '../../src/store/store.js';
 
 export function storeContract(stores: [string, () => Promise<Store>][]): void {
@@ -29,6 +30,28 @@ export function storeContract(stores: [string, () => Promise<Store>][]): void {
       c.remove('missing');
       expect(c.get('a')).toBeUndefined();
       expect(c.size).toBe(2);
+      await t.flush();
+      await store.close();
+    });
+
+    it('keeps insertion order, puts and removes in a collection past one segment of its map', async () => {
+      const store = await make();
+      const t = await store.tenant('t1');
+      const n = SEGMENT * 2 + 10;
+      for (const name of ['things', 'jobs']) {
+        const c = t.collection<{ n: number }>(name);
+        const id = (i: number) => (name === 'jobs' ? `job_${i}` : `thing-${i}`);
+        for (let i = 0; i < n; i++) c.put(id(i), { n: i });
+        c.put(id(2), { n: -2 });
+        c.remove(id(SEGMENT + 3));
+        c.remove(id(5));
+        c.put(id(5), { n: 5 });
+        const keys = [...c.keys()];
+        expect(c.size).toBe(n - 1);
+        expect(keys.slice(0, 5)).toEqual([0, 1, 2, 3, 4].map(id));
+        expect(keys.at(-1)).toBe(id(5));
+        expect([c.get(id(2)), c.has(id(SEGMENT + 3)), c.get(id(n - 1))]).toEqual([{ n: -2 }, false, { n: n - 1 }]);
+      }
       await t.flush();
       await store.close();
     });
