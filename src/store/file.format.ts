@@ -2,7 +2,8 @@
 //
 // snapshot.json  {"version":2,"walGen":G,"checksum":"<crc>","collections":C}\n
 //                The checksum is the CRC-32 of "G " followed by the bytes of C, so the generation is
-//                covered too. Written whole (lowdb: temp file, then rename).
+//                covered too. Written to a temp file, then renamed over the old one; a compaction
+//                encodes it a slice of records at a time (encodeSnapshotInTurns).
 // wal-<G>.jsonl  One record a line: "<crc> <seq> <json>\n", the CRC-32 of "G <seq> <json>", so a record
 //                copied from another generation fails its check; seq counts 1, 2, 3... so a line lost,
 //                doubled or moved is seen. Record 0 is the header: the generation, the checksum of the
@@ -43,11 +44,60 @@ export const seedOf = (gen: number) => crc32(`${gen} `);
 export type Collections = Map<string, Map<string, unknown>>;
 
 export function encodeSnapshot(gen: number, data: Collections): { text: string; checksum: string } {
-  const out: Record<string, [string, unknown][]> = {};
-  for (const [name, map] of data) if (map.size) out[name] = [...map];
-  const body = JSON.stringify(out);
+  const body = [...bodyPieces(frozen(data), Infinity)].join('');
   const checksum = hex(crc32(body, seedOf(gen)));
-  return { text: `{"version":2,"walGen":${gen},"checksum":"${checksum}","collections":${body}}\n`, checksum };
+  return { text: `${snapshotHead(gen, checksum)}${body}}\n`, checksum };
+}
+
+const snapshotHead = (gen: number, checksum: string) => `{"version":2,"walGen":${gen},"checksum":"${checksum}","collections":`;
+
+/** Records a compaction encodes before it gives the event loop its turn: about 1 ms of work. */
+export const SNAPSHOT_SLICE = 1000;
+
+/** Each non-empty collection's ids and records as they stand now. Records are values a write
+ * replaces and never changes, so these arrays stay the collections of this instant while writes go on. */
+const frozen = (data: Collections) =>
+  [...data].filter(([, map]) => map.size > 0).map(([name, map]) => ({ name, ids: Array.from(map.keys()), records: Array.from(map.values()) }));
+
+/** The collections as the snapshot's JSON object, in pieces of `slice` records: the text JSON.stringify
+ * gives the whole, cut between records. */
+function* bodyPieces(collections: ReturnType<typeof frozen>, slice: number): Generator<string> {
+  let text = '{';
+  let count = 0;
+  for (const [c, { name, ids, records }] of collections.entries()) {
+    text += `${c ? ',' : ''}${JSON.stringify(name)}:[`;
+    for (let i = 0; i < ids.length; i++) {
+      text += (i ? ',' : '') + JSON.stringify([ids[i], records[i]]);
+      if (++count % slice === 0) {
+        yield text;
+        text = '';
+      }
+    }
+    text += ']';
+  }
+  yield `${text}}`;
+}
+
+/**
+ * The snapshot of generation `gen` as it stands when called, as pieces of text to write in order. The
+ * collections are taken as they stand at once (arrays of their ids and records), then encoded
+ * SNAPSHOT_SLICE records at a time with the event loop given its turn between slices: a tenant of a
+ * hundred thousand records is tens of MB of JSON, which encoded in one go held every key's requests
+ * for hundreds of ms.
+ */
+export async function encodeSnapshotInTurns(gen: number, data: Collections): Promise<{ pieces: string[]; checksum: string; bytes: number }> {
+  const body: string[] = [];
+  let crc = seedOf(gen);
+  let bytes = 0;
+  for (const piece of bodyPieces(frozen(data), SNAPSHOT_SLICE)) {
+    crc = crc32(piece, crc);
+    bytes += Buffer.byteLength(piece);
+    body.push(piece);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const checksum = hex(crc);
+  const head = snapshotHead(gen, checksum);
+  return { pieces: [head, ...body, '}\n'], checksum, bytes: bytes + Buffer.byteLength(head) + 2 };
 }
 
 /** The checksum of the empty snapshot of generation 0: what a first log continues. */

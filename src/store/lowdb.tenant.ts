@@ -5,10 +5,10 @@
 // cost of a write is one appended record, whatever is already stored. When the log has grown past
 // the snapshot's size, the snapshot is rewritten and a new log generation begun, which keeps the
 // amortised cost per write constant. Nothing is written for a tenant before its first write.
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TextFile } from 'lowdb/node';
-import { EMPTY_SNAPSHOT, StoreLoadError, encodeHeader, encodeRecord, encodeSnapshot, headerBytes } from './file.format.js';
+import { EMPTY_SNAPSHOT, StoreLoadError, encodeHeader, encodeRecord, encodeSnapshot, encodeSnapshotInTurns, headerBytes } from './file.format.js';
 import { LogFile, type LogPool } from './log.file.js';
 import { MemoryTenantStore } from './store.js';
 import { WAL, loadTenant } from './tenant.load.js';
@@ -23,7 +23,7 @@ export class LowdbTenantStore extends MemoryTenantStore {
   /** Number of the last record in the log. */
   private seq = 0;
   private snapshotBytes = 0;
-  private readonly snapshot: TextFile;
+  private readonly snapshotFile: string;
 
   constructor(
     private readonly dir: string,
@@ -36,7 +36,7 @@ export class LowdbTenantStore extends MemoryTenantStore {
       this.pending.push(JSON.stringify(op));
       this.appended++;
     });
-    this.snapshot = new TextFile(path.join(dir, 'snapshot.json'));
+    this.snapshotFile = path.join(dir, 'snapshot.json');
   }
 
   async load(): Promise<void> {
@@ -104,23 +104,25 @@ export class LowdbTenantStore extends MemoryTenantStore {
     const file = path.join(this.dir, 'wal-0.jsonl');
     const size = headerBytes(0);
     await new TextFile(file).write(encodeHeader({ gen: 0, snapshot: EMPTY_SNAPSHOT, closed: 1, length: size }));
-    await this.snapshot.write(encodeSnapshot(0, new Map()).text);
+    await this.writeSnapshot([encodeSnapshot(0, new Map()).text]);
     return new LogFile(file, 0, EMPTY_SNAPSHOT, size, false, this.logs);
   }
 
   /** Write everything as the snapshot of generation `gen` and continue in a new log. Its log is in
    * place before the snapshot, and older logs go last, so a crash at any step leaves files that load.
-   * Runs while holding the write turn; writes not yet appended are in the snapshot, so they count. */
+   * Runs while holding the write turn; writes not yet appended are in the snapshot, so they count, and
+   * writes made while it is encoded go to the new log. */
   private async rewrite(gen: number): Promise<void> {
     const upTo = this.appended;
     const carried = this.pending;
     this.pending = [];
-    const snap = encodeSnapshot(gen, this.data);
     const file = path.join(this.dir, `wal-${gen}.jsonl`);
     const size = headerBytes(gen);
+    let snap: Awaited<ReturnType<typeof encodeSnapshotInTurns>>;
     try {
+      snap = await encodeSnapshotInTurns(gen, this.data);
       await new TextFile(file).write(encodeHeader({ gen, snapshot: snap.checksum, closed: 1, length: size }));
-      await this.snapshot.write(snap.text);
+      await this.writeSnapshot(snap.pieces);
     } catch (err) {
       this.pending = carried.concat(this.pending);
       throw err;
@@ -128,10 +130,18 @@ export class LowdbTenantStore extends MemoryTenantStore {
     const old = this.wal;
     this.wal = new LogFile(file, gen, snap.checksum, size, false, this.logs);
     this.seq = 0;
-    this.snapshotBytes = Buffer.byteLength(snap.text);
+    this.snapshotBytes = snap.bytes;
     this.durable = Math.max(this.durable, upTo);
     await old?.discard();
     await this.removeLogs(gen);
+  }
+
+  /** Write the snapshot whole from its pieces: to a temp file renamed over the old one, as lowdb's
+   * writer does (which takes one string: the pieces of a large tenant are not joined into one). */
+  private async writeSnapshot(pieces: string[]): Promise<void> {
+    const tmp = path.join(this.dir, '.snapshot.json.tmp');
+    await writeFile(tmp, pieces);
+    await rename(tmp, this.snapshotFile);
   }
 
   /** Delete the logs of generations below `gen`. */
