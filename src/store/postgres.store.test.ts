@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '../../test/support/postgres.js';
 import { MIGRATIONS } from './postgres.schema.js';
 import { PostgresStore } from './postgres.store.js';
-import { TOMBSTONE_VERSIONS, type PostgresTenantStore } from './postgres.tenant.js';
+import { READ_SLICE, TOMBSTONE_VERSIONS, type PostgresTenantStore } from './postgres.tenant.js';
 
 let pg: TestPostgres;
 let databases = 0;
@@ -185,6 +185,27 @@ describe('postgres store across replicas', () => {
     const rows = await a.sql`SELECT 1 FROM sandbox_records WHERE tenant = 't' AND value IS NULL`;
     expect(rows.length).toBe(0);
     expect(await session(tb, (t) => [...t.collection('x').keys()].sort())).toEqual(['k0', 'k1', 'k2']);
+  });
+
+  it('reads a large tenant whole in slices, between turns of the event loop, every record in its place', async () => {
+    const [a, b] = await replicas(await database());
+    const n = READ_SLICE * 3 + 5;
+    await session(a.copy('t'), (t) => {
+      for (let i = 0; i < n; i++) t.collection('x').put(`k${i}`, { i });
+    });
+    // What the other turns of the event loop see of the copy while it is read.
+    const tb = b.copy('t');
+    const seen = new Set<number>();
+    let reading = true;
+    const look = () => {
+      seen.add(tb.data.get('x')?.size ?? 0);
+      if (reading) setImmediate(look);
+    };
+    look();
+    const read = await session(tb, (t) => ({ size: t.collection('x').size, first: [...t.collection('x').keys()].slice(0, 2), last: t.collection('x').get(`k${n - 1}`) }));
+    reading = false;
+    expect(read).toEqual({ size: n, first: ['k0', 'k1'], last: { i: n - 1 } });
+    expect([...seen].filter((size) => size > 0 && size < n).sort((x, y) => x - y)).toEqual([READ_SLICE, READ_SLICE * 2, READ_SLICE * 3]);
   });
 
   it('answers busy to a session that skips locked tenants while another replica holds it', async () => {

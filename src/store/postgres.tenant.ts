@@ -24,6 +24,9 @@ const TRIM_EVERY = 32;
  * before they are parsed (shorter ones cost less to parse than to look up). */
 const SHARED_TEXT = 128;
 
+/** Records parsed before the event loop gets its turn when a read brings many: about 2 ms of work. */
+export const READ_SLICE = 1000;
+
 /** Tombstones are kept for this many versions; a copy older than that reloads the tenant whole. */
 export const TOMBSTONE_VERSIONS = 256;
 
@@ -360,7 +363,11 @@ export class PostgresTenantStore extends MemoryTenantStore {
     let map: Map<string, unknown> | undefined;
     let mapColl: string | undefined;
     let ids: Map<string, unknown> | undefined;
-    for (const r of rows) {
+    for (let i = 0; i < rows.length; i++) {
+      // A tenant read whole is parsed in slices between turns of the event loop (its sessions wait
+      // for this one's turn, the other tenants' requests go on).
+      if (i > 0 && i % READ_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      const r = rows[i]!;
       if (r.coll !== mapColl) {
         mapColl = r.coll;
         map = this.data.get(r.coll);
