@@ -102,7 +102,9 @@ export class Journal {
       for (const row of rows) {
         if (out.length >= limit) break;
         const head = headOf(row.entry, row.id);
-        if (head ? match(head) : match(fromShared(row))) out.push(fromShared(row));
+        // An entry whose head does not read as listed() writes it is parsed once, whole.
+        const whole = head ? undefined : fromShared(row);
+        if (match(head ?? whole!)) out.push(whole ?? fromShared(row));
       }
       return out;
     }
