@@ -49,7 +49,7 @@ const stream = createRoute({
   description:
     'From the live reference, not the API document. Any pair GET /api/v1/partners/rates takes, a fiat pair too (the cross of its ' +
     'two USDT markets, as a multiplier). Events: `rate_update` (data: RateUpdate) when the market is re-priced, ' +
-    'once a minute on the key\'s clock, and `heartbeat` (data: RateStreamHeartbeat) every 15 seconds of real time. The stream ' +
+    'once a minute on the key\'s clock, or when a scenario\'s pin or move takes hold inside a minute, and `heartbeat` (data: RateStreamHeartbeat) every 15 seconds of real time. The stream ' +
     'opens with a heartbeat and the current rate. Advancing the key\'s clock sends the updates of the minutes it skipped, at ' +
     'most 60 per advance, evenly spread, the last being the market now. A stream ends after an hour of real time (the ' +
     'server may set another lifetime); an EventSource client reconnects by itself. A client that has stopped reading is disconnected.',
