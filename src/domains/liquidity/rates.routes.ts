@@ -25,7 +25,7 @@ const rate = createRoute({
     'From the live reference, not the API document. The rate is a multiplier: an amount in from times rate is the amount in to ' +
     '(NGN→USDT is about 0.00063, USDT→NGN about 1,580). Two fiat currencies (GHS→NGN) are the cross of their two USDT markets, ' +
     'also a multiplier from from to to (GHS→NGN about 100.8, NGN→GHS about 0.0098): the USDT→to maker rate over the from→USDT one, ' +
-    'rounded down to 8 significant digits, the rate a quote of the pair shows; chain is then the chain of the best cross pool, where ' +
+    'rounded down to 8 significant digits, stated as a quote of the pair states its rate; chain is then the chain of the best cross pool, where ' +
     'the USDT settles. Token to token is 400 UNSUPPORTED_CURRENCY, one currency on both sides 400 VALIDATION_ERROR. ' +
     'It reads the same market as the pools, quotes and FX maker rates, ' +
     're-priced once a minute on the key\'s clock. The body is not wrapped in an envelope.',

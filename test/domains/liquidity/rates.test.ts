@@ -138,6 +138,12 @@ describe('a scenario pins a rate or scripts a move', () => {
     expect(quote.body[0].allocationResult.weightedAverageRate).toBe(new Decimal(1575).mul(1520).div('1569.3625').toSignificantDigits(8).toNumber());
     await t.call('DELETE', '/_sandbox/scenario');
     expect((await read('from=USDT&to=NGN')).source).toBe('MARKET_MAKER');
+    // The document says when each source is answered.
+    const doc = (await t.call('GET', '/openapi.json', { unchecked: true })).body;
+    for (const name of ['Rate', 'RateUpdate']) {
+      const described = doc.components.schemas[name].properties.source.description ?? '';
+      expect(described, name).toMatch(/MARKET_MAKER.*ADMIN_OVERRIDE.*scenario/);
+    }
   });
 
   it('takes a pair either way round: NGN/USDT up 10 % is USDT 10 % cheaper in NGN', async () => {
