@@ -307,6 +307,26 @@ describe('a fiat pair: the cross of its two USDT markets', () => {
     expect(quote.body[0].allocationResult.weightedAverageRate).toBe(cross(ngnPool.toString(), '15.62'));
   });
 
+  it('gives each streamed rate the change of that rate: the maker rate\'s own for token→fiat, its inverse\'s for fiat→token', async () => {
+    await advance(t, 86_400);
+    const firstUpdate = async (query: string) => {
+      const res = await t.app.request(`/api/v1/partners/marketplace/rates/stream?${query}`, { headers: { authorization: `Bearer ${KEY}` } });
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!text.includes('rate_update')) text += new TextDecoder().decode((await reader.read()).value);
+      await reader.cancel();
+      return JSON.parse(/event: rate_update\ndata: (.*)\n/.exec(text)![1]);
+    };
+    const sell = await firstUpdate('from=USDT&to=NGN');
+    expect(sell.percentChange24h).toBe(Number((await makerRate('USDT', 'NGN')).PctChg24H));
+    // The maker rate of NGN→USDT is NGN per USDT; the stream sends USDT per NGN, which moved the other way.
+    const maker = new Decimal((await makerRate('NGN', 'USDT')).PctChg24H);
+    const buy = await firstUpdate('from=NGN&to=USDT');
+    expect(Math.sign(buy.percentChange24h)).toBe(-maker.s);
+    const inverse = new Decimal(1).div(maker.div(100).plus(1)).minus(1).mul(100);
+    expect(Math.abs(buy.percentChange24h - inverse.toNumber())).toBeLessThan(0.001);
+  });
+
   it('streams the pair\'s rate', async () => {
     const res = await t.app.request('/api/v1/partners/marketplace/rates/stream?from=GHS&to=NGN', { headers: { authorization: `Bearer ${KEY}` } });
     expect(res.status).toBe(200);
