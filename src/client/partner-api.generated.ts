@@ -373,7 +373,7 @@ export interface paths {
         };
         /**
          * Read the conversion rate of a pair
-         * @description From the live reference, not the API document. The rate is a multiplier: an amount in from times rate is the amount in to (NGN→USDT is about 0.00063, USDT→NGN about 1,580). Two fiat currencies (GHS→NGN) are the cross of their two USDT markets, also a multiplier from from to to (GHS→NGN about 100.8, NGN→GHS about 0.0098): the USDT→to maker rate over the from→USDT one, rounded down to 8 significant digits, the rate a quote of the pair shows; chain is then the chain of the best cross pool, where the USDT settles. Token to token is 400 UNSUPPORTED_CURRENCY, one currency on both sides 400 VALIDATION_ERROR. It reads the same market as the pools, quotes and FX maker rates, re-priced once a minute on the key's clock. The body is not wrapped in an envelope.
+         * @description From the live reference, not the API document. The rate is a multiplier: an amount in from times rate is the amount in to (NGN→USDT is about 0.00063, USDT→NGN about 1,580). Two fiat currencies (GHS→NGN) are the cross of their two USDT markets, also a multiplier from from to to (GHS→NGN about 100.8, NGN→GHS about 0.0098): the USDT→to maker rate over the from→USDT one, rounded down to 8 significant digits, stated as a quote of the pair states its rate; chain is then the chain of the best cross pool, where the USDT settles. Token to token is 400 UNSUPPORTED_CURRENCY, one currency on both sides 400 VALIDATION_ERROR. It reads the same market as the pools, quotes and FX maker rates, re-priced once a minute on the key's clock. The body is not wrapped in an envelope.
          */
         get: operations["getRate"];
         put?: never;
@@ -393,7 +393,7 @@ export interface paths {
         };
         /**
          * Stream a pair's rate as server-sent events
-         * @description From the live reference, not the API document. Any pair GET /api/v1/partners/rates takes, a fiat pair too (the cross of its two USDT markets, as a multiplier). Events: `rate_update` (data: RateUpdate) when the market is re-priced, once a minute on the key's clock, and `heartbeat` (data: RateStreamHeartbeat) every 15 seconds of real time. The stream opens with a heartbeat and the current rate. Advancing the key's clock sends the updates of the minutes it skipped, at most 60 per advance, evenly spread, the last being the market now. A stream ends after an hour of real time (the server may set another lifetime); an EventSource client reconnects by itself. A client that has stopped reading is disconnected.
+         * @description From the live reference, not the API document. Any pair GET /api/v1/partners/rates takes, a fiat pair too (the cross of its two USDT markets, as a multiplier). Events: `rate_update` (data: RateUpdate) when the market is re-priced, once a minute on the key's clock, or when a scenario's pin or move takes hold inside a minute, and `heartbeat` (data: RateStreamHeartbeat) every 15 seconds of real time. The stream opens with a heartbeat and the current rate. Advancing the key's clock sends the updates of the minutes it skipped, at most 60 per advance, evenly spread, the last being the market now. A stream ends after an hour of real time (the server may set another lifetime); an EventSource client reconnects by itself. A client that has stopped reading is disconnected.
          */
         get: operations["streamRates"];
         put?: never;
@@ -1069,6 +1069,7 @@ export interface components {
              */
             timestamp: string;
             /**
+             * @description MARKET_MAKER (the pools' market), or ADMIN_OVERRIDE while a scenario sets the price of the pair's market (of either USDT market of a fiat pair)
              * @example MARKET_MAKER
              * @enum {string}
              */
@@ -2331,12 +2332,12 @@ export interface components {
         };
         Rate: {
             /**
-             * @description As asked; a token in lower case
+             * @description The currency asked for in any case: a fiat code in upper case, a token in lower case
              * @example NGN
              */
             from: string;
             /**
-             * @description As asked; a token in lower case
+             * @description The currency asked for in any case: a fiat code in upper case, a token in lower case
              * @example usdt
              */
             to: string;
@@ -2346,7 +2347,7 @@ export interface components {
              */
             rate: number;
             /**
-             * @description MARKET_MAKER in the sandbox (the pools' market)
+             * @description MARKET_MAKER (the pools' market), or ADMIN_OVERRIDE while a scenario sets the price of the pair's market (of either USDT market of a fiat pair)
              * @example MARKET_MAKER
              * @enum {string}
              */

@@ -153,6 +153,37 @@ describe('GET /api/v1/partners/marketplace/rates/stream', () => {
     expect(s.updates[3]).toEqual(s.updates[0]);
   });
 
+  it('sends a price a scenario sets inside a minute when it takes hold, as the JSON rate reads it', async () => {
+    await start();
+    const s = open('from=USDT&to=NGN');
+    await until(() => s.updates.length === 1, 'the opening update');
+    await api('POST', '/_sandbox/clock/advance', { seconds: 10 });
+    const market = { 'USDT/NGN': { pin: 1600, moves: [{ after: 20, percent: -5 }] } };
+    expect((await api('PUT', '/_sandbox/scenario', { scenario: { name: 'pinned', market } })).status).toBe(200);
+
+    // Bound at 09:00:10: the next heartbeat carries the pin, not the minute's earlier price.
+    await until(() => s.updates.length === 2, 'the pinned price');
+    const pinned = { from: 'USDT', to: 'NGN', rate: 1600, timestamp: '2026-01-15T09:00:10.000Z', source: 'ADMIN_OVERRIDE' };
+    expect(s.updates[1]).toMatchObject(pinned);
+    expect((await api('GET', '/api/v1/partners/rates?from=USDT&to=NGN')).body).toMatchObject({ ...pinned, from: 'usdt' });
+    // A stream opened now starts from the pinned price too.
+    const later = open('from=USDT&to=NGN');
+    await until(() => later.updates.length === 1, 'the second stream\'s opening update');
+    expect(later.updates[0]).toMatchObject(pinned);
+
+    // The move falls due at 09:00:30, inside the same minute: an advance past it sends it.
+    await api('POST', '/_sandbox/clock/advance', { seconds: 25 });
+    await until(() => s.updates.length === 3, 'the moved price');
+    expect(s.updates[2]).toMatchObject({ rate: 1520, timestamp: '2026-01-15T09:00:30.000Z', source: 'ADMIN_OVERRIDE' });
+    // Heartbeats with nothing new send no update; the next minute sends one.
+    const beats = s.heartbeats.length;
+    await until(() => s.heartbeats.length >= beats + 2, 'two heartbeats');
+    expect(s.updates).toHaveLength(3);
+    await api('POST', '/_sandbox/clock/advance', { seconds: 30 });
+    await until(() => s.updates.length === 4, 'the next minute');
+    expect(s.updates[3]).toMatchObject({ rate: 1520, timestamp: '2026-01-15T09:01:00.000Z' });
+  });
+
   it('refuses a bad pair with the error envelope before any event', async () => {
     await start();
     const res = await api('GET', `${STREAM}?from=USDT&to=USDC`);

@@ -25,7 +25,7 @@ const rate = createRoute({
     'From the live reference, not the API document. The rate is a multiplier: an amount in from times rate is the amount in to ' +
     '(NGN→USDT is about 0.00063, USDT→NGN about 1,580). Two fiat currencies (GHS→NGN) are the cross of their two USDT markets, ' +
     'also a multiplier from from to to (GHS→NGN about 100.8, NGN→GHS about 0.0098): the USDT→to maker rate over the from→USDT one, ' +
-    'rounded down to 8 significant digits, the rate a quote of the pair shows; chain is then the chain of the best cross pool, where ' +
+    'rounded down to 8 significant digits, stated as a quote of the pair states its rate; chain is then the chain of the best cross pool, where ' +
     'the USDT settles. Token to token is 400 UNSUPPORTED_CURRENCY, one currency on both sides 400 VALIDATION_ERROR. ' +
     'It reads the same market as the pools, quotes and FX maker rates, ' +
     're-priced once a minute on the key\'s clock. The body is not wrapped in an envelope.',
@@ -49,7 +49,7 @@ const stream = createRoute({
   description:
     'From the live reference, not the API document. Any pair GET /api/v1/partners/rates takes, a fiat pair too (the cross of its ' +
     'two USDT markets, as a multiplier). Events: `rate_update` (data: RateUpdate) when the market is re-priced, ' +
-    'once a minute on the key\'s clock, and `heartbeat` (data: RateStreamHeartbeat) every 15 seconds of real time. The stream ' +
+    'once a minute on the key\'s clock, or when a scenario\'s pin or move takes hold inside a minute, and `heartbeat` (data: RateStreamHeartbeat) every 15 seconds of real time. The stream ' +
     'opens with a heartbeat and the current rate. Advancing the key\'s clock sends the updates of the minutes it skipped, at ' +
     'most 60 per advance, evenly spread, the last being the market now. A stream ends after an hour of real time (the ' +
     'server may set another lifetime); an EventSource client reconnects by itself. A client that has stopped reading is disconnected.',

@@ -21,13 +21,14 @@ export const RateLookupQuery = RateQuery.extend({
 });
 
 export const RATE_SOURCES = ['CONSENSUS', 'ADMIN_OVERRIDE', 'MARKET_MAKER', 'SPOT'] as const;
+const SOURCE = 'MARKET_MAKER (the pools\' market), or ADMIN_OVERRIDE while a scenario sets the price of the pair\'s market (of either USDT market of a fiat pair)';
 
 export const Rate = z
   .object({
-    from: z.string().openapi({ description: 'As asked; a token in lower case', example: 'NGN' }),
-    to: z.string().openapi({ description: 'As asked; a token in lower case', example: 'usdt' }),
+    from: z.string().openapi({ description: 'The currency asked for in any case: a fiat code in upper case, a token in lower case', example: 'NGN' }),
+    to: z.string().openapi({ description: 'The currency asked for in any case: a fiat code in upper case, a token in lower case', example: 'usdt' }),
     rate: z.number().openapi({ description: 'Multiplier: an amount in from times rate is the amount in to (a fiat pair too: GHS→NGN about 100.8)', example: 0.00063086 }),
-    source: z.enum(RATE_SOURCES).openapi({ description: 'MARKET_MAKER in the sandbox (the pools\' market)', example: 'MARKET_MAKER' }),
+    source: z.enum(RATE_SOURCES).openapi({ description: SOURCE, example: 'MARKET_MAKER' }),
     timestamp: timestamp.openapi({ description: 'When the market was last priced (once a minute on the key\'s clock)' }),
     chain: z.string().openapi({ description: 'The token\'s chain, lower case; for a fiat pair the chain its USDT settles on', example: 'base' }),
     ageSeconds: z.number().int().min(0).openapi({ description: 'Seconds since timestamp', example: 12 }),
@@ -41,7 +42,7 @@ export const RateUpdate = z
     to: z.string().openapi({ example: 'USDT' }),
     rate: z.number().openapi({ description: 'Multiplier, as in GET /api/v1/partners/rates', example: 0.00063086 }),
     timestamp,
-    source: z.enum(RATE_SOURCES).openapi({ example: 'MARKET_MAKER' }),
+    source: z.enum(RATE_SOURCES).openapi({ description: SOURCE, example: 'MARKET_MAKER' }),
     percentChange24h: z.number().openapi({ description: 'Change of this rate against 24 hours earlier, in percent', example: -0.28 }),
   })
   .openapi('RateUpdate');

@@ -92,10 +92,12 @@ export function currentRate(t: Tenant, pair: RatePair, chain?: string): z.infer<
   };
 }
 
-/** A rate_update of the stream: the market at the start of minute `step` of the key's market. */
+/** A rate_update of the stream: the market now for the current minute of the key's market (a pin
+ * or move that took hold inside it included, as the JSON rate reads it), the start of minute `step` otherwise. */
 export function rateUpdate(t: Tenant, pair: RatePair, step: number): z.infer<typeof RateUpdate> {
-  const m = marketTime(t);
-  const at = m.at + (step - m.step) * STEP_MS;
+  const now = t.now();
+  const m = marketTime(t, now);
+  const at = step === m.step ? now : m.at + (step - m.step) * STEP_MS;
   const r = multiplier(t, pair, at);
   return { from: pair.from, to: pair.to, rate: r.rate, timestamp: iso(r.timestamp), source: r.source, percentChange24h: r.change };
 }

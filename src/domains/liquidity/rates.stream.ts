@@ -1,7 +1,8 @@
 // GET /api/v1/partners/marketplace/rates/stream: server-sent events of one pair's rate. The market
 // is re-priced once a minute on the key's clock: an advance of that clock sends the updates of the
 // minutes it skipped (at most MAX_CATCH_UP, evenly spread, the last being now), and in real time
-// the stream sends a heartbeat every interval, with the updates of any minutes passed since.
+// the stream sends a heartbeat every interval, with the updates of any minutes passed since. A price
+// a scenario sets inside a minute (a pin bound, a move due) is sent at the next advance or heartbeat.
 // Each stream holds one interval timer and one clock listener; a client leaving, the shutdown
 // (Streams.closeAll), a fault replacing the answer, the stream's lifetime or a client that stopped
 // reading (both seen at a heartbeat, see http/streams.ts) releases both. Past the key's budget of
@@ -46,18 +47,20 @@ export function rateStream(t: Tenant, pair: RatePair, streams: Streams, guard: G
   let stop = () => undefined as void;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      let last = marketTime(t).step;
+      let { step: last, pricedAt: priced } = marketTime(t);
       let open = true;
       const send = (event: string, data: object) => {
         if (open) controller.enqueue(frame(event, data));
       };
       const heartbeat = () => send('heartbeat', { status: 'connected', timestamp: t.nowIso() });
       const moves = () => {
-        const now = marketTime(t).step;
-        // A reset takes the key's clock back: the market now is sent again.
-        const steps = now < last ? [now] : catchUpSteps(last, now);
+        const { step: now, pricedAt } = marketTime(t);
+        // A reset takes the key's clock back: the market now is sent again. So is a price set inside
+        // the minute (a scenario's pin bound, one of its moves falling due, or the scenario removed).
+        const steps = now < last || (now === last && pricedAt !== priced) ? [now] : catchUpSteps(last, now);
         for (const step of steps) send('rate_update', rateUpdate(t, pair, step));
         last = now;
+        priced = pricedAt;
       };
       let slot: OpenStream | undefined;
       // Past its lifetime, or unread, the slot ends the stream at this heartbeat instead.

@@ -36,8 +36,9 @@ function fittingDestination(t: Tenant, q: QuoteRecord, req: CompleteQuoteRequest
   );
 }
 
-/** The payment-specific quote of a quote, built once (at completion or by POST /api/v1/quotes). */
-export function paymentQuote(t: Tenant, q: QuoteRecord): PaymentQuote {
+/** The payment-specific quote of a quote, built once: at completion (made then), or by POST
+ * /api/v1/quotes (made with the quote, at its instant, so it expires its ttl after its creation). */
+export function paymentQuote(t: Tenant, q: QuoteRecord, createdAt = t.nowIso()): PaymentQuote {
   const v = quoteView(t, q);
   const best = v.allocationResult.allocations[0];
   // The pay-in block without its status, which goes last: set on the copy, not spread into a new
@@ -57,7 +58,7 @@ export function paymentQuote(t: Tenant, q: QuoteRecord): PaymentQuote {
     receiveAmount: v.totalDestinationAmount,
     totalAmount: toNumber(dec(v.totalSourceAmount).plus(PROCESSING_FEE.amount), v.source),
     expiresAt: q.expiresAt,
-    createdAt: t.nowIso(),
+    createdAt,
     HyperRailReference: newHyperRailReference(t.random),
     status: 'PENDING',
     metadata: {

@@ -138,6 +138,12 @@ describe('a scenario pins a rate or scripts a move', () => {
     expect(quote.body[0].allocationResult.weightedAverageRate).toBe(new Decimal(1575).mul(1520).div('1569.3625').toSignificantDigits(8).toNumber());
     await t.call('DELETE', '/_sandbox/scenario');
     expect((await read('from=USDT&to=NGN')).source).toBe('MARKET_MAKER');
+    // The document says when each source is answered.
+    const doc = (await t.call('GET', '/openapi.json', { unchecked: true })).body;
+    for (const name of ['Rate', 'RateUpdate']) {
+      const described = doc.components.schemas[name].properties.source.description ?? '';
+      expect(described, name).toMatch(/MARKET_MAKER.*ADMIN_OVERRIDE.*scenario/);
+    }
   });
 
   it('takes a pair either way round: NGN/USDT up 10 % is USDT 10 % cheaper in NGN', async () => {
@@ -299,6 +305,26 @@ describe('a fiat pair: the cross of its two USDT markets', () => {
     // the best USDT→NGN pool, 1575 at the start, is now 1575 × 1600 / 1569.3625 to 8 digits, over GHS→USDT BASE at 15.62
     const ngnPool = new Decimal(1575).mul(1600).div('1569.3625').toSignificantDigits(8);
     expect(quote.body[0].allocationResult.weightedAverageRate).toBe(cross(ngnPool.toString(), '15.62'));
+  });
+
+  it('gives each streamed rate the change of that rate: the maker rate\'s own for token→fiat, its inverse\'s for fiat→token', async () => {
+    await advance(t, 86_400);
+    const firstUpdate = async (query: string) => {
+      const res = await t.app.request(`/api/v1/partners/marketplace/rates/stream?${query}`, { headers: { authorization: `Bearer ${KEY}` } });
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!text.includes('rate_update')) text += new TextDecoder().decode((await reader.read()).value);
+      await reader.cancel();
+      return JSON.parse(/event: rate_update\ndata: (.*)\n/.exec(text)![1]);
+    };
+    const sell = await firstUpdate('from=USDT&to=NGN');
+    expect(sell.percentChange24h).toBe(Number((await makerRate('USDT', 'NGN')).PctChg24H));
+    // The maker rate of NGN→USDT is NGN per USDT; the stream sends USDT per NGN, which moved the other way.
+    const maker = new Decimal((await makerRate('NGN', 'USDT')).PctChg24H);
+    const buy = await firstUpdate('from=NGN&to=USDT');
+    expect(Math.sign(buy.percentChange24h)).toBe(-maker.s);
+    const inverse = new Decimal(1).div(maker.div(100).plus(1)).minus(1).mul(100);
+    expect(Math.abs(buy.percentChange24h - inverse.toNumber())).toBeLessThan(0.001);
   });
 
   it('streams the pair\'s rate', async () => {

@@ -1,6 +1,7 @@
 // The quote operations of the live reference beyond the API document: express quotes, the quote
 // read-back, and payment-specific quotes made and read directly.
 import { beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/kernel/clock.js';
 import { advance, createTestApp, KEY_B, type TestApp } from '../../support/app.js';
 import { ADDRESS, COMPLETE, EXPRESS, PAYMENTS, QUOTE, QUOTES, SIM_QUOTES as SIM } from '../../support/quotes.js';
 
@@ -131,6 +132,24 @@ describe('POST /api/v1/quotes and GET /api/v1/quotes/payments/{id}', () => {
     expect((await t.call('GET', `${PAYMENTS}/${p.quoteId}`)).body).toEqual(p);
     // The quote behind it is pending until completed with a destination.
     expect((await t.call('GET', `${QUOTE}/${p.quoteId}`)).body.status).toBe('pending');
+  });
+
+  it('is made at the quote\'s instant: created the moment the quote was, expiring its ttl later, however long the request takes', async () => {
+    // A clock that moves a millisecond at every reading, as a real one does during a request.
+    class Ticking extends ManualClock {
+      override now() {
+        const ms = super.now();
+        this.advance(0.001);
+        return ms;
+      }
+    }
+    t = await createTestApp({ clock: new Ticking() });
+    const [p] = (await t.call('POST', QUOTES, { body: body() })).body;
+    const q = (await t.call('GET', `${QUOTE}/${p.quoteId}`)).body;
+    expect(p.createdAt).toBe(q.metadata.cryptoPayIn.createdAt);
+    expect(Date.parse(p.expiresAt) - Date.parse(p.createdAt)).toBe(q.ttl * 1000);
+    const [pending] = await events('quote.pending');
+    expect(pending.data.created_at).toBe(p.createdAt);
   });
 
   it('announces the quote with the total it answered, in every event of its life', async () => {
