@@ -2671,6 +2671,7 @@ export interface operations {
             /** @description The payout in its current state */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2680,6 +2681,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2689,6 +2691,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2698,6 +2701,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2811,6 +2815,7 @@ export interface operations {
             /** @description The payout in its current state */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2820,6 +2825,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2829,6 +2835,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2838,6 +2845,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2973,6 +2981,7 @@ export interface operations {
             /** @description The withdrawal in its current state */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2982,6 +2991,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2991,6 +3001,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3000,6 +3011,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3117,6 +3129,7 @@ export interface operations {
             /** @description The transfer in its current state */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3126,6 +3139,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3135,6 +3149,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3144,6 +3159,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3153,6 +3169,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3350,6 +3367,7 @@ export interface operations {
             /** @description The updated quote */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3359,6 +3377,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3368,6 +3387,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3377,6 +3397,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3386,6 +3407,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3411,6 +3433,7 @@ export interface operations {
             /** @description The quote in its current state */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3420,6 +3443,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3429,6 +3453,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3438,6 +3463,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3651,6 +3677,7 @@ export interface operations {
             /** @description The quote */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3660,6 +3687,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3669,6 +3697,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3678,6 +3707,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3791,6 +3821,7 @@ export interface operations {
             /** @description The payment-specific quote as it stands */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3800,6 +3831,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3809,6 +3841,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3818,6 +3851,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4010,6 +4044,7 @@ export interface operations {
             /** @description The new trade, NEWT (root FXTradInstrRspn, XSD /xsd/FXTradInstrRspn.xsd) */
             201: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4019,6 +4054,7 @@ export interface operations {
             /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4028,6 +4064,7 @@ export interface operations {
             /** @description Missing or invalid API key (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4037,6 +4074,7 @@ export interface operations {
             /** @description Body over 1 MiB (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4046,6 +4084,7 @@ export interface operations {
             /** @description Body not sent as application/xml or text/xml (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4055,6 +4094,7 @@ export interface operations {
             /** @description Any other error, as the same reject message (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4081,6 +4121,7 @@ export interface operations {
             /** @description The trade now; TTL is the seconds left to accept it (root FXTradStsAndDtlsNtfctn, XSD /xsd/FXTradStsAndDtlsNtfctn.xsd) */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4090,6 +4131,7 @@ export interface operations {
             /** @description Missing or invalid API key (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4099,6 +4141,7 @@ export interface operations {
             /** @description Unknown trade, pair or route (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4108,6 +4151,7 @@ export interface operations {
             /** @description Any other error, as the same reject message (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4140,6 +4184,7 @@ export interface operations {
             /** @description The trade, SETT, with the pay-in details (root FXTradInstrRspn, XSD /xsd/FXTradInstrRspn.xsd) */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4149,6 +4194,7 @@ export interface operations {
             /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4158,6 +4204,7 @@ export interface operations {
             /** @description Missing or invalid API key (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4167,6 +4214,7 @@ export interface operations {
             /** @description Unknown trade, pair or route (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4176,6 +4224,7 @@ export interface operations {
             /** @description A move the trade state (or its expired TTL) does not allow (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4185,6 +4234,7 @@ export interface operations {
             /** @description Body over 1 MiB (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4194,6 +4244,7 @@ export interface operations {
             /** @description Body not sent as application/xml or text/xml (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4203,6 +4254,7 @@ export interface operations {
             /** @description Any other error, as the same reject message (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4235,6 +4287,7 @@ export interface operations {
             /** @description The trade, COMP (root FXTradConfStsAdvc, XSD /xsd/FXTradConfStsAdvc.xsd) */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4244,6 +4297,7 @@ export interface operations {
             /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4253,6 +4307,7 @@ export interface operations {
             /** @description Missing or invalid API key (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4262,6 +4317,7 @@ export interface operations {
             /** @description Unknown trade, pair or route (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4271,6 +4327,7 @@ export interface operations {
             /** @description A move the trade state (or its expired TTL) does not allow (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4280,6 +4337,7 @@ export interface operations {
             /** @description Body over 1 MiB (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4289,6 +4347,7 @@ export interface operations {
             /** @description Body not sent as application/xml or text/xml (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4298,6 +4357,7 @@ export interface operations {
             /** @description Any other error, as the same reject message (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4330,6 +4390,7 @@ export interface operations {
             /** @description The trade, CANC, TTL 0 (root FXTradCxlRspn, XSD /xsd/FXTradCxlRspn.xsd) */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4339,6 +4400,7 @@ export interface operations {
             /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4348,6 +4410,7 @@ export interface operations {
             /** @description Missing or invalid API key (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4357,6 +4420,7 @@ export interface operations {
             /** @description Unknown trade, pair or route (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4366,6 +4430,7 @@ export interface operations {
             /** @description A move the trade state (or its expired TTL) does not allow (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4375,6 +4440,7 @@ export interface operations {
             /** @description Body over 1 MiB (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4384,6 +4450,7 @@ export interface operations {
             /** @description Body not sent as application/xml or text/xml (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4393,6 +4460,7 @@ export interface operations {
             /** @description Any other error, as the same reject message (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4538,6 +4606,7 @@ export interface operations {
             /** @description The XML schema */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4547,6 +4616,7 @@ export interface operations {
             /** @description No message has that root (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4567,6 +4637,7 @@ export interface operations {
             /** @description What this is and where to go */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4577,6 +4648,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4586,6 +4658,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4606,6 +4679,7 @@ export interface operations {
             /** @description JSON Schema, draft 2020-12 */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4615,6 +4689,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4624,6 +4699,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4644,6 +4720,7 @@ export interface operations {
             /** @description Scenarios */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4653,6 +4730,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4662,6 +4740,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4689,6 +4768,7 @@ export interface operations {
             /** @description The scenario saved */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4698,6 +4778,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4707,6 +4788,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4716,6 +4798,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4725,6 +4808,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4734,6 +4818,7 @@ export interface operations {
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4743,6 +4828,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4765,6 +4851,7 @@ export interface operations {
             /** @description This key's scenarios left, with the server's */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4774,6 +4861,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4783,6 +4871,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4792,6 +4881,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4812,6 +4902,7 @@ export interface operations {
             /** @description The scenario in force */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4821,6 +4912,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4830,6 +4922,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,6 +4948,7 @@ export interface operations {
             /** @description The scenario now in force, with warnings about rules never reached */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4864,6 +4958,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4873,6 +4968,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4882,6 +4978,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4891,6 +4988,7 @@ export interface operations {
             /** @description Body is not JSON */
             415: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4900,6 +4998,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4920,6 +5019,7 @@ export interface operations {
             /** @description The scenario now in force */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4929,6 +5029,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4938,6 +5039,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4958,6 +5060,7 @@ export interface operations {
             /** @description The sandbox is up */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4967,6 +5070,7 @@ export interface operations {
             /** @description Body over 1 MiB */
             413: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4976,6 +5080,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4996,6 +5101,7 @@ export interface operations {
             /** @description The tenant is as new */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5005,6 +5111,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5014,6 +5121,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5034,6 +5142,7 @@ export interface operations {
             /** @description The tenant clock */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5043,6 +5152,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5052,6 +5162,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5456,6 +5567,7 @@ export interface operations {
             /** @description Balances */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5465,6 +5577,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5474,6 +5587,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5549,6 +5663,7 @@ export interface operations {
             /** @description Balance accounts */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5558,6 +5673,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5567,6 +5683,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5587,6 +5704,7 @@ export interface operations {
             /** @description Test values */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5596,6 +5714,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5605,6 +5724,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5719,6 +5839,7 @@ export interface operations {
             /** @description The demo file, which this key held already */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5728,6 +5849,7 @@ export interface operations {
             /** @description The demo file, made now */
             201: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5737,6 +5859,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5746,6 +5869,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5755,6 +5879,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5775,6 +5900,7 @@ export interface operations {
             /** @description The settings */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5784,6 +5910,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5793,6 +5920,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5802,6 +5930,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5897,6 +6026,7 @@ export interface operations {
             /** @description Deliveries stopped */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5906,6 +6036,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5915,6 +6046,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5991,6 +6123,7 @@ export interface operations {
             /** @description Redelivery queued */
             202: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6000,6 +6133,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6009,6 +6143,7 @@ export interface operations {
             /** @description Unknown resource */
             404: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6018,6 +6153,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6027,6 +6163,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6047,6 +6184,7 @@ export interface operations {
             /** @description Test delivery queued */
             202: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6056,6 +6194,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6065,6 +6204,7 @@ export interface operations {
             /** @description Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL) */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6074,6 +6214,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6094,6 +6235,7 @@ export interface operations {
             /** @description What the receiver answered to each */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6103,6 +6245,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6112,6 +6255,7 @@ export interface operations {
             /** @description No webhook is set for this key */
             409: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6121,6 +6265,7 @@ export interface operations {
             /** @description A probe of this key is already under way; Retry-After says when to try again */
             429: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6130,6 +6275,7 @@ export interface operations {
             /** @description The sandbox runs its most receiver probes at once for all keys (8); Retry-After says when to try again */
             503: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6139,6 +6285,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6159,6 +6306,7 @@ export interface operations {
             /** @description The deliveries attempted */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6168,6 +6316,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6177,6 +6326,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6252,6 +6402,7 @@ export interface operations {
             /** @description The report of a key with nothing observed */
             200: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6261,6 +6412,7 @@ export interface operations {
             /** @description Missing or invalid API key */
             401: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6270,6 +6422,7 @@ export interface operations {
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -80,18 +80,28 @@ export function newRouter() {
       if (schema && result.target === 'json') await warnUnknownFields(c, schema);
       else if (query && result.target === 'query') warnUnknownQuery(c, query);
     };
+    // A route that takes no query parameters names any it is sent, as one that takes some names its unknown ones.
+    if (!query) route = { ...route, middleware: [...asList(route.middleware), noQuery] };
     const headers = route.request?.headers as z.ZodObject | undefined;
     if (!headers) return openapi(route as never, handler, hook ?? (warning as never));
     // The document lists the headers as declared; they are checked by headerCheck, not by the
     // framework's validator, which reads every header of the request into a web Headers first.
     const { middleware, hide, ...documented } = route;
     if (!hide) router.openAPIRegistry.registerPath(documented);
-    const own = middleware ? (Array.isArray(middleware) ? middleware : [middleware]) : [];
-    const checked = { ...route, hide: true, middleware: [...own, headerCheck(headers, hook ?? warning)], request: { ...route.request, headers: undefined } };
+    const checked = { ...route, hide: true, middleware: [...asList(middleware), headerCheck(headers, hook ?? warning)], request: { ...route.request, headers: undefined } };
     return openapi(checked as never, handler, hook ?? (warning as never));
   }) as typeof router.openapi;
   return router;
 }
+
+const asList = <T>(m: T | T[] | undefined): T[] => (m === undefined ? [] : Array.isArray(m) ? m : [m]);
+
+/** The query of an operation that takes none: every parameter sent is unknown. */
+const NO_QUERY = z.object({});
+const noQuery: MiddlewareHandler<AppEnv> = async (c, next) => {
+  warnUnknownQuery(c, NO_QUERY);
+  await next();
+};
 
 /** The route's header validator: the declared headers (a plain z.object, lower-case names) read by
  * name, parsed, and handed to the hook, as @hono/zod-validator does with the whole set (an object
@@ -148,9 +158,8 @@ export function withScenarioHeader<D extends object>(document: D): D {
 }
 
 /**
- * Documents X-Sandbox-Warning on the answers of every operation that takes a JSON body or query
- * parameters: an unknown or misspelt field or parameter is accepted, as live services ignore it, and
- * named there (http/unknown-fields.ts).
+ * Documents X-Sandbox-Warning on the answers of every operation: an unknown or misspelt body field
+ * or query parameter is accepted, as live services ignore it, and named there (http/unknown-fields.ts).
  */
 export function withWarningHeader<D extends object>(document: D): D {
   type Op = {
@@ -169,12 +178,9 @@ export function withWarningHeader<D extends object>(document: D): D {
   };
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item)) {
-      // JSON bodies the route validators read (the bulk upload, JSON or CSV, reads its own body, and
-      // names only its unknown query parameters), and query parameters.
-      const content = Object.keys(op?.requestBody?.content ?? {});
-      const json = content.length === 1 && content[0] === 'application/json';
-      const query = op?.parameters?.some((p) => p.in === 'query') ?? false;
-      if (!(json || query) || !op.responses) continue;
+      // Every operation names the query parameters it does not take, and one with a JSON body the
+      // body's unknown fields.
+      if (!op?.responses) continue;
       for (const response of Object.values(op.responses)) (response.headers ??= {})['X-Sandbox-Warning'] = { $ref: '#/components/headers/SandboxWarning' };
     }
   }

@@ -76,3 +76,18 @@ describe('unknownFields', () => {
     expect(unknownFields(schema, body, 'body')).toContain("unknown field 'body.notes' was ignored: did you mean 'body.note'?");
   });
 });
+
+describe('query parameters sent to an operation that takes none', () => {
+  it('a read-back and a create name each one in X-Sandbox-Warning and the journal, and answer as without them', async () => {
+    const created = await t.call('POST', '/api/v1/partners/payouts?dryRun=true', { body: payoutRequest('warn-q') });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('x-sandbox-warning')).toBe("unknown query parameter 'dryRun' was ignored");
+    const read = await t.call('GET', '/api/v1/partners/payouts/warn-q?expand=events&expand=fees');
+    expect(read.status).toBe(200);
+    expect(read.body.data.reference).toBe('warn-q');
+    expect(read.headers.get('x-sandbox-warning')).toBe("unknown query parameter 'expand' was ignored");
+    const journal = (await t.call('GET', '/_sandbox/requests?limit=2')).body.data;
+    expect(journal.map((e: { warnings: string[] }) => e.warnings)).toEqual([["unknown query parameter 'expand' was ignored"], ["unknown query parameter 'dryRun' was ignored"]]);
+    expect((await t.call('GET', '/api/v1/partners/payouts/warn-q')).headers.get('x-sandbox-warning')).toBeNull();
+  });
+});
