@@ -77,8 +77,9 @@ export function tenantMiddleware(tenants: Tenants, { allowedKeys, liveFormat }: 
     const { key, mode } = keyOf(c.req.header('authorization'));
     if (liveFormat) checkLiveFormat(key);
     if (allowedKeys && !allowedKeys.has(key)) {
-      throw new SandboxError('INVALID_API_KEY', 'This API key is not one this sandbox accepts. Use a key from its keys file.', [
-        { field: 'Authorization', issue: 'unknown key' },
+      // A well-formed key this sandbox does not let in: 403, the contract's "key not allowed" (401 is a missing or malformed key).
+      throw new SandboxError('PERMISSION_DENIED', 'This API key is not one this sandbox accepts. Use a key from its keys file.', [
+        { field: 'Authorization', issue: 'not in the keys file' },
       ]);
     }
     const loaded = tenants.holdLoaded(key);

@@ -28,12 +28,19 @@ describe('API keys', () => {
     expect(res.body.message).toContain('Authorization');
   });
 
-  it('refuses keys outside the keys file when one is given', async () => {
+  it('refuses a key outside the keys file, when one is given, with 403: the key is well formed but not allowed', async () => {
     const t = await createTestApp({ allowedKeys: new Set([KEY]) });
     expect((await t.call('POST', '/api/v1/partners/payouts', { body })).status).toBe(201);
     const other = await t.call('POST', '/api/v1/partners/payouts', { key: KEY_B, body });
-    expect(other.status).toBe(401);
-    expect(other.body.error.code).toBe('INVALID_API_KEY');
+    expect(other.status).toBe(403);
+    expect(other.body).toEqual({
+      status: 'error',
+      message: 'This API key is not one this sandbox accepts. Use a key from its keys file.',
+      error: { type: 'permission_error', code: 'PERMISSION_DENIED', details: [{ field: 'Authorization', issue: 'not in the keys file' }] },
+    });
+    const fx = await t.app.request('/api/v1/partners/fx/rates/makers?from=NGN&to=USDT', { headers: { authorization: `Bearer ${KEY_B}` } });
+    expect(fx.status).toBe(403);
+    expect(await fx.text()).toContain('PERMISSION_DENIED');
   });
 
   it('takes readable keys by default, and with --key-format live only sk_test_/sk_live_ plus 32 lowercase hex, saying what a key looks like', async () => {

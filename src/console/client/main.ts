@@ -133,7 +133,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       if (current === 'market' && marketRead && (at - marketRead.at >= 60_000 || at < marketRead.at)) void track(readMarket());
       say('poll', `Updated ${new Date().toLocaleTimeString()}`);
     } catch (err) {
-      if ((err as { status?: number }).status === 401) {
+      if ([401, 403].includes((err as { status?: number }).status ?? 0)) {
         forget('The sandbox refused this key. Enter another.');
         return;
       }
