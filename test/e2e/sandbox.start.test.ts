@@ -57,6 +57,6 @@ it('refuses an unknown option, naming it and the known ones', async () => {
 });
 
 it('refuses a bad value, naming the option', async () => {
-  await expect(startSandbox({ port: 70000 })).rejects.toThrow('startSandbox: invalid options. port: Too big: expected number to be <=65535');
+  await expect(startSandbox({ port: 70000 })).rejects.toThrow('startSandbox: invalid options. port: must be a whole number from 0 to 65535');
   await expect(startSandbox({ scenario: 'no-such' })).rejects.toThrow(/no-such/);
 });
