@@ -19,6 +19,14 @@ describe('command line and environment', () => {
     expect(c).toMatchObject({ port: 5000, host: '0.0.0.0', data: '/tmp/d', scenario: 'failures', seed: 42, keys: 'keys.txt' });
   });
 
+  it('names the variable a bad value came from, and says which numbers a port and a seed take', () => {
+    expect(() => serve([], { PORT: 'abc' })).toThrow(/^Invalid options:\nPORT \(--port\): must be a whole number from 0 to 65535\n/);
+    expect(() => serve([], { SANDBOX_SEED: '1.5' })).toThrow(/^Invalid options:\nSANDBOX_SEED \(--seed\): must be a whole number from 0\n/);
+    // A flag wins over the variable, so a bad flag is named as the flag.
+    expect(() => serve(['--port', '70000'], { PORT: '5000' })).toThrow(/^Invalid options:\n--port: must be a whole number from 0 to 65535\n/);
+    expect(serve(['--port', '5001'], { PORT: 'abc' }).port).toBe(5001);
+  });
+
   it('selects PostgreSQL with --store, SANDBOX_STORE or DATABASE_URL, and refuses anything else or both stores', () => {
     const url = 'postgres://sandbox:secret@db:5432/sandbox';
     expect(serve([]).store).toBeUndefined();

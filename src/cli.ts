@@ -131,14 +131,28 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
     return { name: 'validate', file: positionals[1] };
   }
   const raw: Record<string, unknown> = {};
+  /** The variable each field was read from, while no flag has replaced it. */
+  const fromEnv = new Map<string, string>();
   for (const [envName, field] of Object.entries(ENV_NAMES)) {
     const v = env[envName];
-    if (v !== undefined && v !== '') raw[field] = v;
+    if (v === undefined || v === '') continue;
+    raw[field] = v;
+    fromEnv.set(field, envName);
   }
-  for (const [k, v] of Object.entries(values)) if (k !== 'help' && v !== undefined) raw[k.replace(/-(\w)/g, (_m, ch: string) => ch.toUpperCase())] = v;
+  for (const [k, v] of Object.entries(values)) {
+    if (k === 'help' || v === undefined) continue;
+    const field = k.replace(/-(\w)/g, (_m, ch: string) => ch.toUpperCase());
+    raw[field] = v;
+    fromEnv.delete(field);
+  }
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const msg = parsed.error.issues.map((i) => `--${i.path.join('.').replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`)}: ${i.message}`).join('\n');
+    const named = (field: string) => {
+      const flag = `--${field.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`)}`;
+      const variable = fromEnv.get(field);
+      return variable ? `${variable} (${flag})` : flag;
+    };
+    const msg = parsed.error.issues.map((i) => `${named(i.path.join('.'))}: ${i.message}`).join('\n');
     throw new Error(`Invalid options:\n${msg}\n\n${USAGE}`);
   }
   const name = positionals[0] ?? 'serve';

@@ -25,8 +25,11 @@ const instant = z
   .refine((v) => z.iso.date().safeParse(v.slice(0, 10)).success && Number.isFinite(Date.parse(v)), 'is not a date of the calendar')
   .transform((v) => Date.parse(v));
 
+/** A whole number from 0, saying `message` of any other value (text, a fraction, a negative). */
+const wholeNumber = (message: string) => z.coerce.number({ error: message }).int(message).min(0, message);
+
 export const ConfigSchema = z.object({
-  port: z.coerce.number().int().min(0).max(65535).default(4010),
+  port: wholeNumber('must be a whole number from 0 to 65535').max(65535, 'must be a whole number from 0 to 65535').default(4010),
   host: z.string().min(1).default('127.0.0.1'),
   /** Directory for persistent tenants; absent means memory only. */
   data: z.string().min(1).optional(),
@@ -43,7 +46,7 @@ export const ConfigSchema = z.object({
    * future; it runs on from there. Keys already stored keep their clocks. Absent: real time. */
   clock: instant.optional(),
   /** Makes ids, names and rates repeatable. */
-  seed: z.coerce.number().int().min(0).optional(),
+  seed: wholeNumber('must be a whole number from 0').optional(),
   /** File of accepted keys, one per line. */
   keys: z.string().min(1).optional(),
   /** Which keys are accepted: any suffix after sk_test_ or sk_live_ (readable CI keys), or only the

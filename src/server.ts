@@ -44,8 +44,15 @@ export interface SandboxServer {
 }
 
 function readKeys(file: string): Set<string> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new Error(`keys file ${file} cannot be read (${code}): give --keys (SANDBOX_KEYS) a file that lists the accepted keys, one per line`);
+  }
   return new Set(
-    readFileSync(file, 'utf8')
+    text
       .split(/\r?\n/)
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#')),

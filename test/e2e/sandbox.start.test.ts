@@ -57,6 +57,8 @@ it('refuses an unknown option, naming it and the known ones', async () => {
 });
 
 it('refuses a bad value, naming the option', async () => {
-  await expect(startSandbox({ port: 70000 })).rejects.toThrow('startSandbox: invalid options. port: Too big: expected number to be <=65535');
+  await expect(startSandbox({ port: 70000 })).rejects.toThrow('startSandbox: invalid options. port: must be a whole number from 0 to 65535');
   await expect(startSandbox({ scenario: 'no-such' })).rejects.toThrow(/no-such/);
+  const missing = path.join(tmpdir(), 'no-such-keys-file.txt');
+  await expect(startSandbox({ keys: missing })).rejects.toThrow(`keys file ${missing} cannot be read (ENOENT): give --keys (SANDBOX_KEYS) a file that lists the accepted keys, one per line`);
 });

@@ -1,8 +1,9 @@
 // GET /listings: the tenant's pools as FX listings, filtered by currency and paged.
 import { BoundedMap } from '../../kernel/bounded-map.js';
+import { nearest } from '../../engine/scenario/scenario.lint.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { buildListingsReport, type Listing } from '../../iso20022/listings-message.js';
-import type { Pool } from '../liquidity/pools.js';
+import { FIAT_CURRENCIES, TOKEN_CURRENCIES, type Pool } from '../liquidity/pools.js';
 import { tenantPools } from '../liquidity/pools.service.js';
 
 export const PAGE_DEFAULT = 0;
@@ -22,6 +23,20 @@ export interface ListingsPage {
   pageSize: number;
   totalElements: number;
   listings: Listing[];
+}
+
+const LISTED_CURRENCIES: readonly string[] = [...FIAT_CURRENCIES, ...TOKEN_CURRENCIES];
+
+/** A `source` or `destination` no pool can have matches nothing: the answer (an empty page) says why
+ * in X-Sandbox-Warning, as the bulk page does of a filter value. A known code in any case is no warning;
+ * the value is 3 to 5 letters (the query's schema), so it is sent as it came. */
+export function listingFilterWarnings(q: ListingsQuery): string[] {
+  return (['source', 'destination'] as const).flatMap((name) => {
+    const value = q[name];
+    if (!value || LISTED_CURRENCIES.includes(value.toUpperCase())) return [];
+    const near = nearest(value, LISTED_CURRENCIES);
+    return [`${name} '${value}' is not a currency any listing has, so nothing matches: ${near ? `did you mean '${near}'?` : `use one of ${LISTED_CURRENCIES.join(', ')}`}`];
+  });
 }
 
 /** Reports written, by the pools they were written from and the query (with the key's mode). */

@@ -3,6 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { SandboxError } from '../../kernel/errors.js';
 import { newRouter, security, type Tag } from '../../http/openapi.js';
 import { requestScenario } from '../../http/respond.js';
+import { warn } from '../../http/warnings.js';
 import { buildMakerRate } from '../../iso20022/maker-rate.js';
 import { buildTradeAcceptResponse, parseTradeAccept } from '../../iso20022/trade-accept.js';
 import { buildTradeCancellationResponse, parseTradeCancellation } from '../../iso20022/trade-cancellation.js';
@@ -12,7 +13,7 @@ import { buildTradeStatus } from '../../iso20022/trade-status.js';
 import { FX_BASE, xml, xmlBody } from './fx.http.js';
 import { ListingsQuery, RatesQuery, TradeParams, XsdParams, xmlRejects, xmlRequest, xmlResponse } from './fx.schema.js';
 import { acceptTrade, cancelTrade, confirmTrade, createTrade, getTrade, ttlLeft, type TradeRecord } from './fx.service.js';
-import { listingsReport } from './fx.listings.js';
+import { listingFilterWarnings, listingsReport } from './fx.listings.js';
 import { makerQuote } from '../liquidity/maker-rates.js';
 import { servedXsd } from './xsd.files.js';
 
@@ -177,7 +178,9 @@ export const fxRoutes = newRouter()
   })
   .openapi(listings, (c) => {
     const t = c.get('tenant');
-    return xml(c, listingsReport(t, c.req.valid('query')));
+    const q = c.req.valid('query');
+    warn(c, listingFilterWarnings(q));
+    return xml(c, listingsReport(t, q));
   })
   .openapi(rates, (c) => {
     const t = c.get('tenant');

@@ -45,6 +45,22 @@ describe('GET /listings', () => {
     expect(escaped.headers.get('x-sandbox-warning')).toBeNull();
   });
 
+  it('names a currency no listing has in X-Sandbox-Warning, as the bulk page names a filter value', async () => {
+    const eur = await fx(t, 'GET', '/listings?source=EUR');
+    expect(eur.status).toBe(200);
+    expect(eur.xml.Pgntn).toMatchObject({ TotalElements: '0' });
+    expect(eur.headers.get('x-sandbox-warning')).toBe(
+      "source 'EUR' is not a currency any listing has, so nothing matches: use one of NGN, GHS, USD, USDT, USDC",
+    );
+    const typo = await fx(t, 'GET', '/listings?source=ngn&destination=usdtt');
+    expect(typo.headers.get('x-sandbox-warning')).toBe("destination 'usdtt' is not a currency any listing has, so nothing matches: did you mean 'USDT'?");
+    // A known code in any case, and a pair of known codes that no pool trades, say nothing.
+    expect((await fx(t, 'GET', '/listings?source=ngn&destination=usdt')).headers.get('x-sandbox-warning')).toBeNull();
+    const noPair = await fx(t, 'GET', '/listings?source=USDT&destination=USDC');
+    expect(noPair.xml.Pgntn).toMatchObject({ TotalElements: '0' });
+    expect(noPair.headers.get('x-sandbox-warning')).toBeNull();
+  });
+
   it('answers the same bytes to every key of a mode within a minute, and its own mode to each', async () => {
     const first = await fx(t, 'GET', '/listings?source=ngn&pageSize=5');
     const again = await fx(t, 'GET', '/listings?source=NGN&pageSize=5');
