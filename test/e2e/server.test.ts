@@ -149,8 +149,8 @@ describe('the sandbox process', () => {
       headers: { ...headers, authorization: 'Bearer sk_test_notinthefile' },
       body: JSON.stringify(payout('keys-2')),
     });
-    expect(other.status).toBe(401);
-    expect((await other.json()).error.code).toBe('INVALID_API_KEY');
+    expect(other.status).toBe(403);
+    expect((await other.json()).error.code).toBe('PERMISSION_DENIED');
     expect(s.output()).toContain('1 from');
   });
 
