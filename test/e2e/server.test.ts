@@ -171,6 +171,19 @@ describe('the sandbox process', () => {
     expect(clock.offsetSeconds).toBe(3600);
     const replay = await fetch(`${b.url}/api/v1/partners/payouts`, { method: 'POST', headers, body: JSON.stringify(payout('keep-0')) });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    // The journal too: the requests before the restart, redacted as listed, and the new ones numbered on.
+    const journal = (await (await fetch(`${b.url}/_sandbox/requests?limit=10`, { headers })).json()).data;
+    expect(journal.map((e: { id: string; path: string; status: number }) => `${e.id} ${e.path} ${e.status}`)).toEqual([
+      'req_7 /api/v1/partners/payouts 201',
+      'req_6 /api/v1/partners/payouts/keep-4 200',
+      'req_5 /api/v1/partners/payouts 201',
+      'req_4 /api/v1/partners/payouts 201',
+      'req_3 /api/v1/partners/payouts 201',
+      'req_2 /api/v1/partners/payouts 201',
+      'req_1 /api/v1/partners/payouts 201',
+    ]);
+    expect(journal[2].requestHeaders.authorization).toBe(`Bearer [redacted]…${KEY.slice(-4)}`);
+    expect(journal[2].requestBody.reference).toBe('keep-4');
   });
 
   it('keeps a write acknowledged with a 2xx when killed with SIGKILL right after', async () => {

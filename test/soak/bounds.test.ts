@@ -110,6 +110,9 @@ describe('--max-tenants', () => {
     expect(t.tenants.stats().evictions).toBeGreaterThanOrEqual(7);
     for (let i = 0; i < 10; i++) {
       const key = keyOf(i);
+      // Its journal came back with it: the create made before it was unloaded.
+      const journal = (await t.call('GET', '/_sandbox/requests?limit=5', { key })).body.data;
+      expect(journal.map((e: { id: string; path: string }) => `${e.id} ${e.path}`)).toEqual(['req_1 /api/v1/partners/payouts']);
       const read = await t.call('GET', `/api/v1/partners/payouts/evict-${i}`, { key });
       expect(read.status).toBe(200);
       expect(read.body.data.amount).toBe(1000 + i);

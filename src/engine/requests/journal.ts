@@ -118,6 +118,19 @@ export class Journal {
     this.entries = [];
     this.shared?.clear();
   }
+
+  /** The entries as listed (redacted), oldest first: what a store that keeps files writes of the
+   * journal when the tenant is unloaded or the server stops. A shared journal is in its store already. */
+  kept(): JournalEntry[] {
+    return this.shared ? [] : this.entries.map(listed);
+  }
+
+  /** Take back what kept() gave (listing it again redacts nothing more), numbering on after it. */
+  restore(entries: readonly JournalEntry[]): void {
+    if (this.shared || !Array.isArray(entries)) return;
+    this.entries = entries.slice(-this.limit);
+    for (const e of this.entries) this.seq = Math.max(this.seq, Number(/^req_(\d+)$/.exec(e.id)?.[1] ?? 0));
+  }
 }
 
 /** A shared journal's entry as listed. */

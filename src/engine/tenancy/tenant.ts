@@ -5,7 +5,7 @@ import { TenantRandom } from '../../kernel/random.js';
 import type { TenantStore } from '../../store/store.js';
 import type { Behaviour } from '../registry/behaviour.js';
 import { EventLog, type EventView, type SandboxEvent } from '../registry/events.js';
-import { Journal } from '../requests/journal.js';
+import { Journal, type JournalEntry } from '../requests/journal.js';
 import { OBSERVATIONS_COLLECTION, Observations } from '../requests/observations.js';
 import type { Retained } from '../registry/types.js';
 import { checkRoom } from './room.js';
@@ -82,6 +82,9 @@ const JOBS = 'jobs';
 const EVENTS = 'events';
 /** The collections reload() takes in by id: a shared store's copy notes the ids it reads of these. */
 export const RELOADED_BY_ID: ReadonlySet<string> = new Set([JOBS, EVENTS]);
+/** The collection, and its one record's id, where a store that keeps files holds the journal while
+ * the tenant is unloaded or the server stopped (written by Tenants.keepJournal). */
+export const KEPT_JOURNAL = 'journal';
 
 export class Tenant {
   readonly scheduler: Scheduler;
@@ -117,6 +120,8 @@ export class Tenant {
       env.onEvent?.(this, e),
     );
     this.journal = new Journal(env.journalSize, store.journal);
+    const kept = store.collection<JournalEntry[]>(KEPT_JOURNAL).get(KEPT_JOURNAL);
+    if (kept) this.journal.restore(kept);
     this.lastUsedAt = env.clock.now();
     this.offsetMs = 0;
     this.advances = [];

@@ -13,9 +13,9 @@ import { createHash } from 'node:crypto';
 import { TenantRandom, tenantSeed } from '../../kernel/random.js';
 import { PostgresStore } from '../../store/postgres.store.js';
 import type { PostgresTenantStore } from '../../store/postgres.tenant.js';
-import type { Store } from '../../store/store.js';
+import { MemoryTenantStore, type Store } from '../../store/store.js';
 import { slices, sweepTenant } from './retention.js';
-import { Tenant, type Mode, type TenantEnv } from './tenant.js';
+import { KEPT_JOURNAL, Tenant, type Mode, type TenantEnv } from './tenant.js';
 import { SharedTenants } from './tenants.shared.js';
 
 export function tenantIdOf(key: string): string {
@@ -202,6 +202,18 @@ export class Tenants {
   async stop(): Promise<void> {
     this.stopped = true;
     await this.retaining;
+    for (const t of this.byKey.values()) this.keepJournal(t);
+  }
+
+  /** On a store that keeps files, write the tenant's journal into it before the tenant is unloaded
+   * or the server stops, so the next load lists the requests made before. A tenant that has stored
+   * nothing (a key that only reads) is given no files for it. */
+  private keepJournal(t: Tenant): void {
+    if (this.shared || this.store.kind !== 'lowdb' || !(t.store instanceof MemoryTenantStore)) return;
+    const journal = t.store.collection<unknown>(KEPT_JOURNAL);
+    const entries = t.journal.kept();
+    if (!entries.length || ![...t.store.data.values()].some((m) => m.size > 0)) return;
+    journal.put(KEPT_JOURNAL, entries);
   }
 
   private async retainPass(): Promise<void> {
@@ -296,6 +308,7 @@ export class Tenants {
       this.storedLastUse.set(t.id, t.lastUsedAt);
       over--;
       this.evictions++;
+      this.keepJournal(t);
       const done = t.store
         .flush()
         .then(() => this.store.evict!(t.id))
