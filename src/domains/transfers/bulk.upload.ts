@@ -52,6 +52,14 @@ export async function bulkUpload(c: Context<AppEnv>) {
   warnUnknownQuery(c, uploadRoute.request.query);
   const type = mediaTypeOf(c.req.header('content-type'));
   const text = await c.req.text();
+  // Decoded leniently, each invalid sequence as U+FFFD (three bytes): with those in it, a text whose
+  // length is not the bytes declared was not UTF-8 (a UTF-16 or Latin-1 export from a spreadsheet).
+  const length = c.req.header('content-length');
+  if (length !== undefined && text.includes('\uFFFD') && Buffer.byteLength(text) !== Number(length)) {
+    throw new SandboxError('INVALID_BULK_FILE', 'The bulk file is not UTF-8 text (a UTF-16 or Latin-1 export, say). Save it as UTF-8 (in a spreadsheet, "CSV UTF-8") and upload it again.', [
+      { field: 'file', issue: 'is not valid UTF-8: save it as UTF-8' },
+    ]);
+  }
   let file;
   if (type === 'application/json') {
     let body: unknown;

@@ -2,7 +2,7 @@
 // routes. Each answers the XML reject with the JSON API's status, and nothing is stored.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, KEY, KEY_B, type TestApp } from '../../support/app.js';
-import { acceptAccount, FX, fx, instruction, newTrade, rejection } from '../../support/fx.js';
+import { acceptAccount, acceptBank, FX, fx, instruction, newTrade, rejection } from '../../support/fx.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -205,6 +205,28 @@ describe('attributes and lengths refused before parsing', () => {
     // The declaration and a few instructions pass, as before.
     expect((await fx(t, 'POST', '/trades', { xml: instruction().replace('<AmtDrctn>', `${'<?a b?>'.repeat(7)}<AmtDrctn>`) })).status).toBe(201);
     await expect(t.tenants.get(KEY, 'sandbox').then((x) => x.store.collection('fx_trades').size)).resolves.toBe(1);
+  });
+
+  it('refuses a body that is not UTF-8 (UTF-16, Latin-1) instead of keeping U+FFFD in its values', async () => {
+    const send = async (bytes: Buffer, path = '/trades') => {
+      const res = await t.app.request(`${FX}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/xml', 'content-length': String(bytes.length) },
+        body: new Uint8Array(bytes),
+      });
+      return { status: res.status, text: await res.text() };
+    };
+    const utf16 = await send(Buffer.from(`\ufeff${instruction()}`, 'utf16le'));
+    // ASCII is the same bytes in Latin-1 and UTF-8: such a body passes.
+    expect((await send(Buffer.from(instruction(), 'latin1'))).status).toBe(201);
+    const id = await newTrade(t);
+    const latin1 = await send(Buffer.from(acceptBank.replace('John Doe', 'Zoé Doe'), 'latin1'), `/trades/${id}/accept`);
+    for (const res of [utf16, latin1]) {
+      expect(res.status).toBe(400);
+      expect(res.text).toContain('<RjctgPtyRsn>MALFORMED_XML</RjctgPtyRsn>');
+      expect(res.text).toContain('<RsnDesc>The request body is not acceptable XML: it is not valid UTF-8 (a UTF-16 or Latin-1 file, say); save it as UTF-8. Send one well-formed UTF-8 XML message.</RsnDesc>');
+    }
+    expect((await fx(t, 'GET', `/trades/${id}`)).xml.Sts).toBe('NEWT');
   });
 
   it('refuses a namespace or xsi: value longer than any the API has, naming the attribute', async () => {

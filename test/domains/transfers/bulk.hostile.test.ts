@@ -1,6 +1,7 @@
 // CSV files built to make the parser work: a header or a row of a million cells, and thousands of
 // one-character rows of the wrong length. Each is refused with a 400 that says what to send, and
-// reading it never holds the event loop: the parser is handed a few lines at a time.
+// reading it never holds the event loop: the parser is handed a few lines at a time. A file in
+// another encoding than UTF-8 is refused as such.
 import { describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../support/app.js';
 
@@ -69,5 +70,32 @@ describe('a hostile CSV', () => {
     const long = `3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f,2500,NGN,BANK,${'1'.repeat(34)},${'2'.repeat(34)},"${'A""'.repeat(66)}AB",058,SALARY,${'9'.repeat(20)},"${'n""'.repeat(85)}"`;
     const res = await uploadCsv(t, `${cols}\n${long}\n`);
     expect([res.status, res.body.count]).toEqual([201, 1]);
+  });
+
+  it('a file that is not UTF-8 (a UTF-16 or Latin-1 export) is refused as such, JSON or CSV', async () => {
+    const t = await createTestApp();
+    const send = async (bytes: Buffer, type: string) => {
+      const res = await t.app.request(UPLOAD, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk_test_bulk_encodings', 'content-type': type, 'content-length': String(bytes.length) },
+        body: new Uint8Array(bytes),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const refused = {
+      status: 400,
+      body: {
+        status: 'error',
+        message: 'The bulk file is not UTF-8 text (a UTF-16 or Latin-1 export, say). Save it as UTF-8 (in a spreadsheet, "CSV UTF-8") and upload it again.',
+        error: { type: 'invalid_request_error', code: 'INVALID_BULK_FILE', details: [{ field: 'file', issue: 'is not valid UTF-8: save it as UTF-8' }] },
+      },
+    };
+    expect(await send(Buffer.from(`\ufeff${HEADER}\n${ROW}\n`, 'utf16le'), 'text/csv')).toEqual(refused);
+    expect(await send(Buffer.from(`${HEADER}\n${ROW.replace('Ada Obi', 'Zoé Obi')}\n`, 'latin1'), 'text/csv')).toEqual(refused);
+    const item = { reference: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f', amount: 2500, currency: 'NGN', type: 'BANK', source: { accountNumber: '1000200030' }, destination: { accountNumber: '0123456789', accountName: 'Zoé Obi', bankCode: '058' }, category: 'SALARY' };
+    expect(await send(Buffer.from(JSON.stringify({ items: [item] }), 'latin1'), 'application/json')).toEqual(refused);
+    // The same file in UTF-8 is taken, its name as sent.
+    const ok = await send(Buffer.from(`${HEADER}\n${ROW.replace('Ada Obi', 'Zoé Obi')}\n`, 'utf8'), 'text/csv');
+    expect([ok.status, ok.body.count]).toEqual([201, 1]);
   });
 });
