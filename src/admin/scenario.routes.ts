@@ -134,7 +134,14 @@ function inline(input: unknown, registry: ScenarioRegistry) {
 }
 
 /** A YAML body: the document itself. An alias that never ends or expands past bounds is refused here. */
-function yamlBody(text: string): unknown {
+function yamlBody(text: string, declaredLength: string | undefined): unknown {
+  // Decoded leniently, each invalid sequence as U+FFFD (three bytes): with those in it, a text whose
+  // length is not the bytes declared was not UTF-8 (a UTF-16 file read as a string of NULs).
+  if (declaredLength !== undefined && text.includes('\uFFFD') && Buffer.byteLength(text) !== Number(declaredLength)) {
+    throw new SandboxError('INVALID_SCENARIO', 'The body is not UTF-8 text (a UTF-16 or Latin-1 file, say). Save the scenario as UTF-8 and send it again.', [
+      { field: 'body', issue: 'is not valid UTF-8: save it as UTF-8' },
+    ]);
+  }
   try {
     return readYaml(text) ?? {};
   } catch (err) {
@@ -268,7 +275,7 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
       const { name } = c.req.valid('param');
       const type = c.req.header('content-type') ?? '';
       let input: unknown;
-      if (/^(application|text)\/(x-)?yaml\s*(;|$)/i.test(type)) input = yamlBody(await c.req.text());
+      if (/^(application|text)\/(x-)?yaml\s*(;|$)/i.test(type)) input = yamlBody(await c.req.text(), c.req.header('content-length'));
       else if (/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
         const raw = (await c.req.json()) as Record<string, unknown>;
         const extra = Object.keys(raw).filter((k) => k !== 'scenario');
@@ -302,7 +309,7 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
       const t = c.get('tenant');
       const type = c.req.header('content-type') ?? '';
       if (/^(application|text)\/(x-)?yaml\s*(;|$)/i.test(type)) {
-        const doc = inline(yamlBody(await c.req.text()), registry);
+        const doc = inline(yamlBody(await c.req.text(), c.req.header('content-length')), registry);
         chooseScenario(t, { name: doc.name ?? 'inline', inline: doc });
         return c.json({ ...state(t, registry), warnings: registry.format.lint(doc).warnings }, 200);
       }

@@ -5815,6 +5815,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Rate limited (only when a scenario asks for it) */
+            429: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {

@@ -87,7 +87,8 @@ export function docsRoutes() {
     .get('/docs', (c) => c.html(PAGE))
     .get('/docs/assets/:file', async (c) => {
       const file = c.req.param('file');
-      const type = ASSETS[file];
+      // Own names only: `constructor` or `__proto__` would find Object's, and a file that is not there.
+      const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
       if (!type) return c.notFound();
       let body = cache.get(file);
       if (body === undefined) {

@@ -32,6 +32,12 @@ export const MAX_XML_ATTRIBUTES = 8;
  * tag after it (the structure check), so their number bounds the work per tag. */
 export const MAX_XML_NAMESPACES = 16;
 
+/** The most processing instructions a body may carry, the XML declaration included: a message needs
+ * none but the declaration, and the parser reads each (a declaration's pseudo-attributes one by one)
+ * at about 1.5 µs, so a body of them held the event loop for 200 ms. Each is at most MAX_XML_TOKEN
+ * characters long. */
+export const MAX_XML_INSTRUCTIONS = 8;
+
 /** The longest field of the request XSDs (Max350Text), named in a refusal of a long text. */
 const LONGEST_FIELD = 350;
 
@@ -76,6 +82,8 @@ export function scanXml(text: string, options: ScanOptions = {}): void {
   let textLength = 0;
   /** Namespace declarations made so far in the body. */
   const declared = { count: 0 };
+  /** Processing instructions so far, the XML declaration included. */
+  let instructions = 0;
   let p = 0;
   for (;;) {
     // p starts a run of text; it ends at the next '<'.
@@ -102,6 +110,8 @@ export function scanXml(text: string, options: ScanOptions = {}): void {
     } else if (c === QUESTION) {
       // The XML declaration (its pseudo-attributes are not attributes) or a processing instruction.
       const close = text.indexOf('?>', lt + 2);
+      if ((close < 0 ? n : close + 2) - lt > MAX_XML_TOKEN) throw longInstruction(open, text, lt);
+      if (++instructions > MAX_XML_INSTRUCTIONS) throw manyInstructions(open, text, lt);
       if (close < 0) return;
       p = close + 2;
     } else if (c === SLASH || c === BANG || startsName(c)) {
@@ -250,6 +260,30 @@ function longName(open: string[], element: string | undefined, start: string, wh
     `${what === 'other' ? 'a name' : `an ${what} name`} starting '${start}' is longer than ${MAX_XML_TOKEN} characters, more than any name of this API`,
     'Send the elements the message defines, by the names of its XSD.',
     { field, issue: `is not a name this API knows: names are at most ${MAX_XML_TOKEN} characters` },
+  );
+}
+
+/** `FXTradInstr/?pi`: where a processing instruction stands, by its target. */
+function instructionAt(open: string[], text: string, lt: number): string {
+  let e = lt + 2;
+  while (e < text.length && e - lt < 42 && !endsRun(text.charCodeAt(e)) && text.charCodeAt(e) !== QUESTION) e++;
+  return [...open.map(local), `?${clip(text.slice(lt + 2, e))}`].join('/');
+}
+
+function longInstruction(open: string[], text: string, lt: number) {
+  const field = instructionAt(open, text, lt);
+  return refusedBeforeParsing(
+    `the processing instruction <${field.slice(field.lastIndexOf('/') + 1)} …?> is longer than ${MAX_XML_TOKEN} characters, more than any message of this API has`,
+    'Send at most the XML declaration, <?xml version="1.0" encoding="UTF-8"?>, before the message.',
+    { field, issue: `must be at most ${MAX_XML_TOKEN} characters: send at most the XML declaration` },
+  );
+}
+
+function manyInstructions(open: string[], text: string, lt: number) {
+  return refusedBeforeParsing(
+    `the body carries more than ${MAX_XML_INSTRUCTIONS} processing instructions, the XML declaration included, more than any message of this API has`,
+    'Send at most the XML declaration, <?xml version="1.0" encoding="UTF-8"?>, before the message, and no other processing instruction.',
+    { field: instructionAt(open, text, lt), issue: `is one processing instruction past the ${MAX_XML_INSTRUCTIONS} a body may carry: send at most the XML declaration` },
   );
 }
 

@@ -100,6 +100,15 @@ describe('request journal', () => {
     expect(res.body.data.map((e: { path: string }) => e.path.split('/').pop())).toEqual(['x-7', 'x-6', 'x-5', 'x-4', 'x-3']);
     expect((await t.call('GET', '/_sandbox/requests', { key: KEY_B })).body.data).toEqual([]);
   });
+
+  it("keeps a body's first 16 KiB: 200 bodies of 1 MB held 200 MB for each key that sent them", async () => {
+    const t = await createTestApp();
+    const raw = JSON.stringify({ ...payout('j-big'), narration: 'n'.repeat(1_000_000) });
+    expect((await t.call('POST', '/api/v1/partners/payouts', { raw, headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    const [entry] = (await t.call('GET', '/_sandbox/requests?limit=1')).body.data;
+    expect(entry.requestBody).toBe(`${raw.slice(0, 16_384)}… [${raw.length - 16_384} more characters not kept]`);
+    expect(entry.responseBody.error.details).toEqual([{ field: 'narration', issue: 'must be at most 100 characters long' }]);
+  });
 });
 
 describe('event log', () => {

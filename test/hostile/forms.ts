@@ -53,6 +53,9 @@ export const FORMS: Record<Format, Form[]> = {
     { name: 'deep nesting under a declared namespace', body: (n) => `<FXTradInstr xmlns="urn:iso:std:iso:20022:tech:xsd:fxtr.014.001.05">${fill(n / 3, '<a>')}` },
     // Each declaration in scope is looked up per tag: many of them times many tags.
     { name: 'many namespace declarations over many tags', body: (n) => `<FXTradInstr${fill(n / 2, ' xmlns:a="u"')}>${fill(n / 2, '<b/>')}</FXTradInstr>` },
+    // The parser reads each instruction (and a declaration's pseudo-attributes) one by one.
+    { name: 'many processing instructions', body: (n) => TRADE(fill(n, '<?a?>')) },
+    { name: 'a declaration of many pseudo-attributes', body: (n) => `<?xml version="1.0"${fill(n, ' a="b"')}?>${TRADE('').replace(/^<\?xml[^>]*\?>/, '')}` },
     { name: 'entity expansion', body: (n) => `<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "${fill(n, 'a')}"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><FXTradInstr>&b;&b;&b;&b;</FXTradInstr>` },
     { name: 'many character references', body: (n) => TRADE(`<Rmrks>${fill(n, '&#x41;')}</Rmrks>`) },
     { name: 'duplicate elements', body: (n) => TRADE(fill(n, '<AmtDrctn>BUY</AmtDrctn>')) },
@@ -68,6 +71,9 @@ export const FORMS: Record<Format, Form[]> = {
     { name: 'a very long number', body: (n) => `${CSV_HEADER}\n${CSV_ROW('Ada Obi').replace(',2500,', `,${fill(n, '9')},`)}\n` },
     { name: 'many columns', body: (n) => `${CSV_HEADER}\n${CSV_ROW('Ada Obi')}${fill(n, ',x')}\n` },
     { name: 'many quoted empty cells', body: (n) => `${CSV_HEADER}\n${fill(n, '"",')}\n` },
+    { name: 'many header columns', body: (n) => `${CSV_HEADER}${fill(n, ',x')}\n${CSV_ROW('Ada Obi')}\n` },
+    // The parser's work is per record too: a row of the wrong length costs it about 50 µs.
+    { name: 'many one-character rows', body: (n) => `${CSV_HEADER}\n${fill(n, 'a\n')}` },
   ],
   'application/yaml': [
     { name: 'a stray quote', body: (n) => `name: "${fill(n, 'ab"c')}` },

@@ -37,4 +37,13 @@ describe('compressed docs', () => {
     expect(page).toContain('<a href="/console">Console</a>');
     expect(page).toContain('<link rel="icon" href="data:,">');
   });
+
+  it("answers 404 for an asset it does not serve, Object's own names included", async () => {
+    const t = await createTestApp();
+    for (const file of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'package.json']) {
+      const { res, bytes } = await get(t, `/docs/assets/${file}`);
+      expect(res.status, file).toBe(404);
+      expect(JSON.parse(bytes.toString('utf8')).error.code, file).toBe('ROUTE_NOT_FOUND');
+    }
+  });
 });

@@ -3,6 +3,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError } from '../../kernel/errors.js';
 import { buildReject } from '../../iso20022/reject.js';
+import { malformed } from '../../iso20022/xml-errors.js';
 import { isXmlType } from '../../http/media-type.js';
 import type { AppEnv } from '../../http/types.js';
 
@@ -43,6 +44,13 @@ export function xml(c: Context<AppEnv>, body: string, status: 200 | 201 = 200): 
  */
 export async function xmlBody(c: Context<AppEnv>, optional = false): Promise<string> {
   const text = await c.req.text();
+  // The body is decoded leniently, each invalid sequence read as U+FFFD (three bytes): with those in
+  // it, a text longer or shorter than the bytes declared was not UTF-8 (a UTF-16 file, Latin-1 text),
+  // and its values would otherwise be kept with U+FFFD in them.
+  const length = c.req.header('content-length');
+  if (length !== undefined && text.includes('\uFFFD') && Buffer.byteLength(text) !== Number(length)) {
+    throw malformed('it is not valid UTF-8 (a UTF-16 or Latin-1 file, say); save it as UTF-8');
+  }
   if (optional && text.trim() === '') return '';
   const type = c.req.header('content-type');
   if (!type || !isXmlType(type)) {

@@ -17,6 +17,10 @@ export const BULK_UPLOAD_PATH = '/_sandbox/bulk-disbursements';
 /** A 10,000-row JSON file is about 3.5 MB; 8 MiB leaves room for long names and narrations. */
 export const BULK_BODY_LIMIT = 8 * 1024 * 1024;
 const DEFAULT_SOURCE = 'sandbox-bulk-upload';
+/** Uploads a key may have under way at once: each holds its file and its rows until it is answered
+ * (a 10,000-row JSON file of 4 MB is about 20 MB), and 200 at once from one key would fill the heap. */
+export const UPLOADS_PER_KEY = 2;
+const uploading = new WeakMap<object, number>();
 
 export const uploadRoute = createRoute({
   method: 'post',
@@ -43,15 +47,44 @@ export const uploadRoute = createRoute({
       },
     },
   },
-  responses: { 201: jsonResponse(BulkFile, 'The file was accepted; each row is now a PENDING transfer'), ...errorResponses(400, 409, 413, 415) },
+  responses: { 201: jsonResponse(BulkFile, 'The file was accepted; each row is now a PENDING transfer'), ...errorResponses(400, 409, 413, 415, 429) },
 });
 
 export async function bulkUpload(c: Context<AppEnv>) {
+  const t = c.get('tenant');
+  const under = uploading.get(t) ?? 0;
+  if (under >= UPLOADS_PER_KEY) {
+    throw new SandboxError(
+      'RATE_LIMITED',
+      `This API key has ${under} bulk uploads under way; at most ${UPLOADS_PER_KEY} run at once. Send this file again once one of them has been answered.`,
+      [{ field: 'file', issue: `is one upload past the ${UPLOADS_PER_KEY} a key may have under way: send it again once one is answered` }],
+      { 'Retry-After': '1' },
+    );
+  }
+  uploading.set(t, under + 1);
+  try {
+    return await upload(c);
+  } finally {
+    const left = (uploading.get(t) ?? 1) - 1;
+    if (left > 0) uploading.set(t, left);
+    else uploading.delete(t);
+  }
+}
+
+async function upload(c: Context<AppEnv>) {
   const t = c.get('tenant');
   // Read by this handler rather than a validator: its unknown query parameters are named here.
   warnUnknownQuery(c, uploadRoute.request.query);
   const type = mediaTypeOf(c.req.header('content-type'));
   const text = await c.req.text();
+  // Decoded leniently, each invalid sequence as U+FFFD (three bytes): with those in it, a text whose
+  // length is not the bytes declared was not UTF-8 (a UTF-16 or Latin-1 export from a spreadsheet).
+  const length = c.req.header('content-length');
+  if (length !== undefined && text.includes('\uFFFD') && Buffer.byteLength(text) !== Number(length)) {
+    throw new SandboxError('INVALID_BULK_FILE', 'The bulk file is not UTF-8 text (a UTF-16 or Latin-1 export, say). Save it as UTF-8 (in a spreadsheet, "CSV UTF-8") and upload it again.', [
+      { field: 'file', issue: 'is not valid UTF-8: save it as UTF-8' },
+    ]);
+  }
   let file;
   if (type === 'application/json') {
     let body: unknown;

@@ -63,7 +63,7 @@ export class Journal {
     if (this.entries.length > this.limit) this.entries.shift();
     // It has arrived by now; taking it without awaiting keeps the response from waiting a turn.
     body?.then(
-      (t) => (entry.requestBody = t),
+      (t) => (entry.requestBody = keptBody(t)),
       () => undefined,
     );
   }
@@ -83,7 +83,7 @@ export class Journal {
   }
 
   private async recordShared(entry: JournalEntry, body?: Promise<string>): Promise<void> {
-    if (body) entry.requestBody = await body.catch(() => undefined);
+    if (body) entry.requestBody = await body.then(keptBody, () => undefined);
     // The store numbers the entry: ids are then unique across replicas.
     this.shared!.add(JSON.stringify(listed(entry)), this.limit);
   }
@@ -153,6 +153,18 @@ function headOf(entry: string, id: string): JournalEntry | undefined {
 }
 
 const HEADER_SETS_SHARED = 4;
+
+/** The most of a request body an entry keeps, in characters: a request of the API is a few KB at most,
+ * and 200 entries of the 1 MiB a body may be held 200 MB for each key that sent them. */
+export const JOURNAL_BODY_KEPT = 16 * 1024;
+
+/** A body as an entry keeps it: whole up to JOURNAL_BODY_KEPT, else its start and how much is left out. */
+function keptBody(text: string): string {
+  if (text.length <= JOURNAL_BODY_KEPT) return text;
+  // Copied, not sliced: V8 keeps the whole text alive behind a slice of it.
+  const start = Buffer.from(text.slice(0, JOURNAL_BODY_KEPT), 'utf8').toString('utf8');
+  return `${start}… [${text.length - JOURNAL_BODY_KEPT} more characters not kept]`;
+}
 const PATHS_SHARED = 64;
 
 function sameHeaders(a: Record<string, string>, b: Record<string, string>): boolean {
