@@ -5815,7 +5815,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Rate limited (only when a scenario asks for it) */
+            /** @description The key has 4 uploads under way (send again once one is answered), or a scenario asks for a rate limit */
             429: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];

@@ -19,7 +19,7 @@ export const BULK_BODY_LIMIT = 8 * 1024 * 1024;
 const DEFAULT_SOURCE = 'sandbox-bulk-upload';
 /** Uploads a key may have under way at once: each holds its file and its rows until it is answered
  * (a 10,000-row JSON file of 4 MB is about 20 MB), and 200 at once from one key would fill the heap. */
-export const UPLOADS_PER_KEY = 2;
+export const UPLOADS_PER_KEY = 4;
 const uploading = new WeakMap<object, number>();
 
 export const uploadRoute = createRoute({
@@ -47,7 +47,7 @@ export const uploadRoute = createRoute({
       },
     },
   },
-  responses: { 201: jsonResponse(BulkFile, 'The file was accepted; each row is now a PENDING transfer'), ...errorResponses(400, 409, 413, 415, 429) },
+  responses: { 201: jsonResponse(BulkFile, 'The file was accepted; each row is now a PENDING transfer'), ...errorResponses(400, 409, 413, 415), 429: { ...errorResponses(429)[429], description: `The key has ${UPLOADS_PER_KEY} uploads under way (send again once one is answered), or a scenario asks for a rate limit` } },
 });
 
 export async function bulkUpload(c: Context<AppEnv>) {

@@ -99,25 +99,27 @@ describe('a hostile CSV', () => {
     expect([ok.status, ok.body.count]).toEqual([201, 1]);
   });
 
-  it('a key has at most 2 uploads under way: a third at once is 429 with Retry-After, another key is not held', async () => {
+  it('a key has at most 4 uploads under way: a fifth at once is 429 with Retry-After, another key is not held', async () => {
     const t = await createTestApp();
     const file = (from: number) =>
       `${HEADER}\n${Array.from({ length: 5_000 }, (_, i) => ROW.replace('3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f', `00000000-0000-4000-8000-${String(from + i).padStart(12, '0')}`)).join('\n')}\n`;
-    const [a, b, c, other] = await Promise.all([
+    const [a, b, c, d, e, other] = await Promise.all([
       uploadCsv(t, file(0)),
       uploadCsv(t, file(10_000)),
       uploadCsv(t, file(20_000)),
-      t.call('POST', UPLOAD, { key: 'sk_test_bulk_other_key', raw: file(30_000), headers: { 'content-type': 'text/csv' } }),
+      uploadCsv(t, file(30_000)),
+      uploadCsv(t, file(40_000)),
+      t.call('POST', UPLOAD, { key: 'sk_test_bulk_other_key', raw: file(50_000), headers: { 'content-type': 'text/csv' } }),
     ]);
-    expect([a.status, b.status, other.status]).toEqual([201, 201, 201]);
-    expect(c.status).toBe(429);
-    expect(c.headers.get('retry-after')).toBe('1');
-    expect(c.body).toEqual({
+    expect([a.status, b.status, c.status, d.status, other.status]).toEqual([201, 201, 201, 201, 201]);
+    expect(e.status).toBe(429);
+    expect(e.headers.get('retry-after')).toBe('1');
+    expect(e.body).toEqual({
       status: 'error',
-      message: 'This API key has 2 bulk uploads under way; at most 2 run at once. Send this file again once one of them has been answered.',
-      error: { type: 'rate_limit_error', code: 'RATE_LIMITED', details: [{ field: 'file', issue: 'is one upload past the 2 a key may have under way: send it again once one is answered' }] },
+      message: 'This API key has 4 bulk uploads under way; at most 4 run at once. Send this file again once one of them has been answered.',
+      error: { type: 'rate_limit_error', code: 'RATE_LIMITED', details: [{ field: 'file', issue: 'is one upload past the 4 a key may have under way: send it again once one is answered' }] },
     });
     // Once answered, the key uploads again.
-    expect((await uploadCsv(t, file(20_000))).status).toBe(201);
+    expect((await uploadCsv(t, file(40_000))).status).toBe(201);
   });
 });
