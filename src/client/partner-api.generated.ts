@@ -3355,6 +3355,15 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceQuote"];
                 };
             };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
@@ -3414,6 +3423,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MarketplaceQuote"];
+                };
+            };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3656,6 +3674,15 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceQuote"];
                 };
             };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
@@ -3794,6 +3821,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentQuote"];
+                };
+            };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing or invalid API key */

@@ -229,6 +229,27 @@ describe('PUT /api/v1/partners/marketplace/quote/{id}/remove/{itemId}', () => {
     expect(last.body.error.code).toBe('INVALID_STATE_TRANSITION');
   });
 
+  it('answers 400 naming id for a quote id that is no UUID, on every route that takes one', async () => {
+    const q = await twoPools();
+    const item = q.allocationResult.allocations[1].id;
+    const calls: [string, string, unknown?][] = [
+      ['PUT', `${QUOTE}/quote-1/remove/${item}`],
+      ['GET', `${QUOTE}/quote-1`],
+      ['GET', `${QUOTE}/quote-1/complete`],
+      ['PUT', '/api/v1/quotes/complete/quote-1', { destination: { blockChain: { address: `0x${'b'.repeat(40)}` } } }],
+      ['GET', '/api/v1/quotes/payments/quote-1'],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await t.call(method, path, { body });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'id', issue: 'must be a UUID (8-4-4-4-12 hexadecimal digits), e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }],
+      });
+    }
+    expect((await t.call('GET', `${QUOTE}/${q.quoteId}`)).body.allocationResult.allocations).toHaveLength(2);
+  });
+
   it('answers 409 once the quote is no longer pending', async () => {
     const waiting = await twoPools();
     await t.call('PUT', `/api/v1/quotes/complete/${waiting.quoteId}`, { body: { destination: { blockChain: { address: `0x${'b'.repeat(40)}` } } } });
