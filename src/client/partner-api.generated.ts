@@ -4122,6 +4122,15 @@ export interface operations {
                     "application/xml": string;
                 };
             };
+            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
             /** @description Missing or invalid API key (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             401: {
                 headers: {
