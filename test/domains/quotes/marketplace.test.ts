@@ -158,6 +158,15 @@ describe('POST /api/v1/partners/marketplace/intent', () => {
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'INSUFFICIENT_LIQUIDITY', details: [{ field: 'amount' }] });
   });
 
+  it('says how to write an amount with more decimals than its currency takes', async () => {
+    const ngn = await t.call('POST', INTENT, { body: intent({ amount: 100.005 }) });
+    expect(ngn.status).toBe(400);
+    expect(ngn.body.message).toBe('The amount is in NGN, which takes at most 2 decimal places; got 100.005. Send it with at most 2 decimal places, e.g. 100.01.');
+    const usdt = await t.call('POST', INTENT, { body: intent({ amount: 0.0000001, amountDirection: 'destination' }) });
+    expect(usdt.body.message).toBe('The amount is in USDT, which takes at most 6 decimal places; got 0.0000001. Send it with at most 6 decimal places, e.g. 0.000001.');
+    expect(usdt.body.error.details).toEqual([{ field: 'amount', issue: 'must have at most 6 decimal places for USDT' }]);
+  });
+
   it.each([
     ['sourceCurrency missing', { sourceCurrency: undefined }, 'VALIDATION_ERROR', 'sourceCurrency'],
     ['an unknown destination', { destinationCurrency: 'EUR' }, 'VALIDATION_ERROR', 'destinationCurrency'],
