@@ -49,10 +49,22 @@ function leftStatus(c: Context<AppEnv>): number | undefined {
   return (incoming.socket?.errored as { code?: string } | null)?.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 499;
 }
 
+/** Whether the request came without a body: Content-Length 0, or over HTTP neither Content-Length nor
+ * Transfer-Encoding (HTTP/1.1's rule, as the body limit reads it). */
+function sentNoBody(c: Context<AppEnv>): boolean {
+  const length = c.req.header('content-length');
+  if (length !== undefined) return length.trim() === '0';
+  return c.req.header('transfer-encoding') === undefined && nodeRequest(c) !== undefined;
+}
+
 export function onError(err: Error, c: Context<AppEnv>): Response {
   const left = leftStatus(c);
   if (left) return new Response(null, { status: left });
-  const e = toSandboxError(err);
+  let e = toSandboxError(err);
+  // "Not valid JSON" would send the caller looking for a typo in a body it never sent.
+  if (e.code === 'MALFORMED_JSON' && sentNoBody(c)) {
+    e = new SandboxError('MALFORMED_JSON', 'The request body is empty. Send a JSON object with Content-Type: application/json.');
+  }
   if (e.code === 'INTERNAL_ERROR' && e !== err) console.error(`[sandbox] ${c.req.method} ${c.req.path} failed:`, err);
   return renderError(c, e);
 }
