@@ -94,6 +94,16 @@ describe('POST /trades', () => {
     expect(r.text).toMatch(/^Invalid request body: CcyPair\/QtdCcy must not be empty/);
   });
 
+  it('refuses an amount that rounds to nothing in its currency, saying the least it takes', async () => {
+    const r = rejection(await fx(t, 'POST', '/trades', { xml: instruction({ base: 'NGN', quoted: 'USDT', amount: '0.001', direction: 'SELL' }) }));
+    expect(r).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      location: 'TradAmts/TradgCcyAmt',
+      text: 'The amount 0.001 NGN rounds to zero at 2 decimal places. Send at least 0.01 NGN.',
+    });
+  });
+
   it('refuses a pair no pool converts, and one currency on both sides, naming the elements', async () => {
     const r = rejection(await fx(t, 'POST', '/trades', { xml: instruction({ base: 'USDC', quoted: 'USDT' }) }));
     expect(r).toMatchObject({ status: 400, code: 'UNSUPPORTED_CURRENCY', location: 'CcyPair/QtdCcy' });
