@@ -138,7 +138,7 @@ export function createApp(deps: AppDeps) {
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook as never, router: new KeptStaticRouter() });
   app.onError(onError);
-  app.notFound(onNotFound);
+  app.notFound(onNotFound(() => app.routes));
 
   const withTenant = tenantMiddleware(tenants, { allowedKeys: deps.allowedKeys, liveFormat: config.keyFormat === 'live' });
   const faultSeeds = new WeakMap<Tenant, number>();

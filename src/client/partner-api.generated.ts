@@ -3374,6 +3374,15 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceQuote"];
                 };
             };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
@@ -3438,6 +3447,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MarketplaceQuote"];
+                };
+            };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3684,6 +3702,15 @@ export interface operations {
                     "application/json": components["schemas"]["MarketplaceQuote"];
                 };
             };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
@@ -3826,6 +3853,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentQuote"];
+                };
+            };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4122,6 +4158,15 @@ export interface operations {
             200: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
+            400: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

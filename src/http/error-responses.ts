@@ -49,22 +49,64 @@ function leftStatus(c: Context<AppEnv>): number | undefined {
   return (incoming.socket?.errored as { code?: string } | null)?.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 499;
 }
 
+/** Whether the request came without a body: Content-Length 0, or over HTTP neither Content-Length nor
+ * Transfer-Encoding (HTTP/1.1's rule, as the body limit reads it). */
+function sentNoBody(c: Context<AppEnv>): boolean {
+  const length = c.req.header('content-length');
+  if (length !== undefined) return length.trim() === '0';
+  return c.req.header('transfer-encoding') === undefined && nodeRequest(c) !== undefined;
+}
+
 export function onError(err: Error, c: Context<AppEnv>): Response {
   const left = leftStatus(c);
   if (left) return new Response(null, { status: left });
-  const e = toSandboxError(err);
+  let e = toSandboxError(err);
+  // "Not valid JSON" would send the caller looking for a typo in a body it never sent.
+  if (e.code === 'MALFORMED_JSON' && sentNoBody(c)) {
+    e = new SandboxError('MALFORMED_JSON', 'The request body is empty. Send a JSON object with Content-Type: application/json.');
+  }
   if (e.code === 'INTERNAL_ERROR' && e !== err) console.error(`[sandbox] ${c.req.method} ${c.req.path} failed:`, err);
   return renderError(c, e);
 }
 
-export function onNotFound(c: Context<AppEnv>): Response {
-  return renderError(
-    c,
-    new SandboxError(
-      'ROUTE_NOT_FOUND',
-      `No route matches ${c.req.method} ${c.req.path}. Every API path begins with /api/v1; see /openapi.json for the list.`,
-    ),
-  );
+/** A route as the app lists it: its method (ALL for middleware) and its path, `:name` standing for a segment. */
+export interface RouteEntry {
+  method: string;
+  path: string;
+}
+
+/**
+ * The answer to a request no route takes: 404 ROUTE_NOT_FOUND, as the contract says of an unknown route.
+ * When the path is a route's under another method (GET on the payout create), the answer says which
+ * methods the path takes, so the caller sees the method is what is wrong. `routes` is read on the
+ * first 404, when every route is registered.
+ */
+export function onNotFound(routes: () => readonly RouteEntry[]) {
+  let known: { method: string; segments: string[] }[] | undefined;
+  const methodsOf = (path: string): string[] => {
+    known ??= routes().flatMap((r) => (r.method === 'ALL' ? [] : [{ method: r.method, segments: r.path.split('/') }]));
+    const sent = path.split('/');
+    const fits = (segments: string[]) =>
+      segments.length === sent.length && segments.every((s, i) => s === sent[i] || (s.startsWith(':') && sent[i] !== ''));
+    return [...new Set(known.filter((r) => fits(r.segments)).map((r) => r.method))];
+  };
+  return (c: Context<AppEnv>): Response => {
+    const { method, path } = c.req;
+    const methods = methodsOf(path);
+    if (methods.length === 0) {
+      return renderError(
+        c,
+        new SandboxError('ROUTE_NOT_FOUND', `No route matches ${method} ${path}. Every API path begins with /api/v1; see /openapi.json for the list.`),
+      );
+    }
+    const takes = methods.length === 1 ? methods[0] : `${methods.slice(0, -1).join(', ')} or ${methods.at(-1)}`;
+    return renderError(
+      c,
+      new SandboxError('ROUTE_NOT_FOUND', `No route matches ${method} ${path}: this path takes ${takes}. Send the request with ${methods.length === 1 ? takes : 'one of them'}.`, [
+        { field: 'method', issue: methods.length === 1 ? `must be ${takes} on this path` : `must be one of ${methods.join(', ')} on this path` },
+      ]),
+    );
+  };
 }
 
 /** The hook zod-openapi calls after validating a request part. */

@@ -6,6 +6,10 @@ import { SandboxError, type ErrorDetail } from '../kernel/errors.js';
 export const malformed = (why: string) =>
   new SandboxError('MALFORMED_XML', `The request body is not acceptable XML: ${why}. Send one well-formed UTF-8 XML message.`);
 
+/** A body with nothing in it but white space: said as such, with the message the route takes. */
+export const emptyBody = (roots: readonly string[]) =>
+  new SandboxError('MALFORMED_XML', `The request body is empty. Send an XML message whose root element is ${roots.join(' or ')}, with Content-Type: application/xml.`);
+
 /** A refusal of the scan before parsing (xml-scan.ts): what is wrong, what to send instead, and where (the reject's ErrLctn). */
 export const refusedBeforeParsing = (why: string, instead: string, at: ErrorDetail) =>
   new SandboxError('MALFORMED_XML', `The request body is not acceptable XML: ${why}. ${instead}`, [at]);

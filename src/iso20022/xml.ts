@@ -4,7 +4,7 @@
 import { COMMON_HTML, CURRENCY, EntityDecoder } from '@nodable/entities';
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { SandboxError } from '../kernel/errors.js';
-import { inXmlTerms, malformed } from './xml-errors.js';
+import { emptyBody, inXmlTerms, malformed } from './xml-errors.js';
 import { keyOf, messagePath, readXml } from './xml-reader.js';
 import { MAX_XML_DEPTH, scanXml } from './xml-scan.js';
 import { StructureCheck, type MessageStructure } from './xsd-structure.js';
@@ -44,6 +44,7 @@ export interface ParsedXml {
 /** Parse one message; throws MALFORMED_XML for anything that is not a single well-formed message with an allowed root. */
 export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): ParsedXml {
   const text = decode(input).replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw emptyBody(options.roots);
   screen(text);
   // Before any parser: attributes other than xmlns and xsi:*, and over-long names, values and texts.
   // The same pass follows the structure, when one is given, and keeps what it found for the end.

@@ -9,7 +9,7 @@ export function validationError(error: ZodError, target: Target, input: unknown)
   const details: ErrorDetail[] = error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
       ? issue.keys.map((k) => ({ field: fieldName([...issue.path, k], target), issue: 'is not a field of this request: remove it' }))
-      : [{ field: fieldName(issue.path, target), issue: describeIssue(issue, valueAt(input, issue.path)) }],
+      : [{ field: fieldName(issue.path, target), issue: describeQueryRepeat(target, issue.path, input) ?? describeIssue(issue, valueAt(input, issue.path)) }],
   );
   const where = target === 'json' ? 'body' : target === 'header' ? 'headers' : target === 'param' ? 'path' : 'query';
   const first = details[0];
@@ -19,6 +19,14 @@ export function validationError(error: ZodError, target: Target, input: unknown)
     `Invalid request ${where}: ${first.field} ${first.issue}${more}.`,
     details,
   );
+}
+
+/** A query parameter sent more than once (`?from=NGN&from=GHS`) arrives as a list: say so, rather
+ * than that a string was expected. */
+function describeQueryRepeat(target: Target, path: PropertyKey[], input: unknown): string | undefined {
+  if (target !== 'query' || path.length !== 1) return undefined;
+  const value = valueAt(input, path);
+  return Array.isArray(value) ? `is given ${value.length} times: send it once` : undefined;
 }
 
 function fieldName(path: PropertyKey[], target: Target): string {

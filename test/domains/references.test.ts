@@ -59,15 +59,17 @@ describe('a blank reference is refused wherever a reference is taken', () => {
   });
 
   it('in the read-back paths', async () => {
-    for (const [path, headers] of [
-      ['/api/v1/partners/payouts/%20%20', {}],
-      ['/api/v1/partners/wallets/payouts/%20', {}],
-      ['/api/v1/partners/withdrawal/%09', {}],
-      ['/api/v1/transfers/%20%20', { 'x-service-source': 'payroll-service' }],
+    // Transfer references are UUIDs, so a blank one is refused as no UUID.
+    const UUID = 'must be a UUID (8-4-4-4-12 hexadecimal digits), e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f';
+    for (const [path, headers, issue] of [
+      ['/api/v1/partners/payouts/%20%20', {}, BLANK],
+      ['/api/v1/partners/wallets/payouts/%20', {}, BLANK],
+      ['/api/v1/partners/withdrawal/%09', {}, BLANK],
+      ['/api/v1/transfers/%20%20', { 'x-service-source': 'payroll-service' }, UUID],
     ] as const) {
       const res = await t.call('GET', path, { headers });
       expect(res.status, path).toBe(400);
-      expect(res.body.error.details, path).toEqual([{ field: 'reference', issue: BLANK }]);
+      expect(res.body.error.details, path).toEqual([{ field: 'reference', issue }]);
     }
   });
 

@@ -50,6 +50,21 @@ describe('JSON bodies', () => {
   });
 });
 
+describe('An empty JSON body', () => {
+  it.each([
+    ['POST', '/api/v1/partners/payouts'],
+    ['POST', '/api/v1/partners/marketplace/intent'],
+    ['PUT', '/api/v1/quotes/complete/3b241101-e2bb-4255-8caf-4136c566a962'],
+  ])('is 400 MALFORMED_JSON saying the body is empty on %s %s', async (method, path) => {
+    const t = await createTestApp();
+    // As over HTTP, an empty body comes with Content-Length: 0.
+    const res = await t.call(method, path, { raw: '', headers: { 'content-type': 'application/json', 'content-length': '0' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'MALFORMED_JSON' });
+    expect(res.body.message).toBe('The request body is empty. Send a JSON object with Content-Type: application/json.');
+  });
+});
+
 describe('XML bodies of the FX interface', () => {
   it.each(['application/xml', 'text/xml', 'application/xml ; charset=utf-8', 'TEXT/XML;CHARSET="UTF-8"', 'Application/XML;\tcharset=utf-8;'])(
     'are taken with Content-Type %j',

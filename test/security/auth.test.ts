@@ -100,6 +100,32 @@ describe('unknown routes', () => {
     expect(root.status).toBe(404);
     expect(root.body.message).toContain('/api/v1');
   });
+
+  it('says which methods a known path takes when another method is sent, still 404 after the key check', async () => {
+    const t = await createTestApp();
+    const get = await t.call('GET', '/api/v1/partners/payouts');
+    expect(get.status).toBe(404);
+    expect(get.body).toEqual({
+      status: 'error',
+      message: 'No route matches GET /api/v1/partners/payouts: this path takes POST. Send the request with POST.',
+      error: { type: 'not_found_error', code: 'ROUTE_NOT_FOUND', details: [{ field: 'method', issue: 'must be POST on this path' }] },
+    });
+    const patch = await t.call('PATCH', '/api/v1/partners/marketplace/quote/3b241101-e2bb-4255-8caf-4136c566a962/remove/9c5b94b1-35ad-49bb-b118-8e8fc24abf80');
+    expect(patch.body.message).toBe(
+      'No route matches PATCH /api/v1/partners/marketplace/quote/3b241101-e2bb-4255-8caf-4136c566a962/remove/9c5b94b1-35ad-49bb-b118-8e8fc24abf80: this path takes PUT. Send the request with PUT.',
+    );
+    const scenario = await t.call('POST', '/_sandbox/scenario', { body: { name: 'default' } });
+    expect(scenario.status).toBe(404);
+    expect(scenario.body.error.details).toEqual([{ field: 'method', issue: 'must be one of GET, PUT, DELETE on this path' }]);
+    expect((await t.call('GET', '/api/v1/partners/payouts', { key: null })).status).toBe(401);
+    const fx = await t.call('GET', '/api/v1/partners/fx/trades', { unchecked: true });
+    expect(fx.status).toBe(404);
+    expect(fx.text).toContain('<RsnDesc>No route matches GET /api/v1/partners/fx/trades: this path takes POST. Send the request with POST.</RsnDesc>');
+    expect(fx.text).toContain('<ErrLctn>method</ErrLctn>');
+    const unknown = await t.call('GET', '/api/v1/partners/nothing-here');
+    expect(unknown.body.error.details).toEqual([]);
+    expect(unknown.body.message).toBe('No route matches GET /api/v1/partners/nothing-here. Every API path begins with /api/v1; see /openapi.json for the list.');
+  });
 });
 
 it('keeps no parsed Authorization header longer than a key needs: padded headers cost memory only while read', async () => {

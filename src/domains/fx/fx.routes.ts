@@ -50,7 +50,7 @@ const read = createRoute({
   security,
   summary: 'Read an FX trade (fxtr.017.001.05)',
   request: { params: TradeParams },
-  responses: { 200: xmlResponse('FXTradStsAndDtlsNtfctn', 'The trade now; TTL is the seconds left to accept it'), ...xmlRejects(404) },
+  responses: { 200: xmlResponse('FXTradStsAndDtlsNtfctn', 'The trade now; TTL is the seconds left to accept it'), ...xmlRejects(400, 404) },
 });
 
 const accept = createRoute({

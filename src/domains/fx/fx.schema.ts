@@ -39,8 +39,9 @@ export function xmlRejects(...statuses: number[]) {
   return out;
 }
 
+/** A TxId is a UUID (the API document's 2.6): anything else is malformed (400), checked before any body is read. */
 export const TradeParams = z.object({
-  transactionId: z.string().min(1).max(100).openapi({ description: 'UnqTxIdr/TxId of the trade', example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
+  transactionId: z.guid().openapi({ description: 'UnqTxIdr/TxId of the trade', example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
 });
 
 const CURRENCY_CODE = 'must be a currency code of 3 to 5 letters, e.g. NGN or USDT';

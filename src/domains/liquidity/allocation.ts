@@ -208,7 +208,8 @@ export function allocate(input: AllocationInput): AllocationResult {
   if (requested.isZero()) {
     throw new SandboxError(
       'VALIDATION_ERROR',
-      `The amount ${String(input.amount)} ${fixedCurrency} rounds to zero at ${fixedScale} decimal places.`,
+      `The amount ${String(input.amount)} ${fixedCurrency} rounds to zero at ${fixedScale} decimal places. ` +
+        `Send at least ${new Decimal(10).pow(-fixedScale).toFixed(fixedScale)} ${fixedCurrency}.`,
       [{ field: 'amount', issue: `rounds to zero at ${fixedScale} decimal places` }],
     );
   }

@@ -53,6 +53,6 @@ export type Payout = z.infer<typeof Payout>;
 export const PayoutEnvelope = successEnvelope(Payout, 'PayoutEnvelope');
 
 export const ReferenceParam = z.object({
-  reference: referenceText(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'order-10001' }),
+  reference: referenceText(50).openapi({ param: { name: 'reference', in: 'path' }, example: 'order-10001' }),
 });
 

@@ -86,6 +86,16 @@ export function completeQuote(t: Tenant, id: string, req: CompleteQuoteRequest):
   const fp = fingerprint(req);
   if (q.payment && q.completion === fp) return { payment: presentPayment({ ...q, payment: q.payment }), replayed: true };
   const payoutTo = fittingDestination(t, q, req);
+  if (q.completion !== undefined && q.status !== 'pending') {
+    // Completed before with another body: say how to read what was made, rather than only the state.
+    throw new SandboxError(
+      'INVALID_STATE_TRANSITION',
+      `The marketplace quote '${q.quoteId}' was completed already, with another destination, and is ${q.status}. ` +
+        `Send the first completion body again to read its payment-specific quote (or GET /api/v1/quotes/payments/${q.quoteId}); ` +
+        'to pay out to another destination, create a new quote.',
+      [{ field: 'destination', issue: 'differs from the destination the quote was completed with' }],
+    );
+  }
   quoteMachine.next(q.status, 'complete', q.quoteId);
   const payment = q.payment ?? paymentQuote(t, q);
   const chat = q.chatMetadata;

@@ -43,7 +43,7 @@ const completed = createRoute({
   summary: 'Read a quote session\'s final details',
   description: LIVE + 'The marketplace quote as it stands, with its status and pay-in instructions (an object, not an array), in any state.',
   request: { params: QuoteIdParam },
-  responses: { 200: jsonResponse(MarketplaceQuote, 'The quote'), ...errorResponses(404) },
+  responses: { 200: jsonResponse(MarketplaceQuote, 'The quote'), ...errorResponses(400, 404) },
 });
 
 const create = createRoute({
@@ -74,7 +74,7 @@ const payment = createRoute({
     'The payment-specific quote of a quote id (made by POST /api/v1/quotes or by completing a quote), its status following ' +
     'the quote: PENDING, then COMPLETED on pay-in, or EXPIRED, or CANCELLED. A quote not completed yet is 404.',
   request: { params: QuoteIdParam },
-  responses: { 200: jsonResponse(PaymentQuote, 'The payment-specific quote as it stands'), ...errorResponses(404) },
+  responses: { 200: jsonResponse(PaymentQuote, 'The payment-specific quote as it stands'), ...errorResponses(400, 404) },
 });
 
 export const liveQuoteRoutes = newRouter()

@@ -45,7 +45,7 @@ const remove = createRoute({
   summary: 'Remove one allocation from a pending quote',
   description: 'Totals are recomputed from the allocations left; the freed amount is not taken from another pool. Only a pending quote, and never its last allocation (409).',
   request: { params: RemoveItemParams },
-  responses: { 200: jsonResponse(MarketplaceQuote, 'The updated quote'), ...errorResponses(404, 409) },
+  responses: { 200: jsonResponse(MarketplaceQuote, 'The updated quote'), ...errorResponses(400, 404, 409) },
 });
 
 const read = createRoute({
@@ -55,7 +55,7 @@ const read = createRoute({
   security,
   summary: 'Read a marketplace quote',
   request: { params: QuoteIdParam },
-  responses: { 200: jsonResponse(MarketplaceQuote, 'The quote in its current state'), ...errorResponses(404) },
+  responses: { 200: jsonResponse(MarketplaceQuote, 'The quote in its current state'), ...errorResponses(400, 404) },
 });
 
 const complete = createRoute({

@@ -229,8 +229,9 @@ export const PaymentQuote = z
 
 export type PaymentQuote = z.infer<typeof PaymentQuote>;
 
+/** A quote id is the quote session's UUID (the API document's 4.4): anything else is malformed (400), as an itemId is. */
 export const QuoteIdParam = z.object({
-  id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' }, example: '3b241101-e2bb-4255-8caf-4136c566a962' }),
+  id: z.guid().openapi({ param: { name: 'id', in: 'path' }, example: '3b241101-e2bb-4255-8caf-4136c566a962' }),
 });
 
 export const RemoveItemParams = QuoteIdParam.extend({

@@ -35,8 +35,13 @@ function checkIntent(req: CreateIntentRequest): void {
   checkPair(s, d, ['sourceCurrency', 'destinationCurrency']);
   const currency = req.amountDirection === 'source' ? s : d;
   const scale = scaleOf(currency);
-  if (dec(req.amount).decimalPlaces() > scale) {
-    throw new SandboxError('VALIDATION_ERROR', `The amount is in ${currency}, which takes at most ${scale} decimal places; got ${req.amount}.`, [
+  const amount = dec(req.amount);
+  if (amount.decimalPlaces() > scale) {
+    // The nearest amount the currency can carry, or its smallest unit when that rounds to nothing.
+    const near = amount.toDecimalPlaces(scale);
+    const example = (near.isZero() ? dec(10).pow(-scale) : near).toFixed(scale);
+    const message = `The amount is in ${currency}, which takes at most ${scale} decimal places; got ${amount.toFixed()}. Send it with at most ${scale} decimal places, e.g. ${example}.`;
+    throw new SandboxError('VALIDATION_ERROR', message, [
       { field: 'amount', issue: `must have at most ${scale} decimal places for ${currency}` },
     ]);
   }

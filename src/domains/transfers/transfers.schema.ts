@@ -1,7 +1,7 @@
 // Disbursement transfers (API document §2.9, §2.10, §4.5): the single-transfer request, the
 // transfer as the sandbox returns it, bulk files and the bulk page.
 import { z } from '@hono/zod-openapi';
-import { fiatAmount, INT32_MAX, referenceText, timestamp, wholeNumberQuery } from '../../http/fields.js';
+import { fiatAmount, INT32_MAX, timestamp, wholeNumberQuery } from '../../http/fields.js';
 import { SETTLEMENT_STATUSES } from '../reference/settlement.js';
 
 export const TRANSFER_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
@@ -207,8 +207,9 @@ export const ServiceSourceHeader = z.object({
   'x-service-source': z.string().openapi({ param: { name: 'x-service-source', in: 'header' }, description: 'Names the calling service; kept on each transfer', example: 'payroll-service' }),
 });
 
+/** Transfer references are UUIDs (the API document's 2.9): a read with anything else is malformed (400), not unknown. */
 export const ReferenceParam = z.object({
-  reference: referenceText(100).openapi({ param: { name: 'reference', in: 'path' }, example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
+  reference: z.guid().openapi({ param: { name: 'reference', in: 'path' }, example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
 });
 
 export const BulkIdParam = z.object({

@@ -42,6 +42,15 @@ describe('hostile and broken bodies', () => {
     await nothingStored();
   });
 
+  it('says an empty body is empty and names the message the route takes', async () => {
+    const create = rejection(await fx(t, 'POST', '/trades', { xml: '' }));
+    expect(create).toMatchObject({ status: 400, code: 'MALFORMED_XML' });
+    expect(create.text).toBe('The request body is empty. Send an XML message whose root element is FXTradInstr, with Content-Type: application/xml.');
+    const id = await newTrade(t);
+    const accept = rejection(await fx(t, 'POST', `/trades/${id}/accept`, { xml: ' \n' }));
+    expect(accept.text).toBe('The request body is empty. Send an XML message whose root element is FXTradAccptReq, with Content-Type: application/xml.');
+  });
+
   it('says where a truncated body ends, in XML terms', async () => {
     const r = rejection(await fx(t, 'POST', '/trades', { xml: '<FXTradInstr><CcyPair>' }));
     expect(r).toMatchObject({ status: 400, code: 'MALFORMED_XML' });

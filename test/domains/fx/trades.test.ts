@@ -94,6 +94,16 @@ describe('POST /trades', () => {
     expect(r.text).toMatch(/^Invalid request body: CcyPair\/QtdCcy must not be empty/);
   });
 
+  it('refuses an amount that rounds to nothing in its currency, saying the least it takes', async () => {
+    const r = rejection(await fx(t, 'POST', '/trades', { xml: instruction({ base: 'NGN', quoted: 'USDT', amount: '0.001', direction: 'SELL' }) }));
+    expect(r).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      location: 'TradAmts/TradgCcyAmt',
+      text: 'The amount 0.001 NGN rounds to zero at 2 decimal places. Send at least 0.01 NGN.',
+    });
+  });
+
   it('refuses a pair no pool converts, and one currency on both sides, naming the elements', async () => {
     const r = rejection(await fx(t, 'POST', '/trades', { xml: instruction({ base: 'USDC', quoted: 'USDT' }) }));
     expect(r).toMatchObject({ status: 400, code: 'UNSUPPORTED_CURRENCY', location: 'CcyPair/QtdCcy' });
@@ -131,6 +141,23 @@ describe('GET /trades/{transactionId}', () => {
     const id = await newTrade(t);
     expect(rejection(await fx(t, 'GET', '/trades/3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f'))).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
     expect(rejection(await fx(t, 'GET', `/trades/${id}`, { key: KEY_B }))).toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' });
+  });
+
+  it('is 400 at transactionId for a TxId that is no UUID, on every trade route, before the body is read', async () => {
+    const calls: [string, string, string?][] = [
+      ['GET', '/trades/trade-1'],
+      ['POST', '/trades/trade-1/accept', acceptChain],
+      ['POST', '/trades/trade-1/confirmation', '<FXTradConfReq>'],
+      ['PUT', '/trades/trade-1/cancellation'],
+    ];
+    for (const [method, path, xml] of calls) {
+      expect(rejection(await fx(t, method, path, { xml })), `${method} ${path}`).toEqual({
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        location: 'transactionId',
+        text: 'Invalid request path: transactionId must be a UUID (8-4-4-4-12 hexadecimal digits), e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f.',
+      });
+    }
   });
 });
 
@@ -211,7 +238,7 @@ describe('accept', () => {
     const late = rejection(await fx(t, 'POST', `/trades/${id}/accept`, { xml: acceptAccount }));
     expect(late).toMatchObject({ status: 409, code: 'INVALID_STATE_TRANSITION' });
     expect(late.text).toMatch(/expired at 2026-01-15T09:05:00.000Z/);
-    expect(rejection(await fx(t, 'POST', '/trades/nope/accept', { xml: acceptAccount }))).toMatchObject({ status: 404 });
+    expect(rejection(await fx(t, 'POST', '/trades/3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f/accept', { xml: acceptAccount }))).toMatchObject({ status: 404 });
   });
 });
 

@@ -59,6 +59,16 @@ describe('GET /api/v1/partners/rates', () => {
     expect((await read('from=USDT&to=NGN')).rate).not.toBe(1569.3625);
   });
 
+  it('refuses a query parameter given twice, saying to send it once', async () => {
+    const res = await t.call('GET', `${RATES}?from=NGN&from=GHS&to=USDT`);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Invalid request query: from is given 2 times: send it once.');
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'from', issue: 'is given 2 times: send it once' }] });
+    const page = await t.call('GET', '/api/v1/transfers/bulk/bulk_demo_salaries/transfers?size=5&size=10', { headers: { 'x-service-source': 'payroll-service' } });
+    expect(page.status).toBe(400);
+    expect(page.body.error.details).toEqual([{ field: 'size', issue: 'is given 2 times: send it once' }]);
+  });
+
   it('refuses a missing, unknown or unconvertible currency, and a chain the pair has no pool on, naming the parameter', async () => {
     const cases: [string, string, string, string][] = [
       ['to=USDT', 'VALIDATION_ERROR', 'from', 'from (or base)'],

@@ -119,6 +119,14 @@ describe('POST /api/v1/partners/payouts', () => {
     expect(none.status).toBe(404);
   });
 
+  it('reads back a reference of at most 50 characters, the creation limit: a longer one is 400 naming reference', async () => {
+    expect((await t.call('POST', PATH, { body: payout({ reference: 'r'.repeat(50) }) })).status).toBe(201);
+    expect((await t.call('GET', `${PATH}/${'r'.repeat(50)}`)).status).toBe(200);
+    const long = await t.call('GET', `${PATH}/${'r'.repeat(51)}`);
+    expect(long.status).toBe(400);
+    expect(long.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'reference', issue: 'must be at most 50 characters long' }] });
+  });
+
   it('refuses a payout larger than the balance with its own code and keeps nothing', async () => {
     const res = await t.call('POST', PATH, { body: payout({ currency: 'USD', amount: 2_000_000 }) });
     expect(res.status).toBe(400);

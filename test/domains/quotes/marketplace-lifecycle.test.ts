@@ -124,6 +124,12 @@ describe('PUT /api/v1/quotes/complete/{id}', () => {
     const other = await complete(q.quoteId, { destination: { blockChain: { address: '0x' + '1'.repeat(40) } } });
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe('INVALID_STATE_TRANSITION');
+    expect(other.body.message).toBe(
+      `The marketplace quote '${q.quoteId}' was completed already, with another destination, and is awaiting_payment. ` +
+        `Send the first completion body again to read its payment-specific quote (or GET /api/v1/quotes/payments/${q.quoteId}); ` +
+        'to pay out to another destination, create a new quote.',
+    );
+    expect(other.body.error.details).toEqual([{ field: 'destination', issue: 'differs from the destination the quote was completed with' }]);
     const cancelled = await create();
     await t.call('POST', `${SIM}/${cancelled.quoteId}/cancel`);
     expect((await complete(cancelled.quoteId)).status).toBe(409);

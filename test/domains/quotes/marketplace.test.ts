@@ -158,6 +158,15 @@ describe('POST /api/v1/partners/marketplace/intent', () => {
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'INSUFFICIENT_LIQUIDITY', details: [{ field: 'amount' }] });
   });
 
+  it('says how to write an amount with more decimals than its currency takes', async () => {
+    const ngn = await t.call('POST', INTENT, { body: intent({ amount: 100.005 }) });
+    expect(ngn.status).toBe(400);
+    expect(ngn.body.message).toBe('The amount is in NGN, which takes at most 2 decimal places; got 100.005. Send it with at most 2 decimal places, e.g. 100.01.');
+    const usdt = await t.call('POST', INTENT, { body: intent({ amount: 0.0000001, amountDirection: 'destination' }) });
+    expect(usdt.body.message).toBe('The amount is in USDT, which takes at most 6 decimal places; got 0.0000001. Send it with at most 6 decimal places, e.g. 0.000001.');
+    expect(usdt.body.error.details).toEqual([{ field: 'amount', issue: 'must have at most 6 decimal places for USDT' }]);
+  });
+
   it.each([
     ['sourceCurrency missing', { sourceCurrency: undefined }, 'VALIDATION_ERROR', 'sourceCurrency'],
     ['an unknown destination', { destinationCurrency: 'EUR' }, 'VALIDATION_ERROR', 'destinationCurrency'],
@@ -227,6 +236,27 @@ describe('PUT /api/v1/partners/marketplace/quote/{id}/remove/{itemId}', () => {
     const last = await t.call('PUT', `${QUOTE}/${q.quoteId}/remove/${first.id}`);
     expect(last.status).toBe(409);
     expect(last.body.error.code).toBe('INVALID_STATE_TRANSITION');
+  });
+
+  it('answers 400 naming id for a quote id that is no UUID, on every route that takes one', async () => {
+    const q = await twoPools();
+    const item = q.allocationResult.allocations[1].id;
+    const calls: [string, string, unknown?][] = [
+      ['PUT', `${QUOTE}/quote-1/remove/${item}`],
+      ['GET', `${QUOTE}/quote-1`],
+      ['GET', `${QUOTE}/quote-1/complete`],
+      ['PUT', '/api/v1/quotes/complete/quote-1', { destination: { blockChain: { address: `0x${'b'.repeat(40)}` } } }],
+      ['GET', '/api/v1/quotes/payments/quote-1'],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await t.call(method, path, { body });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body.error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'id', issue: 'must be a UUID (8-4-4-4-12 hexadecimal digits), e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }],
+      });
+    }
+    expect((await t.call('GET', `${QUOTE}/${q.quoteId}`)).body.allocationResult.allocations).toHaveLength(2);
   });
 
   it('answers 409 once the quote is no longer pending', async () => {

@@ -236,6 +236,15 @@ describe('lifecycle', () => {
     expect(res.body.error.code).toBe('RESOURCE_NOT_FOUND');
     expect((await t.call('POST', `/_sandbox/simulate/transfers/${REF}/process`)).status).toBe(404);
   });
+
+  it('a reference that is no UUID is 400 naming reference, as on creation', async () => {
+    const res = await t.call('GET', `${PATH}/payroll-1`, { headers: SOURCE });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'reference', issue: 'must be a UUID (8-4-4-4-12 hexadecimal digits), e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }],
+    });
+  });
 });
 
 describe('tenant isolation', () => {
