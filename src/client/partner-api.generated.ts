@@ -3377,6 +3377,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3452,6 +3453,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3705,6 +3707,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3858,6 +3861,7 @@ export interface operations {
             /** @description Malformed body, failed validation, unsupported currency or missing header */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4167,6 +4171,7 @@ export interface operations {
             /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
                 content: {
