@@ -19,8 +19,8 @@ export const fiatAmount = (example: number) =>
 
 /** A reference the partner chooses (a body reference, an idempotency key, a reference in a path):
  * 1 to `max` characters, not only white space, since a blank one names nothing a person can find,
- * and no control character (a NUL, a tab, a line break), which no person types into one and the
- * PostgreSQL store could not keep as a key. */
+ * no control character (a NUL, a tab, a line break), which no person types into one and the
+ * PostgreSQL store could not keep as a key, and no lone surrogate. */
 export const referenceText = (max: number) =>
   z
     .string()
@@ -28,6 +28,9 @@ export const referenceText = (max: number) =>
     .max(max)
     .regex(/\S/, { message: 'must not be blank: send at least one character that is not white space', abort: true })
     .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not hold a control character (U+0000 to U+001F, U+007F): send letters, digits and punctuation')
+    // A lone surrogate (JSON's "\udc00" without its pair) is no character: the PostgreSQL store would
+    // keep it as U+FFFD, so two references differing only there would be one key.
+    .regex(/^(?:[^\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*$/, 'must be well-formed Unicode: a \\u escape from D800 to DFFF needs its pair (send the character itself)')
     // The document states both rules in one pattern (a schema has one): no control character, and one that is not white space.
     .openapi({ pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$' });
 

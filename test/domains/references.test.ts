@@ -50,6 +50,20 @@ describe('a blank reference is refused wherever a reference is taken', () => {
     expect((await t.call('GET', '/api/v1/partners/payouts/a%00b')).status).toBe(400);
   });
 
+  it.each(['a\udc00b', 'end\ud800', '\udbff\udbff'])('holding a lone surrogate (%j), in a payout or wallet payout body, naming it; a pair is taken', async (ref) => {
+    for (const [path, body] of [
+      ['/api/v1/partners/payouts', payout(ref)],
+      ['/api/v1/partners/wallets/payouts', walletPayout(ref)],
+    ] as const) {
+      const res = await t.call('POST', path, { body });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error.details).toEqual([{ field: 'reference', issue: 'must be well-formed Unicode: a \\u escape from D800 to DFFF needs its pair (send the character itself)' }]);
+    }
+    expect((await t.call('GET', '/_sandbox/events')).body.data).toEqual([]);
+    const paired = await t.call('POST', '/api/v1/partners/payouts', { body: payout('pay-\ud83d\ude00') });
+    expect([paired.status, paired.body.data.reference]).toEqual([201, 'pay-\u{1F600}']);
+  });
+
   it('in the withdrawal Idempotency-Key header', async () => {
     const res = await t.call('POST', '/api/v1/partners/withdrawal', { body: withdrawal, headers: { 'idempotency-key': '   ' } });
     expect(res.status).toBe(400);
