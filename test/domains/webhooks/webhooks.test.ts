@@ -230,6 +230,7 @@ describe('delivery', () => {
     expect((await deliveries()).data[0].attempts.map((a: { trigger: string }) => a.trigger)).toEqual(['initial', 'redelivery']);
     const missing = await t.call('POST', '/_sandbox/webhooks/deliveries/msg_nope/redeliver');
     expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe("No webhook delivery with id 'msg_nope' exists for this API key. Send an id GET /_sandbox/webhooks/deliveries lists (the 500 latest are kept).");
     await t.call('DELETE', '/_sandbox/webhooks');
     expect((await t.call('POST', `/_sandbox/webhooks/deliveries/${id}/redeliver`)).status).toBe(409);
   });
