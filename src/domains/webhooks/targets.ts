@@ -46,6 +46,8 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
 /** Why no HTTP client would connect to this URL's port, in words for a 400; undefined when one would. */
 export function portProblem(url: URL): string | undefined {
+  // Port 0 names no port: nothing listens there, and a connection to it fails at once.
+  if (url.port === '0') return 'uses port 0, which no server listens on: use the port the receiver listens on, such as 443 or 8080';
   if (!badPortsSet.has(url.port)) return undefined;
   return `uses port ${url.port}, which HTTP clients refuse to connect to (a "bad port" of the Fetch standard): use another port, such as 443 or 8080`;
 }

@@ -19,6 +19,8 @@ describe('ports', () => {
       expect(res.body.error).toEqual({ type: 'invalid_request_error', code: 'VALIDATION_ERROR', details: [{ field: 'url', issue }] });
       expect(res.body.message).toBe(`Invalid request body: url ${issue}.`);
     }
+    const zero = await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com:0/hooks' } });
+    expect([zero.status, zero.body.error.details]).toEqual([400, [{ field: 'url', issue: 'uses port 0, which no server listens on: use the port the receiver listens on, such as 443 or 8080' }]]);
     expect((await t.call('GET', '/_sandbox/webhooks')).status).toBe(404);
     for (const url of ['http://example.com:8080/hooks', 'https://example.com/hooks', 'http://example.com:443/hooks', 'https://example.com:9443/h']) {
       expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url } })).status).toBe(200);
