@@ -28,6 +28,10 @@ import {
 import type { EventCatalog } from '../engine/registry/events.js';
 import type { Simulator } from '../engine/registry/resource.js';
 
+/** The furthest a key's clock goes: a year short of the end of 9999, so that what a resource dates
+ * after now (an expiry, a settlement) keeps a four-digit year, as ISO 8601 date-times have. */
+const LAST_CLOCK_INSTANT = Date.parse('9999-01-01T00:00:00.000Z');
+
 const tags = [CONTROL_TAG.name];
 
 const SIMULATE_BODY_DOC = {
@@ -168,7 +172,7 @@ const advance = createRoute({
   security,
   summary: "Advance the tenant's clock by seconds or to an instant; every due move happens in order, each at its own time",
   description:
-    'Webhook attempts a move starts are made before the clock goes further, so their retries within the skipped time happen too. Moving to an earlier instant is 409 CLOCK_BACKWARDS.',
+    'Webhook attempts a move starts are made before the clock goes further, so their retries within the skipped time happen too. Moving to an earlier instant is 409 CLOCK_BACKWARDS; past 9999-01-01T00:00:00Z is 400.',
   request: { body: jsonBody(AdvanceRequest) },
   responses: { 200: jsonResponse(AdvanceResult, 'The clock after the advance'), ...errorResponses(400, 409) },
 });
@@ -237,6 +241,12 @@ export function adminRoutes(opts: AdminOptions) {
       const base = t.baseNow();
       const now = t.nowAt(base);
       const target = body.to !== undefined ? Date.parse(body.to) : now + Math.round(body.seconds! * 1000);
+      if (target > LAST_CLOCK_INSTANT) {
+        const field = body.to !== undefined ? 'to' : 'seconds';
+        throw new SandboxError('VALIDATION_ERROR', `The clock is at ${iso(now)}; it goes no further than ${iso(LAST_CLOCK_INSTANT)}, so every date the API shows keeps a four-digit year. Send a smaller advance.`, [
+          { field, issue: `would move the clock past ${iso(LAST_CLOCK_INSTANT)}: send ${field === 'to' ? 'an earlier instant' : `at most ${Math.floor((LAST_CLOCK_INSTANT - now) / 1000)} seconds`}` },
+        ]);
+      }
       if (target < now) {
         throw new SandboxError('CLOCK_BACKWARDS', `The clock is at ${iso(now)}; it never goes back. Send a later instant in to, or seconds.`, [
           { field: 'to', issue: `must not be earlier than ${iso(now)}` },

@@ -718,7 +718,7 @@ export interface paths {
         put?: never;
         /**
          * Advance the tenant's clock by seconds or to an instant; every due move happens in order, each at its own time
-         * @description Webhook attempts a move starts are made before the clock goes further, so their retries within the skipped time happen too. Moving to an earlier instant is 409 CLOCK_BACKWARDS.
+         * @description Webhook attempts a move starts are made before the clock goes further, so their retries within the skipped time happen too. Moving to an earlier instant is 409 CLOCK_BACKWARDS; past 9999-01-01T00:00:00Z is 400.
          */
         post: operations["advanceClock"];
         delete?: never;

@@ -49,6 +49,25 @@ describe('POST /_sandbox/clock/advance', () => {
     expect(both.status).toBe(400);
     expect(both.body.error.details).toEqual([{ field: 'seconds', issue: 'cannot be sent with to: send one of them' }]);
   });
+
+  it('goes no further than 9999-01-01, so every date keeps a four-digit year (400 naming to or seconds)', async () => {
+    const t = await createTestApp();
+    const far = await t.call('POST', '/_sandbox/clock/advance', { body: { to: '9999-06-01T00:00:00Z' } });
+    expect(far.status).toBe(400);
+    expect(far.body.error).toEqual({
+      type: 'invalid_request_error',
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'to', issue: 'would move the clock past 9999-01-01T00:00:00.000Z: send an earlier instant' }],
+    });
+    expect((await t.call('GET', '/_sandbox/clock')).body.now).toBe('2026-01-15T09:00:00.000Z');
+    expect((await t.call('POST', '/_sandbox/clock/advance', { body: { to: '9998-12-31T00:00:00Z' } })).status).toBe(200);
+    const more = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 2 * 86400 } });
+    expect([more.status, more.body.error.details]).toEqual([400, [{ field: 'seconds', issue: 'would move the clock past 9999-01-01T00:00:00.000Z: send at most 86400 seconds' }]]);
+    const payout = await t.call('POST', '/api/v1/partners/payouts', {
+      body: { reference: 'late-1', amount: 100, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'A B', bankCode: '058' } },
+    });
+    expect([payout.status, payout.body.data.createdAt]).toEqual([201, '9998-12-31T00:00:00.000Z']);
+  });
 });
 
 describe('webhooks against the pinned clock', () => {
