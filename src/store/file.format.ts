@@ -109,7 +109,7 @@ export type ReadSnapshot =
   | { legacy: false; gen: number; checksum: string; data: Collections }
   | { legacy: true; gen: number; data: Collections };
 
-export function readSnapshot(buf: Buffer, file: string): ReadSnapshot {
+export async function readSnapshot(buf: Buffer, file: string): Promise<ReadSnapshot> {
   const head = SNAPSHOT_HEAD.exec(buf.toString('latin1', 0, 100));
   if (!head) return readLegacySnapshot(buf, file);
   const gen = Number(head[1]);
@@ -117,10 +117,95 @@ export function readSnapshot(buf: Buffer, file: string): ReadSnapshot {
     throw new StoreLoadError(file, 'it ends before its last brace: it was cut short');
   }
   const body = buf.subarray(head[0].length, buf.length - 2);
-  if (hex(crc32(body, seedOf(gen))) !== head[2]) {
+  // Checked 1 MiB at a time, with the event loop given its turn between: a large tenant's snapshot is tens of MB.
+  let crc = seedOf(gen);
+  for (let at = 0; at < body.length; at += CHECK_SLICE) {
+    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+    crc = crc32(body.subarray(at, at + CHECK_SLICE), crc);
+  }
+  if (hex(crc) !== head[2]) {
     throw new StoreLoadError(file, `its content does not match its checksum ${head[2]}: it was changed or damaged`);
   }
-  return { legacy: false, gen, checksum: head[2], data: collectionsOf(parseJson(body.toString('utf8')), file) };
+  const text = body.toString('utf8');
+  const data = (await collectionsInTurns(text)) ?? collectionsOf(parseJson(text), file);
+  return { legacy: false, gen, checksum: head[2], data };
+}
+
+/** Bytes of a snapshot a load checks before it gives the event loop its turn. */
+const CHECK_SLICE = 1 << 20;
+
+/** Records a load parses before it gives the event loop its turn. */
+export const LOAD_SLICE = 1000;
+
+/**
+ * The collections of a snapshot's body as this store writes it (`{"name":[["id",record],...],...}`,
+ * no white space), parsed a record at a time with the event loop given its turn every LOAD_SLICE
+ * records: a tenant of a hundred thousand records is tens of MB, which parsed in one go held every
+ * key's requests. Undefined for any text not of that form (the caller then parses it whole, which
+ * takes it as JSON.parse does or refuses it).
+ */
+async function collectionsInTurns(text: string): Promise<Collections | undefined> {
+  const data: Collections = new Map();
+  let i = 1;
+  let records = 0;
+  if (text.charCodeAt(0) !== 123 /* { */) return undefined;
+  if (text.charCodeAt(1) === 125 /* } */) return text.length === 2 ? data : undefined;
+  for (;;) {
+    const nameEnd = stringEnd(text, i);
+    if (nameEnd < 0 || text.charCodeAt(nameEnd) !== 58 /* : */ || text.charCodeAt(nameEnd + 1) !== 91 /* [ */) return undefined;
+    const name = parseJson(text.slice(i, nameEnd));
+    if (typeof name !== 'string') return undefined;
+    // A name written twice is taken as JSON.parse takes it (the last), by the whole parse.
+    if (data.has(name)) return undefined;
+    const map = mapFor(name);
+    data.set(name, map);
+    i = nameEnd + 2;
+    if (text.charCodeAt(i) === 93 /* ] */) i++;
+    else {
+      for (;;) {
+        const end = arrayEnd(text, i);
+        if (end < 0) return undefined;
+        const entry = parseJson(text.slice(i, end));
+        if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') return undefined;
+        map.set(entry[0], entry[1]);
+        if (++records % LOAD_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+        i = end + 1;
+        const next = text.charCodeAt(end);
+        if (next === 93 /* ] */) break;
+        if (next !== 44 /* , */) return undefined;
+      }
+    }
+    const next = text.charCodeAt(i++);
+    if (next === 125 /* } */) return i === text.length ? data : undefined;
+    if (next !== 44 /* , */) return undefined;
+  }
+}
+
+/** The index just past the JSON string that starts at `i`; -1 when none does. */
+function stringEnd(text: string, i: number): number {
+  if (text.charCodeAt(i) !== 34 /* " */) return -1;
+  for (let j = i + 1; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 92 /* \ */) j++;
+    else if (c === 34) return j + 1;
+  }
+  return -1;
+}
+
+/** The index just past the JSON array that starts at `i` (its strings skipped whole); -1 when none does. */
+function arrayEnd(text: string, i: number): number {
+  if (text.charCodeAt(i) !== 91 /* [ */) return -1;
+  let depth = 0;
+  for (let j = i; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 34) {
+      const end = stringEnd(text, j);
+      if (end < 0) return -1;
+      j = end - 1;
+    } else if (c === 91 || c === 123) depth++;
+    else if ((c === 93 || c === 125) && --depth === 0) return j + 1;
+  }
+  return -1;
 }
 
 /** A snapshot written before files were self-checking: {"version":1,"walGen":N,"collections":{...}}. */

@@ -41,7 +41,7 @@ export async function loadTenant(dir: string): Promise<LoadedTenant> {
   const read = (name: string) => readFile(path.join(dir, name));
 
   const snapBuf = hasSnapshot ? await read('snapshot.json') : undefined;
-  const snap = snapBuf && readSnapshot(snapBuf, path.join(dir, 'snapshot.json'));
+  const snap = snapBuf && (await readSnapshot(snapBuf, path.join(dir, 'snapshot.json')));
   if (!snap && !gens.length) return { data: new Map(), ops: [], snapshotBytes: 0 };
   const first = snap ? undefined : await read(walName(gens[0]));
   if (snap?.legacy || (first && !isCheckedLog(first))) {
