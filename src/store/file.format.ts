@@ -274,7 +274,9 @@ export interface ReadLog {
 
 /** Check and decode a log named generation `gen`; throws naming the file on any damage but a torn
  * last record in a log a writer still had open. */
-export function readLog(buf: Buffer, file: string, gen: number): ReadLog {
+/** A log's records, checked and parsed LOAD_SLICE at a time with the event loop given its turn
+ * between (a log grows as large as its snapshot before a compaction). */
+export async function readLog(buf: Buffer, file: string, gen: number): Promise<ReadLog> {
   const seed = seedOf(gen);
   const ops: StoreOp[] = [];
   let header: LogHeader | undefined;
@@ -296,6 +298,7 @@ export function readLog(buf: Buffer, file: string, gen: number): ReadLog {
     else if (isOp(value)) ops.push(value);
     else throw new StoreLoadError(file, `${where} is not a sandbox write`);
     at = nl + 1;
+    if (seq % LOAD_SLICE === 0 && seq > 0) await new Promise((resolve) => setImmediate(resolve));
   }
   if (!header) throw new StoreLoadError(file, 'its header is incomplete: the file was cut short');
   if (at < buf.length && header.closed) {

@@ -22,7 +22,7 @@ export async function readLegacy(
     const buf = await readFile(file);
     if (isCheckedLog(buf)) {
       // A current-format log with no record is what an interrupted rewrite of these files leaves.
-      if (readLog(buf, file, gen).ops.length === 0) continue;
+      if ((await readLog(buf, file, gen)).ops.length === 0) continue;
       throw new StoreLoadError(file, 'it is in the current format, but snapshot.json is in the earlier one');
     }
     newest = gen;

@@ -8,7 +8,7 @@
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TextFile } from 'lowdb/node';
-import { EMPTY_SNAPSHOT, StoreLoadError, encodeHeader, encodeRecord, encodeSnapshot, encodeSnapshotInTurns, headerBytes } from './file.format.js';
+import { EMPTY_SNAPSHOT, LOAD_SLICE, StoreLoadError, encodeHeader, encodeRecord, encodeSnapshot, encodeSnapshotInTurns, headerBytes } from './file.format.js';
 import { LogFile, type LogPool } from './log.file.js';
 import { MemoryTenantStore } from './store.js';
 import { WAL, loadTenant } from './tenant.load.js';
@@ -44,7 +44,10 @@ export class LowdbTenantStore extends MemoryTenantStore {
       throw err instanceof StoreLoadError ? new StoreLoadError(err.file, err.reason, this.dataDir, this.dir) : err;
     });
     for (const [name, map] of loaded.data) this.data.set(name, map);
-    for (const op of loaded.ops) this.apply(op);
+    for (const [i, op] of loaded.ops.entries()) {
+      if (i > 0 && i % LOAD_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      this.apply(op);
+    }
     this.snapshotBytes = loaded.snapshotBytes;
     if (loaded.log) {
       const { file, gen, snapshot, size, torn } = loaded.log;

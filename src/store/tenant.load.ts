@@ -59,13 +59,13 @@ export async function loadTenant(dir: string): Promise<LoadedTenant> {
     throw fail(walName(beyond), `generation ${beyond} does not follow snapshot.json (generation ${gen}): a generation between them is missing`);
   }
   if (gens.includes(gen + 1)) {
-    const next = readLog(await read(walName(gen + 1)), path.join(dir, walName(gen + 1)), gen + 1);
+    const next = await readLog(await read(walName(gen + 1)), path.join(dir, walName(gen + 1)), gen + 1);
     if (next.ops.length || next.torn) {
       throw fail(walName(gen + 1), `it holds writes made after a snapshot newer than snapshot.json (generation ${gen}): snapshot.json was replaced by an older copy`);
     }
   }
   const file = path.join(dir, walName(gen));
-  const log = readLog(first ?? (await read(walName(gen))), file, gen);
+  const log = await readLog(first ?? (await read(walName(gen))), file, gen);
   if (log.header.snapshot !== checksum) {
     throw snap
       ? fail(walName(gen), `it continues a snapshot with checksum ${log.header.snapshot}, but snapshot.json has ${checksum}`)
