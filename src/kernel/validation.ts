@@ -70,7 +70,7 @@ function describeIssue(issue: Issue, value: unknown): string {
       return issue.inclusive ? `must be at most ${issue.maximum}` : `must be less than ${issue.maximum}`;
     case 'invalid_value':
       if (value === undefined) return `is required: send one of: ${issue.values.map(String).join(', ')}`;
-      return `must be one of: ${issue.values.map(String).join(', ')}`;
+      return `must be one of: ${issue.values.map(String).join(', ')}${caseHint(value, issue.values)}`;
     case 'invalid_format':
       if (issue.format === 'regex') {
         // A schema that says what to send in its own words (a message not of zod's default form) is quoted.
@@ -87,6 +87,13 @@ function describeIssue(issue: Issue, value: unknown): string {
     default:
       return issue.message;
   }
+}
+
+/** When the value sent is one of the values in another case (ngn for NGN): which one to send. */
+function caseHint(value: unknown, values: readonly unknown[]): string {
+  if (typeof value !== 'string') return '';
+  const same = values.find((v) => typeof v === 'string' && v !== value && v.toLowerCase() === value.toLowerCase());
+  return same === undefined ? '' : ` (send '${same}', in that case)`;
 }
 
 function article(expected: string): string {

@@ -87,6 +87,7 @@ describe('POST /api/v1/partners/payouts', () => {
     ['a negative amount', { amount: -5 }, 'amount', 'must be greater than 0'],
     ['three decimals', { amount: 10.123 }, 'amount', 'must have at most 2 decimal places (the currency minor unit)'],
     ['an unknown currency', { currency: 'EUR' }, 'currency', 'must be one of: NGN, GHS, USD'],
+    ['a lower-case currency', { currency: 'ngn' }, 'currency', "must be one of: NGN, GHS, USD (send 'NGN', in that case)"],
     ['a missing destination', { destination: undefined }, 'destination', 'is required: send an object'],
     ['an empty reference', { reference: '' }, 'reference', 'must not be empty'],
     ['a numeric bank code', { destination: { accountNumber: '1', accountName: 'A', bankCode: 58 } }, 'destination.bankCode', 'must be a string, not a number'],
