@@ -6,6 +6,7 @@
 // only in the rare states that need it (a create after a failed one, a request resent after a
 // refusal or a fault). src/readiness/ turns it into verdicts.
 import { createHash } from 'node:crypto';
+import { BoundedMap } from '../../kernel/bounded-map.js';
 import type { Collection } from '../../store/store.js';
 import type { FaultKind } from './types.js';
 
@@ -85,7 +86,7 @@ export class Observations {
   /** The record being updated, read from the store for each request (another replica may have written it). */
   private record: ReadinessRecord = emptyRecord();
   /** Reads per resource path in the current window; in memory only: the verdict is what is kept. */
-  private readonly reads = new Map<string, { since: number; count: number }>();
+  private readonly reads = new BoundedMap<string, { since: number; count: number }>(READS_TRACKED);
 
   constructor(private readonly store: Collection<ReadinessRecord>) {}
 
@@ -216,7 +217,7 @@ export class Observations {
       // Polling: reads of one resource (an answer with a status) in the current minute.
       let w = this.reads.get(o.path);
       if (!w || o.now - w.since >= READ_WINDOW_MS) {
-        if (!w && this.reads.size >= READS_TRACKED) this.reads.delete(this.reads.keys().next().value!);
+        // A new window is the newest entry: the path read longest ago goes first when the map is full.
         this.reads.delete(o.path);
         this.reads.set(o.path, (w = { since: o.now, count: 0 }));
       }
