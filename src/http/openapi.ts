@@ -98,9 +98,10 @@ const asList = <T>(m: T | T[] | undefined): T[] => (m === undefined ? [] : Array
 
 /** The query of an operation that takes none: every parameter sent is unknown. */
 const NO_QUERY = z.object({});
-const noQuery: MiddlewareHandler<AppEnv> = async (c, next) => {
+// Plain, not async: on every read-back and create, it adds no promise of its own.
+const noQuery: MiddlewareHandler<AppEnv> = (c, next) => {
   warnUnknownQuery(c, NO_QUERY);
-  await next();
+  return next();
 };
 
 /** The route's header validator: the declared headers (a plain z.object, lower-case names) read by
