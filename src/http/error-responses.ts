@@ -93,7 +93,8 @@ export function onNotFound(routes: () => readonly RouteEntry[]) {
   return (c: Context<AppEnv>): Response => {
     const { method, path } = c.req;
     const methods = methodsOf(path);
-    if (methods.length === 0) {
+    // A route of this method matched and its handler found nothing (an unknown docs asset): a plain 404.
+    if (methods.length === 0 || methods.includes(method === 'HEAD' ? 'GET' : method)) {
       return renderError(
         c,
         new SandboxError('ROUTE_NOT_FOUND', `No route matches ${method} ${path}. Every API path begins with /api/v1; see /openapi.json for the list.`),

@@ -43,7 +43,11 @@ describe('compressed docs', () => {
     for (const file of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'package.json']) {
       const { res, bytes } = await get(t, `/docs/assets/${file}`);
       expect(res.status, file).toBe(404);
-      expect(JSON.parse(bytes.toString('utf8')).error.code, file).toBe('ROUTE_NOT_FOUND');
+      const body = JSON.parse(bytes.toString('utf8'));
+      expect(body.error.code, file).toBe('ROUTE_NOT_FOUND');
+      // The path is one GET takes: no advice to send it with GET.
+      expect(body.message, file).toBe(`No route matches GET /docs/assets/${file}. Every API path begins with /api/v1; see /openapi.json for the list.`);
+      expect(body.error.details, file).toEqual([]);
     }
   });
 });
