@@ -1,5 +1,6 @@
 // Every setting of the sandbox and its default, in one schema for flags and environment.
 import { z } from 'zod';
+import { LAST_CLOCK_INSTANT } from './kernel/clock.js';
 import { JOURNAL_MAX } from './engine/requests/journal.js';
 import { poolSizeOf } from './store/postgres.url.js';
 
@@ -23,7 +24,8 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2
 const instant = z
   .preprocess((v) => ((v instanceof Date && !Number.isNaN(v.getTime())) || (typeof v === 'number' && Number.isFinite(v)) ? new Date(v).toISOString() : v), z.string().regex(INSTANT, 'expected an instant, 2030-01-01T00:00:00Z, or a date, 2030-01-01'))
   .refine((v) => z.iso.date().safeParse(v.slice(0, 10)).success && Number.isFinite(Date.parse(v)), 'is not a date of the calendar')
-  .transform((v) => Date.parse(v));
+  .transform((v) => Date.parse(v))
+  .refine((ms) => ms <= LAST_CLOCK_INSTANT, `is past ${new Date(LAST_CLOCK_INSTANT).toISOString()}, the furthest a key's clock goes: send an earlier instant`);
 
 /** A whole number from 0, saying `message` of any other value (text, a fraction, a negative). */
 const wholeNumber = (message: string) => z.coerce.number({ error: message }).int(message).min(0, message);

@@ -3,7 +3,7 @@
 import { createRoute, type z } from '@hono/zod-openapi';
 import type { JournalEntry } from '../engine/requests/journal.js';
 import { compileGlob } from '../engine/scenario/scenario.glob.js';
-import { iso } from '../kernel/clock.js';
+import { iso, LAST_CLOCK_INSTANT } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
 import { validationError } from '../kernel/validation.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
@@ -27,10 +27,6 @@ import {
 } from './admin.schema.js';
 import type { EventCatalog } from '../engine/registry/events.js';
 import type { Simulator } from '../engine/registry/resource.js';
-
-/** The furthest a key's clock goes: a year short of the end of 9999, so that what a resource dates
- * after now (an expiry, a settlement) keeps a four-digit year, as ISO 8601 date-times have. */
-const LAST_CLOCK_INSTANT = Date.parse('9999-01-01T00:00:00.000Z');
 
 const tags = [CONTROL_TAG.name];
 

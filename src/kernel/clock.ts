@@ -29,6 +29,10 @@ let msB = Number.NaN;
 let isoB = '';
 
 /** ISO 8601 UTC with milliseconds. */
+/** The furthest a key's clock goes: a year short of the end of 9999, so that what a resource dates
+ * after now (an expiry, a settlement) keeps a four-digit year, as ISO 8601 date-times have. */
+export const LAST_CLOCK_INSTANT = Date.parse('9999-01-01T00:00:00.000Z');
+
 export function iso(ms: number): string {
   if (ms === msA) return isoA;
   if (ms === msB) return isoB;

@@ -34,6 +34,8 @@ describe('--clock and SANDBOX_CLOCK on the command line', () => {
     expect(() => serve(['--clock', '2030-13-01'])).toThrow(/--clock: is not a date of the calendar/);
     expect(() => serve(['--clock', '2030-02-30'])).toThrow(/--clock: is not a date of the calendar/);
     expect(() => serve(['--clock', '2030-02-29T10:00:00Z'])).toThrow(/--clock: is not a date of the calendar/);
+    expect(() => serve(['--clock', '9999-06-01'])).toThrow("--clock: is past 9999-01-01T00:00:00.000Z, the furthest a key's clock goes: send an earlier instant");
+    expect(serve(['--clock', '9998-12-31']).clock).toBe(Date.parse('9998-12-31T00:00:00Z'));
   });
 });
 
