@@ -84,8 +84,10 @@ export function errorEnvelope(err: SandboxError) {
 }
 
 /** `by` names what the lookup key is (reference, id, quoteId...), so the message says what to send. */
-export const notFound = (what: string, id: string, by = 'reference') =>
-  new SandboxError('RESOURCE_NOT_FOUND', `No ${what} with ${by} '${id}' exists for this API key. Send the ${by} the create call answered with.`);
+/** 404 for a record this key does not have; `hint` says where the right id comes from (by default,
+ * the create call's answer). */
+export const notFound = (what: string, id: string, by = 'reference', hint = `Send the ${by} the create call answered with.`) =>
+  new SandboxError('RESOURCE_NOT_FOUND', `No ${what} with ${by} '${id}' exists for this API key. ${hint}`);
 
 export const invalidTransition = (what: string, id: string, from: string, event: string, allowedFrom: readonly string[]) =>
   new SandboxError(

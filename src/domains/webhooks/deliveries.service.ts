@@ -2,7 +2,7 @@
 // the tenant's clock, and kept in a bounded log. Sending is the sender's job (outbox.ts): this file
 // only decides what is due and records what happened, synchronously.
 import { createHash } from 'node:crypto';
-import { SandboxError } from '../../kernel/errors.js';
+import { SandboxError, notFound } from '../../kernel/errors.js';
 import { tenantSeed } from '../../kernel/random.js';
 import { eventMatches, payloadOf, type EventCatalog, type SandboxEvent } from '../../engine/registry/events.js';
 import { bump, draw } from '../../engine/requests/fault-rules.js';
@@ -407,12 +407,7 @@ const pick = (l: typeof LIMITS) => ({
 /** Send a delivery once more, now, with the same webhook-id and body. */
 export function redeliver(t: Tenant, id: string, sender: Sender): Delivery {
   const d = deliveries(t).get(id);
-  if (!d) {
-    throw new SandboxError(
-      'RESOURCE_NOT_FOUND',
-      `No webhook delivery with id '${id}' exists for this API key. Send an id GET /_sandbox/webhooks/deliveries lists (the ${LIMITS.deliveriesKept} latest are kept).`,
-    );
-  }
+  if (!d) throw notFound('webhook delivery', id, 'id', `Send an id GET /_sandbox/webhooks/deliveries lists (the ${LIMITS.deliveriesKept} latest are kept).`);
   if (!settingsOf(t)) {
     throw new SandboxError('INVALID_STATE_TRANSITION', 'No webhook is set for this API key, so nothing can be sent. Set one with PUT /_sandbox/webhooks first.');
   }
