@@ -24,7 +24,8 @@ const TRIM_EVERY = 32;
  * before they are parsed (shorter ones cost less to parse than to look up). */
 const SHARED_TEXT = 128;
 
-/** Records parsed before the event loop gets its turn when a read brings many: about 2 ms of work. */
+/** Records parsed before the event loop gets its turn when a read brings many: about 2 ms of work
+ * (the copy is changed after, in one turn). */
 export const READ_SLICE = 1000;
 
 /** Tombstones are kept for this many versions; a copy older than that reloads the tenant whole. */
@@ -354,19 +355,30 @@ export class PostgresTenantStore extends MemoryTenantStore {
     const rows: ChangeRow[] = whole
       ? await c<ChangeRow[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND value IS NOT NULL ORDER BY seq`
       : changes!;
-    if (whole) for (const map of this.data.values()) map.clear();
-    // Added to what earlier reads brought that the owner has not taken yet.
-    const changed = whole ? undefined : this.read === 'whole' ? undefined : (this.read ?? new Map<string, Map<string, unknown>>());
+    // The records are parsed first, in slices between turns of the event loop (a tenant read whole can
+    // be a hundred thousand); the copy is then changed in one turn, so work that runs beside this
+    // session (a webhook attempt's record) never sees it half read.
     // A record written twice in one session under two names (a resource and its idempotency
     // record as created) is one object in the writer's copy: parsed once, it is one here too.
     const parsed = rows.length > 1 ? new Map<string, unknown>() : undefined;
+    const values: unknown[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      if (i > 0 && i % READ_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      const text = rows[i]!.value;
+      if (text === null) continue;
+      if (parsed && text.length >= SHARED_TEXT) {
+        let value = parsed.get(text);
+        if (value === undefined) parsed.set(text, (value = JSON.parse(text)));
+        values[i] = value;
+      } else values[i] = JSON.parse(text);
+    }
+    if (whole) for (const map of this.data.values()) map.clear();
+    // Added to what earlier reads brought that the owner has not taken yet.
+    const changed = whole ? undefined : this.read === 'whole' ? undefined : (this.read ?? new Map<string, Map<string, unknown>>());
     let map: Map<string, unknown> | undefined;
     let mapColl: string | undefined;
     let ids: Map<string, unknown> | undefined;
     for (let i = 0; i < rows.length; i++) {
-      // A tenant read whole is parsed in slices between turns of the event loop (its sessions wait
-      // for this one's turn, the other tenants' requests go on).
-      if (i > 0 && i % READ_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
       const r = rows[i]!;
       if (r.coll !== mapColl) {
         mapColl = r.coll;
@@ -383,12 +395,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
       else {
         // Put first after this copy's version: it goes to the end, where the writer put it.
         if (!whole && Number(r.seq) >= this.nextSeq) map!.delete(r.id);
-        let value: unknown;
-        if (parsed && r.value.length >= SHARED_TEXT) {
-          value = parsed.get(r.value);
-          if (value === undefined) parsed.set(r.value, (value = JSON.parse(r.value)));
-        } else value = JSON.parse(r.value);
-        map!.set(r.id, value);
+        map!.set(r.id, values[i]);
       }
     }
     this.at = version;
