@@ -109,6 +109,16 @@ describe('request journal', () => {
     expect(entry.requestBody).toBe(`${raw.slice(0, 16_384)}… [${raw.length - 16_384} more characters not kept]`);
     expect(entry.responseBody.error.details).toEqual([{ field: 'narration', issue: 'must be at most 100 characters long' }]);
   });
+
+  it('redacts the secret fields of a body it cuts, as of one it keeps whole', async () => {
+    const t = await createTestApp();
+    const raw = JSON.stringify({ secret: 'whsec_do-not-show', password: 'hunter2', pad: 'p'.repeat(20_000) });
+    await t.call('POST', '/api/v1/partners/payouts', { raw, headers: { 'content-type': 'application/json' } });
+    const [entry] = (await t.call('GET', '/_sandbox/requests?limit=1')).body.data;
+    expect(entry.requestBody.startsWith('{"secret":"[redacted]","password":"[redacted]","pad":"ppp')).toBe(true);
+    expect(entry.requestBody).not.toContain('hunter2');
+    expect(entry.requestBody).not.toContain('whsec_do-not-show');
+  });
 });
 
 describe('event log', () => {

@@ -161,9 +161,14 @@ export const JOURNAL_BODY_KEPT = 16 * 1024;
 /** A body as an entry keeps it: whole up to JOURNAL_BODY_KEPT, else its start and how much is left out. */
 function keptBody(text: string): string {
   if (text.length <= JOURNAL_BODY_KEPT) return text;
+  // A JSON body is redacted before it is cut: cut, it no longer parses, and a listing could not find
+  // its secret fields.
+  const parsed = parseIfJson(text);
+  const whole = typeof parsed === 'string' || parsed === undefined ? text : JSON.stringify(redact(parsed));
+  if (whole.length <= JOURNAL_BODY_KEPT) return whole;
   // Copied, not sliced: V8 keeps the whole text alive behind a slice of it.
-  const start = Buffer.from(text.slice(0, JOURNAL_BODY_KEPT), 'utf8').toString('utf8');
-  return `${start}… [${text.length - JOURNAL_BODY_KEPT} more characters not kept]`;
+  const start = Buffer.from(whole.slice(0, JOURNAL_BODY_KEPT), 'utf8').toString('utf8');
+  return `${start}… [${whole.length - JOURNAL_BODY_KEPT} more characters not kept]`;
 }
 const PATHS_SHARED = 64;
 
