@@ -83,7 +83,7 @@ const EVENTS = 'events';
 /** The collections reload() takes in by id: a shared store's copy notes the ids it reads of these. */
 export const RELOADED_BY_ID: ReadonlySet<string> = new Set([JOBS, EVENTS]);
 /** The collection, and its one record's id, where a store that keeps files holds the journal while
- * the tenant is unloaded or the server stopped (written by Tenants.keepJournal). */
+ * the tenant is unloaded or the server stopped (written by Tenants.keepJournal, dropped at the next load). */
 export const KEPT_JOURNAL = 'journal';
 
 export class Tenant {
@@ -120,8 +120,14 @@ export class Tenant {
       env.onEvent?.(this, e),
     );
     this.journal = new Journal(env.journalSize, store.journal);
-    const kept = store.collection<JournalEntry[]>(KEPT_JOURNAL).get(KEPT_JOURNAL);
-    if (kept) this.journal.restore(kept);
+    // Taken back and dropped from the store, so the entries are not held twice (the journal writes
+    // them again when the tenant is next unloaded or the server stops).
+    const keptJournal = store.collection<JournalEntry[]>(KEPT_JOURNAL);
+    const kept = keptJournal.get(KEPT_JOURNAL);
+    if (kept) {
+      this.journal.restore(kept);
+      keptJournal.remove(KEPT_JOURNAL);
+    }
     this.lastUsedAt = env.clock.now();
     this.offsetMs = 0;
     this.advances = [];

@@ -210,10 +210,15 @@ export class Tenants {
    * nothing (a key that only reads) is given no files for it. */
   private keepJournal(t: Tenant): void {
     if (this.shared || this.store.kind !== 'lowdb' || !(t.store instanceof MemoryTenantStore)) return;
-    const journal = t.store.collection<unknown>(KEPT_JOURNAL);
     const entries = t.journal.kept();
     if (!entries.length || ![...t.store.data.values()].some((m) => m.size > 0)) return;
-    journal.put(KEPT_JOURNAL, entries);
+    try {
+      t.store.collection<unknown>(KEPT_JOURNAL).put(KEPT_JOURNAL, entries);
+    } catch (err) {
+      // The journal is what helps a partner look back, not data a 2xx promised: one that cannot be
+      // written (a journal of 10,000 large entries past the longest text) is let go, the unload goes on.
+      console.error(`[sandbox] could not keep the request journal of tenant ${t.id}:`, err);
+    }
   }
 
   private async retainPass(): Promise<void> {
