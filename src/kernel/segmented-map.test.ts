@@ -72,6 +72,16 @@ describe('SegmentedMap', () => {
     m.clear();
     expect(it.next().done).toBe(true);
     expect(m.size).toBe(0);
+    // One still in the first segment goes on with what is added after the clear.
+    const plain = new Map([['a', 1]]);
+    const segmented = new SegmentedMap<string, number>(textShard, 2).set('a', 1);
+    const [p, s] = [plain.keys(), segmented.keys()];
+    plain.clear();
+    segmented.clear();
+    plain.set('x', 2);
+    segmented.set('x', 2);
+    expect([...s]).toEqual([...p]);
+    expect([...segmented.keys()]).toEqual(['x']);
   });
 
   it('spreads counters and ids evenly over its shards', () => {

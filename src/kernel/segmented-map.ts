@@ -10,27 +10,31 @@
 //
 // It behaves as a Map: iteration is in insertion order (a key deleted and set again goes last, a
 // key set again keeps its place), an iterator sees what is added while it runs and not what is
-// deleted, and clear() ends every running iterator.
+// deleted, and clear() empties it in place: an iterator still in the first segment goes on with
+// what is added after, as a Map's does, one past it ends.
 
 /** Entries a segment holds before the next one opens: its table is rebuilt in well under 1 ms. */
 export const SEGMENT = 8192;
 /** Maps the segment-of-key index is split into (a power of two). */
 const SHARDS = 64;
 
+/** Drawn once per process: which keys share a shard cannot be chosen by a client sending ids. */
+const SEED = (Math.random() * 2 ** 32) | 0;
+
 /** A shard for a text key: a hash of all its characters. */
 export const textShard = (key: string): number => {
-  let h = key.length;
+  let h = SEED ^ key.length;
   for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;
   return (h ^ (h >>> 11) ^ (h >>> 22)) & (SHARDS - 1);
 };
 
-/** A shard for a whole-number key (a counter spreads evenly). */
-export const numberShard = (key: number): number => key % SHARDS;
+/** A shard for a whole-number key (a counter spreads evenly; any number gives a shard). */
+export const numberShard = (key: number): number => (key >>> 0) & (SHARDS - 1);
 
 export class SegmentedMap<K, V> implements Map<K, V> {
   /** Segments in insertion order; the last takes new keys. One that empties (not the last) is left
    * empty, so a running iterator's position stays right. */
-  private segments: Map<K, V>[] = [new Map()];
+  private readonly segments: Map<K, V>[] = [new Map()];
   /** Past the first segment: the segment number of each key, split by shard. */
   private where: Map<K, number>[] | undefined;
   private count = 0;
@@ -95,9 +99,9 @@ export class SegmentedMap<K, V> implements Map<K, V> {
   }
 
   clear(): void {
-    // Emptied in place, so an iterator running over them ends, as a Map's does.
+    // In place: an iterator in the first segment goes on with what is added next, as a Map's does.
     for (const segment of this.segments) segment.clear();
-    this.segments = [new Map()];
+    this.segments.length = 1;
     this.where = undefined;
     this.count = 0;
   }
@@ -106,20 +110,22 @@ export class SegmentedMap<K, V> implements Map<K, V> {
     return this.where === undefined ? this.segments[0]!.size : this.count;
   }
 
-  *entries(): MapIterator<[K, V]> {
-    // By index, read again each time: a segment opened while iterating is reached too.
-    const segments = this.segments;
-    for (let i = 0; i < segments.length; i++) yield* segments[i]!.entries();
+  /** Each segment's iterator in turn, by index read again each time: a segment opened while
+   * iterating is reached too. */
+  private *each<T>(of: (segment: Map<K, V>) => IterableIterator<T>): MapIterator<T> {
+    for (let i = 0; i < this.segments.length; i++) yield* of(this.segments[i]!);
   }
 
-  *keys(): MapIterator<K> {
-    const segments = this.segments;
-    for (let i = 0; i < segments.length; i++) yield* segments[i]!.keys();
+  entries(): MapIterator<[K, V]> {
+    return this.each((s) => s.entries());
   }
 
-  *values(): MapIterator<V> {
-    const segments = this.segments;
-    for (let i = 0; i < segments.length; i++) yield* segments[i]!.values();
+  keys(): MapIterator<K> {
+    return this.each((s) => s.keys());
+  }
+
+  values(): MapIterator<V> {
+    return this.each((s) => s.values());
   }
 
   [Symbol.iterator](): MapIterator<[K, V]> {
