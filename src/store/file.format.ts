@@ -272,10 +272,9 @@ export interface ReadLog {
   torn: number;
 }
 
-/** Check and decode a log named generation `gen`; throws naming the file on any damage but a torn
- * last record in a log a writer still had open. */
-/** A log's records, checked and parsed LOAD_SLICE at a time with the event loop given its turn
- * between (a log grows as large as its snapshot before a compaction). */
+/** Check and decode a log named generation `gen`, LOAD_SLICE records at a time with the event loop
+ * given its turn between (a log grows as large as its snapshot before a compaction); throws naming
+ * the file on any damage but a torn last record in a log a writer still had open. */
 export async function readLog(buf: Buffer, file: string, gen: number): Promise<ReadLog> {
   const seed = seedOf(gen);
   const ops: StoreOp[] = [];
