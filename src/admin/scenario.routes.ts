@@ -19,7 +19,7 @@ import {
 } from '../engine/scenario/scenario.select.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
 import { validationHook } from '../http/error-responses.js';
-import { ownBodyLimit } from '../http/limits.js';
+import { notUtf8, ownBodyLimit } from '../http/limits.js';
 import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 
 
@@ -137,7 +137,7 @@ function inline(input: unknown, registry: ScenarioRegistry) {
 function yamlBody(text: string, declaredLength: string | undefined): unknown {
   // Decoded leniently, each invalid sequence as U+FFFD (three bytes): with those in it, a text whose
   // length is not the bytes declared was not UTF-8 (a UTF-16 file read as a string of NULs).
-  if (declaredLength !== undefined && text.includes('\uFFFD') && Buffer.byteLength(text) !== Number(declaredLength)) {
+  if (notUtf8(text, declaredLength)) {
     throw new SandboxError('INVALID_SCENARIO', 'The body is not UTF-8 text (a UTF-16 or Latin-1 file, say). Save the scenario as UTF-8 and send it again.', [
       { field: 'body', issue: 'is not valid UTF-8: save it as UTF-8' },
     ]);

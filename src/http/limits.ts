@@ -43,6 +43,13 @@ export function bodyLimit(maxSize: number, options: BodyLimitOptions = {}): Midd
 /** A route's own limit, declared among its middleware in place of the app's default. */
 export const ownBodyLimit = (maxSize: number, tooLarge: () => SandboxError) => asOwnBodyLimit(bodyLimit(maxSize, { tooLarge }));
 
+/** Whether a body decoded leniently (each invalid sequence as U+FFFD, three bytes) was not UTF-8:
+ * it holds U+FFFD and its length in UTF-8 is not the length declared. A body of unknown length
+ * (sent chunked) cannot be told. */
+export function notUtf8(text: string, declaredLength: string | number | undefined): boolean {
+  return declaredLength !== undefined && text.includes('\uFFFD') && Buffer.byteLength(text) !== Number(declaredLength);
+}
+
 /**
  * JSON text is UTF-8: a body with bytes that are not is malformed (400 MALFORMED_JSON when the route
  * reads it), not text with replacement characters in it. The adapter decodes the body leniently,
@@ -55,7 +62,7 @@ export const ownBodyLimit = (maxSize: number, tooLarge: () => SandboxError) => a
 function strictJsonText(c: Context<AppEnv>, declaredLength: number): void {
   if (!isJsonType(c.req.header('content-type'))) return;
   const text = c.req.raw.text().then((t) => {
-    if (t.includes('\uFFFD') && Buffer.byteLength(t) !== declaredLength) throw new Error('the body is not UTF-8');
+    if (notUtf8(t, declaredLength)) throw new Error('the body is not UTF-8');
     return t;
   });
   // A route that never reads the body must not leave the refusal unhandled.

@@ -6,6 +6,7 @@ import { buildReject } from '../../iso20022/reject.js';
 import { malformed } from '../../iso20022/xml-errors.js';
 import { isXmlType } from '../../http/media-type.js';
 import type { AppEnv } from '../../http/types.js';
+import { notUtf8 } from '../../http/limits.js';
 
 export const FX_BASE = '/api/v1/partners/fx';
 const XML_TYPE = 'application/xml; charset=utf-8';
@@ -47,8 +48,7 @@ export async function xmlBody(c: Context<AppEnv>, optional = false): Promise<str
   // The body is decoded leniently, each invalid sequence read as U+FFFD (three bytes): with those in
   // it, a text longer or shorter than the bytes declared was not UTF-8 (a UTF-16 file, Latin-1 text),
   // and its values would otherwise be kept with U+FFFD in them.
-  const length = c.req.header('content-length');
-  if (length !== undefined && text.includes('\uFFFD') && Buffer.byteLength(text) !== Number(length)) {
+  if (notUtf8(text, c.req.header('content-length'))) {
     throw malformed('it is not valid UTF-8 (a UTF-16 or Latin-1 file, say); save it as UTF-8');
   }
   if (optional && text.trim() === '') return '';

@@ -12,6 +12,7 @@ import { CSV_COLUMNS, readCsv, readJson } from './bulk.file.js';
 import { createBulk } from './bulk.service.js';
 import { BulkFile, BulkUploadRequest } from './transfers.schema.js';
 import { warnUnknownQuery } from '../../http/unknown-fields.js';
+import { notUtf8 } from '../../http/limits.js';
 
 export const BULK_UPLOAD_PATH = '/_sandbox/bulk-disbursements';
 /** A 10,000-row JSON file is about 3.5 MB; 8 MiB leaves room for long names and narrations. */
@@ -79,8 +80,7 @@ async function upload(c: Context<AppEnv>) {
   const text = await c.req.text();
   // Decoded leniently, each invalid sequence as U+FFFD (three bytes): with those in it, a text whose
   // length is not the bytes declared was not UTF-8 (a UTF-16 or Latin-1 export from a spreadsheet).
-  const length = c.req.header('content-length');
-  if (length !== undefined && text.includes('\uFFFD') && Buffer.byteLength(text) !== Number(length)) {
+  if (notUtf8(text, c.req.header('content-length'))) {
     throw new SandboxError('INVALID_BULK_FILE', 'The bulk file is not UTF-8 text (a UTF-16 or Latin-1 export, say). Save it as UTF-8 (in a spreadsheet, "CSV UTF-8") and upload it again.', [
       { field: 'file', issue: 'is not valid UTF-8: save it as UTF-8' },
     ]);
