@@ -44,7 +44,7 @@ export interface ParsedXml {
 /** Parse one message; throws MALFORMED_XML for anything that is not a single well-formed message with an allowed root. */
 export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): ParsedXml {
   const text = decode(input).replace(/^\uFEFF/, '');
-  if (text.trim() === '') throw emptyBody(options.roots);
+  if (isEmptyBody(text)) throw emptyBody(options.roots);
   screen(text);
   // Before any parser: attributes other than xmlns and xsi:*, and over-long names, values and texts.
   // The same pass follows the structure, when one is given, and keeps what it found for the end.

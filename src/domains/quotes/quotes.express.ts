@@ -22,7 +22,7 @@ export function createExpressQuote(t: Tenant, req: ExpressQuoteRequest, scenario
 
 /** POST /api/v1/quotes: a quote made as an express one, answered as its payment-specific quote. */
 export function createPaymentQuote(t: Tenant, req: ExpressQuoteRequest, scenario?: string): PaymentQuote {
-  const q = createQuote(t, asIntent(req), scenario, { chain: req.destinationNetwork, withPayment: (_, r) => paymentQuote(t, r, r.createdAt) });
+  const q = createQuote(t, asIntent(req), scenario, { chain: req.destinationNetwork, withPayment: (r) => paymentQuote(t, r, r.createdAt) });
   return presentPayment(q as QuoteRecord & { payment: PaymentQuote });
 }
 

@@ -54,7 +54,7 @@ export interface QuoteOptions {
   chain?: string;
   /** The payment-specific quote a quote made as one carries from creation (POST /api/v1/quotes),
    * attached before its first event so that event's total is the one the partner is answered. */
-  withPayment?: (t: Tenant, q: QuoteRecord) => PaymentQuote;
+  withPayment?: (q: QuoteRecord) => PaymentQuote;
 }
 
 export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: string, opts: QuoteOptions = {}): QuoteRecord {
@@ -113,7 +113,7 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
     payoutTo: null,
     ...(opts.quoteType === 'express' ? { quoteType: 'express' as const } : {}),
   };
-  if (opts.withPayment) record.payment = opts.withPayment(t, record);
+  if (opts.withPayment) record.payment = opts.withPayment(record);
   quotes(t).put(quoteId, record);
   t.scheduler.enqueue(EXPIRE, quoteId, now + ttl * 1000);
   quote.emit(t, 'pending', record, eventView[t.mode]);
