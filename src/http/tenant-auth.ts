@@ -51,8 +51,7 @@ export function parseKey(header: string | undefined): { key: string; mode: Mode 
 /** Authorization headers already parsed: a client sends the same one on every request. Only headers
  * of a key's length are kept: `Bearer` and 16 KB of spaces before a key is a valid header, and 10,000
  * of them would hold 160 MB. */
-const parsedKeys = new BoundedMap<string, { key: string; mode: Mode }>(10_000);
-const KEPT_HEADER_MAX = 256;
+const parsedKeys = new BoundedMap<string, { key: string; mode: Mode }>(10_000, false, 256);
 
 /** How many parsed headers are kept (for tests). */
 export const keptKeyCount = () => parsedKeys.size;
@@ -61,7 +60,7 @@ function keyOf(header: string | undefined): { key: string; mode: Mode } {
   const kept = header === undefined ? undefined : parsedKeys.get(header);
   if (kept) return kept;
   const parsed = parseKey(header);
-  if (header!.length <= KEPT_HEADER_MAX) parsedKeys.set(header!, parsed);
+  if (header !== undefined) parsedKeys.set(header, parsed);
   return parsed;
 }
 

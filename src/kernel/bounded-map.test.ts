@@ -49,4 +49,11 @@ describe('BoundedMap', () => {
     expect(m.size).toBe(0);
     expect(() => new BoundedMap(0)).toThrow('BoundedMap holds 1 entry or more, not 0');
   });
+
+  it('keeps no text key longer than its longest, and sets the others as before', () => {
+    const m = new BoundedMap<string, number>(3, false, 4);
+    m.set('abcd', 1).set('abcde', 2);
+    expect([...m.keys()]).toEqual(['abcd']);
+    expect([m.get('abcde'), m.size]).toEqual([undefined, 1]);
+  });
 });

@@ -8,10 +8,13 @@
 export class BoundedMap<K, V> {
   private readonly map = new Map<K, V>();
 
-  /** `max`: most entries (1 or more); `recent`: the oldest is the least recently read, not the first set. */
+  /** `max`: most entries (1 or more); `recent`: the oldest is the least recently read, not the first
+   * set; `longestKey`: a text key longer than this is not kept (set does nothing), so a client
+   * sending long values cannot fill the map with them. */
   constructor(
     readonly max: number,
     private readonly recent = false,
+    private readonly longestKey = Infinity,
   ) {
     if (!(Number.isInteger(max) && max >= 1)) throw new RangeError(`BoundedMap holds 1 entry or more, not ${max}`);
   }
@@ -36,6 +39,7 @@ export class BoundedMap<K, V> {
 
   /** Keep `value` under `key`; a new key when full drops the oldest entry first. */
   set(key: K, value: V): this {
+    if (typeof key === 'string' && key.length > this.longestKey) return this;
     if (this.map.has(key)) {
       if (this.recent) this.map.delete(key);
     } else if (this.map.size >= this.max) {
