@@ -148,12 +148,20 @@ describe('keys and routes', () => {
 
 describe('attributes and lengths refused before parsing', () => {
   const x = (n: number) => 'x'.repeat(n);
-  /** CPU time of one request in ms (user and system, so a busy machine does not count). */
+  /**
+   * CPU time of a request in ms (user and system, so a busy machine does not count), the least of
+   * three sends: the process's CPU also counts V8's collector threads, and a collection of what
+   * earlier test files left in this worker can land on any one send.
+   */
   async function cpuOf(method: string, path: string, xml: string) {
-    const start = process.cpuUsage();
-    const res = await t.call<string>(method, `${FX}${path}`, { raw: xml, headers: { 'content-type': 'application/xml' } });
-    const used = process.cpuUsage(start);
-    return { ms: (used.user + used.system) / 1000, res };
+    const send = async () => {
+      const start = process.cpuUsage();
+      const res = await t.call<string>(method, `${FX}${path}`, { raw: xml, headers: { 'content-type': 'application/xml' } });
+      const used = process.cpuUsage(start);
+      return { ms: (used.user + used.system) / 1000, res };
+    };
+    const runs = [await send(), await send(), await send()];
+    return runs.reduce((least, run) => (run.ms < least.ms ? run : least));
   }
 
   it.each([
