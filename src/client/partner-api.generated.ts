@@ -5875,6 +5875,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The sandbox has 16 uploads under way for all keys (SERVICE_UNAVAILABLE, with Retry-After), or a scenario asks for it */
+            503: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Any other error, in the same envelope */
             default: {
                 headers: {

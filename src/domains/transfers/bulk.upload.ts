@@ -21,7 +21,49 @@ const DEFAULT_SOURCE = 'sandbox-bulk-upload';
 /** Uploads a key may have under way at once: each holds its file and its rows until it is answered
  * (a 10,000-row JSON file of 4 MB is about 20 MB), and 200 at once from one key would fill the heap. */
 export const UPLOADS_PER_KEY = 4;
-const uploading = new WeakMap<object, number>();
+/** Uploads the whole server has under way at once, whichever keys send them: with every key within
+ * its own four, a hosted sandbox's keys together would still hold 20 MB per upload without bound. */
+export const UPLOADS_AT_ONCE = 16;
+
+/** The uploads under way in one app: per key (its tenant) and in all. */
+export class UploadSlots {
+  private readonly perKey = new WeakMap<object, number>();
+  private total = 0;
+
+  constructor(readonly atOnce = UPLOADS_AT_ONCE) {}
+
+  /** Take a slot for `key`'s upload, or throw: 429 when the key has none left, 503 when the server has none. */
+  take(key: object): () => void {
+    const under = this.perKey.get(key) ?? 0;
+    if (under >= UPLOADS_PER_KEY) {
+      throw new SandboxError(
+        'RATE_LIMITED',
+        `This API key has ${under} bulk uploads under way; at most ${UPLOADS_PER_KEY} run at once. Send this file again once one of them has been answered.`,
+        [{ field: 'file', issue: `is one upload past the ${UPLOADS_PER_KEY} a key may have under way: send it again once one is answered` }],
+        { 'Retry-After': '1' },
+      );
+    }
+    if (this.total >= this.atOnce) {
+      throw new SandboxError(
+        'SERVICE_UNAVAILABLE',
+        `This sandbox has ${this.total} bulk uploads under way for all keys, the most it runs at once. Send this file again after 1 s.`,
+        [{ field: 'file', issue: `is one upload past the ${this.atOnce} the sandbox runs at once: send it again after 1 s` }],
+        { 'Retry-After': '1' },
+      );
+    }
+    this.perKey.set(key, under + 1);
+    this.total++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.total--;
+      const left = (this.perKey.get(key) ?? 1) - 1;
+      if (left > 0) this.perKey.set(key, left);
+      else this.perKey.delete(key);
+    };
+  }
+}
 
 export const uploadRoute = createRoute({
   method: 'post',
@@ -48,29 +90,18 @@ export const uploadRoute = createRoute({
       },
     },
   },
-  responses: { 201: jsonResponse(BulkFile, 'The file was accepted; each row is now a PENDING transfer'), ...errorResponses(400, 409, 413, 415), 429: { ...errorResponses(429)[429], description: `The key has ${UPLOADS_PER_KEY} uploads under way (send again once one is answered), or a scenario asks for a rate limit` } },
+  responses: { 201: jsonResponse(BulkFile, 'The file was accepted; each row is now a PENDING transfer'), ...errorResponses(400, 409, 413, 415), 429: { ...errorResponses(429)[429], description: `The key has ${UPLOADS_PER_KEY} uploads under way (send again once one is answered), or a scenario asks for a rate limit` }, 503: { ...errorResponses(503)[503], description: `The sandbox has ${UPLOADS_AT_ONCE} uploads under way for all keys (SERVICE_UNAVAILABLE, with Retry-After), or a scenario asks for it` } },
 });
 
-export async function bulkUpload(c: Context<AppEnv>) {
-  const t = c.get('tenant');
-  const under = uploading.get(t) ?? 0;
-  if (under >= UPLOADS_PER_KEY) {
-    throw new SandboxError(
-      'RATE_LIMITED',
-      `This API key has ${under} bulk uploads under way; at most ${UPLOADS_PER_KEY} run at once. Send this file again once one of them has been answered.`,
-      [{ field: 'file', issue: `is one upload past the ${UPLOADS_PER_KEY} a key may have under way: send it again once one is answered` }],
-      { 'Retry-After': '1' },
-    );
-  }
-  uploading.set(t, under + 1);
+/** The upload route's handler, holding one of `slots` while it reads and checks the file. */
+export const bulkUpload = (slots: UploadSlots) => async (c: Context<AppEnv>) => {
+  const release = slots.take(c.get('tenant'));
   try {
     return await upload(c);
   } finally {
-    const left = (uploading.get(t) ?? 1) - 1;
-    if (left > 0) uploading.set(t, left);
-    else uploading.delete(t);
+    release();
   }
-}
+};
 
 async function upload(c: Context<AppEnv>) {
   const t = c.get('tenant');

@@ -7,7 +7,7 @@ import { scenarioHeaderCheck } from '../../http/fault-responses.js';
 import { ownBodyLimit } from '../../http/limits.js';
 import { CONTROL_TAG, errorResponses, jsonResponse, newRouter, security } from '../../http/openapi.js';
 import type { SandboxContext } from '../module.js';
-import { BULK_BODY_LIMIT, BULK_UPLOAD_PATH, bulkUpload, uploadRoute } from './bulk.upload.js';
+import { BULK_BODY_LIMIT, BULK_UPLOAD_PATH, bulkUpload, UploadSlots, uploadRoute } from './bulk.upload.js';
 import { bulks, DEMO_BULK_ID, ensureDemo, presentBulk } from './bulk.service.js';
 import { BulkFile } from './transfers.schema.js';
 
@@ -37,7 +37,7 @@ export function transferSandbox(ctx: SandboxContext) {
   const router = newRouter();
   // Documented apart from its handler, which reads the body itself so that bulk.file.ts reports every bad row.
   router.openAPIRegistry.registerPath(uploadRoute);
-  router.post(BULK_UPLOAD_PATH, scenarioHeaderCheck(ctx.scenarios), uploadLimit, bulkUpload);
+  router.post(BULK_UPLOAD_PATH, scenarioHeaderCheck(ctx.scenarios), uploadLimit, bulkUpload(new UploadSlots()));
   return router.openapi(demoRoute, (c) => {
     const t = c.get('tenant');
     const made = ensureDemo(t);

@@ -122,4 +122,26 @@ describe('a hostile CSV', () => {
     // Once answered, the key uploads again.
     expect((await uploadCsv(t, file(40_000))).status).toBe(201);
   });
+
+  it('the sandbox has at most 16 uploads under way from all keys: a seventeenth, its key within its own 4, is 503 with Retry-After', async () => {
+    const t = await createTestApp();
+    let next = 0;
+    const file = () =>
+      `${HEADER}\n${Array.from({ length: 2_000 }, () => ROW.replace('3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f', `00000000-0000-4000-8000-${String(next++).padStart(12, '0')}`)).join('\n')}\n`;
+    const send = (key: string) => t.call('POST', UPLOAD, { key, raw: file(), headers: { 'content-type': 'text/csv' } });
+    const keys = ['a', 'b', 'c', 'd'].flatMap((k) => Array<string>(4).fill(`sk_test_bulk_busy_${k}`));
+    const answers = await Promise.all([...keys, 'sk_test_bulk_busy_e'].map(send));
+    const refused = answers.filter((r) => r.status === 503);
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(16);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.headers.get('retry-after')).toBe('1');
+    expect(refused[0]!.body).toEqual({
+      status: 'error',
+      message: 'This sandbox has 16 bulk uploads under way for all keys, the most it runs at once. Send this file again after 1 s.',
+      error: { type: 'api_error', code: 'SERVICE_UNAVAILABLE', details: [{ field: 'file', issue: 'is one upload past the 16 the sandbox runs at once: send it again after 1 s' }] },
+    });
+    // Once the others are answered, the refused key's upload is taken.
+    const again = await send(answers.indexOf(refused[0]!) === 16 ? 'sk_test_bulk_busy_e' : keys[answers.indexOf(refused[0]!)]!);
+    expect(again.status).toBe(201);
+  });
 });
