@@ -81,3 +81,29 @@ describe('YAML aliases in a scenario file', () => {
     expect(() => loadRegistry(self)).toThrow(`scenario ${self} refused: has the alias *a at a[0] inside the value its anchor &a marks`);
   });
 });
+
+describe('a YAML scenario body the reader would spend long on', () => {
+  it('names a key written twice in one map, with the map and the line', async () => {
+    const doc = 'payout:\n  outcomes:\n    - status: FAILED\n      when: { currency: NGN, currency: GHS }\n';
+    const res = await t.call('PUT', '/_sandbox/scenario', { raw: doc, headers: yaml });
+    expect([res.status, res.body.error.code]).toEqual([400, 'INVALID_SCENARIO']);
+    expect(res.body.message).toBe(
+      "The body is not valid YAML: the key 'currency' is written twice in the map at payout.outcomes[0].when (again at line 4, column 30): write each key of a map once.",
+    );
+    // At the top, and a block map of many keys with one repeated at its end.
+    const top = await t.call('PUT', '/_sandbox/scenario', { raw: 'seed: 1\nseed: 2\n', headers: yaml });
+    expect(top.body.message).toBe("The body is not valid YAML: the key 'seed' is written twice in the map (again at line 2, column 1): write each key of a map once.");
+    const many = `${Array.from({ length: 998 }, (_, i) => `k${i}: 1`).join('\n')}\nk7: 2\n`;
+    expect((await t.call('PUT', '/_sandbox/scenario', { raw: many, headers: yaml })).body.message).toContain("the key 'k7' is written twice in the map (again at line 999, column 1)");
+  });
+
+  it('refuses more than 1,000 commas before parsing, naming the line', async () => {
+    const doc = `payout:\n  outcomes: [${Array(1_002).fill('{}').join(', ')}]\n`;
+    const res = await t.call('PUT', '/_sandbox/scenario', { raw: doc, headers: yaml });
+    expect([res.status, res.body.error.code]).toEqual([400, 'INVALID_SCENARIO']);
+    expect(res.body.message).toBe('The body has more than 1000 commas (line 2), more values than a scenario needs: send a shorter document (a rule is a few values).');
+    // 1,000 are read as usual (and refused here for what they say: too many rules).
+    const fewer = await t.call('PUT', '/_sandbox/scenario', { raw: `payout:\n  outcomes: [${Array(1_001).fill('{}').join(', ')}]\n`, headers: yaml });
+    expect(fewer.body.message).toBe('The scenario is not valid: scenario.payout.outcomes must have at most 50 item(s). See /_sandbox/scenario.schema.json for the format.');
+  });
+});
