@@ -73,6 +73,11 @@ Connections (milliseconds; 0 turns a timeout off):
   --max-connections N        most connections open at once for all keys; past it a new
                              one is closed as it opens. Default half of the process's
                              open-file limit (ulimit -n) [SANDBOX_MAX_CONNECTIONS]
+
+Environment only:
+  SANDBOX_TICK_MS=N          how often timed moves and webhook retries that fell due are
+                             applied in the background, in ms, at least 10; default 1000
+
   -h, --help        show this help`;
 
 /** `report`: its own options; the URL and key may come from SANDBOX_URL and SANDBOX_KEY. */
