@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseCli, webhookTargetsWarning } from './cli.js';
+import { parseCli, USAGE, webhookTargetsWarning } from './cli.js';
+import { defaultConfig, ENV_NAMES, type Config } from './config.js';
 
 const serve = (argv: string[], env: Record<string, string> = {}) => {
   const cmd = parseCli(argv, env);
@@ -122,5 +124,50 @@ describe('command line and environment', () => {
     // A loopback address, however it is written or was named: no warning.
     for (const address of ['127.0.0.1', '127.0.0.2', '::1', '::ffff:127.0.0.1']) expect(warning([], address)).toBeUndefined();
     expect(warning(['--host', 'localhost'], '127.0.0.1')).toBeUndefined();
+  });
+});
+
+describe('README.md, docs/ and --help name the options the command takes', () => {
+  const read = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
+  const readme = read('README.md');
+  /** The "Running it" table: flag (or none), variables, default. */
+  const rows = [...readme.matchAll(/^\| (`--[a-z-]+(?:[^|\\]|\\\|)*`|\(none\)) \| ([^|]*) \| ([^|]*) \|/gm)].map((m) => ({
+    flag: /`(--[a-z-]+)/.exec(m[1])?.[1],
+    envs: [...m[2].matchAll(/`([A-Z_]+)`/g)].map((e) => e[1]),
+    byDefault: m[3].trim(),
+  }));
+  const usageFlags = new Set([...USAGE.matchAll(/^\s+(--[a-z-]+)/gm)].map((m) => m[1]));
+  const usageEnvs = new Set([...USAGE.matchAll(/\b((?:SANDBOX|PORT|HOST|DATABASE)[A-Z_]*)\b/g)].map((m) => m[1]));
+  const fieldOf = (flag: string) => flag.slice(2).replace(/-(\w)/g, (_m, ch: string) => ch.toUpperCase()) as keyof Config;
+
+  it('every flag of the README table and of --help is taken, and the two list the same flags', () => {
+    const tabled = rows.flatMap((r) => (r.flag ? [r.flag] : []));
+    expect(new Set(tabled)).toEqual(new Set([...usageFlags].filter((f) => f !== '--help' && f !== '--url' && f !== '--key' && f !== '--format')));
+    for (const flag of tabled) expect(() => parseCli([flag, flag === '--store' ? 'postgres://db/x' : '1'], {}), flag).not.toThrow(/Unknown option/);
+  });
+
+  it('every variable the sandbox reads is in the README table beside its flag, and in --help', () => {
+    const tabled = rows.flatMap((r) => r.envs.map((env) => [env, r.flag] as const));
+    expect(new Set(tabled.map(([env]) => env))).toEqual(new Set(Object.keys(ENV_NAMES)));
+    for (const [env, flag] of tabled) if (flag) expect(ENV_NAMES[env], `${env} beside ${flag}`).toBe(fieldOf(flag));
+    for (const env of Object.keys(ENV_NAMES)) expect(usageEnvs, env).toContain(env);
+  });
+
+  it('a default the README table gives as one value is the default in force', () => {
+    const defaults = defaultConfig();
+    const given = rows.filter((r) => r.flag && /^\S+$/.test(r.byDefault) && r.byDefault !== 'random');
+    expect(given.length).toBeGreaterThan(15);
+    for (const r of given) {
+      const field = fieldOf(r.flag!);
+      expect(serve([r.flag!, r.byDefault])[field], `${r.flag} ${r.byDefault}`).toEqual(defaults[field]);
+    }
+  });
+
+  it('docs name no flag the command does not take', () => {
+    const files = ['README.md', ...readdirSync(new URL('../docs/', import.meta.url)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const node = new Set(['--max-semi-space-size', '--heap-growing-percent']);
+    const named = files.flatMap((file) => [...read(file).matchAll(/`(--[a-z][a-z0-9-]*)/g)].map((m) => `${file}: ${m[1]}`));
+    expect(named.length).toBeGreaterThan(50);
+    expect(named.filter((n) => !usageFlags.has(n.split(': ')[1]) && !node.has(n.split(': ')[1]))).toEqual([]);
   });
 });

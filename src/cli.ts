@@ -1,5 +1,5 @@
 // Command line: flags over environment over defaults, all checked by the one config schema.
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import ipaddr from 'ipaddr.js';
 import { ConfigSchema, ENV_NAMES, type Config } from './config.js';
 
@@ -73,11 +73,28 @@ Connections (milliseconds; 0 turns a timeout off):
   --max-connections N        most connections open at once for all keys; past it a new
                              one is closed as it opens. Default half of the process's
                              open-file limit (ulimit -n) [SANDBOX_MAX_CONNECTIONS]
+
+Environment only:
+  SANDBOX_TICK_MS=N          how often timed moves and webhook retries that fell due are
+                             applied in the background, in ms, at least 10; default 1000
+
   -h, --help        show this help`;
+
+/** parseArgs, with an unknown or incomplete option said in one line and followed by the usage
+ * (node's own text goes on about positional arguments, which the command takes none of). */
+function parseArgv<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (err) {
+    const e = err as { code?: string; message: string };
+    if (!e.code?.startsWith('ERR_PARSE_ARGS_')) throw err;
+    throw new Error(`${e.message.split('. ')[0].replace(/\.$/, '')}: see the options below.\n\n${USAGE}`);
+  }
+}
 
 /** `report`: its own options; the URL and key may come from SANDBOX_URL and SANDBOX_KEY. */
 function parseReport(argv: string[], env: NodeJS.ProcessEnv): Command {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseArgv({
     args: argv.slice(1),
     allowPositionals: true,
     options: { url: { type: 'string' }, key: { type: 'string' }, format: { type: 'string' } },
@@ -93,7 +110,7 @@ function parseReport(argv: string[], env: NodeJS.ProcessEnv): Command {
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): Command {
   if (argv[0] === 'report') return parseReport(argv, env);
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseArgv({
     args: argv,
     allowPositionals: true,
     strict: true,

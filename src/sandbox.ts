@@ -1,6 +1,7 @@
 // startSandbox(): a sandbox inside the caller's process, for a partner's test suite. It is
 // startServer with options checked by the CLI's config schema (port 0 by default) and the control
 // client bound to its URL. Nothing is kept at module level: many can run side by side.
+import { randomInt } from 'node:crypto';
 import type { z } from 'zod';
 import { SandboxClient } from './client/control.js';
 import { ConfigSchema, type Config } from './config.js';
@@ -56,6 +57,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`);
     throw new TypeError(`startSandbox: invalid options. ${problems.join('; ')}`);
   }
-  const server = await startServer(parsed.data, { logError, clock });
+  // As the command does: an unseeded start picks its seed and serves it (GET /_sandbox/health), so a
+  // failing run can be replayed with startSandbox({ seed }).
+  const config = parsed.data.seed === undefined ? { ...parsed.data, seed: randomInt(0, 2 ** 31 - 1) } : parsed.data;
+  const server = await startServer(config, { logError, clock });
   return new RunningSandbox(server.url, server.port, server.close);
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { advance, createTestApp, KEY, KEY_B } from '../support/app.js';
 
@@ -186,6 +187,24 @@ describe('balances', () => {
 });
 
 describe('simulate', () => {
+  it('takes the moves README.md lists for each resource, and no other', async () => {
+    const t = await createTestApp();
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const row = /^\| `POST \/_sandbox\/simulate\/\{resource\}\/\{id\}\/\{event\}` \| .*\((.*)\); a forbidden move is 409 \|$/m.exec(readme)!;
+    const documented = Object.fromEntries(row[1].split('; ').map((part) => {
+      const [, resource, moves] = /^`([a-z-]+)`: (.*)$/.exec(part)!;
+      return [resource, moves.split(', ')];
+    }));
+    const taken: Record<string, string[]> = {};
+    for (const resource of Object.keys(documented)) {
+      const res = await t.call('POST', `/_sandbox/simulate/${resource}/x/no-such-move`);
+      taken[resource] = (/must be one of: (.*)$/.exec(res.body.error.details[0].issue)![1]).split(', ');
+    }
+    expect(documented).toEqual(taken);
+    const all = (await t.call('POST', '/_sandbox/simulate/no-such/x/fail')).body.error.details[0].issue as string;
+    expect(all.replace('must be one of: ', '').split(', ').sort()).toEqual(Object.keys(documented).sort());
+  });
+
   it('answers 404 for resource names that are not simulated, built-in object names included', async () => {
     const t = await createTestApp();
     for (const resource of ['constructor', '__proto__', 'toString', 'widgets']) {

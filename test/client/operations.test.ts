@@ -46,6 +46,12 @@ describe('the control client and /openapi.json', () => {
     expect(typeof SandboxTenant.prototype.waitForEvent).toBe('function');
   });
 
+  it('lists every method in the README', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const unlisted = Object.keys(CONTROL_OPERATIONS).filter((name) => !readme.includes(`\`t.${name}(`) && !readme.includes(`\`sb.${name}(`));
+    expect(unlisted.map((name) => `${name} is a method of the control client that README.md's table of the client does not name`)).toEqual([]);
+  });
+
   it('tests every method against a real sandbox', () => {
     const tests = readFileSync(new URL('../e2e/client.test.ts', import.meta.url), 'utf8');
     const untested = Object.keys(CONTROL_OPERATIONS).filter((name) => !tests.includes(`it('${name}: `));

@@ -1,4 +1,4 @@
-// The built server: `validate FILE`, and a start refused on a bad --scenario file.
+// The built server: `validate FILE`, an option it does not take, and a start refused on a bad --scenario file.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,18 @@ let servers: RunningServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.map((s) => s.stop('SIGKILL')));
   servers = [];
+});
+
+describe('payments-sandbox with an option it does not take', () => {
+  it('names the option and prints the options it takes, exiting 1', () => {
+    const res = run('--tick-ms', '50');
+    expect(res.status).toBe(1);
+    expect(res.stderr).toMatch(/^payments-sandbox: Unknown option '--tick-ms': see the options below\.\n\nUsage: payments-sandbox /);
+    expect(res.stderr).toContain('SANDBOX_TICK_MS=N');
+    expect(res.stderr).not.toContain('positional argument');
+    const missing = run('--port');
+    expect(missing.stderr).toMatch(/^payments-sandbox: Option '--port <value>' argument missing: see the options below\.\n\nUsage:/);
+  });
 });
 
 describe('payments-sandbox validate', () => {

@@ -51,6 +51,20 @@ it('keeps tenants in files with data, flushed by close() and found by the next s
   }
 });
 
+it('picks a seed when given none and serves it in health, so the run can be replayed with it', async () => {
+  const ids = async (sb: Sandbox) => {
+    const t = sb.tenant('sk_test_replay_0001');
+    const res = await t.fetch('/api/v1/partners/payouts', { method: 'POST', body: JSON.stringify(payout('replay-1')) });
+    return (await res.json()).data.transactionReference as string;
+  };
+  const first = await start();
+  const { seed } = await first.health();
+  expect(seed).toEqual(expect.any(Number));
+  const again = await start({ seed: seed! });
+  expect((await again.health()).seed).toBe(seed);
+  expect(await ids(again)).toBe(await ids(first));
+});
+
 it('refuses an unknown option, naming it and the known ones', async () => {
   // @ts-expect-error: a misspelt option, as a JavaScript caller could pass it
   await expect(startSandbox({ senario: 'failures' })).rejects.toThrow(/^startSandbox: unknown option 'senario'\. Known: port, host, .*\bscenario, seed\b.*, logError, clock\.$/);

@@ -1,5 +1,5 @@
 // Every recipe of docs/scenario-recipes.md, run as written: each YAML block is bound to a key and the
-// case it claims is driven over HTTP.
+// case it claims is driven over HTTP; docs/scenarios.md's YAML examples bind as written.
 import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -161,5 +161,26 @@ describe('docs/scenario-recipes.md', () => {
     await advance(t, 600);
     expect((await t.call('GET', `${PAYOUTS}/magic-1`)).body.data).toMatchObject({ status: 'FAILED', failureReason: 'The beneficiary account is closed' });
     expect((await t.call('GET', '/api/v1/partners/banks/resolve?accountNumber=0000000044&bankCode=058&currency=NGN')).status).toBe(404);
+  });
+});
+
+describe('docs/scenarios.md', () => {
+  const page = readFileSync(new URL('../../docs/scenarios.md', import.meta.url), 'utf8');
+
+  it('every YAML example is a document a key can bind, with no rule left unreachable', async () => {
+    const examples = [...page.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    for (const yaml of examples) {
+      const res = await t.call('PUT', '/_sandbox/scenario', { raw: yaml, headers: { 'content-type': 'application/yaml' } });
+      expect([res.status, res.body.warnings], yaml).toEqual([200, []]);
+    }
+  });
+
+  it('the table of bundled scenarios names the ones GET /_sandbox/scenarios lists', async () => {
+    const section = page.slice(page.indexOf('## Bundled scenarios'));
+    const documented = [...section.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
+    const listed = (await t.call('GET', '/_sandbox/scenarios')).body.data.filter((s: { origin: string }) => s.origin === 'bundled').map((s: { name: string }) => s.name);
+    expect(new Set(documented)).toEqual(new Set(listed));
+    expect(documented.length).toBe(8);
   });
 });

@@ -279,3 +279,21 @@ describe('filters', () => {
     expect((await t.call('GET', '/_sandbox/events?type=transfer')).body.data).toEqual([]);
   });
 });
+
+describe('docs/webhooks.md', () => {
+  it('its events table names the events each resource has, as the event filter takes them', async () => {
+    const { t } = await setup();
+    const page = readFileSync(new URL('../../../docs/webhooks.md', import.meta.url), 'utf8');
+    const table = page.slice(page.indexOf('| resource | events |'), page.indexOf('\n\n', page.indexOf('| resource | events |')));
+    const documented = [...table.matchAll(/`([a-z_]+\.[a-z_]+)`/g)].map((m) => m[1]);
+    const served: string[] = [];
+    for (const resource of new Set(documented.map((e) => e.split('.')[0]))) {
+      const res = await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks', events: [`${resource}.no-such`] } });
+      served.push(...(/one of: (.*)$/.exec(res.body.error.details[0].issue)![1]).split(', '));
+    }
+    expect(documented).toEqual(served);
+    const any = await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks', events: ['no-such'] } });
+    const resources = /a resource \(([^)]*)\)/.exec(any.body.error.details[0].issue)![1].split(', ');
+    expect(resources).toEqual([...new Set(documented.map((e) => e.split('.')[0]))]);
+  });
+});
