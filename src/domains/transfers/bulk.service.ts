@@ -99,6 +99,9 @@ export async function createBulk(t: Tenant, file: ParsedFile, serviceSource: str
     if (row.status !== undefined) return settled(record, row);
     // Its lifecycle runs as the file's, and ends FAILED with the reason the live rules gave.
     if (unpayable !== undefined) record.outcome = { succeed: false, status: 'FAILED', reason: unpayable };
+    // A row whose end comes at a time of its own (an outcome rule's after, a held test value) keeps
+    // its own schedule: the file's shared one knows only the scenario's timing.
+    else if (record.outcome.after !== undefined) record.ownSchedule = true;
     return record;
   });
 
@@ -116,7 +119,9 @@ export async function createBulk(t: Tenant, file: ParsedFile, serviceSource: str
   // A reset meanwhile forgets the file: its remaining events and its schedule go with it.
   const kept = () => bulks(t).get(id) === bulk;
   await eachInSlices(records, (record) => {
-    if (kept() && record.status === 'PENDING') transfer.emit(t, 'PENDING', record, present);
+    if (!kept() || record.status !== 'PENDING') return;
+    transfer.emit(t, 'PENDING', record, present);
+    if (record.ownSchedule) transfer.retime(t, record.reference, 'PENDING', t.behaviour(scenario), now, record.outcome);
   });
   if (kept()) t.scheduler.enqueue(BULK_ADVANCE, id, now + transfer.duration(t.behaviour(scenario), 'PENDING') * 1000, { from: 'PENDING' });
   return presentBulk(bulk);
