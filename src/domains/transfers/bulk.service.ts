@@ -93,15 +93,17 @@ export async function createBulk(t: Tenant, file: ParsedFile, serviceSource: str
   const id = `bulk_${t.random.hex(24)}`;
   const now = t.now();
   const createdAt = iso(now);
+  const pendingFor = transfer.duration(t.behaviour(scenario), 'PENDING');
   const records = await mapInSlices(rows, ({ row, unpayable }) => {
     const record = newTransfer(t, row, { serviceSource, bulkId: id, scenario });
     record.createdAt = record.updatedAt = createdAt;
     if (row.status !== undefined) return settled(record, row);
     // Its lifecycle runs as the file's, and ends FAILED with the reason the live rules gave.
     if (unpayable !== undefined) record.outcome = { succeed: false, status: 'FAILED', reason: unpayable };
-    // A row whose end comes at a time of its own (an outcome rule's after, a held test value) keeps
-    // its own schedule: the file's shared one knows only the scenario's timing.
-    else if (record.outcome.after !== undefined) record.ownSchedule = true;
+    // A row whose end comes at a time of its own (an outcome rule's after, a held test value) leaves
+    // the file's schedule, which knows only the scenario's timing: at once when its PENDING time is
+    // not the file's, else as it enters PROCESSING with the file's other rows (advanceBulk).
+    else if (record.outcome.after !== undefined && transfer.duration(t.behaviour(scenario), 'PENDING', record.outcome) !== pendingFor) record.ownSchedule = true;
     return record;
   });
 
@@ -150,7 +152,9 @@ function advanceBulk(t: Tenant, job: Job): void {
   for (const ref of bulk.references) {
     const r = store.get(ref);
     if (!r || r.ownSchedule || r.status !== from) continue;
-    applyMove(t, r, transfer.timedEvent(r.status, r.outcome)!);
+    const timed = r.outcome.after !== undefined;
+    const moved = applyMove(t, r, transfer.timedEvent(r.status, r.outcome)!, undefined, timed || undefined);
+    if (timed) transfer.retime(t, ref, moved.status, t.behaviour(bulk.scenario), undefined, r.outcome);
   }
   if (from === 'PENDING') {
     t.scheduler.enqueue(BULK_ADVANCE, bulk.id, t.now() + transfer.duration(t.behaviour(bulk.scenario), 'PROCESSING') * 1000, { from: 'PROCESSING' });
