@@ -5,24 +5,41 @@ import type { DomainModule } from '../module.js';
 import { fxTrade, type TradeEvent } from './fx.machine.js';
 import { FX_BASE, xmlErrors } from './fx.http.js';
 import { fxRoutes, fxTag } from './fx.routes.js';
-import { acceptTrade, cancelTrade, confirmTrade, fxTradeJobs, tradeView, type TradeRecord } from './fx.service.js';
+import { acceptTrade, cancelTrade, confirmTrade, fxTradeJobs, getTrade, tradeView, type TradeRecord } from './fx.service.js';
+import { isFiat } from '../liquidity/allocation.js';
+import { listAccounts } from '../reference/accounts.js';
+import { SandboxError } from '../../kernel/errors.js';
 
 /**
  * /_sandbox/simulate/fx-trades/{txId}/{accept|confirm|cancel}: the same moves as the XML routes,
  * for tests that want to push a trade along without writing XML. accept takes {"accountId": uuid}
- * (an internal balance settlement); without it the trade settles to a generated account id.
+ * (an internal balance settlement); without it the trade settles to a generated account id, or under
+ * a live key, which settles only into its own balance accounts, to its account in the trade's fiat
+ * currency (the bought one when both are fiat).
  */
 function simulate(t: Tenant, id: string, event: TradeEvent, body: Record<string, unknown>): TradeRecord {
   switch (event) {
     case 'accept': {
-      const accountId = typeof body.accountId === 'string' ? body.accountId : t.random.uuid();
-      return acceptTrade(t, id, { kind: 'account', accountId });
+      const accountId = typeof body.accountId === 'string' ? body.accountId : t.mode === 'live' ? ownAccount(t, getTrade(t, id)) : t.random.uuid();
+      try {
+        return acceptTrade(t, id, { kind: 'account', accountId });
+      } catch (err) {
+        // A refused account is named as this body sends it, not as the XML's AcctId.
+        if (err instanceof SandboxError && err.code === 'ACCOUNT_NOT_FOUND') throw new SandboxError(err.code, err.message, [{ field: 'accountId', issue: 'is not one of your balance accounts' }]);
+        throw err;
+      }
     }
     case 'confirm':
       return confirmTrade(t, id);
     case 'cancel':
       return cancelTrade(t, id);
   }
+}
+
+/** The key's balance account in the trade's fiat currency, the bought one when both are fiat. */
+function ownAccount(t: Tenant, trade: TradeRecord): string {
+  const fiat = isFiat(trade.quotedCcy) ? trade.quotedCcy : trade.baseCcy;
+  return listAccounts(t).find((a) => a.currency === fiat)!.accountId;
 }
 
 /** The FX interface speaks XML; here a trade is the JSON the simulate route answers with (live TTL). */

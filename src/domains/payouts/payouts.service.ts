@@ -89,9 +89,14 @@ export const getPayout = payouts.get;
 export function movePayout(t: Tenant, reference: string, event: PayoutEvent, reason?: string): PayoutRecord {
   const p = payouts.get(t, reference);
   const status = payouts.next(p, event);
-  const next: PayoutRecord = { ...p, status, failureReason: status === 'FAILED' ? payouts.failure(p, reason) : null, updatedAt: t.nowIso() };
+  const now = t.now();
+  const next: PayoutRecord = { ...p, status, failureReason: status === 'FAILED' ? payouts.failure(p, reason) : null, updatedAt: iso(now) };
   if (status === 'FAILED') credit(t, p.currency, dec(p.amount).plus(p.fee));
-  return payouts.save(t, next);
+  if (status !== 'PROCESSING') return payouts.save(t, next);
+  // PROCESSING takes its time from the scenario when it is entered (a simulated move enters it early),
+  // and the planned end follows it.
+  const processingFor = payout.duration(t.behaviour(p.scenario), 'PROCESSING', p.outcome);
+  return payouts.save(t, { ...next, estimatedCompletionAt: iso(now + processingFor * 1000) }, processingFor, now);
 }
 
 /**

@@ -183,10 +183,16 @@ export function moveQuote(t: Tenant, id: string, event: QuoteEvent, patch: Parti
   return next;
 }
 
-/** After completion: the pay-in arrives after the scenario's awaiting_payment time, unless the ttl runs out first. */
+/**
+ * After completion: the pay-in arrives after the scenario's awaiting_payment time, or, when its
+ * outcome rule says `after`, that many seconds after creation (at once for a quote completed later),
+ * unless the ttl runs out first.
+ */
 export function schedulePayIn(t: Tenant, q: QuoteRecord): void {
   if (!q.outcome.succeed) return;
-  const due = t.now() + quote.duration(t.behaviour(q.scenario), 'awaiting_payment') * 1000;
+  const now = t.now();
+  const { after } = q.outcome;
+  const due = after === undefined ? now + quote.duration(t.behaviour(q.scenario), 'awaiting_payment') * 1000 : Math.max(now, Date.parse(q.createdAt) + after * 1000);
   if (due < expiresAtMs(q)) t.scheduler.enqueue(PAY_IN, q.quoteId, due);
 }
 

@@ -93,12 +93,17 @@ export async function createBulk(t: Tenant, file: ParsedFile, serviceSource: str
   const id = `bulk_${t.random.hex(24)}`;
   const now = t.now();
   const createdAt = iso(now);
+  const pendingFor = transfer.duration(t.behaviour(scenario), 'PENDING');
   const records = await mapInSlices(rows, ({ row, unpayable }) => {
     const record = newTransfer(t, row, { serviceSource, bulkId: id, scenario });
     record.createdAt = record.updatedAt = createdAt;
     if (row.status !== undefined) return settled(record, row);
     // Its lifecycle runs as the file's, and ends FAILED with the reason the live rules gave.
     if (unpayable !== undefined) record.outcome = { succeed: false, status: 'FAILED', reason: unpayable };
+    // A row whose end comes at a time of its own (an outcome rule's after, a held test value) leaves
+    // the file's schedule, which knows only the scenario's timing: at once when its PENDING time is
+    // not the file's, else as it enters PROCESSING with the file's other rows (advanceBulk).
+    else if (record.outcome.after !== undefined && transfer.duration(t.behaviour(scenario), 'PENDING', record.outcome) !== pendingFor) record.ownSchedule = true;
     return record;
   });
 
@@ -116,7 +121,9 @@ export async function createBulk(t: Tenant, file: ParsedFile, serviceSource: str
   // A reset meanwhile forgets the file: its remaining events and its schedule go with it.
   const kept = () => bulks(t).get(id) === bulk;
   await eachInSlices(records, (record) => {
-    if (kept() && record.status === 'PENDING') transfer.emit(t, 'PENDING', record, present);
+    if (!kept() || record.status !== 'PENDING') return;
+    transfer.emit(t, 'PENDING', record, present);
+    if (record.ownSchedule) transfer.retime(t, record.reference, 'PENDING', t.behaviour(scenario), now, record.outcome);
   });
   if (kept()) t.scheduler.enqueue(BULK_ADVANCE, id, now + transfer.duration(t.behaviour(scenario), 'PENDING') * 1000, { from: 'PENDING' });
   return presentBulk(bulk);
@@ -145,7 +152,9 @@ function advanceBulk(t: Tenant, job: Job): void {
   for (const ref of bulk.references) {
     const r = store.get(ref);
     if (!r || r.ownSchedule || r.status !== from) continue;
-    applyMove(t, r, transfer.timedEvent(r.status, r.outcome)!);
+    const timed = r.outcome.after !== undefined;
+    const moved = applyMove(t, r, transfer.timedEvent(r.status, r.outcome)!, undefined, timed || undefined);
+    if (timed) transfer.retime(t, ref, moved.status, t.behaviour(bulk.scenario), undefined, r.outcome);
   }
   if (from === 'PENDING') {
     t.scheduler.enqueue(BULK_ADVANCE, bulk.id, t.now() + transfer.duration(t.behaviour(bulk.scenario), 'PROCESSING') * 1000, { from: 'PROCESSING' });

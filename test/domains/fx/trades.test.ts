@@ -331,6 +331,24 @@ describe('confirmation and cancellation', () => {
   });
 });
 
+  it('the control API accepts a live key\'s trade into its own balance account, and names accountId when it refuses one', async () => {
+    const id = await newTrade(t, {}, LIVE_KEY);
+    const other = await t.call('POST', `/_sandbox/simulate/fx-trades/${id}/accept`, { key: LIVE_KEY, body: { accountId: '0b7c3c5e-2f43-4d8e-9a51-6c2d8e4f1a90' } });
+    expect([other.status, other.body.error.code, other.body.error.details]).toEqual([404, 'ACCOUNT_NOT_FOUND', [{ field: 'accountId', issue: 'is not one of your balance accounts' }]]);
+    // No body: the NGN→USDT trade settles into the key's NGN account.
+    const res = await t.call('POST', `/_sandbox/simulate/fx-trades/${id}/accept`, { key: LIVE_KEY });
+    expect(res.status).toBe(200);
+    expect(res.body.state).toMatchObject({ status: 'SETT', destination: { kind: 'account', accountId: '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9' } });
+    const fiat = await newTrade(t, { base: 'USDT', quoted: 'GHS', amount: '100', direction: 'BUY' }, LIVE_KEY);
+    const ghs = await t.call('POST', `/_sandbox/simulate/fx-trades/${fiat}/accept`, { key: LIVE_KEY });
+    expect(ghs.body.state.destination).toEqual({ kind: 'account', accountId: '9d1e9f26-ed7b-4255-9ae3-b0b5e3e59112' });
+    const sett = (await t.call('GET', '/_sandbox/events?type=fx_trade.sett', { key: LIVE_KEY })).body.data;
+    expect(sett.map((e: { data: { destination: { account_id: string } } }) => e.data.destination.account_id)).toEqual([
+      '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9',
+      '9d1e9f26-ed7b-4255-9ae3-b0b5e3e59112',
+    ]);
+  });
+
 it('rounds the computed side in the pools\' favour, in exact decimals', async () => {
   // 0.1 USDT at 1.0004 USD costs 0.10004 USD: rounded up to the cent.
   const res = await fx(t, 'POST', '/trades', { xml: instruction({ amount: '0.1', direction: 'BUY', base: 'USD', quoted: 'USDT' }) });

@@ -197,6 +197,30 @@ describe('lifecycle', () => {
     expect(events.body.data[2].data.destination.account_number).toBe('0123456789');
   });
 
+  it('estimatedCompletionAt follows a simulated early PROCESSING, in the read-back and the event', async () => {
+    await t.call('POST', PATH, { body: payout() });
+    await advance(t, 10);
+    const moved = await t.call('POST', '/_sandbox/simulate/payouts/order-10001/process');
+    // PROCESSING entered at 09:00:10 lasts its 270 s: the payout now ends at 09:04:40, not 09:05:00.
+    expect(moved.body.state).toMatchObject({ status: 'PROCESSING', updatedAt: '2026-01-15T09:00:10.000Z', estimatedCompletionAt: '2026-01-15T09:04:40.000Z' });
+    expect((await t.call('GET', `${PATH}/order-10001`)).body.data.estimatedCompletionAt).toBe('2026-01-15T09:04:40.000Z');
+    const events = (await t.call('GET', '/_sandbox/events?type=payout.processing')).body.data;
+    expect(events[0].data.estimated_completion_at).toBe('2026-01-15T09:04:40.000Z');
+    await advance(t, 270);
+    const done = (await t.call('GET', `${PATH}/order-10001`)).body.data;
+    expect([done.status, done.updatedAt, done.createdAt]).toEqual(['SUCCESSFUL', '2026-01-15T09:04:40.000Z', '2026-01-15T09:00:00.000Z']);
+    expect(done.estimatedCompletionAt).toBe(done.updatedAt);
+  });
+
+  it('estimatedCompletionAt follows the PROCESSING time of the scenario in force when PROCESSING is entered', async () => {
+    await t.call('POST', PATH, { body: payout() });
+    expect((await t.call('PUT', '/_sandbox/scenario', { body: { scenario: { payout: { timing: { PROCESSING: 60 } } } } })).status).toBe(200);
+    await advance(t, 30);
+    expect((await t.call('GET', `${PATH}/order-10001`)).body.data).toMatchObject({ status: 'PROCESSING', estimatedCompletionAt: '2026-01-15T09:01:30.000Z' });
+    await advance(t, 60);
+    expect((await t.call('GET', `${PATH}/order-10001`)).body.data).toMatchObject({ status: 'SUCCESSFUL', updatedAt: '2026-01-15T09:01:30.000Z' });
+  });
+
   it('a read after the real clock passes the due time shows the implied state', async () => {
     await t.call('POST', PATH, { body: payout() });
     t.clock.advance(301);

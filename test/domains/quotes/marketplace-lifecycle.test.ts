@@ -251,6 +251,30 @@ describe('pay-in and cancellation', () => {
     expect((await events('quote.expired')).length).toBe(0);
   });
 
+  it('receives the pay-in at the after of its outcome rule, counted from creation, as the other resources end', async () => {
+    const scenario = { quote: { outcomes: [{ when: { amount: { max: 50000 } }, status: 'completed', after: 120 }, { status: 'completed' }] } };
+    expect((await t.call('PUT', '/_sandbox/scenario', { body: { scenario } })).status).toBe(200);
+    const q = await create();
+    const late = await create({ amount: 60000 });
+    await advance(t, 30);
+    await complete(q.quoteId);
+    await complete(late.quoteId);
+    await advance(t, 60);
+    // The rule's quote waits for its 120 s; the other takes the default 60 s after completion.
+    expect([await status(q.quoteId), await status(late.quoteId)]).toEqual(['awaiting_payment', 'completed']);
+    await advance(t, 29);
+    expect(await status(q.quoteId)).toBe('awaiting_payment');
+    await advance(t, 1);
+    expect(await status(q.quoteId)).toBe('completed');
+    const done = (await events('quote.completed')).find((e: { data: { quote_id: string } }) => e.data.quote_id === q.quoteId);
+    expect([done.createdAt, done.data.completed_at]).toEqual(['2026-01-15T09:02:00.000Z', '2026-01-15T09:02:00.000Z']);
+    // Completed after its time, the quote is paid in at once.
+    const slow = await create();
+    await advance(t, 150);
+    await complete(slow.quoteId);
+    expect(await status(slow.quoteId)).toBe('completed');
+  });
+
   it('receives it by the next request under the instant scenario', async () => {
     const q = await create({}, { headers: { 'x-sandbox-scenario': 'instant' } });
     await complete(q.quoteId);

@@ -304,6 +304,34 @@ describe('bulk page', () => {
     const events = (await t.call('GET', '/_sandbox/events?type=transfer&limit=100')).body.data.map((e: { event: string }) => e.event);
     expect(events.filter((e: string) => e === 'transfer.successful')).toHaveLength(2);
   });
+
+  it('a row held by its test value stays PROCESSING, and a row an outcome rule times by after ends then, as single transfers do', async () => {
+    const outcomes = [
+      { when: { amount: { min: 1003, max: 1003 } }, status: 'FAILED', reason: 'Late refusal', after: 120 },
+      { when: { amount: { min: 1004, max: 1004 } }, status: 'SUCCESSFUL', after: 10 },
+    ];
+    expect((await t.call('PUT', '/_sandbox/scenario', { body: { scenario: { transfer: { outcomes } } } })).status).toBe(200);
+    const id = (await upload(rows(4, (i) => (i === 2 ? { destination: { accountNumber: '0000000099', accountName: 'Worker 2', bankCode: '058' } } : {})))).body.id;
+    const statuses = async () => (await page(id)).body.content.map((r: { status: string }) => r.status);
+    await advance(t, 10);
+    expect(await statuses()).toEqual(['PENDING', 'PENDING', 'PENDING', 'SUCCESSFUL']);
+    await advance(t, 20);
+    expect(await statuses()).toEqual(['PROCESSING', 'PROCESSING', 'PROCESSING', 'SUCCESSFUL']);
+    const processing = (await t.call('GET', '/_sandbox/events?type=transfer.processing')).body.data;
+    expect(processing.map((e: { data: { reference: string } }) => e.data.reference)).toEqual([row(4), row(1), row(2), row(3)].map((r) => r.reference));
+    await advance(t, 90);
+    expect(await statuses()).toEqual(['PROCESSING', 'PROCESSING', 'FAILED', 'SUCCESSFUL']);
+    const failed = await t.call('GET', `/api/v1/transfers/${row(3).reference}`, { headers: SOURCE });
+    expect(failed.body).toMatchObject({ failureReason: 'Late refusal', updatedAt: '2026-01-15T09:02:00.000Z', createdAt: '2026-01-15T09:00:00.000Z' });
+    await advance(t, 86_400);
+    expect(await statuses()).toEqual(['SUCCESSFUL', 'PROCESSING', 'FAILED', 'SUCCESSFUL']);
+    const events = (await t.call('GET', '/_sandbox/events?type=transfer&limit=100')).body.data;
+    expect(events.filter((e: { data: { reference: string } }) => e.data.reference === row(2).reference).map((e: { event: string }) => e.event)).toEqual([
+      'transfer.pending',
+      'transfer.processing',
+    ]);
+    expect((await t.call('POST', `/_sandbox/simulate/transfers/${row(2).reference}/complete`)).body.state.status).toBe('SUCCESSFUL');
+  });
 });
 
 describe('the demo file', () => {
