@@ -5,7 +5,28 @@ export interface Clock {
   now(): number;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+/**
+ * A clock that reads `clock` once per synchronous run and answers that instant until the run ends
+ * (its next microtask checkpoint): a create that dates its record and then its event reads one
+ * instant for both, where two readings of real time could fall a millisecond apart.
+ */
+export function turnStable(clock: Clock): Clock {
+  let held: number | undefined;
+  const forget = () => {
+    held = undefined;
+  };
+  return {
+    now() {
+      if (held === undefined) {
+        held = clock.now();
+        queueMicrotask(forget);
+      }
+      return held;
+    },
+  };
+}
+
+export const systemClock: Clock = turnStable({ now: () => Date.now() });
 
 /** A clock that only moves when told to: the base clock of tests. */
 export class ManualClock implements Clock {
@@ -28,11 +49,11 @@ let isoA = '';
 let msB = Number.NaN;
 let isoB = '';
 
-/** ISO 8601 UTC with milliseconds. */
 /** The furthest a key's clock goes: a year short of the end of 9999, so that what a resource dates
  * after now (an expiry, a settlement) keeps a four-digit year, as ISO 8601 date-times have. */
 export const LAST_CLOCK_INSTANT = Date.parse('9999-01-01T00:00:00.000Z');
 
+/** ISO 8601 UTC with milliseconds. */
 export function iso(ms: number): string {
   if (ms === msA) return isoA;
   if (ms === msB) return isoB;
