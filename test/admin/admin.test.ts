@@ -93,6 +93,23 @@ describe('request journal', () => {
     expect(secretEntry.requestBody).toMatchObject({ reference: 'j-secret', authCode: '[redacted]', password: '[redacted]' });
   });
 
+  it('redacts secrets in the query string, in a body that is not JSON and under any name ending in secret', async () => {
+    const t = await createTestApp();
+    const q = 'currency=NGN&api_key=sk_test_deadbeefdeadbeef&authCode=424242&note=sk_live_feedfacefeedface';
+    expect((await t.call('GET', `/api/v1/partners/banks?${q}`)).status).toBe(200);
+    // Cut short: the body never parses, so it is kept as text.
+    const raw = '{"amount":10,"authCode":"717171","webhook_secret":"plain-words","accountId":"x"';
+    expect((await t.call('POST', '/api/v1/partners/withdrawal', { raw, headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    const nested = { ...payout('j-nested'), metadata: { webhookSecret: 'plain-words', signing: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } };
+    await t.call('POST', '/api/v1/partners/payouts', { body: nested });
+    const [json, text, query] = (await t.call('GET', '/_sandbox/requests?limit=3')).body.data;
+    expect(query.query).toBe('currency=NGN&api_key=[redacted]&authCode=[redacted]&note=sk_live_[redacted]');
+    expect(text.requestBody).toBe('{"amount":10,"authCode":"[redacted]","webhook_secret":"[redacted]","accountId":"x"');
+    expect(json.requestBody.metadata).toEqual({ webhookSecret: '[redacted]', signing: 'whsec_[redacted]' });
+    const all = JSON.stringify((await t.call('GET', '/_sandbox/requests')).body);
+    for (const secret of ['424242', '717171', 'plain-words', 'deadbeef', 'feedface', 'MfKQ9r8']) expect(all).not.toContain(secret);
+  });
+
   it('is bounded per tenant and separate per key', async () => {
     const t = await createTestApp({ config: { journalSize: 5 } });
     for (let i = 0; i < 8; i++) await t.call('GET', `/api/v1/partners/payouts/x-${i}`);
