@@ -18,7 +18,10 @@ import {
   unknownScenario,
 } from '../engine/scenario/scenario.select.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
+import type { MiddlewareHandler } from 'hono';
 import { validationHook } from '../http/error-responses.js';
+import { isJsonType, mediaTypeOf } from '../http/media-type.js';
+import type { AppEnv } from '../http/types.js';
 import { notUtf8, ownBodyLimit } from '../http/limits.js';
 import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 
@@ -32,6 +35,25 @@ const scenarioBodyLimit = ownBodyLimit(
   () => new SandboxError('PAYLOAD_TOO_LARGE', 'A scenario document is larger than 16 KiB. Send a smaller one: a scenario of a few rules is a few hundred bytes.'),
 );
 const tags = [CONTROL_TAG.name];
+
+/** The media types a scenario body comes in: JSON, or the YAML document itself. */
+const isYaml = (type: string) => mediaTypeOf(type) === 'application/yaml';
+const isJson = (type: string) => isJsonType(type);
+
+/** A body of another type is refused naming both that are taken, before the framework's check
+ * (which knows only that the type is not JSON) can refuse it saying JSON alone. */
+const scenarioMediaType =
+  (wrapper: string): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const type = c.req.header('content-type') ?? '';
+    if (isYaml(type) || isJson(type)) return next();
+    const yamlAlias = ['text/yaml', 'text/x-yaml', 'application/x-yaml'].includes(mediaTypeOf(type) ?? '');
+    throw new SandboxError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `${type ? `Content-Type ${type.split(';')[0].trim()} is not taken here${yamlAlias ? ': YAML goes as application/yaml, its registered media type' : ''}. ` : 'The request has no Content-Type. '}Send ${wrapper} with Content-Type: application/json, or a scenario document with Content-Type: application/yaml.`,
+      [{ field: 'Content-Type', issue: 'must be application/json or application/yaml' }],
+    );
+  };
 
 export const ScenarioSummary = z
   .object({
@@ -142,6 +164,11 @@ function yamlBody(text: string, declaredLength: string | undefined): unknown {
       { field: 'body', issue: 'is not valid UTF-8: save it as UTF-8' },
     ]);
   }
+  if (text.trim() === '') {
+    throw new SandboxError('INVALID_SCENARIO', 'The request body is empty. Send a scenario document as YAML (name: my-scenario, then the sections it changes), or {} for every default.', [
+      { field: 'body', issue: 'is empty: send a scenario document' },
+    ]);
+  }
   try {
     return readYaml(text) ?? {};
   } catch (err) {
@@ -187,7 +214,7 @@ const choose = createRoute({
   method: 'put',
   path: '/_sandbox/scenario',
   operationId: 'setScenario',
-  middleware: [scenarioBodyLimit] as const,
+  middleware: [scenarioBodyLimit, scenarioMediaType('{"name"} or {"scenario"}')] as const,
   tags,
   security,
   summary: 'Bind a scenario to this key, by name or inline; it applies from the next request',
@@ -223,7 +250,7 @@ const SaveScenario = z
 const save = createRoute({
   method: 'put',
   path: '/_sandbox/scenarios/{name}',
-  middleware: [scenarioBodyLimit] as const,
+  middleware: [scenarioBodyLimit, scenarioMediaType('{"scenario": {...}}')] as const,
   operationId: 'saveScenario',
   tags,
   security,
@@ -275,8 +302,8 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
       const { name } = c.req.valid('param');
       const type = c.req.header('content-type') ?? '';
       let input: unknown;
-      if (/^(application|text)\/(x-)?yaml\s*(;|$)/i.test(type)) input = yamlBody(await c.req.text(), c.req.header('content-length'));
-      else if (/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
+      if (isYaml(type)) input = yamlBody(await c.req.text(), c.req.header('content-length'));
+      else if (isJson(type)) {
         const raw = (await c.req.json()) as Record<string, unknown>;
         const extra = Object.keys(raw).filter((k) => k !== 'scenario');
         if (extra.length > 0 || raw.scenario === undefined) {
@@ -308,12 +335,12 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
     .openapi(choose, async (c) => {
       const t = c.get('tenant');
       const type = c.req.header('content-type') ?? '';
-      if (/^(application|text)\/(x-)?yaml\s*(;|$)/i.test(type)) {
+      if (isYaml(type)) {
         const doc = inline(yamlBody(await c.req.text(), c.req.header('content-length')), registry);
         chooseScenario(t, { name: doc.name ?? 'inline', inline: doc });
         return c.json({ ...state(t, registry), warnings: registry.format.lint(doc).warnings }, 200);
       }
-      if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
+      if (!isJson(type)) {
         throw new SandboxError(
           'UNSUPPORTED_MEDIA_TYPE',
           'Send JSON ({"name"} or {"scenario"}) with Content-Type: application/json, or a scenario document with Content-Type: application/yaml.',
