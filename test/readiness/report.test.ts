@@ -14,6 +14,7 @@ const PAYOUTS = '/api/v1/partners/payouts';
 
 interface Check {
   id: string;
+  title: string;
   status: string;
   required: boolean;
   detail: string;
@@ -199,7 +200,15 @@ describe('the readiness report', () => {
     const md = await t.call('GET', '/_sandbox/report?format=markdown');
     expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(md.text).toMatch(/^# Readiness report: not ready for live\n/);
-    expect(md.text).toContain('| `retry-reuses-reference` | **failed** | yes |');
+    expect(md.text).toContain('| `retry-reuses-reference` | A create retried after a failure reuses its reference | **failed** | yes |');
+    // Row by row, the Markdown says what the JSON says: id, title, status, required and detail.
+    const json = await report(t);
+    const rows = md.text.split('\n').filter((l) => l.startsWith('| `'));
+    const unescape = (s: string) => s.replace(/\\\|/g, '|');
+    const status = { passed: 'passed', failed: '**failed**', not_exercised: 'not exercised' } as Record<string, string>;
+    expect(rows.map((l) => l.slice(2, -2).split(' | ').map(unescape))).toEqual(
+      json.checks.map((c) => [`\`${c.id}\``, c.title, status[c.status], c.required ? 'yes' : 'no', c.detail]),
+    );
     expect(md.text).toContain('### retry-reuses-reference');
     const junit = await t.call('GET', '/_sandbox/report?format=junit');
     expect(junit.headers.get('content-type')).toBe('application/xml; charset=utf-8');
