@@ -1224,7 +1224,7 @@ export interface components {
         /** @description Exactly one of seconds or to */
         AdvanceClockRequest: {
             /**
-             * @description How far to move the clock
+             * @description How far to move the clock, at least 0.001: fractions of a second count to the millisecond
              * @example 3600
              */
             seconds?: number;

@@ -32,6 +32,24 @@ describe('clock', () => {
   });
 });
 
+describe('clock advance by a fraction of a second', () => {
+  it('moves by whole milliseconds, and refuses less than one instead of answering 200 having moved nothing', async () => {
+    const t = await createTestApp();
+    const half = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 1.5 } });
+    expect(half.body).toMatchObject({ now: '2026-01-15T09:00:01.500Z', offsetSeconds: 1.5 });
+    const milli = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 0.001 } });
+    expect(milli.body.now).toBe('2026-01-15T09:00:01.501Z');
+    for (const seconds of [0.0004, 1e-9]) {
+      const res = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ field: 'seconds', issue: 'must be at least 0.001: the clock counts whole milliseconds' }]);
+    }
+    const negative = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: -1 } });
+    expect(negative.body.error.details).toEqual([{ field: 'seconds', issue: 'must be greater than 0' }]);
+    expect((await t.call('GET', '/_sandbox/clock')).body.now).toBe('2026-01-15T09:00:01.501Z');
+  });
+});
+
 describe('reset', () => {
   it("forgets only the caller's tenant", async () => {
     const t = await createTestApp();
