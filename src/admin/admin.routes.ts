@@ -45,7 +45,9 @@ async function simulateBody(req: Request): Promise<Record<string, unknown>> {
   const text = (await req.text()).trim();
   if (text === '') return {};
   if (!isJsonType(req.headers.get('content-type') ?? undefined)) {
-    throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'A simulate body is JSON: send it with Content-Type: application/json, or send no body.');
+    throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'A simulate body is JSON: send it with Content-Type: application/json, or send no body.', [
+      { field: 'Content-Type', issue: 'must be application/json, or send no body' },
+    ]);
   }
   let raw: unknown;
   try {

@@ -16,7 +16,9 @@ export function toSandboxError(err: unknown): SandboxError {
     }
     if (err.status === 413) return payloadTooLarge();
     if (err.status === 415) {
-      return new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes a JSON body. Send it with Content-Type: application/json.');
+      return new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes a JSON body. Send it with Content-Type: application/json.', [
+        { field: 'Content-Type', issue: 'must be application/json' },
+      ]);
     }
     if (err.status === 404) return new SandboxError('ROUTE_NOT_FOUND', err.message || 'Not found.');
     if (err.status === 401) return new SandboxError('INVALID_API_KEY', err.message);

@@ -236,7 +236,24 @@ describe('simulate', () => {
     const res = await t.call('POST', '/_sandbox/simulate/payouts/s-1/process', { raw: '{"reason":"x"}', headers: { 'content-type': 'application/xml' } });
     expect(res.status).toBe(415);
     expect(res.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(res.body.error.details).toEqual([{ field: 'Content-Type', issue: 'must be application/json, or send no body' }]);
     expect((await t.call('GET', '/api/v1/partners/payouts/s-1')).body.data.status).toBe('PENDING');
+  });
+
+  it('names Content-Type when a JSON control body comes as another type', async () => {
+    const t = await createTestApp();
+    const sent: [string, string, string][] = [
+      ['POST', '/_sandbox/clock/advance', '{"seconds":60}'],
+      ['PUT', '/_sandbox/clock', '{"frozen":true}'],
+      ['PUT', '/_sandbox/webhooks', '{"url":"https://example.com/hook"}'],
+      ['POST', '/_sandbox/balances/top-up', '{"key":"NGN","amount":10}'],
+    ];
+    for (const [method, path, raw] of sent) {
+      const res = await t.call(method, path, { raw, headers: { 'content-type': 'text/plain' } });
+      expect([res.status, res.body.error.code], path).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+      expect(res.body.message).toBe('This endpoint takes a JSON body. Send it with Content-Type: application/json.');
+      expect(res.body.error.details, path).toEqual([{ field: 'Content-Type', issue: 'must be application/json' }]);
+    }
   });
 });
 
