@@ -53,7 +53,9 @@ async function simulateBody(req: Request): Promise<Record<string, unknown>> {
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON. Send a JSON object such as {"reason": "..."}, or no body.');
+    throw new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON. Send a JSON object such as {"reason": "..."}, or no body.', [
+      { field: 'body', issue: 'is not valid JSON: send a JSON object, or no body' },
+    ]);
   }
   const parsed = SimulateRequest.safeParse(raw);
   if (!parsed.success) throw validationError(parsed.error, 'json', raw);

@@ -240,6 +240,21 @@ describe('simulate', () => {
     expect((await t.call('GET', '/api/v1/partners/payouts/s-1')).body.data.status).toBe('PENDING');
   });
 
+  it('names the body when a JSON control body is empty or not JSON', async () => {
+    const t = await createTestApp();
+    const json = { 'content-type': 'application/json' };
+    for (const [method, path] of [['POST', '/_sandbox/clock/advance'], ['PUT', '/_sandbox/scenario'], ['PUT', '/_sandbox/webhooks']]) {
+      const bad = await t.call(method, path, { raw: '{"seconds":', headers: json });
+      expect([bad.status, bad.body.error.code], path).toEqual([400, 'MALFORMED_JSON']);
+      expect(bad.body.error.details, path).toEqual([{ field: 'body', issue: 'is not valid JSON: send a JSON object' }]);
+      const empty = await t.call(method, path, { raw: '', headers: { ...json, 'content-length': '0' } });
+      expect([empty.status, empty.body.message], path).toEqual([400, 'The request body is empty. Send a JSON object with Content-Type: application/json.']);
+      expect(empty.body.error.details, path).toEqual([{ field: 'body', issue: 'is empty: send a JSON object' }]);
+    }
+    const simulate = await t.call('POST', '/_sandbox/simulate/payouts/s-1/fail', { raw: '{reason', headers: json });
+    expect(simulate.body.error.details).toEqual([{ field: 'body', issue: 'is not valid JSON: send a JSON object, or no body' }]);
+  });
+
   it('names Content-Type when a JSON control body comes as another type', async () => {
     const t = await createTestApp();
     const sent: [string, string, string][] = [
