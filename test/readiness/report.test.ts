@@ -8,7 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { validateAgainstSchema } from '../../src/iso20022/xsd.test-helper.js';
 import { LowdbStore } from '../../src/store/lowdb.store.js';
 import { advance, createTestApp, KEY, payoutRequest, type TestApp } from '../support/app.js';
-import { withdrawal } from '../scenarios/resources.js';
+import { fx, newTrade } from '../support/fx.js';
+import { intent, QUOTE, transfer, TRANSFERS, WALLET, walletPayout, withdrawal, WITHDRAWAL } from '../scenarios/resources.js';
+
+const SOURCE = { 'x-service-source': 'payroll-service' };
+const INTENT = '/api/v1/partners/marketplace/intent';
 
 const PAYOUTS = '/api/v1/partners/payouts';
 
@@ -160,6 +164,41 @@ describe('the readiness report', () => {
     expect(c.status).toBe('passed');
     expect(c.detail).toBe('Met a failed fiat payout: the FAILED state was read back.');
     expect(c.evidence[0]).toMatchObject({ method: 'GET', path: `${PAYOUTS}/fail-1`, sent: 200 });
+  });
+
+  it("passes each resource's failure check once its failed state is read back, whatever the read's shape", async () => {
+    const t = await createTestApp();
+    const made = (res: { status: number; text: string }) => expect(res.status, res.text).toBeLessThan(300);
+    made(await t.call('POST', '/_sandbox/balances/top-up', { body: { key: 'usdc:base', amount: 1000 } }));
+    made(await t.call('POST', WALLET, { body: { ...walletPayout('w-1'), toAddress: '0x0000000000000000000000000000000000000051' } }));
+    const wd = await t.call('POST', WITHDRAWAL, { body: withdrawal({ accountNumber: '0000000051' }) });
+    made(wd);
+    const tr = await t.call('POST', TRANSFERS, { body: { ...transfer('3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f'), destination: { ...transfer('x').destination, accountNumber: '0000000051' } }, headers: SOURCE });
+    made(tr);
+    const quote = await t.call('POST', INTENT, { body: intent });
+    made(quote);
+    const tx = await newTrade(t);
+    made(await fx(t, 'PUT', `/trades/${tx}/cancellation`, { xml: '<FXTradCxlReq><Rsn>Rate moved</Rsn></FXTradCxlReq>' }));
+    await advance(t, 7200);
+    const ids = ['handles-wallet_payout.failed', 'handles-withdrawal.failed', 'handles-transfer.failed', 'handles-quote.expired', 'handles-fx_trade.canc'];
+    const statuses = async () => {
+      const r = await report(t);
+      return ids.map((id) => check(r, id).status);
+    };
+    expect(await statuses()).toEqual(ids.map(() => 'not_exercised'));
+    expect((await t.call('GET', `${WALLET}/w-1`)).body.status).toBe('FAILED');
+    expect((await t.call('GET', `${WITHDRAWAL}/${wd.body.reference}`)).body.status).toBe('FAILED');
+    expect((await t.call('GET', `${TRANSFERS}/${tr.body[0].reference}`, { headers: SOURCE })).body.status).toBe('FAILED');
+    expect((await t.call('GET', `${QUOTE}/${quote.body.quoteId}`)).body.status).toBe('expired');
+    expect((await fx(t, 'GET', `/trades/${tx}`)).xml.Sts).toBe('CANC');
+    expect(await statuses()).toEqual(ids.map(() => 'passed'));
+    expect(check(await report(t), 'handles-fx_trade.canc').detail).toBe('Met a cancelled FX trade: the CANC state was read back.');
+    // A list's answer is no resource read: the bank list leaves the polling check alone.
+    const fresh = await createTestApp();
+    expect((await fresh.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect(check(await report(fresh), 'polling-moderate').detail).toBe('No resource was read.');
+    await fresh.call('GET', '/api/v1/partners/banks?currency=NGN');
+    expect(check(await report(fresh), 'polling-moderate').status).toBe('not_exercised');
   });
 
   it('judges Retry-After on the key clock: too early fails, waiting passes', async () => {
