@@ -142,7 +142,9 @@ function listed(t: Tenant, registry: ScenarioRegistry) {
 function invalid(err: ScenarioError): SandboxError {
   const details = err.issues.map((i) => ({ field: i.path ? `scenario.${i.path}` : 'scenario', issue: i.message }));
   const first = details[0];
-  return new SandboxError('INVALID_SCENARIO', `The scenario is not valid: ${first.field} ${first.issue}. See /_sandbox/scenario.schema.json for the format.`, details);
+  // An issue that ends with its own question ("did you mean 'payout'?") takes no full stop after it.
+  const stop = /[.?!]$/.test(first.issue) ? '' : '.';
+  return new SandboxError('INVALID_SCENARIO', `The scenario is not valid: ${first.field} ${first.issue}${stop} See /_sandbox/scenario.schema.json for the format.`, details);
 }
 
 /** An inline document, checked; a bad one is 400 INVALID_SCENARIO. */
