@@ -32,7 +32,10 @@ import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, openErr
 export const SCENARIO_BODY_LIMIT = 16 * 1024;
 const scenarioBodyLimit = ownBodyLimit(
   SCENARIO_BODY_LIMIT,
-  () => new SandboxError('PAYLOAD_TOO_LARGE', 'A scenario document is larger than 16 KiB. Send a smaller one: a scenario of a few rules is a few hundred bytes.'),
+  () =>
+    new SandboxError('PAYLOAD_TOO_LARGE', 'A scenario document is larger than 16 KiB. Send a smaller one: a scenario of a few rules is a few hundred bytes.', [
+      { field: 'body', issue: 'is larger than 16 KiB' },
+    ]),
 );
 const tags = [CONTROL_TAG.name];
 

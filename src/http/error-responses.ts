@@ -30,7 +30,7 @@ export function toSandboxError(err: unknown): SandboxError {
 }
 
 export const payloadTooLarge = () =>
-  new SandboxError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB. Send a smaller body.');
+  new SandboxError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB. Send a smaller body.', [{ field: 'body', issue: 'is larger than 1 MiB' }]);
 
 export function renderError(c: Context<AppEnv>, err: SandboxError): Response {
   c.set('errorCode', err.code);

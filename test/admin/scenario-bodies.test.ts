@@ -49,4 +49,13 @@ describe('scenario bodies', () => {
     const yaml = await t.call('PUT', '/_sandbox/scenario', { raw: 'payout:\n  timing:\n    PENDING: soon\n', headers: { 'content-type': 'application/yaml' } });
     expect(yaml.body.message).toBe('The scenario is not valid: scenario.payout.timing.PENDING expected number, received string. See /_sandbox/scenario.schema.json for the format.');
   });
+
+  it('names the body when it is over the limit: 16 KiB for a scenario, 1 MiB for other control bodies', async () => {
+    const t = await createTestApp();
+    const scenario = await t.call('PUT', '/_sandbox/scenario', { raw: `description: ${'x'.repeat(17_000)}\n`, headers: { 'content-type': 'application/yaml' } });
+    expect([scenario.status, scenario.body.error.details]).toEqual([413, [{ field: 'body', issue: 'is larger than 16 KiB' }]]);
+    const raw = JSON.stringify({ url: 'https://example.com/hooks', pad: 'x'.repeat(1_100_000) });
+    const webhook = await t.call('PUT', '/_sandbox/webhooks', { raw, headers: { 'content-type': 'application/json', 'content-length': String(raw.length) } });
+    expect([webhook.status, webhook.body.error.details]).toEqual([413, [{ field: 'body', issue: 'is larger than 1 MiB' }]]);
+  });
 });
