@@ -39,6 +39,9 @@ const scenarioBodyLimit = ownBodyLimit(
 );
 const tags = [CONTROL_TAG.name];
 
+/** The 415 of the scenario PUTs, which take YAML as well as JSON. */
+const NOT_JSON_OR_YAML = { ...errorResponses(415)['415'], description: 'Body is neither JSON nor application/yaml' };
+
 /** The media types a scenario body comes in: JSON, or the YAML document itself. */
 const isYaml = (type: string) => mediaTypeOf(type) === 'application/yaml';
 const isJson = (type: string) => isJsonType(type);
@@ -234,7 +237,7 @@ const choose = createRoute({
       },
     },
   },
-  responses: { 200: jsonResponse(ChosenScenario, 'The scenario now in force, with warnings about rules never reached'), ...errorResponses(400, 413, 415) },
+  responses: { 200: jsonResponse(ChosenScenario, 'The scenario now in force, with warnings about rules never reached'), ...errorResponses(400, 413, 415), 415: NOT_JSON_OR_YAML },
 });
 
 const ScenarioName = z.object({
@@ -273,7 +276,7 @@ const save = createRoute({
       },
     },
   },
-  responses: { 200: jsonResponse(SavedScenario, 'The scenario saved'), ...errorResponses(400, 409, 413, 415) },
+  responses: { 200: jsonResponse(SavedScenario, 'The scenario saved'), ...errorResponses(400, 409, 413, 415), 415: NOT_JSON_OR_YAML },
 });
 
 const remove = createRoute({

@@ -4865,7 +4865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Body is not JSON */
+            /** @description Body is neither JSON nor application/yaml */
             415: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
@@ -5035,7 +5035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Body is not JSON */
+            /** @description Body is neither JSON nor application/yaml */
             415: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];

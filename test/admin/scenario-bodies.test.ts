@@ -22,6 +22,9 @@ describe('scenario bodies', () => {
       expect(alias.status).toBe(415);
       expect(alias.body.message).toMatch(/^Content-Type text\/yaml is not taken here: YAML goes as application\/yaml, its registered media type\. /);
     }
+    // The document says so too.
+    const doc = await (await t.app.request('/openapi.json')).json();
+    for (const path of ['/_sandbox/scenario', '/_sandbox/scenarios/{name}']) expect(doc.paths[path].put.responses['415'].description, path).toBe('Body is neither JSON nor application/yaml');
     // The key's scenario is still the start default.
     expect((await t.call('GET', '/_sandbox/scenario')).body).toMatchObject({ name: 'default', source: 'start' });
   });
