@@ -45,13 +45,17 @@ async function simulateBody(req: Request): Promise<Record<string, unknown>> {
   const text = (await req.text()).trim();
   if (text === '') return {};
   if (!isJsonType(req.headers.get('content-type') ?? undefined)) {
-    throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'A simulate body is JSON: send it with Content-Type: application/json, or send no body.');
+    throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'A simulate body is JSON: send it with Content-Type: application/json, or send no body.', [
+      { field: 'Content-Type', issue: 'must be application/json, or send no body' },
+    ]);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON. Send a JSON object such as {"reason": "..."}, or no body.');
+    throw new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON. Send a JSON object such as {"reason": "..."}, or no body.', [
+      { field: 'body', issue: 'is not valid JSON: send a JSON object, or no body' },
+    ]);
   }
   const parsed = SimulateRequest.safeParse(raw);
   if (!parsed.success) throw validationError(parsed.error, 'json', raw);

@@ -33,7 +33,14 @@ const MAX_ADVANCE_SECONDS = 10 * 365 * 24 * 3600;
 
 export const AdvanceRequest = z
   .strictObject({
-    seconds: z.number().positive().max(MAX_ADVANCE_SECONDS).optional().openapi({ example: 3600, description: 'How far to move the clock' }),
+    seconds: z
+      .number()
+      .positive({ abort: true })
+      // The clock counts whole milliseconds: a smaller advance would move nothing and still answer 200.
+      .refine((s) => s >= 0.001, { message: 'must be at least 0.001: the clock counts whole milliseconds', abort: true })
+      .max(MAX_ADVANCE_SECONDS)
+      .optional()
+      .openapi({ example: 3600, description: 'How far to move the clock, at least 0.001: fractions of a second count to the millisecond' }),
     to: z.iso
       .datetime({ offset: true })
       .optional()

@@ -18,7 +18,10 @@ import {
   unknownScenario,
 } from '../engine/scenario/scenario.select.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
+import type { MiddlewareHandler } from 'hono';
 import { validationHook } from '../http/error-responses.js';
+import { isJsonType, mediaTypeOf } from '../http/media-type.js';
+import type { AppEnv } from '../http/types.js';
 import { notUtf8, ownBodyLimit } from '../http/limits.js';
 import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 
@@ -29,9 +32,34 @@ import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, openErr
 export const SCENARIO_BODY_LIMIT = 16 * 1024;
 const scenarioBodyLimit = ownBodyLimit(
   SCENARIO_BODY_LIMIT,
-  () => new SandboxError('PAYLOAD_TOO_LARGE', 'A scenario document is larger than 16 KiB. Send a smaller one: a scenario of a few rules is a few hundred bytes.'),
+  () =>
+    new SandboxError('PAYLOAD_TOO_LARGE', 'A scenario document is larger than 16 KiB. Send a smaller one: a scenario of a few rules is a few hundred bytes.', [
+      { field: 'body', issue: 'is larger than 16 KiB' },
+    ]),
 );
 const tags = [CONTROL_TAG.name];
+
+/** The 415 of the scenario PUTs, which take YAML as well as JSON. */
+const NOT_JSON_OR_YAML = { ...errorResponses(415)['415'], description: 'Body is neither JSON nor application/yaml' };
+
+/** The media types a scenario body comes in: JSON, or the YAML document itself. */
+const isYaml = (type: string) => mediaTypeOf(type) === 'application/yaml';
+const isJson = (type: string) => isJsonType(type);
+
+/** A body of another type is refused naming both that are taken, before the framework's check
+ * (which knows only that the type is not JSON) can refuse it saying JSON alone. */
+const scenarioMediaType =
+  (wrapper: string): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const type = c.req.header('content-type') ?? '';
+    if (isYaml(type) || isJson(type)) return next();
+    const yamlAlias = ['text/yaml', 'text/x-yaml', 'application/x-yaml'].includes(mediaTypeOf(type) ?? '');
+    throw new SandboxError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `${type ? `Content-Type ${type.split(';')[0].trim()} is not taken here${yamlAlias ? ': YAML goes as application/yaml, its registered media type' : ''}. ` : 'The request has no Content-Type. '}Send ${wrapper} with Content-Type: application/json, or a scenario document with Content-Type: application/yaml.`,
+      [{ field: 'Content-Type', issue: 'must be application/json or application/yaml' }],
+    );
+  };
 
 export const ScenarioSummary = z
   .object({
@@ -120,7 +148,9 @@ function listed(t: Tenant, registry: ScenarioRegistry) {
 function invalid(err: ScenarioError): SandboxError {
   const details = err.issues.map((i) => ({ field: i.path ? `scenario.${i.path}` : 'scenario', issue: i.message }));
   const first = details[0];
-  return new SandboxError('INVALID_SCENARIO', `The scenario is not valid: ${first.field} ${first.issue}. See /_sandbox/scenario.schema.json for the format.`, details);
+  // An issue that ends with its own question ("did you mean 'payout'?") takes no full stop after it.
+  const stop = /[.?!]$/.test(first.issue) ? '' : '.';
+  return new SandboxError('INVALID_SCENARIO', `The scenario is not valid: ${first.field} ${first.issue}${stop} See /_sandbox/scenario.schema.json for the format.`, details);
 }
 
 /** An inline document, checked; a bad one is 400 INVALID_SCENARIO. */
@@ -140,6 +170,11 @@ function yamlBody(text: string, declaredLength: string | undefined): unknown {
   if (notUtf8(text, declaredLength)) {
     throw new SandboxError('INVALID_SCENARIO', 'The body is not UTF-8 text (a UTF-16 or Latin-1 file, say). Save the scenario as UTF-8 and send it again.', [
       { field: 'body', issue: 'is not valid UTF-8: save it as UTF-8' },
+    ]);
+  }
+  if (text.trim() === '') {
+    throw new SandboxError('INVALID_SCENARIO', 'The request body is empty. Send a scenario document as YAML (name: my-scenario, then the sections it changes), or {} for every default.', [
+      { field: 'body', issue: 'is empty: send a scenario document' },
     ]);
   }
   try {
@@ -187,7 +222,7 @@ const choose = createRoute({
   method: 'put',
   path: '/_sandbox/scenario',
   operationId: 'setScenario',
-  middleware: [scenarioBodyLimit] as const,
+  middleware: [scenarioBodyLimit, scenarioMediaType('{"name"} or {"scenario"}')] as const,
   tags,
   security,
   summary: 'Bind a scenario to this key, by name or inline; it applies from the next request',
@@ -202,7 +237,7 @@ const choose = createRoute({
       },
     },
   },
-  responses: { 200: jsonResponse(ChosenScenario, 'The scenario now in force, with warnings about rules never reached'), ...errorResponses(400, 413, 415) },
+  responses: { 200: jsonResponse(ChosenScenario, 'The scenario now in force, with warnings about rules never reached'), ...errorResponses(400, 413, 415), 415: NOT_JSON_OR_YAML },
 });
 
 const ScenarioName = z.object({
@@ -223,7 +258,7 @@ const SaveScenario = z
 const save = createRoute({
   method: 'put',
   path: '/_sandbox/scenarios/{name}',
-  middleware: [scenarioBodyLimit] as const,
+  middleware: [scenarioBodyLimit, scenarioMediaType('{"scenario": {...}}')] as const,
   operationId: 'saveScenario',
   tags,
   security,
@@ -241,7 +276,7 @@ const save = createRoute({
       },
     },
   },
-  responses: { 200: jsonResponse(SavedScenario, 'The scenario saved'), ...errorResponses(400, 409, 413, 415) },
+  responses: { 200: jsonResponse(SavedScenario, 'The scenario saved'), ...errorResponses(400, 409, 413, 415), 415: NOT_JSON_OR_YAML },
 });
 
 const remove = createRoute({
@@ -275,8 +310,8 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
       const { name } = c.req.valid('param');
       const type = c.req.header('content-type') ?? '';
       let input: unknown;
-      if (/^(application|text)\/(x-)?yaml\s*(;|$)/i.test(type)) input = yamlBody(await c.req.text(), c.req.header('content-length'));
-      else if (/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
+      if (isYaml(type)) input = yamlBody(await c.req.text(), c.req.header('content-length'));
+      else if (isJson(type)) {
         const raw = (await c.req.json()) as Record<string, unknown>;
         const extra = Object.keys(raw).filter((k) => k !== 'scenario');
         if (extra.length > 0 || raw.scenario === undefined) {
@@ -308,12 +343,12 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
     .openapi(choose, async (c) => {
       const t = c.get('tenant');
       const type = c.req.header('content-type') ?? '';
-      if (/^(application|text)\/(x-)?yaml\s*(;|$)/i.test(type)) {
+      if (isYaml(type)) {
         const doc = inline(yamlBody(await c.req.text(), c.req.header('content-length')), registry);
         chooseScenario(t, { name: doc.name ?? 'inline', inline: doc });
         return c.json({ ...state(t, registry), warnings: registry.format.lint(doc).warnings }, 200);
       }
-      if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
+      if (!isJson(type)) {
         throw new SandboxError(
           'UNSUPPORTED_MEDIA_TYPE',
           'Send JSON ({"name"} or {"scenario"}) with Content-Type: application/json, or a scenario document with Content-Type: application/yaml.',

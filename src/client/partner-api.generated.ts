@@ -1224,7 +1224,7 @@ export interface components {
         /** @description Exactly one of seconds or to */
         AdvanceClockRequest: {
             /**
-             * @description How far to move the clock
+             * @description How far to move the clock, at least 0.001: fractions of a second count to the millisecond
              * @example 3600
              */
             seconds?: number;
@@ -4865,7 +4865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Body is not JSON */
+            /** @description Body is neither JSON nor application/yaml */
             415: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
@@ -5035,7 +5035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Body is not JSON */
+            /** @description Body is neither JSON nor application/yaml */
             415: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];

@@ -12,11 +12,15 @@ export function toSandboxError(err: unknown): SandboxError {
   if (err instanceof SandboxError) return err;
   if (err instanceof HTTPException) {
     if (err.status === 400 && /json/i.test(err.message)) {
-      return new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON (UTF-8 text). Send a JSON object with Content-Type: application/json.');
+      return new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON (UTF-8 text). Send a JSON object with Content-Type: application/json.', [
+        { field: 'body', issue: 'is not valid JSON: send a JSON object' },
+      ]);
     }
     if (err.status === 413) return payloadTooLarge();
     if (err.status === 415) {
-      return new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes a JSON body. Send it with Content-Type: application/json.');
+      return new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes a JSON body. Send it with Content-Type: application/json.', [
+        { field: 'Content-Type', issue: 'must be application/json' },
+      ]);
     }
     if (err.status === 404) return new SandboxError('ROUTE_NOT_FOUND', err.message || 'Not found.');
     if (err.status === 401) return new SandboxError('INVALID_API_KEY', err.message);
@@ -26,7 +30,7 @@ export function toSandboxError(err: unknown): SandboxError {
 }
 
 export const payloadTooLarge = () =>
-  new SandboxError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB. Send a smaller body.');
+  new SandboxError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB. Send a smaller body.', [{ field: 'body', issue: 'is larger than 1 MiB' }]);
 
 export function renderError(c: Context<AppEnv>, err: SandboxError): Response {
   c.set('errorCode', err.code);
@@ -63,7 +67,9 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
   let e = toSandboxError(err);
   // "Not valid JSON" would send the caller looking for a typo in a body it never sent.
   if (e.code === 'MALFORMED_JSON' && sentNoBody(c)) {
-    e = new SandboxError('MALFORMED_JSON', 'The request body is empty. Send a JSON object with Content-Type: application/json.');
+    e = new SandboxError('MALFORMED_JSON', 'The request body is empty. Send a JSON object with Content-Type: application/json.', [
+      { field: 'body', issue: 'is empty: send a JSON object' },
+    ]);
   }
   if (e.code === 'INTERNAL_ERROR' && e !== err) console.error(`[sandbox] ${c.req.method} ${c.req.path} failed:`, err);
   return renderError(c, e);

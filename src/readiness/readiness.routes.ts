@@ -77,11 +77,15 @@ const forget = createRoute({
   responses: { 200: jsonResponse(ReportSchema, 'The report of a key with nothing observed'), ...errorResponses() },
 });
 
-/** What a check reads besides the key's own observations: its webhook deliveries, probe and settings. */
-export type ReadinessSources = (t: Tenant) => Omit<CheckInputs, 'record' | 'liveFormatKey'>;
+/** What a check reads besides the key's own observations: its webhook deliveries, probe and settings;
+ * and how to forget them as DELETE /_sandbox/report forgets the observations. */
+export interface ReadinessSources {
+  read(t: Tenant): Omit<CheckInputs, 'record' | 'liveFormatKey'>;
+  forget(t: Tenant): void;
+}
 
 export function readinessRoutes(sources: ReadinessSources) {
-  const build = (t: Tenant, key: string) => buildReport(runChecks({ record: t.observations.current, liveFormatKey: LIVE_FORMAT.test(key), ...sources(t) }), t.nowIso());
+  const build = (t: Tenant, key: string) => buildReport(runChecks({ record: t.observations.current, liveFormatKey: LIVE_FORMAT.test(key), ...sources.read(t) }), t.nowIso());
   const keyOf = (header: string | undefined) => parseKey(header).key;
   return newRouter()
     .openapi(report, (c) => {
@@ -94,6 +98,7 @@ export function readinessRoutes(sources: ReadinessSources) {
     .openapi(forget, (c) => {
       const t = c.get('tenant');
       t.observations.clear();
+      sources.forget(t);
       return c.json(build(t, keyOf(c.req.header('authorization'))), 200);
     });
 }

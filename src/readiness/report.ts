@@ -23,9 +23,9 @@ export function toMarkdown(r: Report): string {
     '',
     `Generated at ${r.generatedAt}. Ready means no check failed and every required check passed.`,
     '',
-    '| check | status | required | detail |',
-    '| --- | --- | --- | --- |',
-    ...r.checks.map((c) => `| \`${c.id}\` | ${MARK[c.status]} | ${c.required ? 'yes' : 'no'} | ${cell(c.detail)} |`),
+    '| check | title | status | required | detail |',
+    '| --- | --- | --- | --- | --- |',
+    ...r.checks.map((c) => `| \`${c.id}\` | ${cell(c.title)} | ${MARK[c.status]} | ${c.required ? 'yes' : 'no'} | ${cell(c.detail)} |`),
   ];
   const withEvidence = r.checks.filter((c) => c.evidence.length > 0);
   if (withEvidence.length) {

@@ -1,18 +1,39 @@
 // What the checks read besides the key's observations, from the webhooks domain: its ordinary
 // deliveries (probes and forgeries left out), its last receiver probe, and whether a webhook is set.
-import { lastProbe, ordinaryDeliveries, settingsOf } from '../domains/webhooks/index.js';
+// DELETE /_sandbox/report forgets the probe and sets aside the deliveries made so far, so the report
+// then judges only what comes after.
+import { forgetProbe, lastProbe, ordinaryDeliveries, settingsOf } from '../domains/webhooks/index.js';
+import { OBSERVATIONS_COLLECTION } from '../engine/requests/observations.js';
+import type { Tenant } from '../engine/tenancy/tenant.js';
 import type { ReadinessSources } from './readiness.routes.js';
 
+/** The deliveries made before the last DELETE /_sandbox/report, by id; kept beside the observations,
+ * across a reset as they are (a reset forgets the deliveries themselves). */
+interface SetAside {
+  deliveries: string[];
+}
+const setAside = (t: Tenant) => t.store.collection<SetAside>(OBSERVATIONS_COLLECTION);
+const SET_ASIDE = 'set-aside';
+
 export function webhookSources(attemptTimeoutMs: number): ReadinessSources {
-  return (t) => {
-    const settings = settingsOf(t);
-    const probe = lastProbe(t);
-    return {
-      deliveries: ordinaryDeliveries(t),
-      // A probe of another URL than the webhook now set says nothing of the receiver now in use.
-      probe: probe && settings && probe.url === settings.url ? probe : undefined,
-      webhookSet: settings !== undefined,
-      attemptTimeoutMs,
-    };
+  return {
+    read(t) {
+      const settings = settingsOf(t);
+      const probe = lastProbe(t);
+      const before = setAside(t).get(SET_ASIDE);
+      const aside = new Set(before?.deliveries);
+      const deliveries = ordinaryDeliveries(t);
+      return {
+        deliveries: aside.size === 0 ? deliveries : deliveries.filter((d) => !aside.has(d.id)),
+        // A probe of another URL than the webhook now set says nothing of the receiver now in use.
+        probe: probe && settings && probe.url === settings.url ? probe : undefined,
+        webhookSet: settings !== undefined,
+        attemptTimeoutMs,
+      };
+    },
+    forget(t) {
+      forgetProbe(t);
+      setAside(t).put(SET_ASIDE, { deliveries: ordinaryDeliveries(t).map((d) => d.id) });
+    },
   };
 }

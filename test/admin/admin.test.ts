@@ -33,6 +33,24 @@ describe('clock', () => {
   });
 });
 
+describe('clock advance by a fraction of a second', () => {
+  it('moves by whole milliseconds, and refuses less than one instead of answering 200 having moved nothing', async () => {
+    const t = await createTestApp();
+    const half = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 1.5 } });
+    expect(half.body).toMatchObject({ now: '2026-01-15T09:00:01.500Z', offsetSeconds: 1.5 });
+    const milli = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: 0.001 } });
+    expect(milli.body.now).toBe('2026-01-15T09:00:01.501Z');
+    for (const seconds of [0.0004, 1e-9]) {
+      const res = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ field: 'seconds', issue: 'must be at least 0.001: the clock counts whole milliseconds' }]);
+    }
+    const negative = await t.call('POST', '/_sandbox/clock/advance', { body: { seconds: -1 } });
+    expect(negative.body.error.details).toEqual([{ field: 'seconds', issue: 'must be greater than 0' }]);
+    expect((await t.call('GET', '/_sandbox/clock')).body.now).toBe('2026-01-15T09:00:01.501Z');
+  });
+});
+
 describe('reset', () => {
   it("forgets only the caller's tenant", async () => {
     const t = await createTestApp();
@@ -92,6 +110,23 @@ describe('request journal', () => {
     expect(walletEntry.path).toBe('/api/v1/partners/wallets/payouts');
     expect(JSON.stringify(walletEntry.responseBody)).toContain('"token":"usdc"');
     expect(secretEntry.requestBody).toMatchObject({ reference: 'j-secret', authCode: '[redacted]', password: '[redacted]' });
+  });
+
+  it('redacts secrets in the query string, in a body that is not JSON and under any name ending in secret', async () => {
+    const t = await createTestApp();
+    const q = 'currency=NGN&api_key=sk_test_deadbeefdeadbeef&authCode=424242&note=sk_live_feedfacefeedface';
+    expect((await t.call('GET', `/api/v1/partners/banks?${q}`)).status).toBe(200);
+    // Cut short: the body never parses, so it is kept as text.
+    const raw = '{"amount":10,"authCode":"717171","webhook_secret":"plain-words","accountId":"x"';
+    expect((await t.call('POST', '/api/v1/partners/withdrawal', { raw, headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    const nested = { ...payout('j-nested'), metadata: { webhookSecret: 'plain-words', signing: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } };
+    await t.call('POST', '/api/v1/partners/payouts', { body: nested });
+    const [json, text, query] = (await t.call('GET', '/_sandbox/requests?limit=3')).body.data;
+    expect(query.query).toBe('currency=NGN&api_key=[redacted]&authCode=[redacted]&note=sk_live_[redacted]');
+    expect(text.requestBody).toBe('{"amount":10,"authCode":"[redacted]","webhook_secret":"[redacted]","accountId":"x"');
+    expect(json.requestBody.metadata).toEqual({ webhookSecret: '[redacted]', signing: 'whsec_[redacted]' });
+    const all = JSON.stringify((await t.call('GET', '/_sandbox/requests')).body);
+    for (const secret of ['424242', '717171', 'plain-words', 'deadbeef', 'feedface', 'MfKQ9r8']) expect(all).not.toContain(secret);
   });
 
   it('is bounded per tenant and separate per key', async () => {
@@ -220,7 +255,39 @@ describe('simulate', () => {
     const res = await t.call('POST', '/_sandbox/simulate/payouts/s-1/process', { raw: '{"reason":"x"}', headers: { 'content-type': 'application/xml' } });
     expect(res.status).toBe(415);
     expect(res.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(res.body.error.details).toEqual([{ field: 'Content-Type', issue: 'must be application/json, or send no body' }]);
     expect((await t.call('GET', '/api/v1/partners/payouts/s-1')).body.data.status).toBe('PENDING');
+  });
+
+  it('names the body when a JSON control body is empty or not JSON', async () => {
+    const t = await createTestApp();
+    const json = { 'content-type': 'application/json' };
+    for (const [method, path] of [['POST', '/_sandbox/clock/advance'], ['PUT', '/_sandbox/scenario'], ['PUT', '/_sandbox/webhooks']]) {
+      const bad = await t.call(method, path, { raw: '{"seconds":', headers: json });
+      expect([bad.status, bad.body.error.code], path).toEqual([400, 'MALFORMED_JSON']);
+      expect(bad.body.error.details, path).toEqual([{ field: 'body', issue: 'is not valid JSON: send a JSON object' }]);
+      const empty = await t.call(method, path, { raw: '', headers: { ...json, 'content-length': '0' } });
+      expect([empty.status, empty.body.message], path).toEqual([400, 'The request body is empty. Send a JSON object with Content-Type: application/json.']);
+      expect(empty.body.error.details, path).toEqual([{ field: 'body', issue: 'is empty: send a JSON object' }]);
+    }
+    const simulate = await t.call('POST', '/_sandbox/simulate/payouts/s-1/fail', { raw: '{reason', headers: json });
+    expect(simulate.body.error.details).toEqual([{ field: 'body', issue: 'is not valid JSON: send a JSON object, or no body' }]);
+  });
+
+  it('names Content-Type when a JSON control body comes as another type', async () => {
+    const t = await createTestApp();
+    const sent: [string, string, string][] = [
+      ['POST', '/_sandbox/clock/advance', '{"seconds":60}'],
+      ['PUT', '/_sandbox/clock', '{"frozen":true}'],
+      ['PUT', '/_sandbox/webhooks', '{"url":"https://example.com/hook"}'],
+      ['POST', '/_sandbox/balances/top-up', '{"key":"NGN","amount":10}'],
+    ];
+    for (const [method, path, raw] of sent) {
+      const res = await t.call(method, path, { raw, headers: { 'content-type': 'text/plain' } });
+      expect([res.status, res.body.error.code], path).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+      expect(res.body.message).toBe('This endpoint takes a JSON body. Send it with Content-Type: application/json.');
+      expect(res.body.error.details, path).toEqual([{ field: 'Content-Type', issue: 'must be application/json' }]);
+    }
   });
 });
 

@@ -82,3 +82,26 @@ describe('a key made ready', () => {
     expect(report.ready).toBe(false);
   });
 });
+
+describe('DELETE /_sandbox/report', () => {
+  it('judges a new run from nothing: the probe and the deliveries before it no longer count, those after it do', async () => {
+    const { t } = await runSuite(true);
+    const forgotten = await t.call('DELETE', '/_sandbox/report');
+    expect(forgotten.status).toBe(200);
+    expect(forgotten.body.ready).toBe(false);
+    const statuses = (r: { checks: { id: string; status: string }[] }) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
+    // Only the advisory key-format check, which needs nothing observed, still says passed.
+    expect(Object.entries(statuses(forgotten.body)).filter(([, s]) => s !== 'not_exercised')).toEqual([['key-format', 'passed']]);
+    // A reset keeps what DELETE set aside set aside.
+    expect((await t.call('POST', '/_sandbox/reset')).status).toBe(200);
+    expect(statuses((await t.call('GET', '/_sandbox/report')).body)['webhook-signatures-verified']).toBe('not_exercised');
+    // What the new run does counts again.
+    expect((await t.call('DELETE', '/_sandbox/scenario')).status).toBe(200);
+    expect((await t.call('POST', '/_sandbox/webhooks/probe')).status).toBe(200);
+    const failing = { ...payoutRequest('order-3'), destination: { ...payoutRequest('x').destination, accountNumber: '0000000051' } };
+    expect((await t.call('POST', PAYOUTS, { body: failing })).status).toBe(201);
+    await advance(t, 3600);
+    const after = statuses((await t.call('GET', '/_sandbox/report')).body);
+    expect([after['webhook-signatures-verified'], after['webhooks-acknowledged'], after['handles-payout.failed']]).toEqual(['passed', 'passed', 'passed']);
+  });
+});

@@ -8,12 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { validateAgainstSchema } from '../../src/iso20022/xsd.test-helper.js';
 import { LowdbStore } from '../../src/store/lowdb.store.js';
 import { advance, createTestApp, KEY, payoutRequest, type TestApp } from '../support/app.js';
-import { withdrawal } from '../scenarios/resources.js';
+import { fx, newTrade } from '../support/fx.js';
+import { intent, QUOTE, transfer, TRANSFERS, WALLET, walletPayout, withdrawal, WITHDRAWAL } from '../scenarios/resources.js';
+
+const SOURCE = { 'x-service-source': 'payroll-service' };
+const INTENT = '/api/v1/partners/marketplace/intent';
 
 const PAYOUTS = '/api/v1/partners/payouts';
 
 interface Check {
   id: string;
+  title: string;
   status: string;
   required: boolean;
   detail: string;
@@ -161,6 +166,41 @@ describe('the readiness report', () => {
     expect(c.evidence[0]).toMatchObject({ method: 'GET', path: `${PAYOUTS}/fail-1`, sent: 200 });
   });
 
+  it("passes each resource's failure check once its failed state is read back, whatever the read's shape", async () => {
+    const t = await createTestApp();
+    const made = (res: { status: number; text: string }) => expect(res.status, res.text).toBeLessThan(300);
+    made(await t.call('POST', '/_sandbox/balances/top-up', { body: { key: 'usdc:base', amount: 1000 } }));
+    made(await t.call('POST', WALLET, { body: { ...walletPayout('w-1'), toAddress: '0x0000000000000000000000000000000000000051' } }));
+    const wd = await t.call('POST', WITHDRAWAL, { body: withdrawal({ accountNumber: '0000000051' }) });
+    made(wd);
+    const tr = await t.call('POST', TRANSFERS, { body: { ...transfer('3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f'), destination: { ...transfer('x').destination, accountNumber: '0000000051' } }, headers: SOURCE });
+    made(tr);
+    const quote = await t.call('POST', INTENT, { body: intent });
+    made(quote);
+    const tx = await newTrade(t);
+    made(await fx(t, 'PUT', `/trades/${tx}/cancellation`, { xml: '<FXTradCxlReq><Rsn>Rate moved</Rsn></FXTradCxlReq>' }));
+    await advance(t, 7200);
+    const ids = ['handles-wallet_payout.failed', 'handles-withdrawal.failed', 'handles-transfer.failed', 'handles-quote.expired', 'handles-fx_trade.canc'];
+    const statuses = async () => {
+      const r = await report(t);
+      return ids.map((id) => check(r, id).status);
+    };
+    expect(await statuses()).toEqual(ids.map(() => 'not_exercised'));
+    expect((await t.call('GET', `${WALLET}/w-1`)).body.status).toBe('FAILED');
+    expect((await t.call('GET', `${WITHDRAWAL}/${wd.body.reference}`)).body.status).toBe('FAILED');
+    expect((await t.call('GET', `${TRANSFERS}/${tr.body[0].reference}`, { headers: SOURCE })).body.status).toBe('FAILED');
+    expect((await t.call('GET', `${QUOTE}/${quote.body.quoteId}`)).body.status).toBe('expired');
+    expect((await fx(t, 'GET', `/trades/${tx}`)).xml.Sts).toBe('CANC');
+    expect(await statuses()).toEqual(ids.map(() => 'passed'));
+    expect(check(await report(t), 'handles-fx_trade.canc').detail).toBe('Met a cancelled FX trade: the CANC state was read back.');
+    // A list's answer is no resource read: the bank list leaves the polling check alone.
+    const fresh = await createTestApp();
+    expect((await fresh.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect(check(await report(fresh), 'polling-moderate').detail).toBe('No resource was read.');
+    await fresh.call('GET', '/api/v1/partners/banks?currency=NGN');
+    expect(check(await report(fresh), 'polling-moderate').status).toBe('not_exercised');
+  });
+
   it('judges Retry-After on the key clock: too early fails, waiting passes', async () => {
     const t = await createTestApp();
     const limited = { name: 'limited', faults: [{ route: { method: 'POST', path: PAYOUTS }, sequence: [{ kind: 'error', status: 429, retryAfter: 2 }, 'pass', { kind: 'error', status: 429, retryAfter: 2 }, 'pass'] }] };
@@ -199,7 +239,15 @@ describe('the readiness report', () => {
     const md = await t.call('GET', '/_sandbox/report?format=markdown');
     expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(md.text).toMatch(/^# Readiness report: not ready for live\n/);
-    expect(md.text).toContain('| `retry-reuses-reference` | **failed** | yes |');
+    expect(md.text).toContain('| `retry-reuses-reference` | A create retried after a failure reuses its reference | **failed** | yes |');
+    // Row by row, the Markdown says what the JSON says: id, title, status, required and detail.
+    const json = await report(t);
+    const rows = md.text.split('\n').filter((l) => l.startsWith('| `'));
+    const unescape = (s: string) => s.replace(/\\\|/g, '|');
+    const status = { passed: 'passed', failed: '**failed**', not_exercised: 'not exercised' } as Record<string, string>;
+    expect(rows.map((l) => l.slice(2, -2).split(' | ').map(unescape))).toEqual(
+      json.checks.map((c) => [`\`${c.id}\``, c.title, status[c.status], c.required ? 'yes' : 'no', c.detail]),
+    );
     expect(md.text).toContain('### retry-reuses-reference');
     const junit = await t.call('GET', '/_sandbox/report?format=junit');
     expect(junit.headers.get('content-type')).toBe('application/xml; charset=utf-8');

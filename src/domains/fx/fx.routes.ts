@@ -15,7 +15,7 @@ import { ListingsQuery, RatesQuery, TradeParams, XsdParams, xmlRejects, xmlReque
 import { acceptTrade, cancelTrade, confirmTrade, createTrade, getTrade, ttlLeft, type TradeRecord } from './fx.service.js';
 import { listingFilterWarnings, listingsReport } from './fx.listings.js';
 import { makerQuote } from '../liquidity/maker-rates.js';
-import { servedXsd } from './xsd.files.js';
+import { nearXsd, SERVED_XSD_FILES, servedXsd, XSD_ROOTS } from './xsd.files.js';
 
 export const fxTag: Tag = {
   name: 'FX (XML)',
@@ -195,7 +195,14 @@ export const fxRoutes = newRouter()
     const file = c.req.valid('param').file;
     const text = servedXsd(file);
     if (text === undefined) {
-      throw new SandboxError('RESOURCE_NOT_FOUND', `No XSD named '${file}'. Ask for a message root followed by .xsd, e.g. /xsd/FXTradInstr.xsd.`);
+      // The reject's text holds 350 characters: the roots are named there, every served file in the detail.
+      const near = nearXsd(file);
+      const shown = file.length > 40 ? `${file.slice(0, 40)}…` : file;
+      throw new SandboxError(
+        'RESOURCE_NOT_FOUND',
+        `No XSD named '${shown}'.${near ? ` Did you mean ${near}?` : ''} Ask for a message root followed by .xsd: ${XSD_ROOTS.join(', ')}.`,
+        [{ field: 'file', issue: `must be one of: ${SERVED_XSD_FILES.join(', ')}` }],
+      );
     }
     return c.body(text, 200, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'public, max-age=3600' });
   });

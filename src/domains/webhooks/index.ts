@@ -20,7 +20,7 @@ export { webhookScenarioSections } from './webhooks.scenario.js';
 export { payloadDrift } from './webhooks.drift.js';
 
 // For the readiness report: the key's last probe, and its ordinary deliveries (no probe, no forgery).
-export { lastProbe, type LastProbe } from './probe.js';
+export { forgetProbe, lastProbe, type LastProbe } from './probe.js';
 export { ordinaryDeliveries, type OrdinaryAttempt, type OrdinaryDelivery } from './deliveries.service.js';
 
 /** `events`: the app's events, which webhook filters may name. */

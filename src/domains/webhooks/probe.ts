@@ -41,6 +41,11 @@ export function lastProbe(t: Tenant): LastProbe | undefined {
   return probes(t).get('last') as LastProbe | undefined;
 }
 
+/** Forget the key's last probe result (DELETE /_sandbox/report judges a new run from nothing). */
+export function forgetProbe(t: Tenant): void {
+  probes(t).remove('last');
+}
+
 /** The event a probe carries: a real event of the API, about a payout that does not exist. */
 const PROBE_EVENT = 'payout.successful';
 

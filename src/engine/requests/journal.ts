@@ -179,10 +179,13 @@ function sameHeaders(a: Record<string, string>, b: Record<string, string>): bool
 }
 
 function listed(e: JournalEntry): JournalEntry {
+  const body = parseIfJson(e.requestBody);
   return {
     ...e,
+    query: redactQuery(e.query),
     requestHeaders: redactHeaders(e.requestHeaders),
-    requestBody: redact(parseIfJson(e.requestBody)),
+    // A body that is not JSON (cut short, malformed, a form) is text: its secret pairs are found by name.
+    requestBody: typeof body === 'string' ? redactText(body) : redact(body),
     responseBody: redact(e.responseBody),
   };
 }
@@ -205,15 +208,43 @@ export function keptHeaders(h: RequestHeaders): Record<string, string> {
 const SECRET_HEADERS = /^(authorization|cookie|x-api-key|webhook-signature)$/i;
 // By meaning: credentials and one-time codes. A plain `token` is the API's word for an asset (a wallet
 // payout's `token: "usdc"`, a quote pool's token), so only tokens that are credentials are named.
-const SECRET_NAMES = 'authCode|secret|password|pin|otp|apiKey|api_key|accessToken|access_token|refreshToken|refresh_token';
-const SECRET_FIELDS = new RegExp(`^(?:${SECRET_NAMES})$`, 'i');
-/** A secret field's value in JSON text: a string (its end quote missing where the text was cut) or
- * any other token, up to the next comma, brace, bracket or space. */
-const SECRET_VALUES = new RegExp(`("(?:${SECRET_NAMES})"\\s*:\\s*)(?:"(?:[^"\\\\]|\\\\.)*(?:"|\\\\?$)|[^\\s,}\\]]+)`, 'gi');
+// Any name ending in secret (webhookSecret, client_secret) is one too.
+const SECRET_FIELDS = /^(authCode|auth_code|password|pin|otp|apiKey|api_key|accessToken|access_token|refreshToken|refresh_token)$|secret$/i;
+/** Credentials recognised by their form wherever they appear: API keys and webhook signing secrets. */
+const API_KEY = /sk_(test|live)_[A-Za-z0-9_-]+/g;
+const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/=_-]+/g;
+const SECRET_NAMES = 'authCode|auth_code|password|pin|otp|apiKey|api_key|accessToken|access_token|refreshToken|refresh_token|[A-Za-z_]*secret';
+/** "name": value in JSON-like text, and name=value in a form or query string. */
+const JSON_PAIR = new RegExp(`("(?:${SECRET_NAMES})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"?|[^,}\\]\\s]+)`, 'gi');
+const FORM_PAIR = new RegExp(`(^|[&;\\s])((?:${SECRET_NAMES})=)[^&;\\s]*`, 'gi');
+
+const redactString = (s: string) => s.replace(API_KEY, 'sk_$1_[redacted]').replace(WEBHOOK_SECRET, 'whsec_[redacted]');
+
+/** A body kept as text (not JSON, or cut short): secrets by form, and the values of secret names. */
+export const redactText = (s: string) => redactString(s).replace(JSON_PAIR, '$1"[redacted]"').replace(FORM_PAIR, '$1$2[redacted]');
+
+/** A query string as received: the values of secret names, and credentials by their form. */
+export function redactQuery(q: string): string {
+  if (q === '') return q;
+  return q
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq < 0) return redactString(part);
+      let name = part.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // A name that does not decode is tested as sent.
+      }
+      return SECRET_FIELDS.test(name) ? `${part.slice(0, eq)}=[redacted]` : redactString(part);
+    })
+    .join('&');
+}
 
 export function redactHeaders(h: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) out[k] = SECRET_HEADERS.test(k) ? maskSecret(v) : v;
+  for (const [k, v] of Object.entries(h)) out[k] = SECRET_HEADERS.test(k) ? maskSecret(v) : redactString(v);
   return out;
 }
 
@@ -228,19 +259,8 @@ export function maskSecret(value: string): string {
  * cut, so neither redaction nor the JSON answer recurses past the stack. */
 const MAX_DEPTH = 64;
 
-/** A text with the API keys in it masked. */
-const redactKeys = (s: string): string => s.replace(/sk_(test|live)_[A-Za-z0-9_-]+/g, 'sk_$1_[redacted]');
-
-/**
- * The start of a body cut to its first JOURNAL_BODY_KEPT characters, redacted as text: cut, a JSON
- * text no longer parses, and parsing the whole to redact it cost up to 90 ms for a 1 MiB body of
- * many fields, to keep 16 KiB. Secret fields' values (by name, as a listing masks them) and API keys
- * are masked wherever they show.
- */
-export const redactText = (start: string): string => redactKeys(start.replace(SECRET_VALUES, '$1"[redacted]"'));
-
 export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return redactKeys(value);
+  if (typeof value === 'string') return redactString(value);
   if (value && typeof value === 'object' && depth >= MAX_DEPTH) return '[nested too deep]';
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value && typeof value === 'object') {

@@ -206,9 +206,9 @@ export class Observations {
   private judgeRead(o: Observed): boolean {
     const r = this.record;
     let changed = false;
-    const data = (o.response as { data?: { status?: unknown; reference?: unknown } } | undefined)?.data;
-    if (data && typeof data.status === 'string') {
-      const key = `read:${o.path.slice(0, o.path.lastIndexOf('/') + 1)}${data.status}`;
+    const status = stateRead(o.response);
+    if (status !== undefined) {
+      const key = `read:${o.path.slice(0, o.path.lastIndexOf('/') + 1)}${status}`;
       const state = r.checks[key];
       if (!state || state.met === 0) {
         this.met(key, o, false);
@@ -299,6 +299,23 @@ function evidenceOf(o: Observed, reference?: string, note?: string): Evidence {
 const fingerprint = (method: string, path: string, body: string) => createHash('sha256').update(`${method} ${path}\n${body}`).digest('base64url').slice(0, 22);
 
 type Body = Record<string, unknown> | undefined;
+
+/**
+ * The state a read of one resource showed: the fiat payout's envelope holds it in `data.status`; a
+ * wallet payout, withdrawal, transfer or quote is answered as the record itself (`status`); an FX
+ * trade's status message carries it in its first `Sts`. A list (`data` an array) shows none.
+ */
+function stateRead(response: unknown): string | undefined {
+  if (typeof response === 'string') {
+    return response.includes('<FXTradStsAndDtlsNtfctn') ? /<Sts>([^<]{1,35})<\/Sts>/.exec(response)?.[1] : undefined;
+  }
+  if (!response || typeof response !== 'object' || Array.isArray(response)) return undefined;
+  const answer = response as { status?: unknown; data?: unknown };
+  const record = 'data' in answer ? answer.data : answer;
+  if (!record || typeof record !== 'object' || Array.isArray(record)) return undefined;
+  const status = (record as { status?: unknown }).status;
+  return typeof status === 'string' ? status : undefined;
+}
 
 function parse(text: string): Body {
   try {

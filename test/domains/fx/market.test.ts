@@ -253,6 +253,21 @@ describe('GET /xsd/{name}.xsd', () => {
     }
   });
 
+  it('names the XSDs there are when asked for one there is not, and the near one for a slip of case', async () => {
+    const roots = 'FXTradInstr, FXTradInstrRspn, FXTradAccptReq, FXTradStsAndDtlsNtfctn, FXTradCxlReq, FXTradCxlRspn, FXTradConfReq, FXTradConfStsAdvc, FndPrcgPsptRpt, FxTradStsAndDtls, MsgRjct';
+    const unknown = await (await t.app.request('/xsd/Nothing.xsd')).text();
+    expect(unknown).toContain(`<RsnDesc>No XSD named 'Nothing.xsd'. Ask for a message root followed by .xsd: ${roots}.</RsnDesc>`);
+    expect(unknown).toContain('<ErrLctn>file</ErrLctn>');
+    expect(unknown).toContain('fxtr.016.001.05.xsd, fxtr.017.001.05.xsd, fxtr.037.001.02.xsd, reda.041.001.01.xsd</AddtlData>');
+    expect(validateAgainstXsd(unknown, 'MsgRjct')).toEqual([]);
+    const slip = await (await t.app.request('/xsd/fxtradinstr')).text();
+    expect(slip).toContain("<RsnDesc>No XSD named 'fxtradinstr'. Did you mean FXTradInstr.xsd? Ask for a message root followed by .xsd: ");
+    // A long name is shortened in the text, which stays within the 350 characters MsgRjct allows.
+    const long = await (await t.app.request(`/xsd/${'x'.repeat(300)}.xsd`)).text();
+    expect(long).toContain(`<RsnDesc>No XSD named '${'x'.repeat(40)}…'. Ask for`);
+    expect(validateAgainstXsd(long, 'MsgRjct')).toEqual([]);
+  });
+
   it('the schemas refuse a wrong shape', () => {
     const wrong = '<FXTradCxlRspn><TxId>x</TxId><Sts>DONE</Sts><TTL>0</TTL><OprgMd>sandbox</OprgMd></FXTradCxlRspn>';
     expect(validateAgainstXsd(wrong, 'FXTradCxlRspn')).not.toEqual([]);
