@@ -279,6 +279,18 @@ describe('the readiness report', () => {
     await again.store.close();
   });
 
+  it('keeps the count of FX requests since a refused one across a restart with --data, so the refusal leaves the last 100', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'readiness-fx-'));
+    const first = await createTestApp({ store: await LowdbStore.open(dir) });
+    expect((await fx(first, 'POST', '/trades', { xml: '<FXTradInstr>' })).status).toBe(400);
+    for (let i = 0; i < 100; i++) await newTrade(first);
+    expect(check(await report(first), 'xml-valid')).toMatchObject({ status: 'passed', detail: 'None of the last 100 FX requests was refused for its XML.' });
+    await first.store.close();
+    const again = await createTestApp({ store: await LowdbStore.open(dir) });
+    expect(check(await report(again), 'xml-valid')).toMatchObject({ status: 'passed', detail: 'None of the last 100 FX requests was refused for its XML.' });
+    await again.store.close();
+  });
+
   it('passes handles-drift once a drifted answer was met, and fails a fault hammered unchanged less than a second apart', async () => {
     // Faults hold nothing here: the timeout answers at once.
     const t = await createTestApp({ sleep: async () => undefined });

@@ -188,10 +188,13 @@ export class Observations {
     }
     if (o.method === 'GET' && o.sent === 200) changed = this.judgeRead(o) || changed;
     if (o.path.startsWith(FX_PREFIX) && o.method !== 'GET') {
-      // Counted in the record as it stands; written only when it matters (the first, or a refusal), so
-      // a stream of good FX requests rewrites nothing.
+      // Counted in the record as it stands; written only when it matters (the first, a refusal, and
+      // each request while a refusal is among the last XML_KEPT, so that the store knows when it
+      // leaves them), so a stream of good FX requests after those rewrites nothing.
       const refused = o.errorCode === 'MALFORMED_XML' || o.errorCode === 'VALIDATION_ERROR';
       if (++r.fx.seen === 1) changed = true;
+      const lastRefused = r.fx.refused.at(-1);
+      if (lastRefused !== undefined && r.fx.seen - lastRefused <= XML_KEPT) changed = true;
       if (refused) {
         r.fx.refused.push(r.fx.seen);
         if (r.fx.refused.length > XML_KEPT) r.fx.refused.shift();
