@@ -18,10 +18,21 @@ const QUICK_MS = 250;
  * match is work, so it shows here as surely as on the clock.
  */
 function timed<T>(run: () => T): { ms: number; result: T } {
-  const start = process.cpuUsage();
-  const result = run();
-  const { user, system } = process.cpuUsage(start);
-  return { ms: (user + system) / 1000, result };
+  const once = () => {
+    const start = process.cpuUsage();
+    const result = run();
+    const { user, system } = process.cpuUsage(start);
+    return { ms: (user + system) / 1000, result };
+  };
+  // The process's CPU counts V8's collector threads too: a collection of what earlier test files
+  // left in this worker can land on one call. A slow call is timed twice more and the least kept;
+  // a backtracking match is slow every time.
+  let least = once();
+  for (let i = 0; i < 2 && least.ms >= QUICK_MS; i++) {
+    const again = once();
+    if (again.ms < least.ms) least = again;
+  }
+  return least;
 }
 
 // Routes: /api and up to 5 segments of literals, *, {name} or a ** segment.
