@@ -48,7 +48,7 @@ describe('scenario bodies', () => {
   it("ends a did-you-mean with its question mark, not '?.'", async () => {
     const t = await createTestApp();
     const res = await t.call('PUT', '/_sandbox/scenario', { body: { scenario: { payuot: {} } } });
-    expect(res.body.message).toBe("The scenario is not valid: scenario unknown field 'payuot': did you mean 'payout'? See /_sandbox/scenario.schema.json for the format.");
+    expect(res.body.message).toBe("The scenario is not valid: scenario.payuot is not a field here: did you mean 'payout'? See /_sandbox/scenario.schema.json for the format.");
     const yaml = await t.call('PUT', '/_sandbox/scenario', { raw: 'payout:\n  timing:\n    PENDING: soon\n', headers: { 'content-type': 'application/yaml' } });
     expect(yaml.body.message).toBe('The scenario is not valid: scenario.payout.timing.PENDING expected number, received string. See /_sandbox/scenario.schema.json for the format.');
   });

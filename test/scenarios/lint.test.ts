@@ -70,7 +70,7 @@ describe('impossible rules are refused', () => {
     expect(await refused({ payout: { outcomes: [{ status: 'FAILD' }] } })).toEqual([
       'scenario.payout.outcomes[0].status: expected one of "SUCCESSFUL", "FAILED": did you mean "FAILED"?',
     ]);
-    expect(await refused({ payout: { timming: { PENDING: 1 } } })).toEqual(["scenario.payout: unknown field 'timming': did you mean 'timing'?"]);
+    expect(await refused({ payout: { timming: { PENDING: 1 } } })).toEqual(["scenario.payout.timming: is not a field here: did you mean 'timing'?"]);
   });
 
   it('the same checks in payments-sandbox validate, which also prints the warnings', async () => {

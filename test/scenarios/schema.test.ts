@@ -74,7 +74,7 @@ describe('the scenario schema', () => {
   it('refuses a bad document, naming each path and what was expected', () => {
     expect(problems({ payout: { timing: { PENDING: -1, DONE: 3 } } })).toEqual([
       'payout.timing.PENDING: must be at least 0',
-      "payout.timing: unknown field 'DONE'",
+      'payout.timing.DONE: is not a field here: remove it',
     ]);
     expect(problems({ payout: { outcomes: [{ status: 'COMPLETED' }] } })).toEqual([
       'payout.outcomes[0].status: expected one of "SUCCESSFUL", "FAILED"',
@@ -83,7 +83,7 @@ describe('the scenario schema', () => {
       'quote.ttl: expected number, received string',
       'fx_trade.ttl: must be at least 1',
     ]);
-    expect(problems({ payouts: {} })).toEqual([": unknown field 'payouts': did you mean 'payout'?"]);
+    expect(problems({ payouts: {} })).toEqual(["payouts: is not a field here: did you mean 'payout'?"]);
     expect(problems({ payout: { outcomes: [{ when: { reference: '([' }, status: 'FAILED' }] } })).toEqual([
       'payout.outcomes[0].when.reference: must be a regular expression in RE2 syntax (missing closing ]: [)',
     ]);

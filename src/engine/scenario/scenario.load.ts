@@ -56,23 +56,19 @@ function explain(issue: z.core.$ZodIssue, schema: z.ZodType, base: readonly Prop
     }
     return best.flatMap((i) => explain(i, schema, at));
   }
-  return [{ path: issuePath(at), message: describe(issue, () => fieldsAt(schema, at)) }];
+  if (issue.code === 'unrecognized_keys') {
+    // Each unknown field by its own path, as the strict control bodies name theirs.
+    const names = fieldsAt(schema, at);
+    return issue.keys.map((key) => {
+      const near = nearest(key, names);
+      return { path: issuePath([...at, key]), message: `is not a field here: ${near ? `did you mean '${near}'?` : 'remove it'}` };
+    });
+  }
+  return [{ path: issuePath(at), message: describe(issue) }];
 }
 
-function describe(issue: z.core.$ZodIssue, known: () => string[]): string {
+function describe(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
-    case 'unrecognized_keys': {
-      const names = known();
-      if (issue.keys.length === 1) {
-        const n = nearest(issue.keys[0], names);
-        return `unknown field '${issue.keys[0]}'${n ? `: did you mean '${n}'?` : ''}`;
-      }
-      const near = issue.keys.flatMap((k) => {
-        const n = nearest(k, names);
-        return n ? [`'${k}': did you mean '${n}'?`] : [];
-      });
-      return `unknown fields ${issue.keys.map((k) => `'${k}'`).join(', ')}${near.length ? ` (${near.join('; ')})` : ''}`;
-    }
     case 'invalid_value': {
       const expected = `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
       const input = (issue as { input?: unknown }).input;

@@ -120,10 +120,10 @@ describe('webhooks.forged in a scenario', () => {
     expect(problems({ webhooks: { forged: { form: 'tampered-body' } } })).toEqual(['webhooks.forged.every: give every (a whole number) or probability (0 to 1)']);
     expect(problems({ webhooks: { forged: { form: 'tampered-body', every: 2, probability: 0.1 } } })).toEqual(['webhooks.forged.probability: give one of every and probability, not both']);
     expect(problems({ webhooks: { forged: { form: 'tampered-body', evrey: 2 } } })).toEqual([
-      "webhooks.forged: unknown field 'evrey': did you mean 'every'?",
+      "webhooks.forged.evrey: is not a field here: did you mean 'every'?",
       'webhooks.forged.every: give every (a whole number) or probability (0 to 1)',
     ]);
-    expect(problems({ webhooks: { froged: { form: 'tampered-body', every: 2 } } })).toEqual(["webhooks: unknown field 'froged': did you mean 'forged'?"]);
+    expect(problems({ webhooks: { froged: { form: 'tampered-body', every: 2 } } })).toEqual(["webhooks.froged: is not a field here: did you mean 'forged'?"]);
     expect(problems({ webhooks: { forged: { form: 'tampered-body', probability: 1.5 } } })).toEqual(['webhooks.forged.probability: must be at most 1']);
     const schema = (await (await createTestApp()).call('GET', '/_sandbox/scenario.schema.json', { key: null })).body;
     const forged = schema.properties.webhooks.properties.forged;

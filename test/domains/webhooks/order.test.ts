@@ -113,7 +113,7 @@ describe('order: terminal-first', () => {
     expect(problems({ webhooks: { order: 'terminal-frist' } })).toEqual([
       'webhooks.order: expected one of "as-happened", "terminal-first": did you mean "terminal-first"?',
     ]);
-    expect(problems({ webhooks: { ordre: 'terminal-first' } })).toEqual(["webhooks: unknown field 'ordre': did you mean 'order'?"]);
+    expect(problems({ webhooks: { ordre: 'terminal-first' } })).toEqual(["webhooks.ordre: is not a field here: did you mean 'order'?"]);
     const t = await createTestApp();
     const schema = (await t.call('GET', '/_sandbox/scenario.schema.json', { key: null })).body;
     expect(schema.properties.webhooks.properties.order.enum).toEqual(['as-happened', 'terminal-first']);
