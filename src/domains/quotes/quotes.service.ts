@@ -136,7 +136,8 @@ function poolsOnChain(pools: readonly Pool[], req: CreateIntentRequest, chain: s
 }
 
 export function getQuote(t: Tenant, id: string): QuoteRecord {
-  const q = quotes(t).get(id) ?? quotes(t).get(id.toLowerCase());
+  // Quote ids are stored lower case (the case a UUID is made in); one sent in upper case names the same quote.
+  const q = quotes(t).get(id.toLowerCase());
   if (!q) throw notFound('marketplace quote', id, 'quoteId');
   return quoteOf(q);
 }
@@ -160,7 +161,7 @@ export function removeAllocation(t: Tenant, id: string, itemId: string): Marketp
   }
   // The chain, totals and deposit address block follow from the allocations left.
   const next: QuoteRecord = { ...q, allocations: kept, updatedAt: t.nowIso() };
-  quotes(t).put(id, next);
+  quotes(t).put(q.quoteId, next);
   return quoteView(t, next);
 }
 

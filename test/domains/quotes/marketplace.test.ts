@@ -238,6 +238,22 @@ describe('PUT /api/v1/partners/marketplace/quote/{id}/remove/{itemId}', () => {
     expect(last.body.error.code).toBe('INVALID_STATE_TRANSITION');
   });
 
+  it('removes from the one quote when its id is sent in upper case, as every later read sees', async () => {
+    const q = await twoPools();
+    const [first, second] = q.allocationResult.allocations;
+    const res = await t.call('PUT', `${QUOTE}/${q.quoteId.toUpperCase()}/remove/${second.id.toUpperCase()}`);
+    expect(res.status).toBe(200);
+    expect(res.body.allocationResult.allocations).toEqual([first]);
+    for (const id of [q.quoteId, q.quoteId.toUpperCase()]) {
+      expect((await t.call('GET', `${QUOTE}/${id}`)).body).toEqual(res.body);
+    }
+    const done = await t.call('PUT', `/api/v1/quotes/complete/${q.quoteId}`, { body: { destination: { blockChain: { address: `0x${'b'.repeat(40)}` } } } });
+    expect(done.body).toMatchObject({ amount: 67171250, receiveAmount: 42500 });
+    const read = await t.call('GET', `/api/v1/quotes/payments/${q.quoteId.toUpperCase()}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(done.body);
+  });
+
   it('answers 400 naming id for a quote id that is no UUID, on every route that takes one', async () => {
     const q = await twoPools();
     const item = q.allocationResult.allocations[1].id;
