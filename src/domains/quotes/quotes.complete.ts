@@ -12,7 +12,7 @@ import { PAYMENT_PAY_IN_STATUS, PAYMENT_STATUS, type CompleteQuoteRequest, type 
 import { getQuote, moveQuote, schedulePayIn } from './quotes.service.js';
 
 /** The destination that fits the quote's destination currency; the other one, if sent, is ignored. */
-function fittingDestination(t: Tenant, q: QuoteRecord, req: CompleteQuoteRequest): CompleteQuoteRequest['destination'] {
+function fittingDestination(t: Tenant, q: QuoteRecord, req: CompleteQuoteRequest): Destination {
   const currency = q.destination;
   const { bank, blockChain } = req.destination;
   if (isToken(currency)) {
@@ -34,6 +34,14 @@ function fittingDestination(t: Tenant, q: QuoteRecord, req: CompleteQuoteRequest
       (blockChain ? ' instead of destination.blockChain.' : '.'),
     [{ field: 'destination.bank', issue: `is required when the destination currency is ${currency}` }],
   );
+}
+
+type Destination = CompleteQuoteRequest['destination'];
+
+/** Whether two fitting destinations name the same payee: an EVM address is one address in any letter case. */
+function sameDestination(a: Destination, b: Destination): boolean {
+  const key = (d: Destination) => fingerprint(d.blockChain ? { blockChain: { address: d.blockChain.address.toLowerCase() } } : d);
+  return key(a) === key(b);
 }
 
 /** The payment-specific quote of a quote, built once: at completion (made then), or by POST
@@ -86,6 +94,9 @@ export function completeQuote(t: Tenant, id: string, req: CompleteQuoteRequest):
   const fp = fingerprint(req);
   if (q.payment && q.completion === fp) return { payment: presentPayment({ ...q, payment: q.payment }), replayed: true };
   const payoutTo = fittingDestination(t, q, req);
+  // A retry whose destination is the one the quote was completed with (the ignored form added or left
+  // out, the address in other letter case) is the same request too.
+  if (q.payment && q.payoutTo && sameDestination(payoutTo, q.payoutTo)) return { payment: presentPayment({ ...q, payment: q.payment }), replayed: true };
   if (q.completion !== undefined && q.status !== 'pending') {
     // Completed before with another body: say how to read what was made, rather than only the state.
     throw new SandboxError(
