@@ -18,6 +18,7 @@ import {
   newDeposit,
   newOrderReference,
   orderView,
+  paymentQuote,
   quoteOf,
   quoteView,
   type QuoteRecord,
@@ -161,6 +162,9 @@ export function removeAllocation(t: Tenant, id: string, itemId: string): Marketp
   }
   // The chain, totals and deposit address block follow from the allocations left.
   const next: QuoteRecord = { ...q, allocations: kept, updatedAt: t.nowIso() };
+  // A quote made as a payment-specific one (POST /api/v1/quotes) has it already: its amounts, rate,
+  // provider and network follow the allocations left; its reference and instant stay.
+  if (q.payment) next.payment = paymentQuote(t, next, q.payment.createdAt, q.payment.HyperRailReference);
   quotes(t).put(q.quoteId, next);
   return quoteView(t, next);
 }

@@ -173,6 +173,40 @@ describe('POST /api/v1/quotes and GET /api/v1/quotes/payments/{id}', () => {
     expect(paid).toMatchObject({ HyperRailReference: p.HyperRailReference, status: 'COMPLETED', metadata: { cryptoPayIn: { status: 'COMPLETED' } } });
   });
 
+  it('follows an allocation removed before completion: amounts, rate, provider and pay-in of the allocations left', async () => {
+    const [p] = (await t.call('POST', QUOTES, { body: body({ sourceCurrency: 'USDT', destinationCurrency: 'NGN', amount: 100000 }) })).body;
+    const q = (await t.call('GET', `${QUOTE}/${p.quoteId}`)).body;
+    const [first, second] = q.allocationResult.allocations;
+    expect([first.metadata.chain, second.metadata.chain, second.rate]).toEqual(['BASE', 'ETHEREUM', 1571.4]);
+    await advance(t, 10);
+    const removed = await t.call('PUT', `${QUOTE}/${p.quoteId}/remove/${first.id}`);
+    expect(removed.status).toBe(200);
+    const expected = {
+      ...p,
+      rate: 1571.4,
+      providerId: second.clientId,
+      providerBalanceId: second.poolAccountId,
+      amount: second.sourceAmount,
+      receiveAmount: second.allocatedAmount,
+      totalAmount: 56825.896825,
+      metadata: {
+        ...p.metadata,
+        cryptoPayIn: {
+          ...p.metadata.cryptoPayIn,
+          chain: 'ETHEREUM',
+          expectedAmount: 56825.396825,
+          warningMessage: `Send exactly 56825.396825 USDT on ETHEREUM to this address before ${p.expiresAt}; any other token, chain or amount is not credited.`,
+        },
+      },
+    };
+    expect(second.sourceAmount).toBe(56825.396825);
+    expect((await t.call('GET', `${PAYMENTS}/${p.quoteId}`)).body).toEqual(expected);
+    const done = await t.call('PUT', `${COMPLETE}/${p.quoteId}`, { body: { destination: { bank: { accountName: 'John Doe', accountNumber: '0123456789', bankCode: '058' } } } });
+    expect(done.body).toEqual(expected);
+    const [waiting] = await events('quote.awaiting_payment');
+    expect(waiting.data).toMatchObject({ amount: 56825.396825, receive_amount: second.allocatedAmount, total_amount: 56825.896825 });
+  });
+
   it('shows EXPIRED once the ttl ran out, and CANCELLED after a cancellation', async () => {
     const [a] = (await t.call('POST', QUOTES, { body: body() })).body;
     const [b] = (await t.call('POST', QUOTES, { body: body({ sourceCurrency: 'USDC', destinationCurrency: 'GHS', amount: 10 }) })).body;
