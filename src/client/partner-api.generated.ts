@@ -237,7 +237,7 @@ export interface paths {
         get?: never;
         /**
          * Remove one allocation from a pending quote
-         * @description Totals are recomputed from the allocations left; the freed amount is not taken from another pool. Only a pending quote, and never its last allocation (409).
+         * @description Totals are recomputed from the allocations left; the freed amount is not taken from another pool. Only a pending quote, and never its last allocation (409). The same PUT again (a retry) answers the quote as it stands, with Idempotent-Replayed: true.
          */
         put: operations["putMarketplaceQuoteRemove"];
         post?: never;

@@ -48,6 +48,8 @@ export interface QuoteRecord {
   payoutTo: CompleteQuoteRequest['destination'] | null;
   /** The fingerprint of the request that completed it: the same request again is a replay. */
   completion?: string;
+  /** The ids of the allocations removed, in order: removing one again is a replay. */
+  removed?: string[];
   /** express: the pools were chosen for the partner (POST .../express/quote). */
   quoteType?: 'quote' | 'express';
 }
@@ -93,6 +95,7 @@ export function quoteOf(r: StoredQuote): QuoteRecord {
     payment: r.payment,
     payoutTo: r.payoutTo,
     ...(r.completion !== undefined ? { completion: r.completion } : {}),
+    ...(r.removed !== undefined ? { removed: r.removed } : {}),
     ...(r.quoteType !== undefined ? { quoteType: r.quoteType } : {}),
   };
 }

@@ -143,12 +143,18 @@ export function getQuote(t: Tenant, id: string): QuoteRecord {
   return quoteOf(q);
 }
 
-/** Drop one allocation of a pending quote; the freed amount is not re-allocated. */
-export function removeAllocation(t: Tenant, id: string, itemId: string): MarketplaceQuote {
+/**
+ * Drop one allocation of a pending quote; the freed amount is not re-allocated. The same PUT again
+ * (a retry, which HTTP clients may send on their own for an idempotent method) answers the quote as
+ * it stands, marked replayed, in any state.
+ */
+export function removeAllocation(t: Tenant, id: string, itemId: string): { quote: MarketplaceQuote; replayed: boolean } {
   const q = getQuote(t, id);
+  const item = itemId.toLowerCase();
+  if (q.removed?.includes(item)) return { quote: quoteView(t, q), replayed: true };
   quoteMachine.next(q.status, 'remove', id);
   const all = q.allocations;
-  const kept = all.filter((a) => a.id !== itemId.toLowerCase());
+  const kept = all.filter((a) => a.id !== item);
   if (kept.length === all.length) {
     throw new SandboxError('RESOURCE_NOT_FOUND', `Quote '${id}' has no allocation '${itemId}'. Use an id from allocationResult.allocations.`, [
       { field: 'itemId', issue: 'is not an allocation of this quote' },
@@ -161,12 +167,12 @@ export function removeAllocation(t: Tenant, id: string, itemId: string): Marketp
     );
   }
   // The chain, totals and deposit address block follow from the allocations left.
-  const next: QuoteRecord = { ...q, allocations: kept, updatedAt: t.nowIso() };
+  const next: QuoteRecord = { ...q, allocations: kept, removed: [...(q.removed ?? []), item], updatedAt: t.nowIso() };
   // A quote made as a payment-specific one (POST /api/v1/quotes) has it already: its amounts, rate,
   // provider and network follow the allocations left; its reference and instant stay.
   if (q.payment) next.payment = paymentQuote(t, next, q.payment.createdAt, q.payment.HyperRailReference);
   quotes(t).put(q.quoteId, next);
-  return quoteView(t, next);
+  return { quote: quoteView(t, next), replayed: false };
 }
 
 /** Apply one move of the machine with its side effects, and emit quote.<state>. */
