@@ -63,14 +63,16 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
   checkIntent(req);
   const all = pairPools(tenantPools(t), req.sourceCurrency, req.destinationCurrency);
   const pools = opts.chain ? poolsOnChain(all, req, opts.chain) : all;
-  const result = allocate({
-    source: req.sourceCurrency,
-    destination: req.destinationCurrency,
-    amount: dec(req.amount),
-    amountDirection: req.amountDirection,
-    ...(req.rate !== undefined ? { rate: dec(req.rate) } : {}),
-    pools,
-  });
+  const allocation = () =>
+    allocate({
+      source: req.sourceCurrency,
+      destination: req.destinationCurrency,
+      amount: dec(req.amount),
+      amountDirection: req.amountDirection,
+      ...(req.rate !== undefined ? { rate: dec(req.rate) } : {}),
+      pools,
+    });
+  const result = opts.chain ? onChain(allocation, opts.chain) : allocation();
   const behaviour = t.behaviour(scenario);
   const ttl = quote.ttlOf(behaviour);
   const now = t.now();
@@ -134,6 +136,20 @@ function poolsOnChain(pools: readonly Pool[], req: CreateIntentRequest, chain: s
     );
   }
   return on;
+}
+
+/** Liquidity refused on one chain says so, and names destinationNetwork: the pools of the other chains were not looked at. */
+function onChain<R>(allocation: () => R, chain: string): R {
+  try {
+    return allocation();
+  } catch (e) {
+    if (!(e instanceof SandboxError) || e.code !== 'INSUFFICIENT_LIQUIDITY') throw e;
+    throw new SandboxError(
+      e.code,
+      `${e.message.replace(' liquidity', ` liquidity on ${chain}`)} Only the pools on ${chain} were used, as destinationNetwork asks; leave it out to fill from every chain.`,
+      [...e.details, { field: 'destinationNetwork', issue: `leaves out the pools on every chain but ${chain}` }],
+    );
+  }
 }
 
 export function getQuote(t: Tenant, id: string): QuoteRecord {

@@ -58,6 +58,26 @@ describe('POST /api/v1/partners/marketplace/express/quote', () => {
     expect(none.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'destinationNetwork', issue: 'must be one of BASE, ETHEREUM, POLYGON, ARBITRUM for NGN→USDT' }] });
   });
 
+  it('says a liquidity refusal on destinationNetwork counts that chain\'s pools only, on both quote routes', async () => {
+    for (const path of [EXPRESS, QUOTES]) {
+      // BASE holds 42500 USDT (67171250 NGN at 1580.5); ETHEREUM alone holds far more.
+      const res = await t.call('POST', path, { body: body({ amount: 100_000_000, destinationNetwork: 'BASE' }) });
+      expect(res.status, path).toBe(400);
+      expect(res.body.message).toBe(
+        'Not enough NGN to USDT liquidity on BASE: 100000000.00 NGN was requested but at most 67171250.00 NGN (42500.000000 USDT) can be filled. ' +
+          'Send 67171250.00 NGN or less instead. Only the pools on BASE were used, as destinationNetwork asks; leave it out to fill from every chain.',
+      );
+      expect(res.body.error).toMatchObject({
+        code: 'INSUFFICIENT_LIQUIDITY',
+        details: [
+          { field: 'amount', issue: 'exceeds the available liquidity of 67171250.00 NGN' },
+          { field: 'destinationNetwork', issue: 'leaves out the pools on every chain but BASE' },
+        ],
+      });
+      expect((await t.call('POST', path, { body: body({ amount: 100_000_000 }) })).status).toBe(201);
+    }
+  });
+
   it('refuses a bad body naming the field, an unconvertible pair and more than the pools hold', async () => {
     const cases: [Record<string, unknown>, number, string, string][] = [
       [{ amount: -1 }, 400, 'VALIDATION_ERROR', 'amount'],
