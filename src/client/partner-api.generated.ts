@@ -3911,7 +3911,7 @@ export interface operations {
                 base?: string;
                 /** @description Another name for to; to wins when both are sent */
                 quote?: string;
-                /** @description The token's chain (BASE, ETHEREUM, POLYGON, ARBITRUM, OPTIMISM; any case); must be one the pair has a pool on (a fiat pair: a cross pool). Default: the chain of the pair's best pool */
+                /** @description The token's chain (BASE, ETHEREUM, POLYGON, ARBITRUM, OPTIMISM; any case); must be one the pair has a pool on (a fiat pair: a cross pool). Default: the chain of the pair's best pool that still holds liquidity, where a quote made now would go */
                 chain?: string;
             };
             header?: {
