@@ -237,7 +237,7 @@ export interface paths {
         get?: never;
         /**
          * Remove one allocation from a pending quote
-         * @description Totals are recomputed from the allocations left; the freed amount is not taken from another pool. Only a pending quote, and never its last allocation (409).
+         * @description Totals are recomputed from the allocations left; the freed amount is not taken from another pool. Only a pending quote, and never its last allocation (409). The same PUT again (a retry) answers the quote as it stands, with Idempotent-Replayed: true.
          */
         put: operations["putMarketplaceQuoteRemove"];
         post?: never;
@@ -3911,7 +3911,7 @@ export interface operations {
                 base?: string;
                 /** @description Another name for to; to wins when both are sent */
                 quote?: string;
-                /** @description The token's chain (BASE, ETHEREUM, POLYGON, ARBITRUM, OPTIMISM; any case); must be one the pair has a pool on (a fiat pair: a cross pool). Default: the chain of the pair's best pool */
+                /** @description The token's chain (BASE, ETHEREUM, POLYGON, ARBITRUM, OPTIMISM; any case); must be one the pair has a pool on (a fiat pair: a cross pool). Default: the chain of the pair's best pool that still holds liquidity, where a quote made now would go */
                 chain?: string;
             };
             header?: {

@@ -16,7 +16,7 @@ export const RateLookupQuery = RateQuery.extend({
   chain: z.string().min(1).max(20).optional().openapi({
     param: { name: 'chain', in: 'query' },
     example: 'BASE',
-    description: 'The token\'s chain (BASE, ETHEREUM, POLYGON, ARBITRUM, OPTIMISM; any case); must be one the pair has a pool on (a fiat pair: a cross pool). Default: the chain of the pair\'s best pool',
+    description: 'The token\'s chain (BASE, ETHEREUM, POLYGON, ARBITRUM, OPTIMISM; any case); must be one the pair has a pool on (a fiat pair: a cross pool). Default: the chain of the pair\'s best pool that still holds liquidity, where a quote made now would go',
   }),
 });
 

@@ -65,7 +65,9 @@ function multiplier(t: Tenant, pair: RatePair, at: number) {
 export function currentRate(t: Tenant, pair: RatePair, chain?: string): z.infer<typeof Rate> {
   const pools = poolsForPair(pairPools(tenantPools(t), pair.from, pair.to), pair.from, pair.to);
   const chains = [...new Set(pools.map((p) => p.chain))];
-  let on: string = pools[0].chain;
+  // The chain a quote of the pair would take now: its best pool that still holds liquidity (a key's
+  // drawn-down pool no longer fills a quote), the best pool when none does.
+  let on: string = (pools.find((p) => new Decimal(p.availableBalance).gt(0)) ?? pools[0]).chain;
   if (chain !== undefined) {
     const upper = chain.toUpperCase();
     if (!chains.includes(upper as (typeof chains)[number])) {

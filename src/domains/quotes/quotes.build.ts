@@ -48,6 +48,8 @@ export interface QuoteRecord {
   payoutTo: CompleteQuoteRequest['destination'] | null;
   /** The fingerprint of the request that completed it: the same request again is a replay. */
   completion?: string;
+  /** The ids of the allocations removed, in order: removing one again is a replay. */
+  removed?: string[];
   /** express: the pools were chosen for the partner (POST .../express/quote). */
   quoteType?: 'quote' | 'express';
 }
@@ -93,6 +95,7 @@ export function quoteOf(r: StoredQuote): QuoteRecord {
     payment: r.payment,
     payoutTo: r.payoutTo,
     ...(r.completion !== undefined ? { completion: r.completion } : {}),
+    ...(r.removed !== undefined ? { removed: r.removed } : {}),
     ...(r.quoteType !== undefined ? { quoteType: r.quoteType } : {}),
   };
 }
@@ -219,6 +222,40 @@ function settlementView(pool: CrossPool, allocatedAmount: Decimal) {
     sourceRate: Number(s.sourceRate),
     destinationPoolId: s.destinationPoolId,
     destinationRate: Number(s.destinationRate),
+  };
+}
+
+/** The payment-specific quote of a quote, built once: at completion (made then), or by POST
+ * /api/v1/quotes (made with the quote, at its instant, so it expires its ttl after its creation); made
+ * again, with its reference and instant, when an allocation is removed before completion. */
+export function paymentQuote(t: Tenant, q: QuoteRecord, createdAt = t.nowIso(), reference?: string): PaymentQuote {
+  const v = quoteView(t, q);
+  const best = v.allocationResult.allocations[0];
+  // The pay-in block without its status, which goes last: set on the copy, not spread into a new
+  // object (V8 is slow to add a field to an object made by a spread).
+  const { status: _s, ...crypto } = v.metadata.cryptoPayIn;
+  const cryptoPayIn: PaymentQuote['metadata']['cryptoPayIn'] = Object.assign(crypto, { addressType: 'EVM' as const, status: 'AWAITING_PAYMENT' as const });
+  return {
+    quoteId: v.quoteId,
+    merchantId: v.clientId,
+    sourceCurrency: v.source,
+    destinationCurrency: v.destination,
+    destinationNetwork: isToken(v.destination) ? v.chain : 'BANK',
+    rate: v.allocationResult.weightedAverageRate,
+    providerId: best.clientId,
+    providerBalanceId: best.poolAccountId,
+    amount: v.totalSourceAmount,
+    receiveAmount: v.totalDestinationAmount,
+    totalAmount: toNumber(dec(v.totalSourceAmount).plus(PROCESSING_FEE.amount), v.source),
+    expiresAt: q.expiresAt,
+    createdAt,
+    HyperRailReference: reference ?? newHyperRailReference(t.random),
+    status: 'PENDING',
+    metadata: {
+      bankPayIn: v.metadata.bankPayIn,
+      cryptoPayIn,
+    },
+    fees: [{ ...PROCESSING_FEE }],
   };
 }
 

@@ -2,17 +2,16 @@
 // payment-specific quote; the marketplace quote then waits for its pay-in.
 import { SandboxError } from '../../kernel/errors.js';
 import { fingerprint } from '../../kernel/json.js';
-import { dec, toNumber } from '../../kernel/money.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { checkPayee } from '../reference/banks.service.js';
 import { isToken } from '../liquidity/allocation.js';
-import { newHyperRailReference, PROCESSING_FEE, quoteView, type QuoteRecord } from './quotes.build.js';
+import { paymentQuote, type QuoteRecord } from './quotes.build.js';
 import { quoteMachine } from './quotes.machine.js';
 import { PAYMENT_PAY_IN_STATUS, PAYMENT_STATUS, type CompleteQuoteRequest, type PaymentQuote } from './quotes.schema.js';
 import { getQuote, moveQuote, schedulePayIn } from './quotes.service.js';
 
 /** The destination that fits the quote's destination currency; the other one, if sent, is ignored. */
-function fittingDestination(t: Tenant, q: QuoteRecord, req: CompleteQuoteRequest): CompleteQuoteRequest['destination'] {
+function fittingDestination(t: Tenant, q: QuoteRecord, req: CompleteQuoteRequest): Destination {
   const currency = q.destination;
   const { bank, blockChain } = req.destination;
   if (isToken(currency)) {
@@ -36,37 +35,12 @@ function fittingDestination(t: Tenant, q: QuoteRecord, req: CompleteQuoteRequest
   );
 }
 
-/** The payment-specific quote of a quote, built once: at completion (made then), or by POST
- * /api/v1/quotes (made with the quote, at its instant, so it expires its ttl after its creation). */
-export function paymentQuote(t: Tenant, q: QuoteRecord, createdAt = t.nowIso()): PaymentQuote {
-  const v = quoteView(t, q);
-  const best = v.allocationResult.allocations[0];
-  // The pay-in block without its status, which goes last: set on the copy, not spread into a new
-  // object (V8 is slow to add a field to an object made by a spread).
-  const { status: _s, ...crypto } = v.metadata.cryptoPayIn;
-  const cryptoPayIn: PaymentQuote['metadata']['cryptoPayIn'] = Object.assign(crypto, { addressType: 'EVM' as const, status: 'AWAITING_PAYMENT' as const });
-  return {
-    quoteId: v.quoteId,
-    merchantId: v.clientId,
-    sourceCurrency: v.source,
-    destinationCurrency: v.destination,
-    destinationNetwork: isToken(v.destination) ? v.chain : 'BANK',
-    rate: v.allocationResult.weightedAverageRate,
-    providerId: best.clientId,
-    providerBalanceId: best.poolAccountId,
-    amount: v.totalSourceAmount,
-    receiveAmount: v.totalDestinationAmount,
-    totalAmount: toNumber(dec(v.totalSourceAmount).plus(PROCESSING_FEE.amount), v.source),
-    expiresAt: q.expiresAt,
-    createdAt,
-    HyperRailReference: newHyperRailReference(t.random),
-    status: 'PENDING',
-    metadata: {
-      bankPayIn: v.metadata.bankPayIn,
-      cryptoPayIn,
-    },
-    fees: [{ ...PROCESSING_FEE }],
-  };
+type Destination = CompleteQuoteRequest['destination'];
+
+/** Whether two fitting destinations name the same payee: an EVM address is one address in any letter case. */
+function sameDestination(a: Destination, b: Destination): boolean {
+  const key = (d: Destination) => fingerprint(d.blockChain ? { blockChain: { address: d.blockChain.address.toLowerCase() } } : d);
+  return key(a) === key(b);
 }
 
 /** The payment-specific quote as it stands: its statuses follow the quote's. */
@@ -86,6 +60,9 @@ export function completeQuote(t: Tenant, id: string, req: CompleteQuoteRequest):
   const fp = fingerprint(req);
   if (q.payment && q.completion === fp) return { payment: presentPayment({ ...q, payment: q.payment }), replayed: true };
   const payoutTo = fittingDestination(t, q, req);
+  // A retry whose destination is the one the quote was completed with (the ignored form added or left
+  // out, the address in other letter case) is the same request too.
+  if (q.payment && q.payoutTo && sameDestination(payoutTo, q.payoutTo)) return { payment: presentPayment({ ...q, payment: q.payment }), replayed: true };
   if (q.completion !== undefined && q.status !== 'pending') {
     // Completed before with another body: say how to read what was made, rather than only the state.
     throw new SandboxError(

@@ -2,8 +2,8 @@
 // chosen for the partner), payment-specific quotes made directly, and their read-backs.
 import { SandboxError } from '../../kernel/errors.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
-import { quoteView, type QuoteRecord } from './quotes.build.js';
-import { paymentQuote, presentPayment } from './quotes.complete.js';
+import { paymentQuote, quoteView, type QuoteRecord } from './quotes.build.js';
+import { presentPayment } from './quotes.complete.js';
 import type { ExpressQuoteRequest, MarketplaceQuote, PaymentQuote } from './quotes.schema.js';
 import { createQuote, getQuote } from './quotes.service.js';
 

@@ -43,7 +43,9 @@ const remove = createRoute({
   tags,
   security,
   summary: 'Remove one allocation from a pending quote',
-  description: 'Totals are recomputed from the allocations left; the freed amount is not taken from another pool. Only a pending quote, and never its last allocation (409).',
+  description:
+    'Totals are recomputed from the allocations left; the freed amount is not taken from another pool. Only a pending quote, and never its last allocation (409). ' +
+    'The same PUT again (a retry) answers the quote as it stands, with Idempotent-Replayed: true.',
   request: { params: RemoveItemParams },
   responses: { 200: jsonResponse(MarketplaceQuote, 'The updated quote'), ...errorResponses(400, 404, 409) },
 });
@@ -81,7 +83,9 @@ export const quoteRoutes = newRouter()
   })
   .openapi(remove, (c) => {
     const { id, itemId } = c.req.valid('param');
-    return reply(c, removeAllocation(c.get('tenant'), id, itemId), 200);
+    const { quote, replayed } = removeAllocation(c.get('tenant'), id, itemId);
+    if (replayed) c.header('Idempotent-Replayed', 'true');
+    return reply(c, quote, 200);
   })
   .openapi(read, (c) => {
     const t = c.get('tenant');

@@ -18,6 +18,7 @@ import {
   newDeposit,
   newOrderReference,
   orderView,
+  paymentQuote,
   quoteOf,
   quoteView,
   type QuoteRecord,
@@ -62,14 +63,16 @@ export function createQuote(t: Tenant, req: CreateIntentRequest, scenario?: stri
   checkIntent(req);
   const all = pairPools(tenantPools(t), req.sourceCurrency, req.destinationCurrency);
   const pools = opts.chain ? poolsOnChain(all, req, opts.chain) : all;
-  const result = allocate({
-    source: req.sourceCurrency,
-    destination: req.destinationCurrency,
-    amount: dec(req.amount),
-    amountDirection: req.amountDirection,
-    ...(req.rate !== undefined ? { rate: dec(req.rate) } : {}),
-    pools,
-  });
+  const allocation = () =>
+    allocate({
+      source: req.sourceCurrency,
+      destination: req.destinationCurrency,
+      amount: dec(req.amount),
+      amountDirection: req.amountDirection,
+      ...(req.rate !== undefined ? { rate: dec(req.rate) } : {}),
+      pools,
+    });
+  const result = opts.chain ? onChain(allocation, opts.chain) : allocation();
   const behaviour = t.behaviour(scenario);
   const ttl = quote.ttlOf(behaviour);
   const now = t.now();
@@ -135,18 +138,39 @@ function poolsOnChain(pools: readonly Pool[], req: CreateIntentRequest, chain: s
   return on;
 }
 
+/** Liquidity refused on one chain says so, and names destinationNetwork: the pools of the other chains were not looked at. */
+function onChain<R>(allocation: () => R, chain: string): R {
+  try {
+    return allocation();
+  } catch (e) {
+    if (!(e instanceof SandboxError) || e.code !== 'INSUFFICIENT_LIQUIDITY') throw e;
+    throw new SandboxError(
+      e.code,
+      `${e.message.replace(' liquidity', ` liquidity on ${chain}`)} Only the pools on ${chain} were used, as destinationNetwork asks; leave it out to fill from every chain.`,
+      [...e.details, { field: 'destinationNetwork', issue: `leaves out the pools on every chain but ${chain}` }],
+    );
+  }
+}
+
 export function getQuote(t: Tenant, id: string): QuoteRecord {
-  const q = quotes(t).get(id) ?? quotes(t).get(id.toLowerCase());
+  // Quote ids are stored lower case (the case a UUID is made in); one sent in upper case names the same quote.
+  const q = quotes(t).get(id.toLowerCase());
   if (!q) throw notFound('marketplace quote', id, 'quoteId');
   return quoteOf(q);
 }
 
-/** Drop one allocation of a pending quote; the freed amount is not re-allocated. */
-export function removeAllocation(t: Tenant, id: string, itemId: string): MarketplaceQuote {
+/**
+ * Drop one allocation of a pending quote; the freed amount is not re-allocated. The same PUT again
+ * (a retry, which HTTP clients may send on their own for an idempotent method) answers the quote as
+ * it stands, marked replayed, in any state.
+ */
+export function removeAllocation(t: Tenant, id: string, itemId: string): { quote: MarketplaceQuote; replayed: boolean } {
   const q = getQuote(t, id);
+  const item = itemId.toLowerCase();
+  if (q.removed?.includes(item)) return { quote: quoteView(t, q), replayed: true };
   quoteMachine.next(q.status, 'remove', id);
   const all = q.allocations;
-  const kept = all.filter((a) => a.id !== itemId.toLowerCase());
+  const kept = all.filter((a) => a.id !== item);
   if (kept.length === all.length) {
     throw new SandboxError('RESOURCE_NOT_FOUND', `Quote '${id}' has no allocation '${itemId}'. Use an id from allocationResult.allocations.`, [
       { field: 'itemId', issue: 'is not an allocation of this quote' },
@@ -159,9 +183,12 @@ export function removeAllocation(t: Tenant, id: string, itemId: string): Marketp
     );
   }
   // The chain, totals and deposit address block follow from the allocations left.
-  const next: QuoteRecord = { ...q, allocations: kept, updatedAt: t.nowIso() };
-  quotes(t).put(id, next);
-  return quoteView(t, next);
+  const next: QuoteRecord = { ...q, allocations: kept, removed: [...(q.removed ?? []), item], updatedAt: t.nowIso() };
+  // A quote made as a payment-specific one (POST /api/v1/quotes) has it already: its amounts, rate,
+  // provider and network follow the allocations left; its reference and instant stay.
+  if (q.payment) next.payment = paymentQuote(t, next, q.payment.createdAt, q.payment.HyperRailReference);
+  quotes(t).put(q.quoteId, next);
+  return { quote: quoteView(t, next), replayed: false };
 }
 
 /** Apply one move of the machine with its side effects, and emit quote.<state>. */

@@ -128,6 +128,20 @@ describe('one market: the rate read and the quote made after it agree', () => {
       if (seconds) expect(pools[0]).not.toBe(1580.5);
     });
   }
+
+  it('names the chain a quote takes now: once the key drew the best pool dry, the next one\'s', async () => {
+    const body = { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 42500, amountDirection: 'destination' };
+    const q = (await t.call('POST', '/api/v1/partners/marketplace/intent', { body })).body;
+    expect(q.chain).toBe('BASE');
+    await t.call('PUT', `/api/v1/quotes/complete/${q.quoteId}`, { body: { destination: { blockChain: { address: `0x${'b'.repeat(40)}` } } } });
+    expect((await t.call('POST', `/_sandbox/simulate/quotes/${q.quoteId}/pay-in`)).status).toBe(200);
+    expect((await read('from=NGN&to=USDT')).chain).toBe('ethereum');
+    const next = (await t.call('POST', '/api/v1/partners/marketplace/intent', { body: { ...body, amount: 10 } })).body;
+    expect(next.chain).toBe('ETHEREUM');
+    // The drawn pool is still the pair's: asked for by name, its chain is answered.
+    expect((await read('from=NGN&to=USDT&chain=base')).chain).toBe('base');
+    expect((await read('from=NGN&to=USDT', KEY_B)).chain).toBe('base');
+  });
 });
 
 describe('a scenario pins a rate or scripts a move', () => {

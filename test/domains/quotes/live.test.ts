@@ -58,6 +58,26 @@ describe('POST /api/v1/partners/marketplace/express/quote', () => {
     expect(none.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'destinationNetwork', issue: 'must be one of BASE, ETHEREUM, POLYGON, ARBITRUM for NGN→USDT' }] });
   });
 
+  it('says a liquidity refusal on destinationNetwork counts that chain\'s pools only, on both quote routes', async () => {
+    for (const path of [EXPRESS, QUOTES]) {
+      // BASE holds 42500 USDT (67171250 NGN at 1580.5); ETHEREUM alone holds far more.
+      const res = await t.call('POST', path, { body: body({ amount: 100_000_000, destinationNetwork: 'BASE' }) });
+      expect(res.status, path).toBe(400);
+      expect(res.body.message).toBe(
+        'Not enough NGN to USDT liquidity on BASE: 100000000.00 NGN was requested but at most 67171250.00 NGN (42500.000000 USDT) can be filled. ' +
+          'Send 67171250.00 NGN or less instead. Only the pools on BASE were used, as destinationNetwork asks; leave it out to fill from every chain.',
+      );
+      expect(res.body.error).toMatchObject({
+        code: 'INSUFFICIENT_LIQUIDITY',
+        details: [
+          { field: 'amount', issue: 'exceeds the available liquidity of 67171250.00 NGN' },
+          { field: 'destinationNetwork', issue: 'leaves out the pools on every chain but BASE' },
+        ],
+      });
+      expect((await t.call('POST', path, { body: body({ amount: 100_000_000 }) })).status).toBe(201);
+    }
+  });
+
   it('refuses a bad body naming the field, an unconvertible pair and more than the pools hold', async () => {
     const cases: [Record<string, unknown>, number, string, string][] = [
       [{ amount: -1 }, 400, 'VALIDATION_ERROR', 'amount'],
@@ -171,6 +191,40 @@ describe('POST /api/v1/quotes and GET /api/v1/quotes/payments/{id}', () => {
     await t.call('POST', `${SIM}/${p.quoteId}/pay-in`);
     const paid = (await t.call('GET', `${PAYMENTS}/${p.quoteId}`)).body;
     expect(paid).toMatchObject({ HyperRailReference: p.HyperRailReference, status: 'COMPLETED', metadata: { cryptoPayIn: { status: 'COMPLETED' } } });
+  });
+
+  it('follows an allocation removed before completion: amounts, rate, provider and pay-in of the allocations left', async () => {
+    const [p] = (await t.call('POST', QUOTES, { body: body({ sourceCurrency: 'USDT', destinationCurrency: 'NGN', amount: 100000 }) })).body;
+    const q = (await t.call('GET', `${QUOTE}/${p.quoteId}`)).body;
+    const [first, second] = q.allocationResult.allocations;
+    expect([first.metadata.chain, second.metadata.chain, second.rate]).toEqual(['BASE', 'ETHEREUM', 1571.4]);
+    await advance(t, 10);
+    const removed = await t.call('PUT', `${QUOTE}/${p.quoteId}/remove/${first.id}`);
+    expect(removed.status).toBe(200);
+    const expected = {
+      ...p,
+      rate: 1571.4,
+      providerId: second.clientId,
+      providerBalanceId: second.poolAccountId,
+      amount: second.sourceAmount,
+      receiveAmount: second.allocatedAmount,
+      totalAmount: 56825.896825,
+      metadata: {
+        ...p.metadata,
+        cryptoPayIn: {
+          ...p.metadata.cryptoPayIn,
+          chain: 'ETHEREUM',
+          expectedAmount: 56825.396825,
+          warningMessage: `Send exactly 56825.396825 USDT on ETHEREUM to this address before ${p.expiresAt}; any other token, chain or amount is not credited.`,
+        },
+      },
+    };
+    expect(second.sourceAmount).toBe(56825.396825);
+    expect((await t.call('GET', `${PAYMENTS}/${p.quoteId}`)).body).toEqual(expected);
+    const done = await t.call('PUT', `${COMPLETE}/${p.quoteId}`, { body: { destination: { bank: { accountName: 'John Doe', accountNumber: '0123456789', bankCode: '058' } } } });
+    expect(done.body).toEqual(expected);
+    const [waiting] = await events('quote.awaiting_payment');
+    expect(waiting.data).toMatchObject({ amount: 56825.396825, receive_amount: second.allocatedAmount, total_amount: 56825.896825 });
   });
 
   it('shows EXPIRED once the ttl ran out, and CANCELLED after a cancellation', async () => {

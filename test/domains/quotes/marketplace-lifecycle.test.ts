@@ -117,6 +117,25 @@ describe('PUT /api/v1/quotes/complete/{id}', () => {
     expect((await events('quote')).map((e: { event: string }) => e.event)).toEqual(['quote.pending', 'quote.awaiting_payment', 'quote.completed']);
   });
 
+  it('replays a retry naming the same destination: the ignored form added, or the address in other letter case', async () => {
+    const token = await create();
+    const first = await complete(token.quoteId);
+    for (const body of [{ destination: { bank: BANK, blockChain: { address: ADDRESS } } }, { destination: { blockChain: { address: ADDRESS.toLowerCase() } } }]) {
+      const again = await complete(token.quoteId, body);
+      expect(again.status, again.text).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+    }
+    const fiat = await create({ sourceCurrency: 'USDT', destinationCurrency: 'NGN', amount: 20 });
+    const paid = await complete(fiat.quoteId, { destination: { bank: BANK, blockChain: { address: ADDRESS } } });
+    const retry = await complete(fiat.quoteId, toBank);
+    expect(retry.status, retry.text).toBe(200);
+    expect(retry.body).toEqual(paid.body);
+    const elsewhere = await complete(fiat.quoteId, { destination: { bank: { ...BANK, accountNumber: '0123456780' } } });
+    expect(elsewhere.status).toBe(409);
+    expect((await events('quote')).map((e: { event: string }) => e.event)).toEqual(['quote.pending', 'quote.awaiting_payment', 'quote.pending', 'quote.awaiting_payment']);
+  });
+
   it('answers 404 for an unknown quote and 409 for a quote that is not pending', async () => {
     expect((await complete('3b241101-e2bb-4255-8caf-4136c566a962')).status).toBe(404);
     const q = await create();

@@ -231,11 +231,43 @@ describe('PUT /api/v1/partners/marketplace/quote/{id}/remove/{itemId}', () => {
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.details).toEqual([{ field: 'itemId', issue: 'must be a UUID (8-4-4-4-12 hexadecimal digits), e.g. 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }]);
     expect((await t.call('PUT', `${QUOTE}/${q.quoteId}/remove/${second.id}`)).status).toBe(200);
-    const again = await t.call('PUT', `${QUOTE}/${q.quoteId}/remove/${second.id}`);
-    expect(again.status).toBe(404);
     const last = await t.call('PUT', `${QUOTE}/${q.quoteId}/remove/${first.id}`);
     expect(last.status).toBe(409);
     expect(last.body.error.code).toBe('INVALID_STATE_TRANSITION');
+  });
+
+  it('answers a retried removal with the quote as it stands, marked replayed, in any state', async () => {
+    const q = await twoPools();
+    const [first, second] = q.allocationResult.allocations;
+    const removed = await t.call('PUT', `${QUOTE}/${q.quoteId}/remove/${second.id}`);
+    expect(removed.headers.get('idempotent-replayed')).toBeNull();
+    const again = await t.call('PUT', `${QUOTE}/${q.quoteId}/remove/${second.id.toUpperCase()}`);
+    expect(again.status, again.text).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(removed.body);
+    expect(again.body.allocationResult.allocations).toEqual([first]);
+    await t.call('PUT', `/api/v1/quotes/complete/${q.quoteId}`, { body: { destination: { blockChain: { address: `0x${'b'.repeat(40)}` } } } });
+    const late = await t.call('PUT', `${QUOTE}/${q.quoteId}/remove/${second.id}`);
+    expect(late.status).toBe(200);
+    expect(late.body).toMatchObject({ status: 'awaiting_payment', totalSourceAmount: 67171250, totalDestinationAmount: 42500 });
+    // An allocation never removed is still refused on a quote that is no longer pending.
+    expect((await t.call('PUT', `${QUOTE}/${q.quoteId}/remove/${first.id}`)).status).toBe(409);
+  });
+
+  it('removes from the one quote when its id is sent in upper case, as every later read sees', async () => {
+    const q = await twoPools();
+    const [first, second] = q.allocationResult.allocations;
+    const res = await t.call('PUT', `${QUOTE}/${q.quoteId.toUpperCase()}/remove/${second.id.toUpperCase()}`);
+    expect(res.status).toBe(200);
+    expect(res.body.allocationResult.allocations).toEqual([first]);
+    for (const id of [q.quoteId, q.quoteId.toUpperCase()]) {
+      expect((await t.call('GET', `${QUOTE}/${id}`)).body).toEqual(res.body);
+    }
+    const done = await t.call('PUT', `/api/v1/quotes/complete/${q.quoteId}`, { body: { destination: { blockChain: { address: `0x${'b'.repeat(40)}` } } } });
+    expect(done.body).toMatchObject({ amount: 67171250, receiveAmount: 42500 });
+    const read = await t.call('GET', `/api/v1/quotes/payments/${q.quoteId.toUpperCase()}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(done.body);
   });
 
   it('answers 400 naming id for a quote id that is no UUID, on every route that takes one', async () => {
