@@ -27,11 +27,15 @@ export function tenantPools(t: Tenant): Pool[] {
 
 /** Take settled allocations out of the pools' balances and count one trade per pool. */
 export function drawDown(t: Tenant, allocations: readonly Pick<Allocation, 'poolId' | 'allocatedAmount'>[]): void {
+  // Draws on one pool are summed first: each read from the balance before the settlement, the last
+  // would overwrite the others.
+  const drawn = new Map<string, ReturnType<typeof dec>>();
+  for (const a of allocations) drawn.set(a.poolId, (drawn.get(a.poolId) ?? dec(0)).plus(a.allocatedAmount));
   const current = new Map(tenantPools(t).map((p) => [p.id, p] as const));
-  for (const a of allocations) {
-    const p = current.get(a.poolId);
+  for (const [poolId, amount] of drawn) {
+    const p = current.get(poolId);
     if (!p) continue;
-    const left = dec(p.availableBalance).minus(a.allocatedAmount);
+    const left = dec(p.availableBalance).minus(amount);
     states(t).put(p.id, { id: p.id, availableBalance: (left.isNegative() ? dec(0) : left).toFixed(), tradesCount: p.tradesCount + 1 });
   }
 }
