@@ -4,7 +4,7 @@
 import { COMMON_HTML, CURRENCY, EntityDecoder } from '@nodable/entities';
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { SandboxError } from '../kernel/errors.js';
-import { emptyBody, inXmlTerms, malformed } from './xml-errors.js';
+import { emptyBody, inXmlTerms, jsonBody, malformed } from './xml-errors.js';
 import { keyOf, messagePath, readXml } from './xml-reader.js';
 import { MAX_XML_DEPTH, scanXml } from './xml-scan.js';
 import { StructureCheck, type MessageStructure } from './xsd-structure.js';
@@ -45,6 +45,7 @@ export interface ParsedXml {
 export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): ParsedXml {
   const text = decode(input).replace(/^\uFEFF/, '');
   if (isEmptyBody(text)) throw emptyBody(options.roots);
+  if (/^\s*[[{]/.test(text)) throw jsonBody(options.roots);
   screen(text);
   // Before any parser: attributes other than xmlns and xsi:*, and over-long names, values and texts.
   // The same pass follows the structure, when one is given, and keeps what it found for the end.
