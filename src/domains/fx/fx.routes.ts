@@ -213,5 +213,6 @@ export const fxRoutes = newRouter()
         [{ field: 'file', issue: `must be one of: ${SERVED_XSD_FILES.join(', ')}` }],
       );
     }
-    return c.body(text, 200, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'public, max-age=3600' });
+    // Cached for an hour, but not for a client whose Accept admits no XML (it gets the reject): Vary names it.
+    return c.body(text, 200, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'public, max-age=3600', vary: 'Accept' });
   });

@@ -41,6 +41,8 @@ describe('Accept on the FX interface', () => {
     const served = await t.call('GET', '/xsd/FXTradInstr.xsd', { key: null, headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
     expect(served.status).toBe(200);
     expect(served.text).toContain('<xs:element name="FXTradInstr">');
+    // A cache keeps the XSD for an hour: it must not hand it to a client that takes no XML.
+    expect(served.headers.get('vary')).toBe('Accept');
   });
 
   it.each([
