@@ -2,7 +2,7 @@
 // XML: the reject says it is JSON and names the message the route takes, on every route with a body.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../support/app.js';
-import { fx, newTrade, rejection } from '../../support/fx.js';
+import { acceptBank, fx, instruction, newTrade, rejection } from '../../support/fx.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -28,5 +28,37 @@ describe('a JSON body sent as application/xml', () => {
   it('a UTF-8 BOM before the JSON is the same answer', async () => {
     const res = await fx(t, 'POST', '/trades', { xml: '\uFEFF{"amount":1}' });
     expect(rejection(res).text).toBe(said('FXTradInstr'));
+  });
+});
+
+// A character XML 1.0 does not allow was dropped on the way in, and the value read without it:
+// AmtDrctn 'B\u0001UY' was refused as "not 'BUY'", an AcctNm 'John&#1;Doe' kept as 'JohnDoe'.
+describe('a character XML does not allow', () => {
+  const MALFORMED = (why: string) => `The request body is not acceptable XML: ${why}. Send one well-formed UTF-8 XML message.`;
+
+  it.each([
+    ['sent as is', instruction().replace('<AmtDrctn>BUY', '<AmtDrctn>B\u0001UY'), 'the character U+0001 at line 6, column 14 is not allowed in XML; remove it'],
+    ['sent by reference', instruction().replace('<AmtDrctn>BUY', '<AmtDrctn>B&#1;UY'), "the character reference '&#1;' stands for U+0001, which XML does not allow; remove it"],
+    ['a NUL by hexadecimal reference', instruction().replace('<AmtDrctn>BUY', '<AmtDrctn>&#x0;BUY'), "the character reference '&#x0;' stands for U+0000, which XML does not allow; remove it"],
+    ['U+FFFE by reference', instruction().replace('<AmtDrctn>BUY', '<AmtDrctn>&#xFFFE;BUY'), "the character reference '&#xFFFE;' stands for U+FFFE, which XML does not allow; remove it"],
+    ['a reference past the last character', instruction().replace('<AmtDrctn>BUY', '<AmtDrctn>&#x110000;BUY'), "the character reference '&#x110000;' stands for no character, which XML does not allow; remove it"],
+  ])('%s is 400 MALFORMED_XML naming it, and no trade is made', async (_what, xml, why) => {
+    const res = await fx(t, 'POST', '/trades', { xml });
+    expect(rejection(res)).toEqual({ status: 400, code: 'MALFORMED_XML', location: undefined, text: MALFORMED(why) });
+    const events = await t.call('GET', '/_sandbox/events?type=fx_trade.newt');
+    expect(events.body.data).toEqual([]);
+  });
+
+  it('an accept whose AcctNm holds one is refused, not settled to the name without it', async () => {
+    const id = await newTrade(t, { base: 'USDT', quoted: 'NGN', amount: '1000', direction: 'BUY' });
+    const xml = acceptBank.replace('John Doe', 'John&#1;Doe');
+    const res = await fx(t, 'POST', `/trades/${id}/accept`, { xml });
+    expect(rejection(res)).toMatchObject({ status: 400, code: 'MALFORMED_XML' });
+    expect((await fx(t, 'GET', `/trades/${id}`)).xml.Sts).toBe('NEWT');
+  });
+
+  it('a reference to a character XML allows is taken', async () => {
+    const xml = instruction().replace('<AmtDrctn>BUY', '<AmtDrctn>B&#85;&#x59;');
+    expect((await fx(t, 'POST', '/trades', { xml })).status).toBe(201);
   });
 });
