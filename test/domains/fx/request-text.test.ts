@@ -1,5 +1,5 @@
-// A JSON body sent to the FX interface as XML (Content-Type application/xml) is told apart from broken
-// XML: the reject says it is JSON and names the message the route takes, on every route with a body.
+// What the reject says of the text of a request: a JSON body sent as XML, a character XML does not
+// allow, a code in another letter case; each is named with what to send instead.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../support/app.js';
 import { acceptBank, fx, instruction, newTrade, rejection } from '../../support/fx.js';
@@ -60,5 +60,26 @@ describe('a character XML does not allow', () => {
   it('a reference to a character XML allows is taken', async () => {
     const xml = instruction().replace('<AmtDrctn>BUY', '<AmtDrctn>B&#85;&#x59;');
     expect((await fx(t, 'POST', '/trades', { xml })).status).toBe(201);
+  });
+});
+
+// A case slip is the usual cause of a refused code, as on the JSON routes, whose message names the
+// value to send; the XML reject said only what the value must be.
+describe('a code sent in another letter case', () => {
+  it.each([
+    ['AmtDrctn', instruction({ direction: 'buy' }), "AmtDrctn must be one of BUY, SELL, not 'buy' (send 'BUY', in that case)"],
+    ['AmtDrctn', instruction({ direction: 'Sell' }), "AmtDrctn must be one of BUY, SELL, not 'Sell' (send 'SELL', in that case)"],
+    ['CcyPair/BaseCcy', instruction({ base: 'ngn' }), "CcyPair/BaseCcy must be a currency code of 3 to 5 capital letters, e.g. USD, not 'ngn' (send 'NGN', in that case)"],
+    ['CcyPair/QtdCcy', instruction({ quoted: 'Usdt' }), "CcyPair/QtdCcy must be a currency code of 3 to 5 capital letters, e.g. USD, not 'Usdt' (send 'USDT', in that case)"],
+  ])('%s is refused naming the code to send', async (location, xml, issue) => {
+    const res = await fx(t, 'POST', '/trades', { xml });
+    expect(rejection(res)).toEqual({ status: 400, code: 'VALIDATION_ERROR', location, text: `Invalid request body: ${issue}.` });
+  });
+
+  it('a value that is no code in any case gets no such hint', async () => {
+    const res = await fx(t, 'POST', '/trades', { xml: instruction({ direction: 'HOLD', base: 'N1N' }) });
+    expect(res.xml.Rsn).toMatchObject({
+      AddtlData: "CcyPair/BaseCcy: must be a currency code of 3 to 5 capital letters, e.g. USD, not 'N1N'; AmtDrctn: must be one of BUY, SELL, not 'HOLD'",
+    });
   });
 });
