@@ -4091,7 +4091,7 @@ export interface operations {
                     "application/xml": string;
                 };
             };
-            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
+            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity, an Accept header that admits no XML (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
@@ -4168,7 +4168,7 @@ export interface operations {
                     "application/xml": string;
                 };
             };
-            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
+            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity, an Accept header that admits no XML (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
@@ -4241,7 +4241,7 @@ export interface operations {
                     "application/xml": string;
                 };
             };
-            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
+            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity, an Accept header that admits no XML (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
@@ -4344,7 +4344,7 @@ export interface operations {
                     "application/xml": string;
                 };
             };
-            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
+            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity, an Accept header that admits no XML (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
@@ -4447,7 +4447,7 @@ export interface operations {
                     "application/xml": string;
                 };
             };
-            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
+            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity, an Accept header that admits no XML (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
@@ -4550,7 +4550,7 @@ export interface operations {
                     "application/xml": string;
                 };
             };
-            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
+            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity, an Accept header that admits no XML (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
@@ -4609,7 +4609,7 @@ export interface operations {
                     "application/xml": string;
                 };
             };
-            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
+            /** @description Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity, an Accept header that admits no XML (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
             400: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
@@ -4655,6 +4655,16 @@ export interface operations {
         responses: {
             /** @description The XML schema */
             200: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description An Accept header that admits no XML (root MsgRjct, XSD /xsd/MsgRjct.xsd) */
+            400: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;

@@ -11,12 +11,18 @@ export interface Rule {
   expect: string;
   /** A further check on text the pattern accepted; returns the issue, if any. */
   check?: (value: string) => string | undefined;
+  /** Text the pattern refused that is an accepted value in another letter case: that value. */
+  cased?: (value: string) => string | undefined;
 }
 
 const positive = (value: string) => (/^[0.]+$/.test(value) ? 'must be greater than zero' : undefined);
 
 export const rules = {
-  currency: { pattern: /^[A-Z]{3,5}$/, expect: 'a currency code of 3 to 5 capital letters, e.g. USD' },
+  currency: {
+    pattern: /^[A-Z]{3,5}$/,
+    expect: 'a currency code of 3 to 5 capital letters, e.g. USD',
+    cased: (value: string) => (/^[A-Za-z]{3,5}$/.test(value) ? value.toUpperCase() : undefined),
+  },
   amount: {
     pattern: /^[0-9]+(\.[0-9]{1,5})?$/,
     expect: 'a plain decimal amount with at most 5 decimals and no exponent or separators, e.g. 1000.50',
@@ -36,6 +42,7 @@ export const rules = {
   oneOf: (values: readonly string[]): Rule => ({
     pattern: new RegExp(`^(?:${values.join('|')})$`),
     expect: `one of ${values.join(', ')}`,
+    cased: (value: string) => values.find((v) => v.toLowerCase() === value.toLowerCase()),
   }),
 } satisfies Record<string, Rule | ((...args: never[]) => Rule)>;
 
@@ -87,7 +94,9 @@ export class BodyReader {
       return undefined;
     }
     if (!rule.pattern.test(value)) {
-      this.problem(path, `must be ${rule.expect}, not '${clip(value)}'`);
+      // A case slip is the usual cause, as on the JSON routes: the value to send is named.
+      const cased = rule.cased?.(value);
+      this.problem(path, `must be ${rule.expect}, not '${clip(value)}'${cased === undefined ? '' : ` (send '${cased}', in that case)`}`);
       return undefined;
     }
     const issue = rule.check?.(value);

@@ -10,6 +10,13 @@ export const malformed = (why: string) =>
 export const emptyBody = (roots: readonly string[]) =>
   new SandboxError('MALFORMED_XML', `The request body is empty. Send an XML message whose root element is ${roots.join(' or ')}, with Content-Type: application/xml.`);
 
+/** A body that is JSON (it begins with { or [, which XML never does): said as such, with the message the route takes. */
+export const jsonBody = (roots: readonly string[]) =>
+  new SandboxError(
+    'MALFORMED_XML',
+    `The request body is JSON, but the FX interface takes XML. Send an XML message whose root element is ${roots.join(' or ')}, with Content-Type: application/xml.`,
+  );
+
 /** A refusal of the scan before parsing (xml-scan.ts): what is wrong, what to send instead, and where (the reject's ErrLctn). */
 export const refusedBeforeParsing = (why: string, instead: string, at: ErrorDetail) =>
   new SandboxError('MALFORMED_XML', `The request body is not acceptable XML: ${why}. ${instead}`, [at]);

@@ -69,8 +69,11 @@ describe('parseXml', () => {
     const rsn = (xml: string) => parseXml(xml, { roots: ['FXTradCxlReq'] }).body.Rsn;
     const v11 = '<?xml version="1.1"?><FXTradCxlReq><Rsn>a&#1;b</Rsn></FXTradCxlReq>';
     const v10 = '<FXTradCxlReq><Rsn>a&#1;b</Rsn></FXTradCxlReq>';
-    // XML 1.1 allows the control character &#1; refers to; XML 1.0 does not, and it is dropped.
-    expect([rsn(v11), rsn(v10), rsn(v11), rsn(v10.replace('<Rsn>', '<!-- c --><Rsn>'))]).toEqual(['a\u0001b', 'ab', 'a\u0001b', 'ab']);
+    // XML 1.1 allows the control character &#1; refers to; XML 1.0 does not, and refuses the body.
+    expect(rsn(v11)).toBe('a\u0001b');
+    expect(failure(() => rsn(v10)).message).toMatch(/'&#1;' stands for U\+0001, which XML does not allow/);
+    expect(rsn(v11)).toBe('a\u0001b');
+    expect(failure(() => rsn(v10.replace('<Rsn>', '<!-- c --><Rsn>'))).code).toBe('MALFORMED_XML');
   });
 
   it.each([

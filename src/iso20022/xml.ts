@@ -4,7 +4,7 @@
 import { COMMON_HTML, CURRENCY, EntityDecoder } from '@nodable/entities';
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { SandboxError } from '../kernel/errors.js';
-import { emptyBody, inXmlTerms, malformed } from './xml-errors.js';
+import { emptyBody, inXmlTerms, jsonBody, malformed } from './xml-errors.js';
 import { keyOf, messagePath, readXml } from './xml-reader.js';
 import { MAX_XML_DEPTH, scanXml } from './xml-scan.js';
 import { StructureCheck, type MessageStructure } from './xsd-structure.js';
@@ -45,6 +45,7 @@ export interface ParsedXml {
 export function parseXml(input: string | Uint8Array, options: ParseXmlOptions): ParsedXml {
   const text = decode(input).replace(/^\uFEFF/, '');
   if (isEmptyBody(text)) throw emptyBody(options.roots);
+  if (/^\s*[[{]/.test(text)) throw jsonBody(options.roots);
   screen(text);
   // Before any parser: attributes other than xmlns and xsi:*, and over-long names, values and texts.
   // The same pass follows the structure, when one is given, and keeps what it found for the end.
@@ -150,9 +151,37 @@ function screen(text: string): void {
   }
   const decl = /^\s*<\?xml\s[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(text);
   if (decl && !/^utf-?8$/i.test(decl[1])) throw malformed(`the declared encoding ${decl[1]} is not supported; use UTF-8`);
+  // A character XML does not allow, sent as is or by reference, was dropped on the way and the value
+  // read without it (AmtDrctn 'B\u0001UY' was refused as not 'BUY'): it is named where it stands.
+  const raw = NOT_XML_RAW.exec(text);
+  if (raw) throw malformed(`the character ${codePoint(raw[0].codePointAt(0)!)} at ${position(text, raw.index)} is not allowed in XML; remove it`);
   if (!text.includes('&')) return;
-  const entity = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)([^;\s<]{0,20};?)/.exec(outsideCdata(text));
+  const outside = outsideCdata(text);
+  const entity = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)([^;\s<]{0,20};?)/.exec(outside);
   if (entity) throw malformed(`'&${entity[1]}' is not a character reference XML defines; escape a literal & as &amp;`);
+  // XML 1.1 takes references to the control characters; 1.0, every other body's version, does not.
+  if (!outside.includes('&#') || /^<\?xml\s[^>]*version\s*=\s*["']1\.1["']/.test(text)) return;
+  for (const m of outside.matchAll(/&#(?:x([0-9a-fA-F]+)|([0-9]+));/g)) {
+    const c = m[1] === undefined ? Number(m[2]) : parseInt(m[1], 16);
+    if (!isXmlChar(c)) throw malformed(`the character reference '${m[0].length > 20 ? `${m[0].slice(0, 20)}…` : m[0]}' stands for ${c > 0x10ffff ? 'no character' : codePoint(c)}, which XML does not allow; remove it`);
+  }
+}
+
+// eslint-disable-next-line no-control-regex
+// (A body's text comes decoded from UTF-8, which holds no lone surrogate.)
+const NOT_XML_RAW = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+
+/** XML 1.0's Char production. */
+const isXmlChar = (c: number) =>
+  c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+
+const codePoint = (c: number) => `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** `line 2, column 7` of an index into the text. */
+function position(text: string, index: number): string {
+  const before = text.slice(0, index);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${index - before.lastIndexOf('\n')}`;
 }
 
 /**

@@ -33,6 +33,49 @@ export function xmlErrors(): MiddlewareHandler<AppEnv> {
   };
 }
 
+/** The XML types an FX answer satisfies: it is sent as application/xml, which text/xml readers take too. */
+const XML_RANGES = [
+  ['application/xml', 'application/*'],
+  ['text/xml', 'text/*'],
+] as const;
+
+/**
+ * Whether an Accept header (RFC 9110) admits an XML answer: for application/xml or text/xml, the most
+ * specific range naming it (the type itself, then type/*, then *\/*) has a weight above 0. No header,
+ * or an empty one, admits anything.
+ */
+export function acceptsXml(header: string | undefined): boolean {
+  if (header === undefined || header === '*/*' || header === 'application/xml') return true;
+  const weights = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [range = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    if (range === '') continue;
+    const q = params.find((p) => /^q\s*=/.test(p));
+    const weight = q === undefined ? 1 : Number(q.slice(q.indexOf('=') + 1).trim());
+    weights.set(range, Math.max(weights.get(range) ?? 0, Number.isFinite(weight) ? weight : 0));
+  }
+  if (weights.size === 0) return true;
+  return XML_RANGES.some(([type, family]) => (weights.get(type) ?? weights.get(family) ?? weights.get('*/*') ?? 0) > 0);
+}
+
+/**
+ * Route middleware of every FX route: the interface answers in XML only (the API document's
+ * Accept: application/xml), so an Accept header that admits no XML type is 400 naming it, in the
+ * reject it would get anyway, rather than an answer the client said it cannot read.
+ */
+export const xmlAccepted: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const accept = c.req.header('accept');
+  if (!acceptsXml(accept)) {
+    const shown = accept!.length > 60 ? `${accept!.slice(0, 60)}…` : accept;
+    throw new SandboxError(
+      'VALIDATION_ERROR',
+      `The FX interface answers in XML only, and the Accept header '${shown}' admits no XML type. Send Accept: application/xml (or leave the header out).`,
+      [{ field: 'Accept', issue: 'must admit application/xml: send application/xml, text/xml, application/*, text/* or */*' }],
+    );
+  }
+  await next();
+};
+
 /** Send one XML message. */
 export function xml(c: Context<AppEnv>, body: string, status: 200 | 201 = 200): Response {
   c.set('responseBody', body);

@@ -10,7 +10,7 @@ import { buildTradeCancellationResponse, parseTradeCancellation } from '../../is
 import { buildTradeConfirmationResponse, parseTradeConfirmation } from '../../iso20022/trade-confirmation.js';
 import { buildTradeInstructionResponse, parseTradeInstruction } from '../../iso20022/trade-instruction.js';
 import { buildTradeStatus } from '../../iso20022/trade-status.js';
-import { FX_BASE, xml, xmlBody } from './fx.http.js';
+import { FX_BASE, xml, xmlAccepted, xmlBody } from './fx.http.js';
 import { ListingsQuery, RatesQuery, TradeParams, XsdParams, xmlRejects, xmlRequest, xmlResponse } from './fx.schema.js';
 import { acceptTrade, cancelTrade, confirmTrade, createTrade, getTrade, ttlLeft, type TradeRecord } from './fx.service.js';
 import { listingFilterWarnings, listingsReport } from './fx.listings.js';
@@ -29,6 +29,7 @@ const create = createRoute({
   method: 'post',
   path: `${FX_BASE}/trades`,
   operationId: 'createFxTrade',
+  middleware: xmlAccepted, // an Accept header that admits no XML is refused first
   tags,
   security,
   summary: 'Create an FX trade (fxtr.014.001.05)',
@@ -46,6 +47,7 @@ const read = createRoute({
   method: 'get',
   path: trade,
   operationId: 'getFxTrade',
+  middleware: xmlAccepted,
   tags,
   security,
   summary: 'Read an FX trade (fxtr.017.001.05)',
@@ -57,6 +59,7 @@ const accept = createRoute({
   method: 'post',
   path: `${trade}/accept`,
   operationId: 'acceptFxTrade',
+  middleware: xmlAccepted,
   tags,
   security,
   summary: 'Accept an FX trade (fxtr.014.001.05)',
@@ -71,6 +74,7 @@ const confirm = createRoute({
   method: 'post',
   path: `${trade}/confirmation`,
   operationId: 'confirmFxTrade',
+  middleware: xmlAccepted,
   tags,
   security,
   summary: 'Confirm an FX trade (fxtr.037.001.02)',
@@ -83,6 +87,7 @@ const cancel = createRoute({
   method: 'put',
   path: `${trade}/cancellation`,
   operationId: 'cancelFxTrade',
+  middleware: xmlAccepted,
   tags,
   security,
   summary: 'Cancel an FX trade (fxtr.016.001.05)',
@@ -95,6 +100,7 @@ const listings = createRoute({
   method: 'get',
   path: `${FX_BASE}/listings`,
   operationId: 'listFxListings',
+  middleware: xmlAccepted,
   tags,
   security,
   summary: 'List liquidity pools (reda.041.001.01)',
@@ -106,6 +112,7 @@ const rates = createRoute({
   method: 'get',
   path: `${FX_BASE}/rates/makers`,
   operationId: 'getMakerRate',
+  middleware: xmlAccepted,
   tags,
   security,
   summary: 'Read the market-maker rate of a pair',
@@ -120,6 +127,7 @@ const xsd = createRoute({
   method: 'get',
   path: '/xsd/{file}',
   operationId: 'getXsd',
+  middleware: xmlAccepted,
   tags,
   security: [],
   summary: 'The XSD of an FX message',
@@ -127,6 +135,7 @@ const xsd = createRoute({
   request: { params: XsdParams },
   responses: {
     200: { description: 'The XML schema', content: { 'application/xml': { schema: { type: 'string' as const } } } },
+    400: xmlResponse('MsgRjct', 'An Accept header that admits no XML'),
     404: xmlResponse('MsgRjct', 'No message has that root'),
   },
 });
@@ -204,5 +213,6 @@ export const fxRoutes = newRouter()
         [{ field: 'file', issue: `must be one of: ${SERVED_XSD_FILES.join(', ')}` }],
       );
     }
-    return c.body(text, 200, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'public, max-age=3600' });
+    // Cached for an hour, but not for a client whose Accept admits no XML (it gets the reject): Vary names it.
+    return c.body(text, 200, { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'public, max-age=3600', vary: 'Accept' });
   });

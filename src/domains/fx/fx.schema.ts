@@ -23,7 +23,7 @@ export const xmlResponse = (root: XsdName, description: string) => ({
 });
 
 const REJECT_DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity',
+  400: 'Malformed XML, a DOCTYPE, a missing or invalid element (named in ErrLctn), no liquidity, an Accept header that admits no XML',
   401: 'Missing or invalid API key',
   404: 'Unknown trade, pair or route',
   409: 'A move the trade state (or its expired TTL) does not allow',

@@ -33,9 +33,9 @@ const wrapped = `<?xml version="1.0" encoding="UTF-8"?>
   </fx:FXTradInstr>
 </fx:Document>`;
 
-// Text a partner sent, echoed in a reject: markup characters, a character XML cannot carry, an
-// astral character, quotes.
-const echoed = instruction({ amount: `1&amp;0 &lt;&#x1F4B6;&gt; "'x'" a>b &#1;`, base: 'ngn' }).replace('<AmtDrctn>BUY', '<AmtDrctn>B\u0001UY');
+// Text a partner sent, echoed in a reject: markup characters, an astral character, quotes. (A
+// character XML cannot carry is refused before any value is read.)
+const echoed = instruction({ amount: `1&amp;0 &lt;&#x1F4B6;&gt; "'x'" a>b`, base: 'ngn' }).replace('<AmtDrctn>BUY', '<AmtDrctn>Buy');
 const crlf = instruction({ amount: '10.5' }).replace(/\n/g, '\r\n');
 
 const STEPS: Step[] = [
