@@ -10,9 +10,9 @@ describe('drawing pools down', () => {
     const tenant = await t.tenants.get(KEY, 'sandbox');
     const [pool, other] = tenantPools(tenant);
     drawDown(tenant, [
-      { poolId: pool!.id, allocatedAmount: '10.5' },
-      { poolId: other!.id, allocatedAmount: '1' },
-      { poolId: pool!.id, allocatedAmount: '4.5' },
+      { poolId: pool!.id, allocatedAmount: dec('10.5') },
+      { poolId: other!.id, allocatedAmount: dec('1') },
+      { poolId: pool!.id, allocatedAmount: dec('4.5') },
     ]);
     const after = new Map(tenantPools(tenant).map((p) => [p.id, p]));
     expect(after.get(pool!.id)).toMatchObject({ availableBalance: dec(pool!.availableBalance).minus(15).toFixed(), tradesCount: pool!.tradesCount + 1 });
