@@ -24,6 +24,8 @@ describe('GET /listings', () => {
     });
     expect(rejection(await fx(t, 'GET', '/listings?page=1.5')).text).toBe('Invalid request query: page must be a whole number from 0 to 2147483647.');
     expect(rejection(await fx(t, 'GET', '/listings?pageSize=101')).text).toBe('Invalid request query: pageSize must be at most 100.');
+    // Digits only: 0x10, 1e1 and ' 5' are not read as 16, 10 and 5.
+    for (const q of ['page=0x10', 'page=1e1', 'pageSize=%205', 'pageSize=5.0']) expect(rejection(await fx(t, 'GET', `/listings?${q}`)).text, q).toMatch(/must be a whole number from/);
     // One reading of a whole number on every listing (the bulk page's too): an empty value is 0.
     expect(listings(await fx(t, 'GET', '/listings?page=&pageSize=2'))).toHaveLength(2);
     const none = rejection(await fx(t, 'GET', '/rates/makers?to=USDT'));

@@ -193,7 +193,7 @@ describe('bulk page', () => {
     expect(big.body.totalPages).toBe(2);
     expect((await page(id, '?page=&size=100')).body).toMatchObject({ pageNumber: 0, pageSize: 100 });
     expect((await page(id, '?size=abc')).body.error.details).toEqual([{ field: 'size', issue: 'must be a whole number from 1 to 100' }]);
-    for (const [q, field] of [['size=101', 'size'], ['size=0', 'size'], ['page=-1', 'page'], ['page=x', 'page'], ['size=1.5', 'size'], ['from=yesterday', 'from'], ['to=2026-13-45', 'to']]) {
+    for (const [q, field] of [['size=101', 'size'], ['size=0', 'size'], ['page=-1', 'page'], ['page=x', 'page'], ['size=1.5', 'size'], ['size=0x10', 'size'], ['page=1e1', 'page'], ['from=yesterday', 'from'], ['to=2026-13-45', 'to']]) {
       const res = await page(id, `?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.body.error.details[0].field, q).toBe(field);
