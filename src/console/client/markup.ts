@@ -55,7 +55,9 @@ export const pathCode = (p: string) => `<code class="path">${esc(p).replace(/(\/
 /** The mark of a call or control the live service does not have, shown under live keys. */
 export const SANDBOX_ONLY = '<span class="sandbox-only" title="The live service has no such call: this is the sandbox\'s control API">sandbox only</span>';
 export const time = (iso: string | null | undefined) => (iso ? `<time datetime="${esc(iso)}">${esc(iso.replace('T', ' ').replace('Z', ''))}</time>` : '');
-export const block = (title: string, text: string) => (text ? `<h4>${esc(title)}</h4><pre tabindex="0">${esc(text)}</pre>` : '');
+/** A titled body; its heading one level under the list's own (h4 under a step's h3, h3 under a view's h2, so no level is skipped). */
+export const block = (title: string, text: string, level: 3 | 4 = 4) =>
+  text ? (level === 4 ? `<h4>${esc(title)}</h4>` : `<h3 class="block-title">${esc(title)}</h3>`) + `<pre tabindex="0">${esc(text)}</pre>` : '';
 export const headers = (h: Record<string, string>) =>
   Object.entries(h ?? {})
     .map(([k, v]) => `${k}: ${v}`)
