@@ -260,4 +260,48 @@ describe('the console views in Chromium', () => {
     await page.close();
   });
 
+  it('works from the keyboard: Tab from the console reaches the flows and the form, and a control drawn again keeps the focus', { timeout: 60_000 }, async () => {
+    const { page, problems } = await open(1440);
+    await signIn(page);
+    const focused = () => page.evaluate(() => {
+      const a = document.activeElement as HTMLElement;
+      return a.id ? `#${a.id}` : `${a.tagName.toLowerCase()}[${a.getAttribute('data-action') ?? ''}${a.getAttribute('data-flow') ? ` ${a.getAttribute('data-flow')}` : ''}]`;
+    });
+    const order: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      order.push(await focused());
+    }
+    expect(order).toEqual(['#step-mode', 'button[flow fiat-payout]', 'button[flow failing-payout]', 'button[flow marketplace-quote]']);
+    // The focused control is drawn with a visible outline.
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe('none');
+
+    // Enter on "Use for this key", Space on "Back to the default": the scenario changes and the focus stays on the button pressed.
+    await page.goto(`${server.url}/console#/settings`);
+    await page.waitForSelector('#scenario-pick', { state: 'attached' });
+    await page.selectOption('#scenario-pick', 'failures');
+    await page.focus('[data-action="scenario"]');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.textContent('[data-field="scenario"]')).toBe('failures');
+    expect(await focused()).toBe('button[scenario]');
+    await page.focus('[data-action="scenario-default"]');
+    await page.keyboard.press(' ');
+    await expect.poll(() => page.textContent('[data-field="scenario"]')).toBe('default');
+    expect(await focused()).toBe('button[scenario-default]');
+
+    // A move pressed from the keyboard: the resource is drawn in its new state and the focus stays with it (its next move).
+    await page.goto(`${server.url}/console#/flows`);
+    await page.selectOption('#compose-kind', 'fx-trade');
+    await page.click('[data-action="compose-send"]');
+    await page.goto(`${server.url}/console#/resources`);
+    const accept = page.locator('[data-view="resources"] [data-action="simulate"][data-event="accept"]');
+    await accept.focus();
+    const id = await accept.getAttribute('data-id');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator(`[data-view="resources"] .resource[data-id="${id}"] header .status`).textContent()).toBe('settling');
+    expect(await page.evaluate(() => document.activeElement?.closest('.resource')?.getAttribute('data-id') ?? document.activeElement?.tagName)).toBe(id);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
 });

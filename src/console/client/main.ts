@@ -58,14 +58,32 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     return p;
   }
 
-  /** Replace a view's HTML only when it changed, keeping open <details> open. */
+  /** What names an element across two renderings of its view: its tag, id, action and what the action acts on (a summary: its details'). */
+  const NAMING = ['id', 'data-action', 'data-kind', 'data-id', 'data-event', 'data-list', 'data-keep'];
+  const signature = (e: Element) =>
+    [e.tagName, ...NAMING.map((a) => e.getAttribute(a) ?? ''), e.tagName === 'SUMMARY' ? (e.parentElement?.getAttribute('data-keep') ?? '') : ''].join('|');
+
+  /** Replace a view's HTML only when it changed, keeping open <details> open and the keyboard focus on the same control. */
   function put(view: string, html: string): void {
     const box = el(`[data-view="${view}"]`);
     if (!box || rendered[view] === html) return;
     rendered[view] = html;
     const open = new Set(Array.from(box.querySelectorAll('details[open]')).map((d) => d.getAttribute('data-keep')));
+    const focused = doc.activeElement;
+    const held = focused && focused !== box && box.contains(focused) ? signature(focused) : undefined;
+    const nth = held ? Array.from(box.querySelectorAll('*')).filter((e) => signature(e) === held).indexOf(focused!) : -1;
     box.innerHTML = html;
     for (const d of Array.from(box.querySelectorAll('details[data-keep]'))) if (open.has(d.getAttribute('data-keep'))) d.setAttribute('open', '');
+    // A button pressed from the keyboard (a scenario chosen, a move simulated) is drawn again: focus stays on it rather than falling to the page.
+    // A move the new state no longer allows is gone: focus goes to the first control of the same resource (its Details link).
+    if (held) {
+      const all = Array.from(box.querySelectorAll('*')) as HTMLElement[];
+      const same = all.filter((e) => signature(e) === held);
+      const id = focused!.getAttribute('data-id');
+      const near = id === null ? undefined : all.find((e) => e.getAttribute('data-id') === id && e.matches('button, a[href], summary, [tabindex]'));
+      const inside = id === null ? undefined : all.find((e) => e.getAttribute('data-id') === id)?.querySelector<HTMLElement>('a[href], button, summary');
+      (same[Math.min(nth, same.length - 1)] ?? near ?? inside)?.focus({ preventScroll: true });
+    }
   }
 
   function say(field: string, text: string, outcome?: string): void {
