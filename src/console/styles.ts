@@ -63,6 +63,10 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 ol.timeline { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem; padding: 0; margin: .35rem 0; }
 ol.timeline li + li::before { content: '→ '; color: var(--muted); }
 .reason { color: var(--bad); }
+/* A refusal's fields, one a line, above the exchange. */
+.problems { border-left: 3px solid var(--bad); padding: 0 0 0 .75rem; margin: .5rem 0; }
+.problems h3 { color: var(--bad); margin: 0; }
+.problems ul { margin: .25rem 0; padding-left: 1.25rem; }
 .flows button { margin: 0 .4rem .4rem 0; }
 .flows button small { display: block; color: var(--muted); font-size: .8rem; }
 button:disabled { opacity: .55; cursor: progress; }

@@ -304,4 +304,60 @@ describe('the console views in Chromium', () => {
     await page.close();
   });
 
+  it('shows what the sandbox refused and why: every field a 400 names, the XML reject too, a body that is not JSON, a sandbox that does not answer', { timeout: 60_000 }, async () => {
+    const { page, problems } = await open(1440);
+    const fields = () => page.locator('[data-view="compose"] [data-field="problems"] li').allTextContents();
+    await page.goto(`${server.url}/console`);
+    // A sandbox that does not answer when the key is entered: the key screen says so (not an earlier try's message).
+    await page.route('**/_sandbox/clock', (route) =>
+      route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ status: 'error', message: 'The API key is not valid.' }) }),
+    );
+    await page.fill('#key', 'sk_test_refused');
+    await page.press('#key', 'Enter');
+    await expect.poll(() => page.textContent('[data-field="key-error"]')).toBe('The API key is not valid.');
+    await page.unroute('**/_sandbox/clock');
+    await page.route('**/_sandbox/clock', (route) => route.abort('connectionrefused'));
+    await page.fill('#key', 'sk_test_unanswered');
+    await page.press('#key', 'Enter');
+    await expect.poll(() => page.textContent('[data-field="key-error"]')).toMatch(/^The sandbox at http:\/\/127\.0\.0\.1:\d+ did not answer GET \/_sandbox\/clock: it has stopped or cannot be reached/);
+    expect(await page.getAttribute('body', 'data-state')).toBe('locked');
+    await page.unroute('**/_sandbox/clock');
+    await signIn(page);
+
+    // A 400 names four fields; the message says one, and the form lists all four.
+    await page.fill('#compose-body', '{"amount": "x"}');
+    await page.click('[data-action="compose-send"]');
+    await expect.poll(fields).toEqual([
+      'reference is required: send a string',
+      'amount must be a number, not a string',
+      'currency is required: send one of: NGN, GHS, USD',
+      'destination is required: send an object',
+    ]);
+    expect(await page.textContent('[data-field="compose-result"]')).toBe('→ 400: Invalid request body: reference is required: send a string (and 3 more problems, listed in error.details).');
+    // The FX interface refuses in XML: its ErrLctn and AddtlData, one field a line.
+    await page.selectOption('#compose-kind', 'fx-trade');
+    await page.fill('#compose-body', '<FXTradInstr><CcyPair><BaseCcy>NGN</BaseCcy></CcyPair></FXTradInstr>');
+    await page.click('[data-action="compose-send"]');
+    await expect.poll(fields).toEqual([
+      'CcyPair/QtdCcy is required: CcyPair ends without it; CcyPair holds BaseCcy and QtdCcy, in this order',
+      'TradAmts is required: FXTradInstr ends without it; FXTradInstr holds CcyPair, TradAmts, AgrdRate (optional) and AmtDrctn, in this order',
+    ]);
+    // A body that is not JSON is not sent: the result beside Send says so, and the last exchange goes.
+    await page.selectOption('#compose-kind', 'payout');
+    await page.fill('#compose-body', '{not json');
+    await page.click('[data-action="compose-send"]');
+    await expect.poll(() => page.textContent('[data-field="compose-result"]')).toMatch(/^Not sent: the body is not JSON: /);
+    expect(await page.textContent('[data-view="compose"]')).toBe('');
+    // A send the sandbox does not answer is said, not dropped.
+    await page.click('[data-action="compose-fill"]');
+    await page.route('**/api/v1/partners/payouts', (route) => route.abort('connectionrefused'));
+    await page.click('[data-action="compose-send"]');
+    await expect.poll(() => page.textContent('[data-field="action-result"]')).toMatch(/did not answer POST \/api\/v1\/partners\/payouts: it has stopped or cannot be reached/);
+    // A report that cannot be read says so in its view, which is not left blank.
+    await page.route('**/_sandbox/report', (route) => route.abort('connectionrefused'));
+    await page.click('[data-nav="readiness"]');
+    await expect.poll(() => page.textContent('[data-view="readiness"]')).toMatch(/^Could not read the readiness report: The sandbox at .* did not answer GET \/_sandbox\/report/);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

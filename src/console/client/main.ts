@@ -4,7 +4,7 @@ import type { Api, Exchange } from './api.js';
 import type { Flow, FlowTools, Step } from './flow.js';
 import type { Snapshot, Views } from './views.js';
 import { CHART_HEIGHT, chartWidth, drawMarketChart, type MarketSample } from './market-chart.js';
-import { keyField } from './markup.js';
+import { keyField, problemList } from './markup.js';
 import type { Balance, ClockState, Delivery, JournalEntry, Listed, MagicValue, Rate, ResourceRow, SandboxEvent, ScenarioState, ScenarioSummary, WebhookSettings } from './types.js';
 import { readiness, type ReadinessReport } from './readiness-view.js';
 import { resourceDetail, type DetailTarget } from './resource-detail.js';
@@ -201,9 +201,15 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     try {
       put('readiness', readiness(await api.read<ReadinessReport>('/_sandbox/report')));
     } catch (err) {
-      say('action-result', `Could not read the readiness report: ${(err as Error).message}`, 'failed');
+      const text = `Could not read the readiness report: ${(err as Error).message}`;
+      // The panel says it too: a view left blank would look like a report with nothing in it.
+      put('readiness', failedPanel(text));
+      say('action-result', text, 'failed');
     }
   }
+
+  /** A view's place when its read failed: what failed and why, in the failure colour. */
+  const failedPanel = (text: string) => `<p class="empty" data-outcome="failed" data-field="read-failed">${views.esc(text)}</p>`;
 
   /** One poll at a time; a call while one runs waits for it and runs again. */
   function refresh(): Promise<void> {
@@ -265,7 +271,14 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       say('key-error', 'A key looks like sk_test_ followed by letters and digits.', 'failed');
       return;
     }
-    const x = await api.call('Check the key', 'GET', '/_sandbox/clock', {}, value);
+    let x: Exchange;
+    try {
+      x = await api.call('Check the key', 'GET', '/_sandbox/clock', {}, value);
+    } catch (err) {
+      // The sandbox did not answer: say so on the key screen, not what an earlier try left there.
+      say('key-error', (err as Error).message, 'failed');
+      return;
+    }
     if (x.status !== 200) {
       say('key-error', (x.responseBody as { message?: string })?.message ?? `The sandbox answered ${x.status}.`, 'failed');
       return;
@@ -422,7 +435,9 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       const box = el('[data-field="market-chart"]');
       if (box) chart = drawMarketChart(box, samples, chart);
     } catch (err) {
-      say('action-result', `Could not read the market: ${(err as Error).message}`, 'failed');
+      const text = `Could not read the market: ${(err as Error).message}`;
+      put('market', failedPanel(text));
+      say('action-result', text, 'failed');
     }
   }
 
@@ -488,12 +503,17 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       try {
         body = JSON.parse(box.value);
       } catch (err) {
-        say('action-result', `The body is not JSON: ${(err as Error).message}`, 'failed');
+        // Nothing was sent: the result beside Send says so, and the last exchange (another body's) goes.
+        const text = `Not sent: the body is not JSON: ${(err as Error).message}`;
+        put('compose', '');
+        say('compose-result', text, 'failed');
+        say('action-result', text, 'failed');
         return;
       }
       x = await api.call(t.label, 'POST', t.path, { body, headers: t.headers });
     }
-    put('compose', views.exchange(x, 1));
+    // A refusal lists every field it names (the message tells only the first), above the exchange.
+    put('compose', problemList(x.responseBody) + views.exchange(x, 1));
     const done = x.status >= 200 && x.status < 300;
     const key = keyField(x.responseBody);
     say('compose-result', `→ ${x.status}${done ? (key ? ` · ${key}` : '') : serverMessage(x.responseBody)}`, done ? 'ok' : 'failed');
@@ -580,7 +600,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     const target = (ev.target as HTMLElement).closest?.('[data-action]') as HTMLElement | null;
     if (!target) return;
     ev.preventDefault();
-    void track(act(target));
+    // Whatever an action throws (the sandbox not answering a send) is said, never dropped.
+    void track(act(target)).catch((err) => say('action-result', (err as Error).message, 'failed'));
   });
   win.addEventListener('hashchange', () => route());
   // The chart follows its box's width: a window resized, or the Market view shown after the chart was drawn hidden.
