@@ -304,6 +304,50 @@ describe('the console views in Chromium', () => {
     await page.close();
   });
 
+  it('runs a flow from the keyboard without losing the focus: Cancel while it runs, Next in steps, the flow button after, the key field after Forget key', { timeout: 60_000 }, async () => {
+    const { page, problems } = await open(1440);
+    await signIn(page);
+    const focused = () => page.evaluate(() => {
+      const a = document.activeElement as HTMLElement;
+      return a.id ? `#${a.id}` : `${a.tagName.toLowerCase()}[${a.getAttribute('data-action') ?? ''}]`;
+    });
+    await page.focus('[data-flow="fiat-payout"]');
+    await page.keyboard.press('Enter');
+    // The pressed button is disabled while the flow runs: the focus is on Cancel, not on the page.
+    await expect.poll(focused).toBe('button[cancel-flow]');
+    await page.waitForSelector('[data-field="flow-outcome"][data-outcome="ok"]', { timeout: 15_000 });
+    expect(await focused()).toBe('button[flow]');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-flow'))).toBe('fiat-payout');
+
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('#step-mode');
+    await page.keyboard.press(' ');
+    expect(await page.isChecked('#step-mode')).toBe(true);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    // In steps the focus is on Next each time it shows, and Enter makes the call.
+    for (let i = 1; i <= 2; i++) {
+      await page.waitForSelector('[data-action="next-step"]:not([hidden])');
+      await expect.poll(focused).toBe('button[next-step]');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('[data-view="flow-log"] details.exchange').count()).toBe(i);
+    }
+    await page.waitForSelector('[data-action="next-step"]:not([hidden])');
+    await expect.poll(focused).toBe('button[next-step]');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('button[cancel-flow]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-field="flow-outcome"][data-outcome="cancelled"]');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-flow'))).toBe('fiat-payout');
+
+    await page.focus('[data-action="forget-key"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('body[data-state="locked"]');
+    expect(await focused()).toBe('#key');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('shows what the sandbox refused and why: every field a 400 names, the XML reject too, a body that is not JSON, a sandbox that does not answer', { timeout: 60_000 }, async () => {
     const { page, problems } = await open(1440);
     const fields = () => page.locator('[data-view="compose"] [data-field="problems"] li').allTextContents();

@@ -261,6 +261,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     say('webhook-secret', '');
     showGate();
     say('key-error', message, message ? 'failed' : undefined);
+    // The key screen is all there is now: its field takes the focus (the Forget key button that had it is gone).
+    (el('#key') as HTMLElement | null)?.focus();
   }
 
   async function signIn(): Promise<void> {
@@ -311,14 +313,23 @@ export function startConsole(win: Window, parts: ConsoleParts) {
 
   /** Shows the next call beside the newest step and resolves when "Next step" is pressed (or the flow is cancelled). */
   let advanceStep: (() => void) | undefined;
+  let nextHeldFocus = false;
   function nextClicked(next: string): Promise<void> {
     const button = el('[data-action="next-step"]') as HTMLButtonElement | null;
     say('next-step', next);
     if (button) button.hidden = false;
     el('.next-step')?.scrollIntoView?.({ block: 'nearest' });
+    // Pressed from the keyboard last time: the focus waited on Cancel, and comes back to Next.
+    if (button && nextHeldFocus && doc.activeElement === el('[data-action="cancel-flow"]')) button.focus({ preventScroll: true });
+    nextHeldFocus = false;
     return new Promise((resolve) => {
       advanceStep = () => {
         advanceStep = undefined;
+        // Next hides while the call runs: a keyboard user's focus waits on Cancel rather than falling to the page.
+        if (button && doc.activeElement === button) {
+          nextHeldFocus = true;
+          (el('[data-action="cancel-flow"]') as HTMLElement | null)?.focus({ preventScroll: true });
+        }
         if (button) button.hidden = true;
         say('next-step', '');
         resolve();
@@ -341,9 +352,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     say('flow-outcome', 'Running…', 'running');
     el('[data-field="flow-outcome"]')?.setAttribute('data-tone', 'neutral');
     const buttons = [...doc.querySelectorAll('[data-action="flow"]')] as HTMLButtonElement[];
+    // A flow button pressed from the keyboard is disabled while the flow runs: the focus goes to Cancel, and back to the button at the end.
+    const started = buttons.find((b) => b === doc.activeElement);
     for (const b of buttons) b.disabled = true;
     const cancelButton = el('[data-action="cancel-flow"]') as HTMLButtonElement | null;
     if (cancelButton) cancelButton.hidden = false;
+    if (started) cancelButton?.focus({ preventScroll: true });
     let cancelled = false;
     cancelFlow = () => {
       cancelled = true;
@@ -352,6 +366,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     let n = 0;
     let seen = events.length;
     const stepMode = (el('#step-mode') as HTMLInputElement | null)?.checked ?? false;
+    // In steps, the first Next takes the focus from Cancel where it waited.
+    nextHeldFocus = started !== undefined && stepMode;
     const show = (x: Exchange) => {
       log.insertAdjacentHTML('beforeend', views.exchange(x, ++n, isLive()));
       calls.push({ method: x.method, path: x.path, status: x.status, events: [] });
@@ -402,9 +418,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       advanceStep = undefined;
       say('next-step', '');
       const next = el('[data-action="next-step"]') as HTMLButtonElement | null;
+      const focusBack = started !== undefined && (doc.activeElement === next || doc.activeElement === cancelButton || doc.activeElement === doc.body);
+      nextHeldFocus = false;
       if (next) next.hidden = true;
       if (cancelButton) cancelButton.hidden = true;
       for (const b of buttons) b.disabled = false;
+      if (focusBack) started.focus({ preventScroll: true });
       drawSequence(false);
     }
   }
