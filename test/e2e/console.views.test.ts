@@ -348,6 +348,31 @@ describe('the console views in Chromium', () => {
     await page.close();
   });
 
+  it('shows the clock and the scenario as the API has them: a frozen clock, a scenario sent as a document', { timeout: 30_000 }, async () => {
+    const { page, problems } = await open(1440);
+    const key = await signIn(page);
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    await page.goto(`${server.url}/console#/settings`);
+    await expect.poll(() => page.textContent('[data-view="clock"]')).toContain('Runs with real time');
+    expect((await fetch(`${server.url}/_sandbox/clock`, { method: 'PUT', headers, body: JSON.stringify({ frozen: true }) })).status).toBe(200);
+    const sent = await fetch(`${server.url}/_sandbox/scenario`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/yaml' }, body: 'description: every payout at once\npayout:\n  timing: { "*": 0 }\n' });
+    expect(((await sent.json()) as { name: string }).name).toBe('inline');
+    // The console reads the key's state every 1.5 s.
+    await expect.poll(() => page.textContent('[data-view="clock"]'), { timeout: 5_000 }).toContain('Frozen: it moves only when advanced');
+    await expect.poll(() => page.textContent('[data-field="scenario"]'), { timeout: 5_000 }).toBe('inline');
+    // The list does not claim another scenario is in force, and "Use for this key" asks for one from it.
+    expect(await page.locator('#scenario-pick option:checked').textContent()).toBe("inline (this key's own document)");
+    await page.click('[data-action="scenario"]');
+    await expect.poll(() => page.textContent('[data-field="action-result"]')).toBe("Choose a bundled scenario from the list first: the one in force is this key's own document.");
+    expect(await page.textContent('[data-field="scenario"]')).toBe('inline');
+    await page.selectOption('#scenario-pick', 'instant');
+    await page.click('[data-action="scenario"]');
+    await expect.poll(() => page.textContent('[data-field="scenario"]')).toBe('instant');
+    expect(await page.locator('#scenario-pick option').count()).toBe(8);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('shows what the sandbox refused and why: every field a 400 names, the XML reject too, a body that is not JSON, a sandbox that does not answer', { timeout: 60_000 }, async () => {
     const { page, problems } = await open(1440);
     const fields = () => page.locator('[data-view="compose"] [data-field="problems"] li').allTextContents();

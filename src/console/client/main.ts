@@ -570,6 +570,10 @@ export function startConsole(win: Window, parts: ConsoleParts) {
         x = await api.call('Advance the clock', 'POST', '/_sandbox/clock/advance', { body: { seconds: Number(target.getAttribute('data-seconds')) } });
       } else if (action === 'scenario') {
         const name = (el('#scenario-pick') as HTMLSelectElement).value;
+        if (!name) {
+          say('action-result', 'Choose a bundled scenario from the list first: the one in force is this key\'s own document.', 'failed');
+          return;
+        }
         x = await api.call('Choose a scenario', 'PUT', '/_sandbox/scenario', { body: { name } });
       } else if (action === 'scenario-default') {
         x = await api.call('Back to the default scenario', 'DELETE', '/_sandbox/scenario');
