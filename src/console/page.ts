@@ -33,6 +33,7 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
     (a) => html`<button type="button" data-action="advance" data-seconds="${String(a.seconds)}">${a.label}</button> `,
   );
   const head = html`<head><meta charset="utf-8"/><meta name="viewport" content="width=device-width, initial-scale=1"/><meta name="referrer" content="no-referrer"/><title>payments-sandbox console</title><link rel="icon" href="/console/favicon.svg" type="image/svg+xml"/><link rel="stylesheet" href="/console/console.css"/><script src="/console/console.js" defer=""></script></head>`;
+  // The key screen is the main content until a key is entered: it sits in <main>, so the page has its main landmark from the start.
   const gate = html`<div class="gate"><label for="key">API key (sk_test_ for test mode, sk_live_ for live simulation) </label><input id="key" type="password" autocomplete="off" spellcheck="false" placeholder="sk_test_…" size="44"/> <button type="button" class="primary" data-action="sign-in">Open</button> <span data-field="key-error" role="alert"></span><div class="muted">The key stays in this browser tab (sessionStorage) and is sent only in the Authorization header.</div></div>`;
   const signedIn = html`<div class="signed-in"><p class="mode" data-field="mode" role="status"></p>Key <code data-field="key"></code> <button type="button" data-action="forget-key">Forget key</button> <span class="muted" data-field="poll"></span> <span data-field="action-result" role="status" aria-live="polite"></span></div>`;
   // One view at a time (the sidebar, or tabs on a phone); #/view in the address selects it, and
@@ -86,7 +87,7 @@ export function consolePage(flows: Pick<Flow, 'id' | 'title' | 'outline'>[]): st
   ];
   // The reset asks first, in a dialog the page owns (window.confirm would stop the page's polling and cannot be styled or labelled).
   const resetDialog = html`<dialog id="reset-dialog" aria-labelledby="reset-title" aria-describedby="reset-what"><h2 id="reset-title">Reset this key's data?</h2><p id="reset-what">The sandbox forgets this key's resources, balances (back to the starting amounts), timed moves, events, request journal, webhook deliveries and clock offset. The webhook settings and the chosen scenario stay. This cannot be undone.</p><p class="dialog-buttons"><button type="button" data-action="reset-cancel" autofocus="">Cancel</button> <button type="button" class="danger" data-action="reset-confirm">Reset this key's data</button></p></dialog>`;
-  const page = html`<!doctype html><html lang="en">${head}<body data-state="locked"><header class="top"><h1>payments-sandbox console</h1>${gate}${signedIn}</header><div class="shell">${nav}<main tabindex="-1">${flowsView}${views}</main></div>${resetDialog}</body></html>`;
+  const page = html`<!doctype html><html lang="en">${head}<body data-state="locked"><header class="top"><h1>payments-sandbox console</h1>${signedIn}</header><div class="shell">${nav}<main tabindex="-1">${gate}${flowsView}${views}</main></div>${resetDialog}</body></html>`;
   // Every piece is synchronous, so the template is a plain string.
   return String(page);
 }

@@ -23,7 +23,9 @@ nav.views a.docs-link { font-weight: 400; }
   nav.views { flex-direction: column; position: sticky; top: 4.5rem; padding: 1rem 0 1rem 1rem; }
   nav.views a.docs-link { margin-top: .75rem; }
 }
-body[data-state="locked"] .shell { display: none; }
+/* Before the key, main holds only the key screen, across the whole width (the sidebar is hidden). */
+body[data-state="locked"] .shell { display: block; }
+main > .gate { grid-column: 1 / -1; }
 /* One column on a phone; two from a laptop up. */
 main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; padding: .75rem; align-content: start; }
 @media (min-width: 760px) { main { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); padding: 1rem 1.25rem 1rem 1rem; } }
@@ -34,7 +36,7 @@ section { background: #fff; border: 1px solid var(--line); border-radius: 6px; p
 section.wide { grid-column: 1 / -1; }
 h2 { font-size: 1rem; margin: 0 0 .5rem; }
 h3 { font-size: .95rem; margin: .5rem 0; }
-h4 { font-size: .8rem; margin: .5rem 0 .2rem; color: var(--muted); text-transform: uppercase; letter-spacing: .03em; }
+h4, h3.block-title { font-size: .8rem; margin: .5rem 0 .2rem; color: var(--muted); text-transform: uppercase; letter-spacing: .03em; }
 /* Bodies keep their lines: a long one scrolls inside its block (which takes focus) rather than breaking a number. */
 pre { background: #f3f4f7; padding: .5rem; border-radius: 4px; overflow: auto; max-height: 24rem; font-size: .875rem; margin: 0; white-space: pre; overflow-wrap: normal; }
 code { font-size: .875rem; }
@@ -61,6 +63,10 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 ol.timeline { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem; padding: 0; margin: .35rem 0; }
 ol.timeline li + li::before { content: '→ '; color: var(--muted); }
 .reason { color: var(--bad); }
+/* A refusal's fields, one a line, above the exchange. */
+.problems { border-left: 3px solid var(--bad); padding: 0 0 0 .75rem; margin: .5rem 0; }
+.problems h3 { color: var(--bad); margin: 0; }
+.problems ul { margin: .25rem 0; padding-left: 1.25rem; }
 .flows button { margin: 0 .4rem .4rem 0; }
 .flows button small { display: block; color: var(--muted); font-size: .8rem; }
 button:disabled { opacity: .55; cursor: progress; }
@@ -72,6 +78,8 @@ button:disabled { opacity: .55; cursor: progress; }
 /* A flow's step is one line (number and label, method, path, status, time, key field) that opens on its bodies. */
 details.exchange { padding: .2rem 0; }
 details.exchange > summary { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0 .6rem; cursor: pointer; }
+/* The flow's title is a heading only once a flow has run (an empty heading says nothing). */
+[data-field="flow-title"]:empty { display: none; }
 details.exchange > summary h3 { display: inline; font-size: .9rem; margin: 0; font-weight: 600; }
 details.exchange > summary .call { min-width: 0; }
 .key-field { color: var(--muted); font-size: .85rem; }

@@ -4,7 +4,7 @@ import type { Api, Exchange } from './api.js';
 import type { Flow, FlowTools, Step } from './flow.js';
 import type { Snapshot, Views } from './views.js';
 import { CHART_HEIGHT, chartWidth, drawMarketChart, type MarketSample } from './market-chart.js';
-import { keyField } from './markup.js';
+import { keyField, problemList } from './markup.js';
 import type { Balance, ClockState, Delivery, JournalEntry, Listed, MagicValue, Rate, ResourceRow, SandboxEvent, ScenarioState, ScenarioSummary, WebhookSettings } from './types.js';
 import { readiness, type ReadinessReport } from './readiness-view.js';
 import { resourceDetail, type DetailTarget } from './resource-detail.js';
@@ -58,14 +58,32 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     return p;
   }
 
-  /** Replace a view's HTML only when it changed, keeping open <details> open. */
+  /** What names an element across two renderings of its view: its tag, id, action and what the action acts on (a summary: its details'). */
+  const NAMING = ['id', 'data-action', 'data-kind', 'data-id', 'data-event', 'data-list', 'data-keep'];
+  const signature = (e: Element) =>
+    [e.tagName, ...NAMING.map((a) => e.getAttribute(a) ?? ''), e.tagName === 'SUMMARY' ? (e.parentElement?.getAttribute('data-keep') ?? '') : ''].join('|');
+
+  /** Replace a view's HTML only when it changed, keeping open <details> open and the keyboard focus on the same control. */
   function put(view: string, html: string): void {
     const box = el(`[data-view="${view}"]`);
     if (!box || rendered[view] === html) return;
     rendered[view] = html;
     const open = new Set(Array.from(box.querySelectorAll('details[open]')).map((d) => d.getAttribute('data-keep')));
+    const focused = doc.activeElement;
+    const held = focused && focused !== box && box.contains(focused) ? signature(focused) : undefined;
+    const nth = held ? Array.from(box.querySelectorAll('*')).filter((e) => signature(e) === held).indexOf(focused!) : -1;
     box.innerHTML = html;
     for (const d of Array.from(box.querySelectorAll('details[data-keep]'))) if (open.has(d.getAttribute('data-keep'))) d.setAttribute('open', '');
+    // A button pressed from the keyboard (a scenario chosen, a move simulated) is drawn again: focus stays on it rather than falling to the page.
+    // A move the new state no longer allows is gone: focus goes to the first control of the same resource (its Details link).
+    if (held) {
+      const all = Array.from(box.querySelectorAll('*')) as HTMLElement[];
+      const same = all.filter((e) => signature(e) === held);
+      const id = focused!.getAttribute('data-id');
+      const near = id === null ? undefined : all.find((e) => e.getAttribute('data-id') === id && e.matches('button, a[href], summary, [tabindex]'));
+      const inside = id === null ? undefined : all.find((e) => e.getAttribute('data-id') === id)?.querySelector<HTMLElement>('a[href], button, summary');
+      (same[Math.min(nth, same.length - 1)] ?? near ?? inside)?.focus({ preventScroll: true });
+    }
   }
 
   function say(field: string, text: string, outcome?: string): void {
@@ -183,9 +201,15 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     try {
       put('readiness', readiness(await api.read<ReadinessReport>('/_sandbox/report')));
     } catch (err) {
-      say('action-result', `Could not read the readiness report: ${(err as Error).message}`, 'failed');
+      const text = `Could not read the readiness report: ${(err as Error).message}`;
+      // The panel says it too: a view left blank would look like a report with nothing in it.
+      put('readiness', failedPanel(text));
+      say('action-result', text, 'failed');
     }
   }
+
+  /** A view's place when its read failed: what failed and why, in the failure colour. */
+  const failedPanel = (text: string) => `<p class="empty" data-outcome="failed" data-field="read-failed">${views.esc(text)}</p>`;
 
   /** One poll at a time; a call while one runs waits for it and runs again. */
   function refresh(): Promise<void> {
@@ -237,6 +261,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     say('webhook-secret', '');
     showGate();
     say('key-error', message, message ? 'failed' : undefined);
+    // The key screen is all there is now: its field takes the focus (the Forget key button that had it is gone).
+    (el('#key') as HTMLElement | null)?.focus();
   }
 
   async function signIn(): Promise<void> {
@@ -247,7 +273,14 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       say('key-error', 'A key looks like sk_test_ followed by letters and digits.', 'failed');
       return;
     }
-    const x = await api.call('Check the key', 'GET', '/_sandbox/clock', {}, value);
+    let x: Exchange;
+    try {
+      x = await api.call('Check the key', 'GET', '/_sandbox/clock', {}, value);
+    } catch (err) {
+      // The sandbox did not answer: say so on the key screen, not what an earlier try left there.
+      say('key-error', (err as Error).message, 'failed');
+      return;
+    }
     if (x.status !== 200) {
       say('key-error', (x.responseBody as { message?: string })?.message ?? `The sandbox answered ${x.status}.`, 'failed');
       return;
@@ -280,14 +313,23 @@ export function startConsole(win: Window, parts: ConsoleParts) {
 
   /** Shows the next call beside the newest step and resolves when "Next step" is pressed (or the flow is cancelled). */
   let advanceStep: (() => void) | undefined;
+  let nextHeldFocus = false;
   function nextClicked(next: string): Promise<void> {
     const button = el('[data-action="next-step"]') as HTMLButtonElement | null;
     say('next-step', next);
     if (button) button.hidden = false;
     el('.next-step')?.scrollIntoView?.({ block: 'nearest' });
+    // Pressed from the keyboard last time: the focus waited on Cancel, and comes back to Next.
+    if (button && nextHeldFocus && doc.activeElement === el('[data-action="cancel-flow"]')) button.focus({ preventScroll: true });
+    nextHeldFocus = false;
     return new Promise((resolve) => {
       advanceStep = () => {
         advanceStep = undefined;
+        // Next hides while the call runs: a keyboard user's focus waits on Cancel rather than falling to the page.
+        if (button && doc.activeElement === button) {
+          nextHeldFocus = true;
+          (el('[data-action="cancel-flow"]') as HTMLElement | null)?.focus({ preventScroll: true });
+        }
         if (button) button.hidden = true;
         say('next-step', '');
         resolve();
@@ -310,9 +352,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     say('flow-outcome', 'Running…', 'running');
     el('[data-field="flow-outcome"]')?.setAttribute('data-tone', 'neutral');
     const buttons = [...doc.querySelectorAll('[data-action="flow"]')] as HTMLButtonElement[];
+    // A flow button pressed from the keyboard is disabled while the flow runs: the focus goes to Cancel, and back to the button at the end.
+    const started = buttons.find((b) => b === doc.activeElement);
     for (const b of buttons) b.disabled = true;
     const cancelButton = el('[data-action="cancel-flow"]') as HTMLButtonElement | null;
     if (cancelButton) cancelButton.hidden = false;
+    if (started) cancelButton?.focus({ preventScroll: true });
     let cancelled = false;
     cancelFlow = () => {
       cancelled = true;
@@ -321,6 +366,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     let n = 0;
     let seen = events.length;
     const stepMode = (el('#step-mode') as HTMLInputElement | null)?.checked ?? false;
+    // In steps, the first Next takes the focus from Cancel where it waited.
+    nextHeldFocus = started !== undefined && stepMode;
     const show = (x: Exchange) => {
       log.insertAdjacentHTML('beforeend', views.exchange(x, ++n, isLive()));
       calls.push({ method: x.method, path: x.path, status: x.status, events: [] });
@@ -371,9 +418,12 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       advanceStep = undefined;
       say('next-step', '');
       const next = el('[data-action="next-step"]') as HTMLButtonElement | null;
+      const focusBack = started !== undefined && (doc.activeElement === next || doc.activeElement === cancelButton || doc.activeElement === doc.body);
+      nextHeldFocus = false;
       if (next) next.hidden = true;
       if (cancelButton) cancelButton.hidden = true;
       for (const b of buttons) b.disabled = false;
+      if (focusBack) started.focus({ preventScroll: true });
       drawSequence(false);
     }
   }
@@ -404,7 +454,9 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       const box = el('[data-field="market-chart"]');
       if (box) chart = drawMarketChart(box, samples, chart);
     } catch (err) {
-      say('action-result', `Could not read the market: ${(err as Error).message}`, 'failed');
+      const text = `Could not read the market: ${(err as Error).message}`;
+      put('market', failedPanel(text));
+      say('action-result', text, 'failed');
     }
   }
 
@@ -470,12 +522,17 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       try {
         body = JSON.parse(box.value);
       } catch (err) {
-        say('action-result', `The body is not JSON: ${(err as Error).message}`, 'failed');
+        // Nothing was sent: the result beside Send says so, and the last exchange (another body's) goes.
+        const text = `Not sent: the body is not JSON: ${(err as Error).message}`;
+        put('compose', '');
+        say('compose-result', text, 'failed');
+        say('action-result', text, 'failed');
         return;
       }
       x = await api.call(t.label, 'POST', t.path, { body, headers: t.headers });
     }
-    put('compose', views.exchange(x, 1));
+    // A refusal lists every field it names (the message tells only the first), above the exchange.
+    put('compose', problemList(x.responseBody) + views.exchange(x, 1));
     const done = x.status >= 200 && x.status < 300;
     const key = keyField(x.responseBody);
     say('compose-result', `→ ${x.status}${done ? (key ? ` · ${key}` : '') : serverMessage(x.responseBody)}`, done ? 'ok' : 'failed');
@@ -513,6 +570,10 @@ export function startConsole(win: Window, parts: ConsoleParts) {
         x = await api.call('Advance the clock', 'POST', '/_sandbox/clock/advance', { body: { seconds: Number(target.getAttribute('data-seconds')) } });
       } else if (action === 'scenario') {
         const name = (el('#scenario-pick') as HTMLSelectElement).value;
+        if (!name) {
+          say('action-result', 'Choose a bundled scenario from the list first: the one in force is this key\'s own document.', 'failed');
+          return;
+        }
         x = await api.call('Choose a scenario', 'PUT', '/_sandbox/scenario', { body: { name } });
       } else if (action === 'scenario-default') {
         x = await api.call('Back to the default scenario', 'DELETE', '/_sandbox/scenario');
@@ -562,7 +623,8 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     const target = (ev.target as HTMLElement).closest?.('[data-action]') as HTMLElement | null;
     if (!target) return;
     ev.preventDefault();
-    void track(act(target));
+    // Whatever an action throws (the sandbox not answering a send) is said, never dropped.
+    void track(act(target)).catch((err) => say('action-result', (err as Error).message, 'failed'));
   });
   win.addEventListener('hashchange', () => route());
   // The chart follows its box's width: a window resized, or the Market view shown after the chart was drawn hidden.

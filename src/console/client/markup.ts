@@ -55,7 +55,9 @@ export const pathCode = (p: string) => `<code class="path">${esc(p).replace(/(\/
 /** The mark of a call or control the live service does not have, shown under live keys. */
 export const SANDBOX_ONLY = '<span class="sandbox-only" title="The live service has no such call: this is the sandbox\'s control API">sandbox only</span>';
 export const time = (iso: string | null | undefined) => (iso ? `<time datetime="${esc(iso)}">${esc(iso.replace('T', ' ').replace('Z', ''))}</time>` : '');
-export const block = (title: string, text: string) => (text ? `<h4>${esc(title)}</h4><pre tabindex="0">${esc(text)}</pre>` : '');
+/** A titled body; its heading one level under the list's own (h4 under a step's h3, h3 under a view's h2, so no level is skipped). */
+export const block = (title: string, text: string, level: 3 | 4 = 4) =>
+  text ? (level === 4 ? `<h4>${esc(title)}</h4>` : `<h3 class="block-title">${esc(title)}</h3>`) + `<pre tabindex="0">${esc(text)}</pre>` : '';
 export const headers = (h: Record<string, string>) =>
   Object.entries(h ?? {})
     .map(([k, v]) => `${k}: ${v}`)
@@ -132,4 +134,34 @@ export function keyField(body: unknown): string {
     if (v !== undefined && v !== null && typeof v !== 'object') return `${k}: ${k === 'status' ? stateName(String(v)) : String(v)}`;
   }
   return '';
+}
+
+/** What a refusal names: each field and what is wrong with it (the JSON envelope's error.details, or the XML reject's ErrLctn and AddtlData). */
+export function problems(body: unknown): { field: string; issue: string }[] {
+  if (typeof body === 'string') {
+    const where = /<ErrLctn>([^<]*)</.exec(body)?.[1];
+    const said = /<AddtlData>([^<]*)</.exec(body)?.[1] ?? '';
+    if (!where) return [];
+    const fields = where.split(', ').filter(Boolean);
+    const starts = fields.map((f) => said.indexOf(`${f}: `));
+    return fields.map((field, i) => {
+      if (starts[i] < 0) return { field, issue: '' };
+      const next = starts.filter((at) => at > starts[i]).sort((a, b) => a - b)[0] ?? said.length;
+      return { field, issue: said.slice(starts[i] + field.length + 2, next).replace(/;\s*$/, '').trim() };
+    });
+  }
+  const details = (body as { error?: { details?: unknown } } | null)?.error?.details;
+  if (!Array.isArray(details)) return [];
+  return details
+    .filter((d): d is { field?: unknown; issue?: unknown } => !!d && typeof d === 'object')
+    .map((d) => ({ field: String(d.field ?? ''), issue: String(d.issue ?? '') }))
+    .filter((d) => d.field || d.issue);
+}
+
+/** The fields a refusal names, one line each, or nothing. */
+export function problemList(body: unknown): string {
+  const list = problems(body);
+  if (list.length === 0) return '';
+  const items = list.map((p) => `<li>${p.field ? `<code>${esc(p.field)}</code> ` : ''}${esc(p.issue)}</li>`).join('');
+  return `<div class="problems" data-field="problems"><h3>What to change (${list.length} ${list.length === 1 ? 'field' : 'fields'})</h3><ul>${items}</ul></div>`;
 }

@@ -57,7 +57,7 @@ export function journal(entries: JournalEntry[], view?: ListView): string {
     .map((j) => {
       const q = j.query ? `?${j.query}` : '';
       return `<details class="entry" data-keep="req:${esc(j.id)}"><summary><span class="method">${esc(j.method)}</span> ${pathCode(j.path + q)} ${status(String(j.sent ?? j.status))}${j.fault ? ` <span class="fault">${esc(j.fault.kind)} fault, rule ${esc(j.fault.rule)}</span>` : ''} <span class="muted">${esc(j.durationMs)} ms · ${time(j.at)}</span></summary>
-${block('Request headers', headers(j.requestHeaders))}${block('Request body', pretty(j.requestBody))}${block('Response body', pretty(j.responseBody))}</details>`;
+${block('Request headers', headers(j.requestHeaders), 3)}${block('Request body', pretty(j.requestBody), 3)}${block('Response body', pretty(j.responseBody), 3)}</details>`;
     })
     .join('\n') + paged.footer;
 }

@@ -4,12 +4,16 @@ import { esc, grouped, time } from './markup.js';
 import type { Balance, ClockState, ScenarioState, ScenarioSummary, Snapshot } from './types.js';
 
 export function clock(c: ClockState): string {
-  return `<dl><dt>Now</dt><dd data-field="now">${time(c.now)}</dd><dt>Ahead of real time</dt><dd>${esc(c.offsetSeconds)} s</dd>
+  // A frozen clock stands still until advanced: said, or a presenter waits for moves that never come.
+  const runs = c.frozen ? '<strong data-field="frozen">Frozen</strong>: it moves only when advanced' : 'Runs with real time';
+  return `<dl><dt>Now</dt><dd data-field="now">${time(c.now)}</dd><dt>Running</dt><dd>${runs}</dd><dt>Ahead of real time</dt><dd>${esc(c.offsetSeconds)} s</dd>
 <dt>Timed moves waiting</dt><dd>${esc(c.pendingJobs)}</dd><dt>Next one due</dt><dd>${c.nextDueAt ? time(c.nextDueAt) : 'none'}</dd></dl>`;
 }
 
 export function scenario(current: ScenarioState, all: ScenarioSummary[]): string {
-  const options = all.map((s) => `<option value="${esc(s.name)}"${s.name === current.name ? ' selected' : ''}>${esc(s.name)}</option>`).join('');
+  // A scenario sent as a document is none of the bundled ones: the list shows it as in force rather than naming another.
+  const own = all.some((s) => s.name === current.name) ? '' : `<option value="" selected disabled>${esc(current.name)} (this key's own document)</option>`;
+  const options = own + all.map((s) => `<option value="${esc(s.name)}"${s.name === current.name ? ' selected' : ''}>${esc(s.name)}</option>`).join('');
   const described = all.map((s) => `<li><b>${esc(s.name)}</b>: ${esc(s.description ?? '')}</li>`).join('');
   return `<p>In force: <b data-field="scenario">${esc(current.name)}</b> <span class="muted">(${current.source === 'tenant' ? 'chosen for this key' : 'server default'})</span></p>
 <p><label for="scenario-pick">Scenario for this key</label> <select id="scenario-pick">${options}</select> <button type="button" data-action="scenario">Use for this key</button>

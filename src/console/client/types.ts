@@ -57,6 +57,8 @@ export interface Delivery {
 export interface ClockState {
   now: string;
   offsetSeconds: number;
+  /** Frozen: the key's clock moves only when advanced. */
+  frozen?: boolean;
   pendingJobs: number;
   nextDueAt: string | null;
 }
@@ -64,6 +66,8 @@ export interface ClockState {
 export interface ScenarioState {
   name: string;
   source: string;
+  /** bundled, file or inline (a document sent with PUT for this key). */
+  origin?: string;
 }
 
 export interface ScenarioSummary {

@@ -23,11 +23,11 @@ export function deliveries(list: Snapshot['deliveries']): string {
       const attempts = d.attempts
         .map(
           (a) =>
-            `<li>${esc(a.trigger)} ${time(a.at)} → ${a.statusCode === null ? 'no answer' : status(String(a.statusCode))} ${esc(a.error ?? '')}${a.requestHeaders ? block('Request headers', headers(a.requestHeaders)) : ''}${a.responseBody ? block("Receiver's answer", a.responseBody) : ''}</li>`,
+            `<li>${esc(a.trigger)} ${time(a.at)} → ${a.statusCode === null ? 'no answer' : status(String(a.statusCode))} ${esc(a.error ?? '')}${a.requestHeaders ? block('Request headers', headers(a.requestHeaders), 3) : ''}${a.responseBody ? block("Receiver's answer", a.responseBody, 3) : ''}</li>`,
         )
         .join('');
       return `<details class="delivery" data-keep="dlv:${esc(d.id)}"><summary>${esc(d.event)} ${status(d.status)} <span class="muted">${esc(d.tries)} ${d.tries === 1 ? 'try' : 'tries'}${d.nextAttemptAt ? ` · next ${time(d.nextAttemptAt)}` : ''}</span></summary>
-<p><button type="button" data-action="redeliver" data-id="${esc(d.id)}">Redeliver</button></p><ol class="attempts">${attempts}</ol>${block('Payload', pretty(d.payload))}</details>`;
+<p><button type="button" data-action="redeliver" data-id="${esc(d.id)}">Redeliver</button></p><ol class="attempts">${attempts}</ol>${block('Payload', pretty(d.payload), 3)}</details>`;
     })
     .join('\n');
 }
