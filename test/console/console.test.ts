@@ -82,7 +82,7 @@ describe('the console page', () => {
     const c = await consoleFor(t);
     expect(c.doc.body.getAttribute('data-state')).toBe('locked');
     await c.signIn('pk_test_nope');
-    expect(c.text('[data-field="key-error"]')).toBe('A key looks like sk_test_ followed by letters and digits.');
+    expect(c.text('[data-field="key-error"]')).toBe('A key looks like sk_test_ (test mode) or sk_live_ (live simulation) followed by letters and digits.');
     await c.signIn(KEY_B);
     expect(c.text('[data-field="key-error"]')).toBe('This API key is not one this sandbox accepts. Use a key from its keys file.');
     expect(c.win.sessionStorage.length).toBe(0);

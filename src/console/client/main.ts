@@ -270,7 +270,7 @@ export function startConsole(win: Window, parts: ConsoleParts) {
     const value = input.value.trim();
     input.value = '';
     if (!api.KEY_FORMAT.test(value)) {
-      say('key-error', 'A key looks like sk_test_ followed by letters and digits.', 'failed');
+      say('key-error', 'A key looks like sk_test_ (test mode) or sk_live_ (live simulation) followed by letters and digits.', 'failed');
       return;
     }
     let x: Exchange;
