@@ -262,7 +262,7 @@ describe('the console views in Chromium', () => {
 
   it('works from the keyboard: Tab from the console reaches the flows and the form, and a control drawn again keeps the focus', { timeout: 60_000 }, async () => {
     const { page, problems } = await open(1440);
-    await signIn(page);
+    const key = await signIn(page);
     const focused = () => page.evaluate(() => {
       const a = document.activeElement as HTMLElement;
       return a.id ? `#${a.id}` : `${a.tagName.toLowerCase()}[${a.getAttribute('data-action') ?? ''}${a.getAttribute('data-flow') ? ` ${a.getAttribute('data-flow')}` : ''}]`;
@@ -300,6 +300,21 @@ describe('the console views in Chromium', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator(`[data-view="resources"] .resource[data-id="${id}"] header .status`).textContent()).toBe('settling');
     expect(await page.evaluate(() => document.activeElement?.closest('.resource')?.getAttribute('data-id') ?? document.activeElement?.tagName)).toBe(id);
+
+    // "Show more" that shows the last entries is gone: the focus goes to the list's count, not the page's top.
+    for (let i = 0; i < 30; i++) await fetch(`${server.url}/api/v1/partners/payouts/more-${i}`, { headers: { authorization: `Bearer ${key}` } });
+    await page.goto(`${server.url}/console#/flows`);
+    await page.goto(`${server.url}/console#/resources`);
+    const more = page.locator('[data-view="journal"] [data-action="more"]');
+    await more.focus();
+    // Each press shows 25 more and keeps the focus on the button while some are left.
+    while ((await more.count()) > 0) {
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-action'))).toBe('more');
+      const before = await page.textContent('[data-field="journal-count"]');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.textContent('[data-field="journal-count"]')).not.toBe(before);
+    }
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-field'))).toBe('journal-count');
     expect(problems).toEqual([]);
     await page.close();
   });

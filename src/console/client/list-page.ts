@@ -15,7 +15,8 @@ export function page<T>(items: T[], view: ListView | undefined, textOf: (item: T
   const matching = want ? items.filter((i) => textOf(i).toLowerCase().includes(want)) : items;
   const shown = view?.shown ?? matching.length;
   const rest = matching.length - shown;
-  const counted = `<p class="muted" data-field="${name}-count">Showing ${Math.min(shown, matching.length)} of ${matching.length}${want ? ` matching "${esc(want)}"` : ''}${matching.length !== items.length ? ` (${items.length} in all)` : ''}</p>`;
+  // Focusable from script: when "Show more" has shown the last items and is gone, the focus moves here.
+  const counted = `<p class="muted" data-field="${name}-count" tabindex="-1">Showing ${Math.min(shown, matching.length)} of ${matching.length}${want ? ` matching "${esc(want)}"` : ''}${matching.length !== items.length ? ` (${items.length} in all)` : ''}</p>`;
   const more = rest > 0 ? `<p><button type="button" data-action="more" data-list="${name}">Show more (${rest} left)</button></p>` : '';
   return { items: matching.slice(0, shown), footer: counted + more };
 }

@@ -82,7 +82,10 @@ export function startConsole(win: Window, parts: ConsoleParts) {
       const id = focused!.getAttribute('data-id');
       const near = id === null ? undefined : all.find((e) => e.getAttribute('data-id') === id && e.matches('button, a[href], summary, [tabindex]'));
       const inside = id === null ? undefined : all.find((e) => e.getAttribute('data-id') === id)?.querySelector<HTMLElement>('a[href], button, summary');
-      (same[Math.min(nth, same.length - 1)] ?? near ?? inside)?.focus({ preventScroll: true });
+      // "Show more" that showed the last items is gone: the focus goes to the list's count, which now says all are shown.
+      const list = focused!.getAttribute('data-action') === 'more' ? focused!.getAttribute('data-list') : null;
+      const count = list === null ? undefined : box.querySelector<HTMLElement>(`[data-field="${list}-count"]`);
+      (same[Math.min(nth, same.length - 1)] ?? near ?? inside ?? count)?.focus({ preventScroll: true });
     }
   }
 
