@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { timestamp } from '../http/fields.js';
+import { timestamp, wholeNumberParam } from '../http/fields.js';
 import type { EventCatalog } from '../engine/registry/events.js';
 import { FAULT_KINDS } from '../engine/requests/fault-rules.js';
 import { JOURNAL_MAX } from '../engine/requests/journal.js';
@@ -68,13 +68,7 @@ const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'
 
 /** The filters of GET /_sandbox/requests; each left out (or empty) matches every entry. */
 export const JournalQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(JOURNAL_MAX)
-    .default(50)
-    .openapi({ param: { name: 'limit', in: 'query' }, description: 'Most entries answered, newest first, after filtering' }),
+  limit: wholeNumberParam(1, JOURNAL_MAX, 50).openapi({ param: { name: 'limit', in: 'query' }, description: 'Most entries answered, newest first, after filtering' }),
   method: z
     .string()
     .refine((m) => m === '' || (HTTP_METHODS as readonly string[]).includes(m.toUpperCase()), { message: `must be one of: ${HTTP_METHODS.join(', ')}` })
@@ -170,7 +164,7 @@ export const eventsQuery = (catalog: EventCatalog) => z.object({
     })
     .optional()
     .openapi({ param: { name: 'type', in: 'query' }, description: 'An event name (payout.failed), a resource (payout or payout.*), or *' }),
-  limit: z.coerce.number().int().min(1).max(1000).default(100).openapi({ param: { name: 'limit', in: 'query' } }),
+  limit: wholeNumberParam(1, 1000, 100).openapi({ param: { name: 'limit', in: 'query' } }),
 });
 
 export const SandboxEvent = z

@@ -7,10 +7,11 @@ import type { Resource } from '../engine/registry/resource.js';
 import { nearest } from '../engine/scenario/scenario.lint.js';
 import { SandboxError } from '../kernel/errors.js';
 import { CONTROL_TAG, errorResponses, jsonResponse, newRouter, security } from '../http/openapi.js';
+import { wholeNumberParam } from '../http/fields.js';
 
 export const ResourcesQuery = z.object({
   kind: z.string().optional().openapi({ param: { name: 'kind', in: 'query' }, description: 'Only this kind (payouts, transfers, ...); another is 400' }),
-  limit: z.coerce.number().int().min(1).max(1000).default(100).openapi({ param: { name: 'limit', in: 'query' }, description: 'Newest resources kept per kind' }),
+  limit: wholeNumberParam(1, 1000, 100).openapi({ param: { name: 'limit', in: 'query' }, description: 'Newest resources kept per kind' }),
   id: z
     .string()
     .max(256)

@@ -40,6 +40,12 @@ const DIGITS = /^\+?\d+$/;
  * reads it as 0), anything else NaN, which a number schema refuses. */
 export const digitsOnly = (v: unknown): unknown => (typeof v === 'string' && v !== '' && !DIGITS.test(v) ? Number.NaN : v);
 
+/** A whole number in a control route's query (a listing's limit): digits only, from `min` to `max`. */
+export const wholeNumberParam = (min: number, max: number, def: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.preprocess(digitsOnly, z.coerce.number({ error }).int({ error }).min(min).max(max).default(def));
+};
+
 /** A whole-number query parameter (a page, a page size), published as the int32 the API document
  * names; text that is not one in range is 400 saying which numbers it takes (an empty value is 0). */
 export const wholeNumberQuery = (name: string, def: number, min: number, max: number, description = `A whole number from ${min} to ${max}; default ${def}`) => {

@@ -157,6 +157,24 @@ describe('request journal', () => {
   });
 });
 
+describe('the limits of control listings', () => {
+  it('are read as digits only, as the API pages are: 0x10, 1e1 and a spaced number are refused naming limit', async () => {
+    const t = await createTestApp();
+    for (const [path, max] of [
+      ['/_sandbox/requests', 10_000],
+      ['/_sandbox/events', 1000],
+      ['/_sandbox/webhooks/deliveries', 500],
+      ['/_sandbox/resources', 1000],
+    ] as const) {
+      for (const q of ['0x10', '1e1', '%205']) {
+        const res = await t.call('GET', `${path}?limit=${q}`);
+        expect([res.status, res.body.error?.details], `${path}?limit=${q}`).toEqual([400, [{ field: 'limit', issue: `must be a whole number from 1 to ${max}` }]]);
+      }
+      expect((await t.call('GET', `${path}?limit=16`)).status, path).toBe(200);
+    }
+  });
+});
+
 describe('event log', () => {
   it('pages with after and limit and filters by type', async () => {
     const t = await createTestApp();

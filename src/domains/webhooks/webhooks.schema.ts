@@ -1,6 +1,6 @@
 // Webhook settings and the delivery log: request, stored shapes and responses of /_sandbox/webhooks*.
 import { z } from '@hono/zod-openapi';
-import { timestamp } from '../../http/fields.js';
+import { timestamp, wholeNumberParam } from '../../http/fields.js';
 import type { EventCatalog } from '../../engine/registry/events.js';
 import { FORGED_FORMS, FORM_DESCRIPTIONS, PROBE_FORMS } from './forge.js';
 import { portProblem } from './targets.js';
@@ -153,7 +153,7 @@ export type Delivery = z.infer<typeof Delivery>;
 
 export const DeliveriesQuery = z.object({
   status: z.enum(['pending', 'succeeded', 'failed']).optional().openapi({ param: { name: 'status', in: 'query' } }),
-  limit: z.coerce.number().int().min(1).max(500).default(50).openapi({ param: { name: 'limit', in: 'query' } }),
+  limit: wholeNumberParam(1, 500, 50).openapi({ param: { name: 'limit', in: 'query' } }),
 });
 
 export const DeliveryList = z
