@@ -86,7 +86,7 @@ function journalFilter(q: z.output<typeof JournalQuery>): ((e: JournalEntry) => 
   }
   if (q.status) {
     const status = q.status;
-    tests.push(status.endsWith('xx') ? (e) => e.status !== null && String(e.status)[0] === status[0] : (e) => e.status === Number(status));
+    tests.push(status.toLowerCase().endsWith('xx') ? (e) => e.status !== null && String(e.status)[0] === status[0] : (e) => e.status === Number(status));
   }
   if (q.since) {
     if (q.since.startsWith('req_')) {

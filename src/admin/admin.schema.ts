@@ -91,7 +91,7 @@ export const JournalQuery = z.object({
     }),
   status: z
     .string()
-    .regex(/^([1-5]\d\d|[1-5]xx)?$/, { message: 'must be a status (404) or a class of them (4xx)' })
+    .regex(/^([1-5]\d\d|[1-5][xX]{2})?$/, { message: 'must be a status (404) or a class of them (4xx)' })
     .optional()
     .openapi({ param: { name: 'status', in: 'query' }, description: "Only requests the sandbox answered with this status (404) or class (4xx); a request a fault stopped before it ran has none", example: '4xx' }),
   since: z

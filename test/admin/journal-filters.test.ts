@@ -52,6 +52,8 @@ describe('GET /_sandbox/requests filters', () => {
     const t = await traffic();
     expect(summary(await journal(t, '?status=404'))).toEqual(['GET /api/v1/partners/payouts/nope 404']);
     expect(summary(await journal(t, '?status=4xx'))).toEqual(['GET /api/v1/partners/payouts/nope 404', 'POST /api/v1/partners/payouts 400']);
+    // The class in capitals, as logs and dashboards write it.
+    expect(summary(await journal(t, '?status=4XX'))).toEqual(summary(await journal(t, '?status=4xx')));
     expect(summary(await journal(t, '?status=2xx&limit=1'))).toEqual(['GET /api/v1/partners/banks 200']);
   });
 
