@@ -3,8 +3,10 @@ import { OpenAPIHono, z, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_CODES } from '../kernel/errors.js';
 import { validationHook } from './error-responses.js';
+import { nodeRequest } from './framework.js';
 import type { AppEnv } from './types.js';
 import { warnUnknownFields, warnUnknownQuery } from './unknown-fields.js';
+import { warn } from './warnings.js';
 
 export const ErrorEnvelope = z
   .object({
@@ -82,6 +84,8 @@ export function newRouter() {
     };
     // A route that takes no query parameters names any it is sent, as one that takes some names its unknown ones.
     if (!query) route = { ...route, middleware: [...asList(route.middleware), noQuery] };
+    // One that takes no body says so of a body it is sent, rather than ignoring it without a word.
+    if (!route.request?.body && route.method !== 'get') route = { ...route, middleware: [...asList(route.middleware), noBody] };
     const headers = route.request?.headers as z.ZodObject | undefined;
     if (!headers) return openapi(route as never, handler, hook ?? (warning as never));
     // The document lists the headers as declared; they are checked by headerCheck, not by the
@@ -101,6 +105,16 @@ const NO_QUERY = z.object({});
 // Plain, not async: on every read-back and create, it adds no promise of its own.
 const noQuery: MiddlewareHandler<AppEnv> = (c, next) => {
   warnUnknownQuery(c, NO_QUERY);
+  return next();
+};
+
+/** The warning of a body sent to an operation that takes none. */
+export const BODY_IGNORED = 'a request body was sent and ignored: this operation takes none';
+const noBody: MiddlewareHandler<AppEnv> = (c, next) => {
+  const length = c.req.header('content-length');
+  // Over HTTP a body comes with one of the two headers; an in-process Request says it has one.
+  const sent = length !== undefined ? length !== '0' : c.req.header('transfer-encoding') !== undefined || (!nodeRequest(c) && c.req.raw.body !== null);
+  if (sent) warn(c, [BODY_IGNORED]);
   return next();
 };
 

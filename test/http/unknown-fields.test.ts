@@ -91,3 +91,19 @@ describe('query parameters sent to an operation that takes none', () => {
     expect((await t.call('GET', '/api/v1/partners/payouts/warn-q')).headers.get('x-sandbox-warning')).toBeNull();
   });
 });
+
+describe('a body sent to an operation that takes none', () => {
+  it('is named in X-Sandbox-Warning and the journal, and the operation answers as without it', async () => {
+    const quote = (await t.call('POST', '/api/v1/partners/marketplace/intent', { body: { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 50000, amountDirection: 'destination' } })).body;
+    const [, second] = quote.allocationResult.allocations;
+    const removed = await t.call('PUT', `/api/v1/partners/marketplace/quote/${quote.quoteId}/remove/${second.id}`, { body: { reason: 'too dear' } });
+    expect(removed.status).toBe(200);
+    expect(removed.headers.get('x-sandbox-warning')).toBe('a request body was sent and ignored: this operation takes none');
+    expect(removed.body.allocationResult.allocations).toHaveLength(1);
+    const [entry] = (await t.call('GET', '/_sandbox/requests?limit=1')).body.data;
+    expect([entry.method, entry.warnings]).toEqual(['PUT', ['a request body was sent and ignored: this operation takes none']]);
+    // The control routes alike; without a body, no word.
+    expect((await t.call('POST', '/_sandbox/reset', { body: { everything: true } })).headers.get('x-sandbox-warning')).toBe('a request body was sent and ignored: this operation takes none');
+    expect((await t.call('POST', '/_sandbox/reset')).headers.get('x-sandbox-warning')).toBeNull();
+  });
+});
