@@ -1815,6 +1815,7 @@ export interface components {
             memo?: string;
         };
         Withdrawal: {
+            /** Format: double */
             amount: number;
             /** @enum {string} */
             currency: "NGN" | "GHS" | "USD";

@@ -321,4 +321,9 @@ describe('read-back, idempotency and tenants', () => {
     expect(doc.paths['/_sandbox/accounts'].get.responses['200']).toBeDefined();
     expect(doc.components.schemas.CreateWithdrawalRequest.required.sort()).toEqual(['accountId', 'accountName', 'accountNumber', 'amount', 'bankCode']);
   });
+
+  it("publishes the answer's amount as a double, as the API document types it", async () => {
+    const doc = (await t.call('GET', '/openapi.json', { unchecked: true })).body;
+    expect(doc.components.schemas.Withdrawal.properties.amount).toEqual({ type: 'number', format: 'double' });
+  });
 });
