@@ -2576,6 +2576,8 @@ export interface operations {
             /** @description Payout created (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
+                    /** @description true when this answer replays an earlier request with the same reference and body: nothing new was created */
+                    "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
@@ -2730,6 +2732,8 @@ export interface operations {
             /** @description Withdrawal initiated successfully (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
+                    /** @description true when this answer replays an earlier request with the same reference and body: nothing new was created */
+                    "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
@@ -2876,6 +2880,8 @@ export interface operations {
             /** @description Withdrawal accepted (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
+                    /** @description true when this answer replays an earlier request with the same Idempotency-Key and body: nothing new was created */
+                    "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
@@ -3042,6 +3048,8 @@ export interface operations {
             /** @description The created transfer, in an array (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
+                    /** @description true when this answer replays an earlier request with the same reference and body: nothing new was created */
+                    "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
