@@ -1890,6 +1890,11 @@ export interface components {
              * @example trf_8c1d0e2f3a4b5c6d7e8f9a0b
              */
             id: string;
+            /**
+             * Format: uuid
+             * @description The UUID the transfer was created with, in lower case
+             * @example 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f
+             */
             reference: string;
             amount: number;
             /** @enum {string} */
