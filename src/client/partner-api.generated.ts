@@ -1815,6 +1815,7 @@ export interface components {
             memo?: string;
         };
         Withdrawal: {
+            /** Format: double */
             amount: number;
             /** @enum {string} */
             currency: "NGN" | "GHS" | "USD";
@@ -1889,6 +1890,11 @@ export interface components {
              * @example trf_8c1d0e2f3a4b5c6d7e8f9a0b
              */
             id: string;
+            /**
+             * Format: uuid
+             * @description The UUID the transfer was created with, in lower case
+             * @example 3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f
+             */
             reference: string;
             amount: number;
             /** @enum {string} */
@@ -2575,6 +2581,8 @@ export interface operations {
             /** @description Payout created (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
+                    /** @description true when this answer replays an earlier request with the same reference and body: nothing new was created */
+                    "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
@@ -2729,6 +2737,8 @@ export interface operations {
             /** @description Withdrawal initiated successfully (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
+                    /** @description true when this answer replays an earlier request with the same reference and body: nothing new was created */
+                    "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
@@ -2875,6 +2885,8 @@ export interface operations {
             /** @description Withdrawal accepted (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
+                    /** @description true when this answer replays an earlier request with the same Idempotency-Key and body: nothing new was created */
+                    "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
@@ -3041,6 +3053,8 @@ export interface operations {
             /** @description The created transfer, in an array (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
+                    /** @description true when this answer replays an earlier request with the same reference and body: nothing new was created */
+                    "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };

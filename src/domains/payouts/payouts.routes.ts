@@ -23,7 +23,10 @@ const create = createRoute({
     'Debits the partner wallet (amount plus fee) and routes the payout to the bank. Idempotent per reference. Live keys pay only an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).',
   request: { body: jsonBody(CreatePayoutRequest) },
   responses: {
-    201: jsonResponse(PayoutEnvelope, 'Payout created (or replayed, with Idempotent-Replayed: true)'),
+    201: {
+      ...jsonResponse(PayoutEnvelope, 'Payout created (or replayed, with Idempotent-Replayed: true)'),
+      headers: { 'Idempotent-Replayed': { description: 'true when this answer replays an earlier request with the same reference and body: nothing new was created', schema: { type: 'string', enum: ['true'] } } },
+    },
     ...errorResponses(400, 404, 409, 413, 415),
   },
 });

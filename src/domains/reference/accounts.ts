@@ -22,6 +22,9 @@ export function listAccounts(t: Tenant) {
   }));
 }
 
+/** The id of the balance account in this currency, as GET /_sandbox/accounts lists it. */
+export const accountIdOf = (currency: Currency): string => ID_OF[currency];
+
 /** The currency of one of the tenant's balance accounts; any other id is 404 ACCOUNT_NOT_FOUND naming
  * `field`, under both modes (the test-mode leniency covers bank codes and account numbers only). */
 export function accountCurrency(accountId: string, field = 'accountId'): Currency {

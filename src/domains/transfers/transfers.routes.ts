@@ -48,7 +48,10 @@ const create = createRoute({
     'Under live keys a BANK transfer pays only an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH); WALLET and MOBILE_MONEY destinations are not checked.',
   request: { headers: ServiceSourceHeader, body: jsonBody(CreateTransferRequest) },
   responses: {
-    201: jsonResponse(TransferList, 'The created transfer, in an array (or replayed, with Idempotent-Replayed: true)'),
+    201: {
+      ...jsonResponse(TransferList, 'The created transfer, in an array (or replayed, with Idempotent-Replayed: true)'),
+      headers: { 'Idempotent-Replayed': { description: 'true when this answer replays an earlier request with the same reference and body: nothing new was created', schema: { type: 'string', enum: ['true'] } } },
+    },
     ...errorResponses(400, 409, 413, 415),
   },
 });

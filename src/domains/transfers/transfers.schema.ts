@@ -112,7 +112,7 @@ export type BulkRow = z.infer<typeof BulkRow>;
 export const Transfer = z
   .object({
     id: z.string().openapi({ description: "The sandbox's own id", example: 'trf_8c1d0e2f3a4b5c6d7e8f9a0b' }),
-    reference: z.string(),
+    reference: z.guid().openapi({ description: 'The UUID the transfer was created with, in lower case', example: '3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f' }),
     amount: z.number(),
     currency: z.enum(TRANSFER_CURRENCIES),
     type: z.enum(TRANSFER_TYPES),

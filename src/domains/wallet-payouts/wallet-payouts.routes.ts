@@ -24,7 +24,10 @@ const create = createRoute({
     'PENDING until broadcast, then PROCESSING with a transactionHash, then COMPLETED or FAILED. Idempotent per reference.',
   request: { body: jsonBody(CreateWalletPayoutRequest) },
   responses: {
-    201: jsonResponse(WalletPayout, 'Withdrawal initiated successfully (or replayed, with Idempotent-Replayed: true)'),
+    201: {
+      ...jsonResponse(WalletPayout, 'Withdrawal initiated successfully (or replayed, with Idempotent-Replayed: true)'),
+      headers: { 'Idempotent-Replayed': { description: 'true when this answer replays an earlier request with the same reference and body: nothing new was created', schema: { type: 'string', enum: ['true'] } } },
+    },
     ...errorResponses(400, 409, 413, 415),
   },
 });

@@ -26,7 +26,10 @@ const create = createRoute({
     'Live keys pay only an account that Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).',
   request: { headers: IdempotencyHeader, body: jsonBody(CreateWithdrawalRequest) },
   responses: {
-    201: jsonResponse(Withdrawal, 'Withdrawal accepted (or replayed, with Idempotent-Replayed: true)'),
+    201: {
+      ...jsonResponse(Withdrawal, 'Withdrawal accepted (or replayed, with Idempotent-Replayed: true)'),
+      headers: { 'Idempotent-Replayed': { description: 'true when this answer replays an earlier request with the same Idempotency-Key and body: nothing new was created', schema: { type: 'string', enum: ['true'] } } },
+    },
     ...errorResponses(400, 403, 404, 409, 413, 415),
   },
 });

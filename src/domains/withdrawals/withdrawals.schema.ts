@@ -29,7 +29,7 @@ export const WithdrawalDestination = z
 
 export const Withdrawal = z
   .object({
-    amount: z.number(),
+    amount: z.number().openapi({ format: 'double' }),
     currency: z.enum(ACCOUNT_CURRENCIES),
     destination: WithdrawalDestination,
     providerStatus: z.enum(PROVIDER_STATUSES).openapi({ description: 'Status with the upstream provider' }),

@@ -8,7 +8,7 @@ import { regexMatches } from '../../engine/scenario/scenario.regex.js';
 import type { Tenant } from '../../engine/tenancy/tenant.js';
 import { credit, debit } from '../reference/balances.service.js';
 import { checkPayee } from '../reference/banks.service.js';
-import { accountCurrency } from '../reference/accounts.js';
+import { accountCurrency, accountIdOf } from '../reference/accounts.js';
 import { withdrawal, type WithdrawalEvent } from './withdrawals.machine.js';
 import type { CreateWithdrawalRequest, Withdrawal } from './withdrawals.schema.js';
 
@@ -73,7 +73,8 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
     providerStatus: 'PROCESSING',
     reference,
     status: 'PROCESSING',
-    accountId: req.accountId,
+    // The account's own id, as the accounts list spells it, whatever the letter case sent.
+    accountId: accountIdOf(currency),
     ...(req.narration !== undefined ? { narration: req.narration } : {}),
     failureReason: null,
     createdAt: iso(now),

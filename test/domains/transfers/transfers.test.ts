@@ -265,6 +265,13 @@ describe('OpenAPI', () => {
     expect(params).toContainEqual(expect.objectContaining({ name: 'x-service-source', in: 'header', required: true }));
     expect(Object.keys(doc.paths['/_sandbox/bulk-disbursements'].post.requestBody.content)).toEqual(['application/json', 'text/csv']);
   });
+
+  it("publishes the answer's reference as a UUID, as the request's is", async () => {
+    const res = await t.call('POST', PATH, { key: KEY, headers: SOURCE, body: transfer({ reference: REF.toUpperCase() }) });
+    expect(res.body[0].reference).toBe(REF);
+    const doc = (await t.call('GET', '/openapi.json', { unchecked: true })).body;
+    expect(doc.components.schemas.Transfer.properties.reference).toMatchObject({ type: 'string', format: 'uuid' });
+  });
 });
 
 describe('UUID fields take any 8-4-4-4-12 hexadecimal string, as the document\'s format: uuid says', () => {

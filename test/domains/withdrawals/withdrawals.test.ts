@@ -77,6 +77,13 @@ describe('POST /api/v1/partners/withdrawal', () => {
     expect(after.body.data[1].available).toBe('4998799.50');
   });
 
+  it('answers the balance account id as the accounts list spells it when it was sent in upper case', async () => {
+    const res = await create({ accountId: USD_ACCOUNT.toUpperCase(), amount: 10 });
+    expect(res.status).toBe(201);
+    expect(res.body.accountId).toBe(USD_ACCOUNT);
+    expect((await read(res.body.reference)).accountId).toBe(USD_ACCOUNT);
+  });
+
   it.each([
     ['test', KEY],
     ['live', LIVE_KEY],
@@ -313,5 +320,10 @@ describe('read-back, idempotency and tenants', () => {
     expect(doc.paths['/api/v1/partners/withdrawal/{reference}'].get.responses['200']).toBeDefined();
     expect(doc.paths['/_sandbox/accounts'].get.responses['200']).toBeDefined();
     expect(doc.components.schemas.CreateWithdrawalRequest.required.sort()).toEqual(['accountId', 'accountName', 'accountNumber', 'amount', 'bankCode']);
+  });
+
+  it("publishes the answer's amount as a double, as the API document types it", async () => {
+    const doc = (await t.call('GET', '/openapi.json', { unchecked: true })).body;
+    expect(doc.components.schemas.Withdrawal.properties.amount).toEqual({ type: 'number', format: 'double' });
   });
 });
