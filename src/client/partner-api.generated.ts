@@ -2581,7 +2581,7 @@ export interface operations {
             /** @description Payout created (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
-                    /** @description true when this answer replays an earlier request with the same reference and body: nothing new was created */
+                    /** @description true when this answer replays an earlier request with the same reference and body: nothing new was done */
                     "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
@@ -2737,7 +2737,7 @@ export interface operations {
             /** @description Withdrawal initiated successfully (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
-                    /** @description true when this answer replays an earlier request with the same reference and body: nothing new was created */
+                    /** @description true when this answer replays an earlier request with the same reference and body: nothing new was done */
                     "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
@@ -2885,7 +2885,7 @@ export interface operations {
             /** @description Withdrawal accepted (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
-                    /** @description true when this answer replays an earlier request with the same Idempotency-Key and body: nothing new was created */
+                    /** @description true when this answer replays an earlier request with the same Idempotency-Key and body: nothing new was done */
                     "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
@@ -3053,7 +3053,7 @@ export interface operations {
             /** @description The created transfer, in an array (or replayed, with Idempotent-Replayed: true) */
             201: {
                 headers: {
-                    /** @description true when this answer replays an earlier request with the same reference and body: nothing new was created */
+                    /** @description true when this answer replays an earlier request with the same reference and body: nothing new was done */
                     "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
@@ -3381,6 +3381,8 @@ export interface operations {
             /** @description The updated quote */
             200: {
                 headers: {
+                    /** @description true when this answer replays an earlier request with the same allocation removed: nothing new was done */
+                    "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };
@@ -3527,6 +3529,8 @@ export interface operations {
             /** @description The payment-specific quote */
             200: {
                 headers: {
+                    /** @description true when this answer replays an earlier request with the same completion: nothing new was done */
+                    "Idempotent-Replayed"?: "true";
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
                     [name: string]: unknown;
                 };

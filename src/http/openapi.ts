@@ -69,6 +69,12 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
 
 export const security = [{ bearerAuth: [] }];
 
+/** The header an answer that replays an earlier request carries, as the document lists it on that
+ * answer: `what` names what made the request the same one (its reference, its Idempotency-Key). */
+export const replayedHeader = (what: string) => ({
+  'Idempotent-Replayed': { description: `true when this answer replays an earlier request with the same ${what}: nothing new was done`, schema: { type: 'string' as const, enum: ['true'] } },
+});
+
 /** A router whose validation failures become the API's error envelope, and whose JSON bodies'
  * unknown fields and unknown query parameters are accepted and warned of (http/unknown-fields.ts). */
 export function newRouter() {

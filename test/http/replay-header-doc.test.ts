@@ -44,4 +44,12 @@ describe('Idempotent-Replayed in /openapi.json', () => {
     const doc = (await t.call('GET', '/openapi.json', { unchecked: true })).body;
     expect(doc.paths[path].post.responses['201'].headers['Idempotent-Replayed']).toMatchObject({ schema: { type: 'string', enum: ['true'] } });
   });
+
+  it("the quote's completion and allocation removal, which replay a retried PUT, document it on their 200", async () => {
+    const t = await createTestApp();
+    const doc = (await t.call('GET', '/openapi.json', { unchecked: true })).body;
+    for (const path of ['/api/v1/quotes/complete/{id}', '/api/v1/partners/marketplace/quote/{id}/remove/{itemId}']) {
+      expect(doc.paths[path].put.responses['200'].headers['Idempotent-Replayed'], path).toMatchObject({ schema: { type: 'string', enum: ['true'] } });
+    }
+  });
 });

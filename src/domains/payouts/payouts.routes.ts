@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, replayedHeader, security, type Tag } from '../../http/openapi.js';
 import { created, reply, requestScenario } from '../../http/respond.js';
 import { CreatePayoutRequest, PayoutEnvelope, ReferenceParam } from './payouts.schema.js';
 import { payout } from './payouts.machine.js';
@@ -25,7 +25,7 @@ const create = createRoute({
   responses: {
     201: {
       ...jsonResponse(PayoutEnvelope, 'Payout created (or replayed, with Idempotent-Replayed: true)'),
-      headers: { 'Idempotent-Replayed': { description: 'true when this answer replays an earlier request with the same reference and body: nothing new was created', schema: { type: 'string', enum: ['true'] } } },
+      headers: replayedHeader('reference and body'),
     },
     ...errorResponses(400, 404, 409, 413, 415),
   },

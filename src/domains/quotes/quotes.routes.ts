@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, replayedHeader, security, type Tag } from '../../http/openapi.js';
 import { reply, requestScenario } from '../../http/respond.js';
 import { quoteView } from './quotes.build.js';
 import { completeQuote } from './quotes.complete.js';
@@ -47,7 +47,7 @@ const remove = createRoute({
     'Totals are recomputed from the allocations left; the freed amount is not taken from another pool. Only a pending quote, and never its last allocation (409). ' +
     'The same PUT again (a retry) answers the quote as it stands, with Idempotent-Replayed: true.',
   request: { params: RemoveItemParams },
-  responses: { 200: jsonResponse(MarketplaceQuote, 'The updated quote'), ...errorResponses(400, 404, 409) },
+  responses: { 200: { ...jsonResponse(MarketplaceQuote, 'The updated quote'), headers: replayedHeader('allocation removed') }, ...errorResponses(400, 404, 409) },
 });
 
 const read = createRoute({
@@ -73,7 +73,7 @@ const complete = createRoute({
     'payment-specific quote as it stands now, with Idempotent-Replayed: true. Under live keys destination.bank must be an account that ' +
     'Resolve Bank Account resolves (else 404 ACCOUNT_NOT_FOUND), in the name it resolves to (else 400 ACCOUNT_NAME_MISMATCH).',
   request: { params: QuoteIdParam, body: jsonBody(CompleteQuoteRequest) },
-  responses: { 200: jsonResponse(PaymentQuote, 'The payment-specific quote'), ...errorResponses(400, 404, 409, 413, 415) },
+  responses: { 200: { ...jsonResponse(PaymentQuote, 'The payment-specific quote'), headers: replayedHeader('completion') }, ...errorResponses(400, 404, 409, 413, 415) },
 });
 
 export const quoteRoutes = newRouter()

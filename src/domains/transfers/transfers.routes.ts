@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { SandboxError } from '../../kernel/errors.js';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, replayedHeader, security, type Tag } from '../../http/openapi.js';
 import { created, reply, requestScenario } from '../../http/respond.js';
 import type { AppEnv } from '../../http/types.js';
 import { warn } from '../../http/warnings.js';
@@ -50,7 +50,7 @@ const create = createRoute({
   responses: {
     201: {
       ...jsonResponse(TransferList, 'The created transfer, in an array (or replayed, with Idempotent-Replayed: true)'),
-      headers: { 'Idempotent-Replayed': { description: 'true when this answer replays an earlier request with the same reference and body: nothing new was created', schema: { type: 'string', enum: ['true'] } } },
+      headers: replayedHeader('reference and body'),
     },
     ...errorResponses(400, 409, 413, 415),
   },

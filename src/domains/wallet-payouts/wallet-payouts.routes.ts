@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, replayedHeader, security, type Tag } from '../../http/openapi.js';
 import { created, reply, requestScenario } from '../../http/respond.js';
 import { CreateWalletPayoutRequest, WalletPayout, WalletPayoutReferenceParam } from './wallet-payouts.schema.js';
 import { walletPayout } from './wallet-payouts.machine.js';
@@ -26,7 +26,7 @@ const create = createRoute({
   responses: {
     201: {
       ...jsonResponse(WalletPayout, 'Withdrawal initiated successfully (or replayed, with Idempotent-Replayed: true)'),
-      headers: { 'Idempotent-Replayed': { description: 'true when this answer replays an earlier request with the same reference and body: nothing new was created', schema: { type: 'string', enum: ['true'] } } },
+      headers: replayedHeader('reference and body'),
     },
     ...errorResponses(400, 409, 413, 415),
   },

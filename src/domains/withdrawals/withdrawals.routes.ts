@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { errorResponses, jsonBody, jsonResponse, newRouter, security, type Tag } from '../../http/openapi.js';
+import { errorResponses, jsonBody, jsonResponse, newRouter, replayedHeader, security, type Tag } from '../../http/openapi.js';
 import { created, reply, requestScenario } from '../../http/respond.js';
 import { CreateWithdrawalRequest, IdempotencyHeader, Withdrawal, WithdrawalReferenceParam } from './withdrawals.schema.js';
 import { withdrawal } from './withdrawals.machine.js';
@@ -28,7 +28,7 @@ const create = createRoute({
   responses: {
     201: {
       ...jsonResponse(Withdrawal, 'Withdrawal accepted (or replayed, with Idempotent-Replayed: true)'),
-      headers: { 'Idempotent-Replayed': { description: 'true when this answer replays an earlier request with the same Idempotency-Key and body: nothing new was created', schema: { type: 'string', enum: ['true'] } } },
+      headers: replayedHeader('Idempotency-Key and body'),
     },
     ...errorResponses(400, 403, 404, 409, 413, 415),
   },
