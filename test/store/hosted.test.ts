@@ -140,6 +140,25 @@ describe('two replicas on one database', () => {
     expect(events.map((e: { event: string }) => e.event)).toEqual(['payout.pending', 'payout.processing', 'payout.successful']);
   });
 
+  it("leave a frozen key's pending moves to its advance: no tick opens it meanwhile, and once the clock runs again a tick applies them", async () => {
+    const dueAt = async () => (await stores[0].sql<{ due_at: string | null }[]>`SELECT due_at FROM sandbox_tenants`).map((r) => r.due_at);
+    expect((await a.call('PUT', '/_sandbox/clock', { body: { frozen: true } })).status).toBe(200);
+    expect((await a.call('POST', PAYOUTS, { body: payout() })).status).toBe(201);
+    a.clock.advance(400);
+    await Promise.all([a.tenants.tick(), b.tenants.tick()]);
+    // Nothing falls due by the base clock while the key's clock stands still: the key is not among
+    // the tenants a tick asks for (before, it stayed due, and every tick of every replica opened it).
+    expect(await dueAt()).toEqual([null]);
+    expect((await b.call('GET', `${PAYOUTS}/order-1`)).body.data.status).toBe('PENDING');
+    expect((await b.call('PUT', '/_sandbox/clock', { body: { frozen: false } })).status).toBe(200);
+    expect(await dueAt()).toEqual([String(a.clock.now() + 30_000)]);
+    a.clock.advance(31);
+    await Promise.all([a.tenants.tick(), b.tenants.tick()]);
+    const events = (await stores[0].sql<{ n: string }[]>`SELECT count(*)::text AS n FROM sandbox_records WHERE coll = 'events' AND value LIKE '%payout.processing%'`)[0];
+    expect(events.n).toBe('1');
+    expect((await a.call('GET', `${PAYOUTS}/order-1`)).body.data.status).toBe('PROCESSING');
+  });
+
   it('answer 503 in the error envelope while the database is down, and recover by themselves', async () => {
     expect((await a.call('POST', PAYOUTS, { body: payout() })).status).toBe(201);
     await pg.halt();

@@ -64,7 +64,8 @@ export class SharedTenants {
       t = new Tenant(id, mode, ts, new TenantRandom(0), this.env);
       const tenant = t;
       ts.nextDue = () => {
-        const job = tenant.scheduler.nextDueAt();
+        // A frozen clock brings no job due by the base clock (its advance, or letting it run, writes the time again).
+        const job = tenant.frozen ? undefined : tenant.scheduler.nextDueAt();
         const times = [job === undefined ? undefined : tenant.baseTimeOf(job), this.env.overdue?.next(tenant)].filter((x) => x !== undefined);
         return times.length ? Math.min(...times) : null;
       };
