@@ -64,9 +64,11 @@ export class SharedTenants {
       t = new Tenant(id, mode, ts, new TenantRandom(0), this.env);
       const tenant = t;
       ts.nextDue = () => {
-        // A frozen clock brings no job due by the base clock (its advance, or letting it run, writes the time again).
-        const job = tenant.frozen ? undefined : tenant.scheduler.nextDueAt();
-        const times = [job === undefined ? undefined : tenant.baseTimeOf(job), this.env.overdue?.next(tenant)].filter((x) => x !== undefined);
+        const job = tenant.scheduler.nextDueAt();
+        // A frozen clock brings no job due by the base clock: only one due at the time it stands at
+        // is due (now); its advance, or letting it run, writes the time again.
+        const at = job === undefined ? undefined : !tenant.frozen ? tenant.baseTimeOf(job) : job <= tenant.now() ? this.env.clock.now() : undefined;
+        const times = [at, this.env.overdue?.next(tenant)].filter((x) => x !== undefined);
         return times.length ? Math.min(...times) : null;
       };
       this.byId.set(id, t);
