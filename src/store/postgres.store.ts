@@ -11,7 +11,8 @@ import { StoreUnavailableError, type Store } from './store.js';
 export interface PostgresOptions {
   /** Connections in the pool: a session holds one for its whole request. */
   max?: number;
-  /** Seconds to wait for a connection before the request is answered 503. */
+  /** Seconds a new connection may take to connect before the request is answered 503 (a request
+   * that finds every connection taken waits in the pool's queue for one, without a limit). */
   connectTimeout?: number;
 }
 

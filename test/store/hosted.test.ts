@@ -1,12 +1,17 @@
 // Two replicas of the sandbox on one PostgreSQL database, as a hosted sandbox runs: each is a whole
 // app with its own store connection and its own copy of the tenants; they share only the database
 // and the time. A client's requests alternate between them and see one tenant.
+import { cp, mkdtemp, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Outbox } from '../../src/domains/webhooks/index.js';
 import { ManualClock } from '../../src/kernel/clock.js';
+import { LowdbStore } from '../../src/store/lowdb.store.js';
 import { PostgresStore } from '../../src/store/postgres.store.js';
+import type { MemoryTenantStore } from '../../src/store/store.js';
 import type { PostgresTenantStore } from '../../src/store/postgres.tenant.js';
 import { tenantIdOf } from '../../src/engine/tenancy/tenants.js';
 import { advance, createTestApp, KEY, KEY_B, type TestApp } from '../support/app.js';
@@ -138,6 +143,25 @@ describe('two replicas on one database', () => {
     expect(rows).toEqual([{ due_at: null }]);
     const events = (await b.call('GET', '/_sandbox/events?type=payout')).body.data;
     expect(events.map((e: { event: string }) => e.event)).toEqual(['payout.pending', 'payout.processing', 'payout.successful']);
+  });
+
+  it("leave a frozen key's pending moves to its advance: no tick opens it meanwhile, and once the clock runs again a tick applies them", async () => {
+    const dueAt = async () => (await stores[0].sql<{ due_at: string | null }[]>`SELECT due_at FROM sandbox_tenants`).map((r) => r.due_at);
+    expect((await a.call('PUT', '/_sandbox/clock', { body: { frozen: true } })).status).toBe(200);
+    expect((await a.call('POST', PAYOUTS, { body: payout() })).status).toBe(201);
+    a.clock.advance(400);
+    await Promise.all([a.tenants.tick(), b.tenants.tick()]);
+    // Nothing falls due by the base clock while the key's clock stands still: the key is not among
+    // the tenants a tick asks for (before, it stayed due, and every tick of every replica opened it).
+    expect(await dueAt()).toEqual([null]);
+    expect((await b.call('GET', `${PAYOUTS}/order-1`)).body.data.status).toBe('PENDING');
+    expect((await b.call('PUT', '/_sandbox/clock', { body: { frozen: false } })).status).toBe(200);
+    expect(await dueAt()).toEqual([String(a.clock.now() + 30_000)]);
+    a.clock.advance(31);
+    await Promise.all([a.tenants.tick(), b.tenants.tick()]);
+    const events = (await stores[0].sql<{ n: string }[]>`SELECT count(*)::text AS n FROM sandbox_records WHERE coll = 'events' AND value LIKE '%payout.processing%'`)[0];
+    expect(events.n).toBe('1');
+    expect((await a.call('GET', `${PAYOUTS}/order-1`)).body.data.status).toBe('PROCESSING');
   });
 
   it('answer 503 in the error envelope while the database is down, and recover by themselves', async () => {
@@ -446,5 +470,38 @@ describe('a receiver probe on one replica', () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+describe('a database the previous version wrote', () => {
+  it('is served as that version served it, on either replica: replays byte for byte, 409 for another body, moves that fall due', async () => {
+    // The previous version's records (fixtures/previous-format, as its --data files hold them),
+    // put in sandbox_records as that version wrote them there: each record's JSON, in insertion order.
+    const fixture = path.join(import.meta.dirname, 'fixtures', 'previous-format');
+    const dir = await mkdtemp(path.join(tmpdir(), 'sandbox-previous-pg-'));
+    await cp(path.join(fixture, 'tenants'), path.join(dir, 'tenants'), { recursive: true });
+    const files = await LowdbStore.open(dir);
+    const id = tenantIdOf(KEY);
+    const rows: { tenant: string; coll: string; id: string; seq: number; ver: number; value: string }[] = [];
+    for (const [coll, map] of ((await files.tenant(id)) as MemoryTenantStore).data) for (const [rid, v] of map) rows.push({ tenant: id, coll, id: rid, seq: rows.length, ver: 1, value: JSON.stringify(v) });
+    await files.close();
+    expect(rows.length).toBeGreaterThan(10);
+    await stores[0].sql`INSERT INTO sandbox_tenants (id, mode, version, next_seq) VALUES (${id}, 'sandbox', 1, ${rows.length})`;
+    await stores[0].sql`INSERT INTO sandbox_records ${stores[0].sql(rows)}`;
+
+    const answers = JSON.parse(await readFile(path.join(fixture, 'answers.json'), 'utf8')) as { method: string; path: string; body: unknown; headers: Record<string, string>; status: number; text: string }[];
+    const creations = answers.filter((x) => x.status === 201);
+    expect(creations).toHaveLength(4);
+    for (const [i, x] of creations.entries()) {
+      const again = await (i % 2 ? a : b).call(x.method, x.path, { body: x.body, headers: x.headers });
+      expect([again.status, again.headers.get('idempotent-replayed'), again.text]).toEqual([201, 'true', x.text]);
+    }
+    const other = await a.call('POST', PAYOUTS, { body: { ...(creations[0].body as object), amount: 2000 } });
+    expect([other.status, other.body.error.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
+    await advance(b, 600);
+    expect((await a.call('GET', `${PAYOUTS}/fixture-pending`)).body.data.status).toBe('SUCCESSFUL');
+    const events = (await b.call('GET', '/_sandbox/events?limit=100')).body.data as { id: string; event: string; data: { reference: string } }[];
+    expect(events.slice(6, 8).map((e) => e.id)).toEqual(['evt_0000000007', 'evt_0000000008']);
+    expect(events[6]).toMatchObject({ event: 'payout.processing', data: { reference: 'fixture-pending' } });
   });
 });

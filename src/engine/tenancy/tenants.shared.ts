@@ -65,7 +65,10 @@ export class SharedTenants {
       const tenant = t;
       ts.nextDue = () => {
         const job = tenant.scheduler.nextDueAt();
-        const times = [job === undefined ? undefined : tenant.baseTimeOf(job), this.env.overdue?.next(tenant)].filter((x) => x !== undefined);
+        // A frozen clock brings no job due by the base clock: only one due at the time it stands at
+        // is due (now); its advance, or letting it run, writes the time again.
+        const at = job === undefined ? undefined : !tenant.frozen ? tenant.baseTimeOf(job) : job <= tenant.now() ? this.env.clock.now() : undefined;
+        const times = [at, this.env.overdue?.next(tenant)].filter((x) => x !== undefined);
         return times.length ? Math.min(...times) : null;
       };
       this.byId.set(id, t);
