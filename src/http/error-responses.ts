@@ -5,11 +5,17 @@ import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import { SandboxError, errorEnvelope } from '../kernel/errors.js';
 import { validationError, type Target } from '../kernel/validation.js';
+import { StoreUnavailableError } from '../store/store.js';
 import { nodeRequest } from './framework.js';
 import type { AppEnv } from './types.js';
 
 export function toSandboxError(err: unknown): SandboxError {
   if (err instanceof SandboxError) return err;
+  // A read of the shared database within the request (a journal listing) failed: as when the key's
+  // session could not begin, 503 and safe to retry.
+  if (err instanceof StoreUnavailableError) {
+    return new SandboxError('SERVICE_UNAVAILABLE', "The sandbox's database cannot be reached at the moment, so nothing of this request was done. Retry it shortly.", [], { 'Retry-After': '1' });
+  }
   if (err instanceof HTTPException) {
     if (err.status === 400 && /json/i.test(err.message)) {
       return new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON (UTF-8 text). Send a JSON object with Content-Type: application/json.', [

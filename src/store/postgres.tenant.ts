@@ -92,7 +92,11 @@ export class PostgresTenantStore extends MemoryTenantStore {
     },
     list: async (limit) => {
       const c = this.conn ?? this.sql;
-      return c<{ id: string; entry: string }[]>`SELECT id::text, entry FROM sandbox_journal WHERE tenant = ${this.id} ORDER BY id DESC LIMIT ${limit}`;
+      try {
+        return await c<{ id: string; entry: string }[]>`SELECT id::text, entry FROM sandbox_journal WHERE tenant = ${this.id} ORDER BY id DESC LIMIT ${limit}`;
+      } catch (err) {
+        throw unavailable(err);
+      }
     },
     clear: () => {
       this.entries = [];

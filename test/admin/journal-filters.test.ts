@@ -1,6 +1,8 @@
 // GET /_sandbox/requests filters on the server: method, path (a fault rule's pattern), status (a
 // status or a class), since (an entry id or an instant of the key's clock), then limit.
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../src/store/memory.store.js';
+import { StoreUnavailableError, type JournalStore } from '../../src/store/store.js';
 import { advance, createTestApp, payoutRequest, type TestApp } from '../support/app.js';
 
 interface Entry {
@@ -85,5 +87,23 @@ describe('GET /_sandbox/requests filters', () => {
       expect(res.status, query).toBe(400);
       expect(res.body.error.details).toEqual([{ field, issue: expect.stringContaining(issue) }]);
     }
+  });
+});
+
+describe('a journal kept in a shared database that cannot be read', () => {
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After, not 500', async () => {
+    // A store whose journal lives in a database that fails when listed, as a replica's does when
+    // its database goes away between the key's session and the listing.
+    class FailingJournalStore extends MemoryStore {
+      override async tenant(id: string) {
+        const store = await super.tenant(id);
+        const journal: JournalStore = { add: () => undefined, clear: () => undefined, list: async () => Promise.reject(new StoreUnavailableError(new Error('connection reset'))) };
+        return Object.assign(store, { journal });
+      }
+    }
+    const t = await createTestApp({ store: new FailingJournalStore() });
+    const res = await t.call('GET', '/_sandbox/requests');
+    expect([res.status, res.headers.get('retry-after'), res.body.error.code]).toEqual([503, '1', 'SERVICE_UNAVAILABLE']);
+    expect(res.body.message).toBe("The sandbox's database cannot be reached at the moment, so nothing of this request was done. Retry it shortly.");
   });
 });
