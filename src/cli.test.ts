@@ -29,12 +29,15 @@ describe('command line and environment', () => {
     expect(serve(['--port', '5001'], { PORT: 'abc' }).port).toBe(5001);
   });
 
-  it('selects PostgreSQL with --store, SANDBOX_STORE or DATABASE_URL, and refuses anything else or both stores', () => {
+  it('selects PostgreSQL with --store or SANDBOX_STORE, and refuses anything else or both stores', () => {
     const url = 'postgres://sandbox:secret@db:5432/sandbox';
     expect(serve([]).store).toBeUndefined();
     expect(serve(['--store', url]).store).toBe(url);
-    expect(serve([], { DATABASE_URL: url }).store).toBe(url);
-    expect(serve([], { DATABASE_URL: 'postgres://other/db', SANDBOX_STORE: url }).store).toBe(url);
+    expect(serve([], { SANDBOX_STORE: url }).store).toBe(url);
+    // DATABASE_URL belongs to the application a CI job tests: the sandbox keeps its memory store,
+    // whatever it names (a MySQL URL too), and does not write into that database.
+    expect(serve([], { DATABASE_URL: url }).store).toBeUndefined();
+    expect(serve([], { DATABASE_URL: 'mysql://app:secret@db:3306/app' }).store).toBeUndefined();
     expect(serve(['--store', url], { DATABASE_URL: 'postgres://other/db' }).store).toBe(url);
     expect(() => serve(['--store', 'mysql://db/x'])).toThrow(/--store: expected a PostgreSQL URL: postgres:\/\/user:password@host:5432\/database/);
     expect(() => serve(['--store', url, '--data', '/tmp/d'])).toThrow(/--store: give either --store postgres:\/\/… \(shared database\) or --data DIR/);

@@ -25,7 +25,7 @@ Options (environment variable in brackets):
   --host ADDR       address to listen on, default 127.0.0.1 [HOST]
   --data DIR        keep every tenant in lowdb files under DIR [SANDBOX_DATA]
   --store URL       keep every tenant in PostgreSQL (postgres://user:pass@host/db), shared
-                    by every replica given the same URL [SANDBOX_STORE, DATABASE_URL]
+                    by every replica given the same URL [SANDBOX_STORE]
   --scenario NAME   default scenario, bundled name or file [SANDBOX_SCENARIO]
   --seed N          make ids, names and rates repeatable [SANDBOX_SEED]
   --clock INSTANT   the clock of every key first seen after start begins at INSTANT

@@ -113,8 +113,7 @@ export const ENV_NAMES: Record<string, keyof Config> = {
   PORT: 'port',
   HOST: 'host',
   SANDBOX_DATA: 'data',
-  // DATABASE_URL first: SANDBOX_STORE, read after it, wins when both are set.
-  DATABASE_URL: 'store',
+  // Not DATABASE_URL: CI jobs set it for the application under test, and the default store is memory.
   SANDBOX_STORE: 'store',
   SANDBOX_SCENARIO: 'scenario',
   SANDBOX_SEED: 'seed',
