@@ -50,7 +50,7 @@ function banner(config: Config, s: SandboxServer, picked: boolean, streams: stri
   const scenario = s.scenario.file && s.scenario.origin === 'file' ? `${s.scenario.name} (${s.scenario.file})` : s.scenario.name;
   return [
     `payments-sandbox listening on ${s.url}`,
-    `  store:    ${config.store ? `PostgreSQL at ${redact(config.store)}, shared with every replica given it` : config.data ? `lowdb files in ${config.data}` : 'memory (fresh at each start)'}`,
+    `  store:    ${config.store ? `PostgreSQL at ${redact(config.store)}, shared with every replica given it` : config.data ? `lowdb files in ${config.data}` : `memory (fresh at each start)${process.env.DATABASE_URL ? '; DATABASE_URL is not read (give SANDBOX_STORE or --store to keep tenants in PostgreSQL)' : ''}`}`,
     `  scenario: ${scenario}`,
     `  seed:     ${config.seed}${picked ? ` (picked at random: start with --seed ${config.seed} to replay this run)` : ''}`,
     `  keys:     ${s.keys ? `${s.keys.size} from ${config.keys}` : 'any sk_test_ or sk_live_ key'}${config.keyFormat === 'live' ? ', live format only (32 lowercase hex)' : ''}`,

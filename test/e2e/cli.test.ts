@@ -105,3 +105,14 @@ describe('webhook targets at start', () => {
     expect(await started([])).not.toContain(WARNING);
   });
 });
+
+describe('DATABASE_URL in the environment', () => {
+  it('is left to the application under test: the sandbox starts on its memory store and says how to choose PostgreSQL', async () => {
+    // A MySQL URL, as a CI job may set for its own application: the sandbox neither refuses to start nor reads it.
+    const s = await startServer([], { DATABASE_URL: 'mysql://app:secret@127.0.0.1:3306/app' });
+    servers.push(s);
+    const health = await (await fetch(`${s.url}/_sandbox/health`)).json();
+    expect(health).toMatchObject({ status: 'ok', store: 'memory' });
+    expect(s.output()).toContain('store:    memory (fresh at each start); DATABASE_URL is not read (give SANDBOX_STORE or --store to keep tenants in PostgreSQL)');
+  });
+});
