@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { validateAgainstSchema } from '../../src/iso20022/xsd.test-helper.js';
 import { LowdbStore } from '../../src/store/lowdb.store.js';
 import { advance, createTestApp, KEY, payoutRequest, type TestApp } from '../support/app.js';
-import { fx, newTrade } from '../support/fx.js';
+import { fx, instruction, newTrade } from '../support/fx.js';
 import { intent, QUOTE, transfer, TRANSFERS, WALLET, walletPayout, withdrawal, WITHDRAWAL } from '../scenarios/resources.js';
 
 const SOURCE = { 'x-service-source': 'payroll-service' };
@@ -313,5 +313,69 @@ describe('the readiness report', () => {
     const hammered = check(await report(t), 'handles-timeout');
     expect(hammered.status).toBe('failed');
     expect(hammered.detail).toContain('three times or more');
+  });
+});
+
+describe('the readiness report judges only what the partner was shown', () => {
+  const failing = () => ({ ...payoutRequest('fail-1'), destination: { ...payoutRequest('x').destination, accountNumber: '0000000051' } });
+
+  it('does not count a FAILED payout read back through a malformed or drifted answer as the failure met', async () => {
+    const t = await createTestApp();
+    expect((await t.call('POST', PAYOUTS, { body: failing() })).status).toBe(201);
+    await advance(t, 3600);
+    for (const fault of [{ kind: 'malformed', form: 'html' }, { kind: 'drift', form: 'unknown-enum' }]) {
+      await bind(t, { name: 'garbled', faults: [{ route: { method: 'GET', path: `${PAYOUTS}/{reference}` }, fault }] });
+      const read = await t.call('GET', `${PAYOUTS}/fail-1`, { unchecked: true });
+      expect(read.headers.get('x-sandbox-fault')).toBe(`${fault.kind} ${fault.form}`);
+      expect(read.text).not.toContain('"FAILED"');
+      expect(check(await report(t), 'handles-payout.failed').status).toBe('not_exercised');
+    }
+    await t.call('DELETE', '/_sandbox/scenario');
+    expect((await t.call('GET', `${PAYOUTS}/fail-1`)).body.data.status).toBe('FAILED');
+    const c = check(await report(t), 'handles-payout.failed');
+    expect(c.status).toBe('passed');
+    expect(c.evidence).toHaveLength(1);
+    expect(c.evidence[0]).toMatchObject({ method: 'GET', path: `${PAYOUTS}/fail-1`, sent: 200 });
+  });
+
+  it('fails xml-valid only for a refusal of the XML itself, not for an FX request refused for another reason', async () => {
+    const t = await createTestApp();
+    const accept = await fx(t, 'POST', '/trades', { xml: instruction(), headers: { accept: 'application/json' } });
+    expect(accept.status).toBe(400);
+    expect(check(await report(t), 'xml-valid')).toMatchObject({ status: 'passed', detail: 'None of the last 1 FX requests was refused for its XML.', evidence: [] });
+    // The wrong root is a refusal of the XML: the check fails, naming the request.
+    expect((await fx(t, 'POST', '/trades', { xml: '<FXTradCxlReq><Rsn>x</Rsn></FXTradCxlReq>' })).status).toBe(400);
+    const c = check(await report(t), 'xml-valid');
+    expect(c).toMatchObject({ status: 'failed', detail: '1 of the last 2 FX requests were refused for their XML: not well formed, or not as the message\'s XSD says (GET /xsd/{file}).' });
+    expect(c.evidence).toEqual([expect.objectContaining({ method: 'POST', path: '/api/v1/partners/fx/trades', sent: 400, note: 'refused for its XML: not well formed, or not as its XSD says' })]);
+  });
+
+  it('takes a wallet payout or a withdrawal to another destination after a failed one as another payment, not a retry', async () => {
+    const other = '0x1111111111111111111111111111111111111111';
+    const t = await createTestApp();
+    expect((await t.call('POST', '/_sandbox/balances/top-up', { body: { key: 'usdc:base', amount: 1000 } })).status).toBeLessThan(300);
+    await bind(t, { name: 'fail-first', faults: [{ route: { method: 'POST', path: WALLET }, sequence: [{ kind: 'error', status: 503 }, 'pass', 'pass'] }] });
+    expect((await t.call('POST', WALLET, { body: walletPayout('w-1') })).status).toBe(503);
+    expect((await t.call('POST', WALLET, { body: { ...walletPayout('w-2'), toAddress: other } })).status).toBe(201);
+    expect(check(await report(t), 'retry-reuses-reference').status).toBe('not_exercised');
+    // The same address and amount under a new reference is the double payout.
+    expect((await t.call('POST', WALLET, { body: walletPayout('w-3') })).status).toBe(201);
+    const c = check(await report(t), 'retry-reuses-reference');
+    expect(c.status).toBe('failed');
+    expect(c.evidence.at(-1)).toMatchObject({ method: 'POST', path: WALLET, sent: 201, reference: 'w-3' });
+
+    const w = await createTestApp();
+    await bind(w, { name: 'fail-first', faults: [{ route: { method: 'POST', path: WITHDRAWAL }, sequence: [{ kind: 'error', status: 503 }, 'pass'] }] });
+    expect((await w.call('POST', WITHDRAWAL, { body: withdrawal(), headers: { 'idempotency-key': 'settle-1' } })).status).toBe(503);
+    expect((await w.call('POST', WITHDRAWAL, { body: withdrawal({ accountNumber: '0123456780' }), headers: { 'idempotency-key': 'settle-2' } })).status).toBe(201);
+    expect(check(await report(w), 'retry-reuses-reference').status).toBe('not_exercised');
+
+    // An FX trade has no retry to judge, even sent with an Idempotency-Key the FX interface does not read.
+    const f = await createTestApp();
+    await bind(f, { name: 'fail-first', faults: [{ route: { method: 'POST', path: '/api/v1/partners/fx/trades' }, sequence: [{ kind: 'error', status: 503 }, 'pass'] }] });
+    expect((await fx(f, 'POST', '/trades', { xml: instruction(), headers: { 'idempotency-key': 'trade-1' } })).status).toBe(503);
+    expect((await fx(f, 'POST', '/trades', { xml: instruction(), headers: { 'idempotency-key': 'trade-2' } })).status).toBe(201);
+    expect(check(await report(f), 'retry-reuses-reference').status).toBe('not_exercised');
+    expect(check(await report(f), 'handles-5xx').status).toBe('passed');
   });
 });

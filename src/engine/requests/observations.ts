@@ -143,8 +143,9 @@ export class Observations {
     if (r.pendingWait && r.pendingWait.route === route(o)) this.judgeWait(o);
     if (create && r.pendingRetry && r.pendingRetry.route === route(o)) this.judgeRetry(o, body);
     if (create && failed) {
-      // A create sent with neither (an FX trade, a withdrawal without Idempotency-Key) has no retry to judge.
-      const reference = referenceOf(body, o);
+      // A create sent with neither (an FX trade, a withdrawal without Idempotency-Key) has no retry to
+      // judge; nor has an FX trade sent with an Idempotency-Key, which the FX interface does not read.
+      const reference = o.path.startsWith(FX_PREFIX) ? undefined : referenceOf(body, o);
       if (reference !== undefined) r.pendingRetry = { route: route(o), reference, fingerprint: payment(body), at: o.now, evidence: evidenceOf(o, reference), readBack: false };
     }
     // Blind resends: the same refused request again and again, or the same request hammered after a fault.
@@ -191,7 +192,7 @@ export class Observations {
       // Counted in the record as it stands; written only when it matters (the first, a refusal, and
       // each request while a refusal is among the last XML_KEPT, so that the store knows when it
       // leaves them), so a stream of good FX requests after those rewrites nothing.
-      const refused = o.errorCode === 'MALFORMED_XML' || o.errorCode === 'VALIDATION_ERROR';
+      const refused = refusedForXml(o);
       if (++r.fx.seen === 1) changed = true;
       const lastRefused = r.fx.refused.at(-1);
       if (lastRefused !== undefined && r.fx.seen - lastRefused <= XML_KEPT) changed = true;
@@ -209,7 +210,9 @@ export class Observations {
   private judgeRead(o: Observed): boolean {
     const r = this.record;
     let changed = false;
-    const status = stateRead(o.response);
+    const shown = stateRead(o.response);
+    // A malformed or drifted answer did not show the partner the state as it is (a delay did).
+    const status = o.fault === null || o.fault.kind === 'latency' ? shown : undefined;
     if (status !== undefined) {
       const key = `read:${o.path.slice(0, o.path.lastIndexOf('/') + 1)}${status}`;
       const state = r.checks[key];
@@ -217,6 +220,8 @@ export class Observations {
         this.met(key, o, false);
         changed = true;
       }
+    }
+    if (shown !== undefined) {
       // Polling: reads of one resource (an answer with a status) in the current minute.
       let w = this.reads.get(o.path);
       if (!w || o.now - w.since >= READ_WINDOW_MS) {
@@ -335,10 +340,26 @@ function referenceOf(body: Body, o: Pick<Observed, 'idempotencyKey'>): string | 
   return typeof ref === 'string' ? ref : o.idempotencyKey;
 }
 
-/** What makes two creates the same payment: their amount, currency and destination. */
+/**
+ * What makes two creates the same payment: their amount, currency and destination, as each create
+ * names them: a payout's or transfer's currency and destination, a wallet payout's asset, chain and
+ * toAddress, a withdrawal's account, a quote's currencies.
+ */
 function payment(body: Body): string {
   const b = body ?? {};
-  return JSON.stringify([b.amount, b.currency, b.destination ?? b.address ?? null]);
+  const account = b.accountId !== undefined || b.accountNumber !== undefined ? [b.accountId, b.accountNumber, b.bankCode] : undefined;
+  return JSON.stringify([b.amount, b.currency ?? b.asset ?? b.sourceCurrency ?? null, b.chain ?? b.destinationCurrency ?? null, b.destination ?? b.toAddress ?? b.address ?? account ?? null]);
+}
+
+/**
+ * An FX request refused for its XML: not well formed (MALFORMED_XML), or not as its message's XSD
+ * says (a VALIDATION_ERROR whose reject says the request body is invalid). A refusal for another
+ * reason (an Accept header with no XML type, a destination that cannot receive the currency bought)
+ * is no fault of the XML.
+ */
+function refusedForXml(o: Pick<Observed, 'errorCode' | 'response'>): boolean {
+  if (o.errorCode === 'MALFORMED_XML') return true;
+  return o.errorCode === 'VALIDATION_ERROR' && typeof o.response === 'string' && /<RsnDesc>Invalid request body: /.test(o.response);
 }
 
 export const OBSERVATIONS_COLLECTION = COLLECTION;
