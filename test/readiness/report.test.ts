@@ -379,3 +379,28 @@ describe('the readiness report judges only what the partner was shown', () => {
     expect(check(await report(f), 'handles-5xx').status).toBe('passed');
   });
 });
+
+describe('polling-moderate and the keys apart', () => {
+  it('passes at 60 reads of a resource within a minute while a webhook is set, fails at the 61st, and judges each key apart', async () => {
+    const t = await createTestApp();
+    const OTHER = 'sk_test_other_key_of_the_same_partner';
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect((await t.call('PUT', '/_sandbox/webhooks', { key: OTHER, body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('poll-1') })).status).toBe(201);
+    expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'not_exercised', detail: 'No resource was read.' });
+    for (let i = 0; i < 60; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'passed', detail: 'With a webhook set, no resource was read more than 60 times within a minute.' });
+    expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    const c = check(await report(t), 'polling-moderate');
+    expect(c.status).toBe('failed');
+    expect(c.evidence.at(-1)).toMatchObject({ method: 'GET', path: `${PAYOUTS}/poll-1`, sent: 200, note: 'read 61 times within a minute' });
+    // Another key's report knows nothing of it; a failed create of this key leaves the other alone too.
+    await bind(t, failFirstPayout);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1', 5000) })).status).toBe(500);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-2', 5000) })).status).toBe(201);
+    expect(check(await report(t), 'retry-reuses-reference').status).toBe('failed');
+    expect((await t.call('POST', PAYOUTS, { key: OTHER, body: payoutRequest('order-3', 5000) })).status).toBe(201);
+    const other = await report(t, OTHER);
+    expect(other.checks.filter((x) => x.status !== 'not_exercised').map((x) => x.id)).toEqual(['key-format']);
+  });
+});
