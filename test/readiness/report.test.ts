@@ -330,12 +330,26 @@ describe('the readiness report judges only what the partner was shown', () => {
       expect(read.text).not.toContain('"FAILED"');
       expect(check(await report(t), 'handles-payout.failed').status).toBe('not_exercised');
     }
-    await t.call('DELETE', '/_sandbox/scenario');
-    expect((await t.call('GET', `${PAYOUTS}/fail-1`)).body.data.status).toBe('FAILED');
+    // A drift of another field left the state shown: the read counts.
+    await bind(t, { name: 'extra', faults: [{ route: { method: 'GET', path: `${PAYOUTS}/{reference}` }, fault: { kind: 'drift', form: 'extra-field' } }] });
+    const extra = await t.call('GET', `${PAYOUTS}/fail-1`, { unchecked: true });
+    expect([extra.headers.get('x-sandbox-fault'), JSON.parse(extra.text).data.status]).toEqual(['drift extra-field', 'FAILED']);
     const c = check(await report(t), 'handles-payout.failed');
     expect(c.status).toBe('passed');
     expect(c.evidence).toHaveLength(1);
     expect(c.evidence[0]).toMatchObject({ method: 'GET', path: `${PAYOUTS}/fail-1`, sent: 200 });
+    // The same on the FX interface: a cancelled trade read with its Sts drifted is no cancellation met.
+    const tx = await newTrade(t);
+    expect((await fx(t, 'PUT', `/trades/${tx}/cancellation`, { xml: '<FXTradCxlReq><Rsn>Rate moved</Rsn></FXTradCxlReq>' })).status).toBeLessThan(300);
+    await advance(t, 7200);
+    await bind(t, { name: 'fx-drift', faults: [{ route: { method: 'GET', path: '/api/v1/partners/fx/trades/{txId}' }, fault: { kind: 'drift', form: 'unknown-enum' } }] });
+    const drifted = await t.call('GET', `/api/v1/partners/fx/trades/${tx}`, { unchecked: true });
+    expect(drifted.headers.get('x-sandbox-fault')).toBe('drift unknown-enum');
+    expect(drifted.text).not.toContain('<Sts>CANC</Sts>');
+    expect(check(await report(t), 'handles-fx_trade.canc').status).toBe('not_exercised');
+    await t.call('DELETE', '/_sandbox/scenario');
+    expect((await fx(t, 'GET', `/trades/${tx}`)).xml.Sts).toBe('CANC');
+    expect(check(await report(t), 'handles-fx_trade.canc').status).toBe('passed');
   });
 
   it('fails xml-valid only for a refusal of the XML itself, not for an FX request refused for another reason', async () => {

@@ -54,7 +54,7 @@ export interface Observed {
   method: string;
   path: string;
   sent: number | 'dropped' | 'timeout';
-  fault: { kind: FaultKind; form?: string } | null;
+  fault: { kind: FaultKind; form?: string; field?: string | null } | null;
   /** The answer's error code, when it was an error. */
   errorCode: string | undefined;
   retryAfter: string | undefined;
@@ -211,8 +211,7 @@ export class Observations {
     const r = this.record;
     let changed = false;
     const shown = stateRead(o.response);
-    // A malformed or drifted answer did not show the partner the state as it is (a delay did).
-    const status = o.fault === null || o.fault.kind === 'latency' ? shown : undefined;
+    const status = stateShown(o) ? shown : undefined;
     if (status !== undefined) {
       const key = `read:${o.path.slice(0, o.path.lastIndexOf('/') + 1)}${status}`;
       const state = r.checks[key];
@@ -280,6 +279,17 @@ export class Observations {
   private save(): void {
     this.store.put('record', this.record);
   }
+}
+
+/**
+ * Whether the answer showed the partner the resource's state as it is: not a malformed one, nor one
+ * whose drift changed the status itself (`status`, `data.status`, an FX message's `Sts`); a delay,
+ * or a drift of another field, left it shown.
+ */
+function stateShown(o: Pick<Observed, 'fault'>): boolean {
+  if (o.fault === null || o.fault.kind === 'latency') return true;
+  if (o.fault.kind !== 'drift') return false;
+  return !/(^|[./])(status|Sts)$/.test(o.fault.field ?? 'status');
 }
 
 /** The check a fault's answer meets, when it met one. */
