@@ -110,7 +110,12 @@ export function runChecks(i: CheckInputs): Check[] {
       ordinary.length === 0
         ? 'No webhook was delivered. Set a webhook (PUT /_sandbox/webhooks) and run a flow that records events.'
         : `${answered.length} of ${ordinary.length} deliveries (${Math.round(share * 1000) / 10} %) got a 2xx within ${i.attemptTimeoutMs / 1000} s; 95 % are needed. The slowest answer took ${slowest!.a.durationMs} ms (${slowest!.d.event}, ${slowest!.d.id}).`,
-    evidence: ordinary.filter((d) => !acknowledged.has(d)).slice(-5).map((d) => deliveryEvidence(d, `${d.event}: no 2xx in time`)),
+    // The deliveries left unacknowledged; when there are none, the slowest answer the detail names.
+    evidence: answered.length < ordinary.length
+      ? ordinary.filter((d) => !acknowledged.has(d)).slice(-5).map((d) => deliveryEvidence(d, `${d.event}: no 2xx in time`))
+      : slowest
+        ? [{ ...deliveryEvidence(slowest.d, `${slowest.d.event}: the slowest answer, ${slowest.a.durationMs} ms`), at: slowest.a.at, sent: slowest.a.statusCode ?? 'timeout' }]
+        : [],
   });
 
   for (const f of FAILURES) {

@@ -36,7 +36,7 @@ async function receiver(verify: boolean) {
   return { state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` };
 }
 
-async function runSuite(verify: boolean): Promise<{ t: TestApp; report: { ready: boolean; checks: { id: string; status: string; required: boolean; detail: string }[] } }> {
+async function runSuite(verify: boolean): Promise<{ t: TestApp; report: { ready: boolean; checks: { id: string; status: string; required: boolean; detail: string; evidence: unknown[] }[] } }> {
   const outbox = new Outbox();
   const t = await createTestApp({ outbox });
   const r = await receiver(verify);
@@ -70,7 +70,11 @@ describe('a key made ready', () => {
     expect(report.checks.filter((c) => c.status === 'failed')).toEqual([]);
     expect(report.ready).toBe(true);
     expect(report.checks.find((c) => c.id === 'handles-payout.failed')!.detail).toBe('Met a failed fiat payout: the payout.failed webhook was acknowledged with a 2xx.');
-    expect(report.checks.find((c) => c.id === 'webhooks-acknowledged')!.detail).toMatch(/^\d+ of \d+ deliveries \(100 %\) got a 2xx within 5 s; 95 % are needed\. The slowest answer took \d+ ms/);
+    const acknowledged = report.checks.find((c) => c.id === 'webhooks-acknowledged')!;
+    expect(acknowledged.detail).toMatch(/^\d+ of \d+ deliveries \(100 %\) got a 2xx within 5 s; 95 % are needed\. The slowest answer took \d+ ms/);
+    // The evidence is the slowest answer the detail names: the delivery, when, and what the receiver sent.
+    const [, ms, event, id] = /took (\d+) ms \(([\w.]+), (\S+)\)\.$/.exec(acknowledged.detail)!;
+    expect(acknowledged.evidence).toEqual([{ id, at: expect.any(String), method: 'POST', path: '(your webhook URL)', sent: 204, note: `${event}: the slowest answer, ${ms} ms` }]);
   });
 
   it('is not ready while its receiver accepts forged deliveries, and says which', async () => {
