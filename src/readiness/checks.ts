@@ -182,7 +182,8 @@ export function runChecks(i: CheckInputs): Check[] {
         : refused === 0
           ? `None of the last ${last} FX requests was refused for its XML.`
           : `${refused} of the last ${last} FX requests were refused for their XML: not well formed, or not as the message's XSD says (GET /xsd/{file}).`,
-    evidence: c['xml-valid']?.evidence ?? [],
+    // The refusals among the last XML_KEPT: an older one decides nothing.
+    evidence: refused === 0 ? [] : (c['xml-valid']?.evidence ?? []).slice(-refused),
   });
 
   checks.push({

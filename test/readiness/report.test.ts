@@ -283,8 +283,13 @@ describe('the readiness report', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'readiness-fx-'));
     const first = await createTestApp({ store: await LowdbStore.open(dir) });
     expect((await fx(first, 'POST', '/trades', { xml: '<FXTradInstr>' })).status).toBe(400);
-    for (let i = 0; i < 100; i++) await newTrade(first);
-    expect(check(await report(first), 'xml-valid')).toMatchObject({ status: 'passed', detail: 'None of the last 100 FX requests was refused for its XML.' });
+    for (let i = 0; i < 99; i++) await newTrade(first);
+    const failed = check(await report(first), 'xml-valid');
+    expect(failed).toMatchObject({ status: 'failed', detail: "1 of the last 100 FX requests were refused for their XML: not well formed, or not as the message's XSD says (GET /xsd/{file})." });
+    expect(failed.evidence).toEqual([expect.objectContaining({ id: 'req_1', method: 'POST', path: '/api/v1/partners/fx/trades', sent: 400 })]);
+    await newTrade(first);
+    // The refusal has left the last 100: it is no longer shown as evidence of a check that passed.
+    expect(check(await report(first), 'xml-valid')).toMatchObject({ status: 'passed', detail: 'None of the last 100 FX requests was refused for its XML.', evidence: [] });
     await first.store.close();
     const again = await createTestApp({ store: await LowdbStore.open(dir) });
     expect(check(await report(again), 'xml-valid')).toMatchObject({ status: 'passed', detail: 'None of the last 100 FX requests was refused for its XML.' });
