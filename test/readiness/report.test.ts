@@ -400,6 +400,39 @@ describe('the readiness report judges only what the partner was shown', () => {
 });
 
 describe('polling-moderate and the keys apart', () => {
+  it('starts afresh after a reset what waited for the next request: the reads counted, a failed create, a Retry-After', async () => {
+    const t = await createTestApp();
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    // Two tests of a suite, each with its own order-1, read 40 times: no resource was read 80 times.
+    for (let run = 0; run < 2; run++) {
+      expect((await t.call('POST', '/_sandbox/reset')).status).toBe(200);
+      expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
+      for (let i = 0; i < 40; i++) expect((await t.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
+    }
+    expect(check(await report(t), 'polling-moderate').status).toBe('passed');
+    // A test that met a failed create and a 429, then a reset: the next test's own creates retry nothing.
+    const both = {
+      name: 'both',
+      faults: [
+        { route: { method: 'POST', path: PAYOUTS }, sequence: [{ kind: 'error', status: 500 }] },
+        { route: { method: 'GET', path: `${PAYOUTS}/{reference}` }, sequence: [{ kind: 'error', status: 429, retryAfter: 30 }] },
+      ],
+    };
+    await bind(t, both);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-2', 5000) })).status).toBe(500);
+    expect((await t.call('GET', `${PAYOUTS}/order-9`)).status).toBe(429);
+    expect((await t.call('POST', '/_sandbox/reset')).status).toBe(200);
+    expect((await t.call('DELETE', '/_sandbox/scenario')).status).toBe(200);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-3', 5000) })).status).toBe(201);
+    expect((await t.call('GET', `${PAYOUTS}/order-9`)).status).toBe(404);
+    const r = await report(t);
+    expect(check(r, 'retry-reuses-reference').status).toBe('not_exercised');
+    expect(check(r, 'retry-after-honoured').status).toBe('not_exercised');
+    // The verdicts made before the reset stay.
+    expect([check(r, 'handles-5xx').status, check(r, 'handles-429').status]).toEqual(['passed', 'passed']);
+    expect(check(r, 'retry-after-honoured').status).toBe('not_exercised');
+  });
+
   it('passes at 60 reads of a resource within a minute while a webhook is set, fails at the 61st, and judges each key apart', async () => {
     const t = await createTestApp();
     const OTHER = 'sk_test_other_key_of_the_same_partner';

@@ -103,6 +103,17 @@ export class Observations {
   }
 
   /**
+   * A reset of the key (POST /_sandbox/reset): the verdicts stay; what waited for a next request (a
+   * failed create's retry, a Retry-After, a refusal or a fault being resent) and the reads counted
+   * end, since the resources they concerned are forgotten and the key's clock begins again.
+   */
+  afterReset(): void {
+    this.reads.clear();
+    const r = this.store.get('record');
+    if (r && (r.pendingRetry || r.pendingWait || r.lastFault || r.lastRefused)) this.store.put('record', { checks: r.checks, fx: r.fx });
+  }
+
+  /**
    * Whether an answer may change the record. A successful create or change (not FX), with no
    * failure, wait or refusal pending, changes nothing: most requests of a suite stop here.
    */
