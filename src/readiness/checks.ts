@@ -19,6 +19,8 @@ export interface DeliverySeen {
   id: string;
   event: string;
   createdAt: string;
+  /** The resource it is about, when its data names one. */
+  reference?: string;
   attempts: readonly { at: string; statusCode: number | null; durationMs: number }[];
 }
 
@@ -63,7 +65,15 @@ const FAULTS = [
 ] as const;
 
 const ok = (d: { attempts: DeliverySeen['attempts'] }) => d.attempts.some((a) => a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300);
-const deliveryEvidence = (d: DeliverySeen, note: string): Evidence => ({ id: d.id, at: d.attempts.at(-1)?.at ?? d.createdAt, method: 'POST', path: '(your webhook URL)', sent: d.attempts.at(-1)?.statusCode ?? 'timeout', note });
+const deliveryEvidence = (d: DeliverySeen, note: string): Evidence => ({
+  id: d.id,
+  at: d.attempts.at(-1)?.at ?? d.createdAt,
+  method: 'POST',
+  path: '(your webhook URL)',
+  sent: d.attempts.at(-1)?.statusCode ?? 'timeout',
+  ...(d.reference !== undefined ? { reference: d.reference } : {}),
+  note,
+});
 
 function fromState(id: string, title: string, state: CheckState | undefined, texts: { passed: string; failed: string; none: string }, required = false): Check {
   if (!state || state.met === 0) return { id, title, status: 'not_exercised', required, detail: texts.none, evidence: [] };
