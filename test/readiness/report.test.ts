@@ -400,6 +400,24 @@ describe('the readiness report judges only what the partner was shown', () => {
 });
 
 describe('polling-moderate and the keys apart', () => {
+  it('counts only the reads made while a webhook is set', async () => {
+    const t = await createTestApp();
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('poll-1') })).status).toBe(201);
+    // A polling integration, before any webhook is set: reading back is how it learns the state.
+    for (let i = 0; i < 61; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect(check(await report(t), 'polling-moderate').status).toBe('not_exercised');
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'not_exercised', detail: 'No resource was read.' });
+    for (let i = 0; i < 60; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect(check(await report(t), 'polling-moderate').status).toBe('passed');
+    // Removed, then set again: the reads meanwhile do not count either.
+    expect((await t.call('DELETE', '/_sandbox/webhooks')).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect(check(await report(t), 'polling-moderate').status).toBe('passed');
+  });
+
   it('starts afresh after a reset what waited for the next request: the reads counted, a failed create, a Retry-After', async () => {
     const t = await createTestApp();
     expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
@@ -440,6 +458,9 @@ describe('polling-moderate and the keys apart', () => {
     expect((await t.call('PUT', '/_sandbox/webhooks', { key: OTHER, body: { url: 'https://example.com/hooks' } })).status).toBe(200);
     expect((await t.call('POST', PAYOUTS, { body: payoutRequest('poll-1') })).status).toBe(201);
     expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'not_exercised', detail: 'No resource was read.' });
+    for (let i = 0; i < 60; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    // DELETE /_sandbox/report forgets the reads, not that a webhook is set.
+    expect(check((await t.call('DELETE', '/_sandbox/report')).body, 'polling-moderate').status).toBe('not_exercised');
     for (let i = 0; i < 60; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
     expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'passed', detail: 'With a webhook set, no resource was read more than 60 times within a minute.' });
     expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);

@@ -43,6 +43,8 @@ export interface ReadinessRecord {
   lastFault?: { check: string; fingerprint: string; at: number; quick: number };
   /** The key's FX requests: how many were made, and the numbers of the last XML_KEPT refused for their XML. */
   fx: { seen: number; refused: number[] };
+  /** Whether a webhook is set, as the webhooks domain tells it: reads count for polling only while one is. */
+  webhookSet?: boolean;
 }
 
 /** What the observer is told of one answered request. */
@@ -95,11 +97,20 @@ export class Observations {
     return this.store.get('record') ?? emptyRecord();
   }
 
-  /** Forget every observation (DELETE /_sandbox/report). */
+  /** Forget every observation (DELETE /_sandbox/report); whether a webhook is set stays known. */
   clear(): void {
+    const webhookSet = this.store.get('record')?.webhookSet;
     this.record = emptyRecord();
     this.reads.clear();
-    this.store.remove('record');
+    if (webhookSet === undefined) this.store.remove('record');
+    else this.store.put('record', { ...emptyRecord(), webhookSet });
+  }
+
+  /** A webhook was set or removed (PUT or DELETE /_sandbox/webhooks): reads are counted for polling only while one is set. */
+  webhook(set: boolean): void {
+    const r = this.store.get('record') ?? emptyRecord();
+    if (!set) this.reads.clear();
+    if (r.webhookSet !== set) this.store.put('record', { ...r, webhookSet: set });
   }
 
   /**
@@ -110,7 +121,7 @@ export class Observations {
   afterReset(): void {
     this.reads.clear();
     const r = this.store.get('record');
-    if (r && (r.pendingRetry || r.pendingWait || r.lastFault || r.lastRefused)) this.store.put('record', { checks: r.checks, fx: r.fx });
+    if (r && (r.pendingRetry || r.pendingWait || r.lastFault || r.lastRefused)) this.store.put('record', { checks: r.checks, fx: r.fx, webhookSet: r.webhookSet });
   }
 
   /**
@@ -231,8 +242,8 @@ export class Observations {
         changed = true;
       }
     }
-    if (shown !== undefined) {
-      // Polling: reads of one resource (an answer with a status) in the current minute.
+    if (shown !== undefined && r.webhookSet) {
+      // Polling, while a webhook is set: reads of one resource (an answer with a status) in the current minute.
       let w = this.reads.get(o.path);
       if (!w || o.now - w.since >= READ_WINDOW_MS) {
         // A new window is the newest entry: the path read longest ago goes first when the map is full.
