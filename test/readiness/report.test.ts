@@ -477,3 +477,37 @@ describe('polling-moderate and the keys apart', () => {
     expect(other.checks.filter((x) => x.status !== 'not_exercised').map((x) => x.id)).toEqual(['key-format']);
   });
 });
+
+describe('the fault checks and the three forms of their evidence', () => {
+  it('passes handles-malformed and handles-drop once met, fails handles-5xx on hammering, and says the same evidence in JSON, Markdown and JUnit', async () => {
+    const t = await createTestApp({ sleep: async () => undefined });
+    const faults = [{ kind: 'malformed', form: 'truncated' }, { kind: 'drop' }];
+    await bind(t, { name: 'faults', faults: [{ route: { method: 'POST', path: PAYOUTS }, sequence: faults }] });
+    expect(check(await report(t), 'handles-malformed').status).toBe('not_exercised');
+    await t.call('POST', PAYOUTS, { body: payoutRequest('m-1'), unchecked: true }).catch(() => undefined);
+    await t.call('POST', PAYOUTS, { body: payoutRequest('m-2'), unchecked: true }).catch(() => undefined);
+    let r = await report(t);
+    expect(check(r, 'handles-malformed')).toMatchObject({ status: 'passed', detail: 'Met a malformed answer, and did not hammer the same request after it.' });
+    expect(check(r, 'handles-malformed').evidence).toEqual([expect.objectContaining({ method: 'POST', path: PAYOUTS, sent: 201 })]);
+    expect(check(r, 'handles-drop').evidence).toEqual([expect.objectContaining({ method: 'POST', path: PAYOUTS, sent: 'dropped' })]);
+    // Another payment's 503 resent unchanged four times within a second: hammering.
+    await bind(t, { name: 'down', faults: [{ route: { method: 'POST', path: PAYOUTS }, fault: { kind: 'error', status: 503 } }] });
+    for (let i = 0; i < 4; i++) expect((await t.call('POST', PAYOUTS, { body: payoutRequest('h-1', 777) })).status).toBe(503);
+    r = await report(t);
+    const c = check(r, 'handles-5xx');
+    expect(c.status).toBe('failed');
+    expect(c.evidence.at(-1)).toMatchObject({ method: 'POST', path: PAYOUTS, sent: 503, note: 'resent unchanged 3 times, less than 1 s apart, after the fault' });
+    // Each evidence line, as the JSON gives it, is in the Markdown and in the JUnit failure.
+    const line = (e: Check['evidence'][number] & { at?: string }) => `${e.id} ${e.at} ${e.method} ${e.path} → ${e.sent}${e.reference ? ` (reference ${e.reference})` : ''}${e.note ? `: ${e.note}` : ''}`;
+    const md = (await t.call('GET', '/_sandbox/report?format=markdown')).text;
+    const junit = (await t.call('GET', '/_sandbox/report?format=junit')).text;
+    const section = md.slice(md.indexOf('### handles-5xx'));
+    const failure = /<testcase classname="readiness" name="handles-5xx" time="0">\n {4}<failure [^>]*>([^<]*)<\/failure>/.exec(junit)![1];
+    expect(c.evidence.length).toBeGreaterThan(1);
+    for (const e of c.evidence) {
+      expect(section).toContain(`- ${line(e)}`);
+      expect(failure).toContain(line(e));
+    }
+    expect(junit).toContain('<testsuite name="payments-sandbox readiness" tests="20" failures="1"');
+  });
+});

@@ -177,22 +177,24 @@ export class Observations {
       this.met('no-blind-retry-of-4xx', o, count >= BLIND_AFTER, count >= BLIND_AFTER ? `sent unchanged ${count} times in a row, each refused` : undefined);
     } else if (o.method !== 'GET') r.lastRefused = undefined;
     // The same request again within a second of the last, whether or not the fault struck again.
+    let hammered: string | undefined;
     if (r.lastFault && r.lastFault.fingerprint === fp) {
       const quick = o.now - r.lastFault.at < QUICK_MS ? r.lastFault.quick + 1 : 0;
       r.lastFault = { ...r.lastFault, at: o.now, quick };
-      if (quick >= BLIND_AFTER) this.met(r.lastFault.check, o, true, `resent unchanged ${quick} times, less than 1 s apart, after the fault`);
+      if (quick >= BLIND_AFTER) this.met((hammered = r.lastFault.check), o, true, `resent unchanged ${quick} times, less than 1 s apart, after the fault`);
     }
-    this.judgeAnswer(o, fp);
+    this.judgeAnswer(o, fp, hammered);
     this.save();
   }
 
-  /** The checks every answer may meet: faults, 429s, reads of a resource's state, FX XML. */
-  private judgeAnswer(o: Observed, fp?: string): boolean {
+  /** The checks every answer may meet: faults, 429s, reads of a resource's state, FX XML; `judged`, a
+   * check this request was already judged for (a fault hammered), is not met again by it. */
+  private judgeAnswer(o: Observed, fp?: string, judged?: string): boolean {
     const r = this.record;
     let changed = false;
     const check = faultCheck(o);
     if (check) {
-      this.met(check, o, false);
+      if (check !== judged) this.met(check, o, false);
       const quick = fp !== undefined && r.lastFault?.fingerprint === fp ? r.lastFault.quick : 0;
       r.lastFault = fp === undefined ? undefined : { check, fingerprint: fp, at: o.now, quick };
       changed = true;
