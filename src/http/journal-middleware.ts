@@ -54,7 +54,7 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       path: entry.path,
       sent: entry.sent,
       // A drift that found no field to change sent the answer as it was: no drift was met.
-      fault: fault && !(fault.kind === 'drift' && fault.field === null) ? { kind: fault.kind } : null,
+      fault: fault && !(fault.kind === 'drift' && fault.field === null) ? { kind: fault.kind, field: fault.field } : null,
       errorCode: c.get('errorCode'),
       retryAfter: entry.sent === 429 ? (c.res.headers.get('retry-after') ?? undefined) : undefined,
       idempotencyKey: entry.requestHeaders['idempotency-key'],

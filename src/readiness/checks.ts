@@ -19,6 +19,8 @@ export interface DeliverySeen {
   id: string;
   event: string;
   createdAt: string;
+  /** The resource it is about, when its data names one. */
+  reference?: string;
   attempts: readonly { at: string; statusCode: number | null; durationMs: number }[];
 }
 
@@ -63,7 +65,15 @@ const FAULTS = [
 ] as const;
 
 const ok = (d: { attempts: DeliverySeen['attempts'] }) => d.attempts.some((a) => a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300);
-const deliveryEvidence = (d: DeliverySeen, note: string): Evidence => ({ id: d.id, at: d.attempts.at(-1)?.at ?? d.createdAt, method: 'POST', path: '(your webhook URL)', sent: d.attempts.at(-1)?.statusCode ?? 'timeout', note });
+const deliveryEvidence = (d: DeliverySeen, note: string): Evidence => ({
+  id: d.id,
+  at: d.attempts.at(-1)?.at ?? d.createdAt,
+  method: 'POST',
+  path: '(your webhook URL)',
+  sent: d.attempts.at(-1)?.statusCode ?? 'timeout',
+  ...(d.reference !== undefined ? { reference: d.reference } : {}),
+  note,
+});
 
 function fromState(id: string, title: string, state: CheckState | undefined, texts: { passed: string; failed: string; none: string }, required = false): Check {
   if (!state || state.met === 0) return { id, title, status: 'not_exercised', required, detail: texts.none, evidence: [] };
@@ -110,7 +120,12 @@ export function runChecks(i: CheckInputs): Check[] {
       ordinary.length === 0
         ? 'No webhook was delivered. Set a webhook (PUT /_sandbox/webhooks) and run a flow that records events.'
         : `${answered.length} of ${ordinary.length} deliveries (${Math.round(share * 1000) / 10} %) got a 2xx within ${i.attemptTimeoutMs / 1000} s; 95 % are needed. The slowest answer took ${slowest!.a.durationMs} ms (${slowest!.d.event}, ${slowest!.d.id}).`,
-    evidence: ordinary.filter((d) => !acknowledged.has(d)).slice(-5).map((d) => deliveryEvidence(d, `${d.event}: no 2xx in time`)),
+    // The deliveries left unacknowledged; when there are none, the slowest answer the detail names.
+    evidence: answered.length < ordinary.length
+      ? ordinary.filter((d) => !acknowledged.has(d)).slice(-5).map((d) => deliveryEvidence(d, `${d.event}: no 2xx in time`))
+      : slowest
+        ? [{ ...deliveryEvidence(slowest.d, `${slowest.d.event}: the slowest answer, ${slowest.a.durationMs} ms`), at: slowest.a.at, sent: slowest.a.statusCode ?? 'timeout' }]
+        : [],
   });
 
   for (const f of FAILURES) {
@@ -177,7 +192,8 @@ export function runChecks(i: CheckInputs): Check[] {
         : refused === 0
           ? `None of the last ${last} FX requests was refused for its XML.`
           : `${refused} of the last ${last} FX requests were refused for their XML: not well formed, or not as the message's XSD says (GET /xsd/{file}).`,
-    evidence: c['xml-valid']?.evidence ?? [],
+    // The refusals among the last XML_KEPT: an older one decides nothing.
+    evidence: refused === 0 ? [] : (c['xml-valid']?.evidence ?? []).slice(-refused),
   });
 
   checks.push({

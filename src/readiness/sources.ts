@@ -22,9 +22,13 @@ export function webhookSources(attemptTimeoutMs: number): ReadinessSources {
       const probe = lastProbe(t);
       const before = setAside(t).get(SET_ASIDE);
       const aside = new Set(before?.deliveries);
-      const deliveries = ordinaryDeliveries(t);
+      // As with the probe, only what reached the receiver now in use counts: attempts sent to a URL
+      // set before it (a placeholder early in a suite) say nothing of it.
+      const deliveries = ordinaryDeliveries(t)
+        .filter((d) => !aside.has(d.id))
+        .map((d) => (settings && d.attempts.some((a) => a.url !== settings.url) ? { ...d, attempts: d.attempts.filter((a) => a.url === settings.url) } : d));
       return {
-        deliveries: aside.size === 0 ? deliveries : deliveries.filter((d) => !aside.has(d.id)),
+        deliveries,
         // A probe of another URL than the webhook now set says nothing of the receiver now in use.
         probe: probe && settings && probe.url === settings.url ? probe : undefined,
         webhookSet: settings !== undefined,

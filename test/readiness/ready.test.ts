@@ -36,7 +36,7 @@ async function receiver(verify: boolean) {
   return { state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` };
 }
 
-async function runSuite(verify: boolean): Promise<{ t: TestApp; report: { ready: boolean; checks: { id: string; status: string; required: boolean; detail: string }[] } }> {
+async function runSuite(verify: boolean): Promise<{ t: TestApp; report: { ready: boolean; checks: { id: string; status: string; required: boolean; detail: string; evidence: { reference?: string }[] }[] } }> {
   const outbox = new Outbox();
   const t = await createTestApp({ outbox });
   const r = await receiver(verify);
@@ -70,7 +70,15 @@ describe('a key made ready', () => {
     expect(report.checks.filter((c) => c.status === 'failed')).toEqual([]);
     expect(report.ready).toBe(true);
     expect(report.checks.find((c) => c.id === 'handles-payout.failed')!.detail).toBe('Met a failed fiat payout: the payout.failed webhook was acknowledged with a 2xx.');
-    expect(report.checks.find((c) => c.id === 'webhooks-acknowledged')!.detail).toMatch(/^\d+ of \d+ deliveries \(100 %\) got a 2xx within 5 s; 95 % are needed\. The slowest answer took \d+ ms/);
+    const acknowledged = report.checks.find((c) => c.id === 'webhooks-acknowledged')!;
+    expect(acknowledged.detail).toMatch(/^\d+ of \d+ deliveries \(100 %\) got a 2xx within 5 s; 95 % are needed\. The slowest answer took \d+ ms/);
+    // The evidence is the slowest answer the detail names: the delivery, when, and what the receiver sent.
+    const [, ms, event, id] = /took (\d+) ms \(([\w.]+), (\S+)\)\.$/.exec(acknowledged.detail)!;
+    expect(acknowledged.evidence).toEqual([{ id, at: expect.any(String), method: 'POST', path: '(your webhook URL)', sent: 204, reference: expect.stringMatching(/^order-[12]$/), note: `${event}: the slowest answer, ${ms} ms` }]);
+    // The failed payout's webhook is shown with the payout it was about.
+    expect(report.checks.find((c) => c.id === 'handles-payout.failed')!.evidence).toEqual([
+      { id: expect.any(String), at: expect.any(String), method: 'POST', path: '(your webhook URL)', sent: 204, reference: 'order-2', note: 'payout.failed acknowledged' },
+    ]);
   });
 
   it('is not ready while its receiver accepts forged deliveries, and says which', async () => {
@@ -80,6 +88,34 @@ describe('a key made ready', () => {
     expect(c.detail).toContain('bad-signature was accepted (200)');
     expect(c.detail).toContain('missing-signature was accepted (200)');
     expect(report.ready).toBe(false);
+  });
+});
+
+describe('a webhook URL changed', () => {
+  it('judges the receiver now set: deliveries sent to a URL set before it no longer count', async () => {
+    const outbox = new Outbox();
+    const t = await createTestApp({ outbox });
+    // A placeholder receiver early in the suite, which refuses everything.
+    const placeholder = await receiver(true);
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: placeholder.url } })).status).toBe(200);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('early-1') })).status).toBe(201);
+    // Two hours: every attempt of its deliveries (the sixth an hour after the fifth) is refused.
+    await advance(t, 7200);
+    await outbox.idle();
+    const acknowledged = async () => (await t.call('GET', '/_sandbox/report')).body.checks.find((c: { id: string }) => c.id === 'webhooks-acknowledged');
+    expect((await acknowledged()).status).toBe('failed');
+    expect((await acknowledged()).evidence[0]).toMatchObject({ method: 'POST', path: '(your webhook URL)', sent: 401, reference: 'early-1' });
+    // The real receiver, which verifies and acknowledges.
+    const real = await receiver(true);
+    const hook = await t.call('PUT', '/_sandbox/webhooks', { body: { url: real.url } });
+    real.state.secret = hook.body.secret;
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('later-1') })).status).toBe(201);
+    await advance(t, 3600);
+    await outbox.idle();
+    expect(real.state.events.length).toBeGreaterThan(0);
+    const c = await acknowledged();
+    expect(c.status).toBe('passed');
+    expect(c.detail).toMatch(/ \(100 %\) got a 2xx within 5 s/);
   });
 });
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { validateAgainstSchema } from '../../src/iso20022/xsd.test-helper.js';
 import { LowdbStore } from '../../src/store/lowdb.store.js';
 import { advance, createTestApp, KEY, payoutRequest, type TestApp } from '../support/app.js';
-import { fx, newTrade } from '../support/fx.js';
+import { fx, instruction, newTrade } from '../support/fx.js';
 import { intent, QUOTE, transfer, TRANSFERS, WALLET, walletPayout, withdrawal, WITHDRAWAL } from '../scenarios/resources.js';
 
 const SOURCE = { 'x-service-source': 'payroll-service' };
@@ -283,8 +283,13 @@ describe('the readiness report', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'readiness-fx-'));
     const first = await createTestApp({ store: await LowdbStore.open(dir) });
     expect((await fx(first, 'POST', '/trades', { xml: '<FXTradInstr>' })).status).toBe(400);
-    for (let i = 0; i < 100; i++) await newTrade(first);
-    expect(check(await report(first), 'xml-valid')).toMatchObject({ status: 'passed', detail: 'None of the last 100 FX requests was refused for its XML.' });
+    for (let i = 0; i < 99; i++) await newTrade(first);
+    const failed = check(await report(first), 'xml-valid');
+    expect(failed).toMatchObject({ status: 'failed', detail: "1 of the last 100 FX requests were refused for their XML: not well formed, or not as the message's XSD says (GET /xsd/{file})." });
+    expect(failed.evidence).toEqual([expect.objectContaining({ id: 'req_1', method: 'POST', path: '/api/v1/partners/fx/trades', sent: 400 })]);
+    await newTrade(first);
+    // The refusal has left the last 100: it is no longer shown as evidence of a check that passed.
+    expect(check(await report(first), 'xml-valid')).toMatchObject({ status: 'passed', detail: 'None of the last 100 FX requests was refused for its XML.', evidence: [] });
     await first.store.close();
     const again = await createTestApp({ store: await LowdbStore.open(dir) });
     expect(check(await report(again), 'xml-valid')).toMatchObject({ status: 'passed', detail: 'None of the last 100 FX requests was refused for its XML.' });
@@ -313,5 +318,196 @@ describe('the readiness report', () => {
     const hammered = check(await report(t), 'handles-timeout');
     expect(hammered.status).toBe('failed');
     expect(hammered.detail).toContain('three times or more');
+  });
+});
+
+describe('the readiness report judges only what the partner was shown', () => {
+  const failing = () => ({ ...payoutRequest('fail-1'), destination: { ...payoutRequest('x').destination, accountNumber: '0000000051' } });
+
+  it('does not count a FAILED payout read back through a malformed or drifted answer as the failure met', async () => {
+    const t = await createTestApp();
+    expect((await t.call('POST', PAYOUTS, { body: failing() })).status).toBe(201);
+    await advance(t, 3600);
+    for (const fault of [{ kind: 'malformed', form: 'html' }, { kind: 'drift', form: 'unknown-enum' }]) {
+      await bind(t, { name: 'garbled', faults: [{ route: { method: 'GET', path: `${PAYOUTS}/{reference}` }, fault }] });
+      const read = await t.call('GET', `${PAYOUTS}/fail-1`, { unchecked: true });
+      expect(read.headers.get('x-sandbox-fault')).toBe(`${fault.kind} ${fault.form}`);
+      expect(read.text).not.toContain('"FAILED"');
+      expect(check(await report(t), 'handles-payout.failed').status).toBe('not_exercised');
+    }
+    // A drift of another field left the state shown: the read counts.
+    await bind(t, { name: 'extra', faults: [{ route: { method: 'GET', path: `${PAYOUTS}/{reference}` }, fault: { kind: 'drift', form: 'extra-field' } }] });
+    const extra = await t.call('GET', `${PAYOUTS}/fail-1`, { unchecked: true });
+    expect([extra.headers.get('x-sandbox-fault'), JSON.parse(extra.text).data.status]).toEqual(['drift extra-field', 'FAILED']);
+    const c = check(await report(t), 'handles-payout.failed');
+    expect(c.status).toBe('passed');
+    expect(c.evidence).toHaveLength(1);
+    expect(c.evidence[0]).toMatchObject({ method: 'GET', path: `${PAYOUTS}/fail-1`, sent: 200 });
+    // The same on the FX interface: a cancelled trade read with its Sts drifted is no cancellation met.
+    const tx = await newTrade(t);
+    expect((await fx(t, 'PUT', `/trades/${tx}/cancellation`, { xml: '<FXTradCxlReq><Rsn>Rate moved</Rsn></FXTradCxlReq>' })).status).toBeLessThan(300);
+    await advance(t, 7200);
+    await bind(t, { name: 'fx-drift', faults: [{ route: { method: 'GET', path: '/api/v1/partners/fx/trades/{txId}' }, fault: { kind: 'drift', form: 'unknown-enum' } }] });
+    const drifted = await t.call('GET', `/api/v1/partners/fx/trades/${tx}`, { unchecked: true });
+    expect(drifted.headers.get('x-sandbox-fault')).toBe('drift unknown-enum');
+    expect(drifted.text).not.toContain('<Sts>CANC</Sts>');
+    expect(check(await report(t), 'handles-fx_trade.canc').status).toBe('not_exercised');
+    await t.call('DELETE', '/_sandbox/scenario');
+    expect((await fx(t, 'GET', `/trades/${tx}`)).xml.Sts).toBe('CANC');
+    expect(check(await report(t), 'handles-fx_trade.canc').status).toBe('passed');
+  });
+
+  it('fails xml-valid only for a refusal of the XML itself, not for an FX request refused for another reason', async () => {
+    const t = await createTestApp();
+    const accept = await fx(t, 'POST', '/trades', { xml: instruction(), headers: { accept: 'application/json' } });
+    expect(accept.status).toBe(400);
+    expect(check(await report(t), 'xml-valid')).toMatchObject({ status: 'passed', detail: 'None of the last 1 FX requests was refused for its XML.', evidence: [] });
+    // The wrong root is a refusal of the XML: the check fails, naming the request.
+    expect((await fx(t, 'POST', '/trades', { xml: '<FXTradCxlReq><Rsn>x</Rsn></FXTradCxlReq>' })).status).toBe(400);
+    const c = check(await report(t), 'xml-valid');
+    expect(c).toMatchObject({ status: 'failed', detail: '1 of the last 2 FX requests were refused for their XML: not well formed, or not as the message\'s XSD says (GET /xsd/{file}).' });
+    expect(c.evidence).toEqual([expect.objectContaining({ method: 'POST', path: '/api/v1/partners/fx/trades', sent: 400, note: 'refused for its XML: not well formed, or not as its XSD says' })]);
+  });
+
+  it('takes a wallet payout or a withdrawal to another destination after a failed one as another payment, not a retry', async () => {
+    const other = '0x1111111111111111111111111111111111111111';
+    const t = await createTestApp();
+    expect((await t.call('POST', '/_sandbox/balances/top-up', { body: { key: 'usdc:base', amount: 1000 } })).status).toBeLessThan(300);
+    await bind(t, { name: 'fail-first', faults: [{ route: { method: 'POST', path: WALLET }, sequence: [{ kind: 'error', status: 503 }, 'pass', 'pass'] }] });
+    expect((await t.call('POST', WALLET, { body: walletPayout('w-1') })).status).toBe(503);
+    expect((await t.call('POST', WALLET, { body: { ...walletPayout('w-2'), toAddress: other } })).status).toBe(201);
+    expect(check(await report(t), 'retry-reuses-reference').status).toBe('not_exercised');
+    // The same address and amount under a new reference is the double payout.
+    expect((await t.call('POST', WALLET, { body: walletPayout('w-3') })).status).toBe(201);
+    const c = check(await report(t), 'retry-reuses-reference');
+    expect(c.status).toBe('failed');
+    expect(c.evidence.at(-1)).toMatchObject({ method: 'POST', path: WALLET, sent: 201, reference: 'w-3' });
+
+    const w = await createTestApp();
+    await bind(w, { name: 'fail-first', faults: [{ route: { method: 'POST', path: WITHDRAWAL }, sequence: [{ kind: 'error', status: 503 }, 'pass'] }] });
+    expect((await w.call('POST', WITHDRAWAL, { body: withdrawal(), headers: { 'idempotency-key': 'settle-1' } })).status).toBe(503);
+    expect((await w.call('POST', WITHDRAWAL, { body: withdrawal({ accountNumber: '0123456780' }), headers: { 'idempotency-key': 'settle-2' } })).status).toBe(201);
+    expect(check(await report(w), 'retry-reuses-reference').status).toBe('not_exercised');
+
+    // An FX trade has no retry to judge, even sent with an Idempotency-Key the FX interface does not read.
+    const f = await createTestApp();
+    await bind(f, { name: 'fail-first', faults: [{ route: { method: 'POST', path: '/api/v1/partners/fx/trades' }, sequence: [{ kind: 'error', status: 503 }, 'pass'] }] });
+    expect((await fx(f, 'POST', '/trades', { xml: instruction(), headers: { 'idempotency-key': 'trade-1' } })).status).toBe(503);
+    expect((await fx(f, 'POST', '/trades', { xml: instruction(), headers: { 'idempotency-key': 'trade-2' } })).status).toBe(201);
+    expect(check(await report(f), 'retry-reuses-reference').status).toBe('not_exercised');
+    expect(check(await report(f), 'handles-5xx').status).toBe('passed');
+  });
+});
+
+describe('polling-moderate and the keys apart', () => {
+  it('counts only the reads made while a webhook is set', async () => {
+    const t = await createTestApp();
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('poll-1') })).status).toBe(201);
+    // A polling integration, before any webhook is set: reading back is how it learns the state.
+    for (let i = 0; i < 61; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect(check(await report(t), 'polling-moderate').status).toBe('not_exercised');
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'not_exercised', detail: 'No resource was read.' });
+    for (let i = 0; i < 60; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect(check(await report(t), 'polling-moderate').status).toBe('passed');
+    // Removed, then set again: the reads meanwhile do not count either.
+    expect((await t.call('DELETE', '/_sandbox/webhooks')).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect(check(await report(t), 'polling-moderate').status).toBe('passed');
+  });
+
+  it('starts afresh after a reset what waited for the next request: the reads counted, a failed create, a Retry-After', async () => {
+    const t = await createTestApp();
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    // Two tests of a suite, each with its own order-1, read 40 times: no resource was read 80 times.
+    for (let run = 0; run < 2; run++) {
+      expect((await t.call('POST', '/_sandbox/reset')).status).toBe(200);
+      expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
+      for (let i = 0; i < 40; i++) expect((await t.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
+    }
+    expect(check(await report(t), 'polling-moderate').status).toBe('passed');
+    // A test that met a failed create and a 429, then a reset: the next test's own creates retry nothing.
+    const both = {
+      name: 'both',
+      faults: [
+        { route: { method: 'POST', path: PAYOUTS }, sequence: [{ kind: 'error', status: 500 }] },
+        { route: { method: 'GET', path: `${PAYOUTS}/{reference}` }, sequence: [{ kind: 'error', status: 429, retryAfter: 30 }] },
+      ],
+    };
+    await bind(t, both);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-2', 5000) })).status).toBe(500);
+    expect((await t.call('GET', `${PAYOUTS}/order-9`)).status).toBe(429);
+    expect((await t.call('POST', '/_sandbox/reset')).status).toBe(200);
+    expect((await t.call('DELETE', '/_sandbox/scenario')).status).toBe(200);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-3', 5000) })).status).toBe(201);
+    expect((await t.call('GET', `${PAYOUTS}/order-9`)).status).toBe(404);
+    const r = await report(t);
+    expect(check(r, 'retry-reuses-reference').status).toBe('not_exercised');
+    expect(check(r, 'retry-after-honoured').status).toBe('not_exercised');
+    // The verdicts made before the reset stay.
+    expect([check(r, 'handles-5xx').status, check(r, 'handles-429').status]).toEqual(['passed', 'passed']);
+    expect(check(r, 'retry-after-honoured').status).toBe('not_exercised');
+  });
+
+  it('passes at 60 reads of a resource within a minute while a webhook is set, fails at the 61st, and judges each key apart', async () => {
+    const t = await createTestApp();
+    const OTHER = 'sk_test_other_key_of_the_same_partner';
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect((await t.call('PUT', '/_sandbox/webhooks', { key: OTHER, body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('poll-1') })).status).toBe(201);
+    expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'not_exercised', detail: 'No resource was read.' });
+    for (let i = 0; i < 60; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    // DELETE /_sandbox/report forgets the reads, not that a webhook is set.
+    expect(check((await t.call('DELETE', '/_sandbox/report')).body, 'polling-moderate').status).toBe('not_exercised');
+    for (let i = 0; i < 60; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'passed', detail: 'With a webhook set, no resource was read more than 60 times within a minute.' });
+    expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    const c = check(await report(t), 'polling-moderate');
+    expect(c.status).toBe('failed');
+    expect(c.evidence.at(-1)).toMatchObject({ method: 'GET', path: `${PAYOUTS}/poll-1`, sent: 200, note: 'read 61 times within a minute' });
+    // Another key's report knows nothing of it; a failed create of this key leaves the other alone too.
+    await bind(t, failFirstPayout);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1', 5000) })).status).toBe(500);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-2', 5000) })).status).toBe(201);
+    expect(check(await report(t), 'retry-reuses-reference').status).toBe('failed');
+    expect((await t.call('POST', PAYOUTS, { key: OTHER, body: payoutRequest('order-3', 5000) })).status).toBe(201);
+    const other = await report(t, OTHER);
+    expect(other.checks.filter((x) => x.status !== 'not_exercised').map((x) => x.id)).toEqual(['key-format']);
+  });
+});
+
+describe('the fault checks and the three forms of their evidence', () => {
+  it('passes handles-malformed and handles-drop once met, fails handles-5xx on hammering, and says the same evidence in JSON, Markdown and JUnit', async () => {
+    const t = await createTestApp({ sleep: async () => undefined });
+    const faults = [{ kind: 'malformed', form: 'truncated' }, { kind: 'drop' }];
+    await bind(t, { name: 'faults', faults: [{ route: { method: 'POST', path: PAYOUTS }, sequence: faults }] });
+    expect(check(await report(t), 'handles-malformed').status).toBe('not_exercised');
+    await t.call('POST', PAYOUTS, { body: payoutRequest('m-1'), unchecked: true }).catch(() => undefined);
+    await t.call('POST', PAYOUTS, { body: payoutRequest('m-2'), unchecked: true }).catch(() => undefined);
+    let r = await report(t);
+    expect(check(r, 'handles-malformed')).toMatchObject({ status: 'passed', detail: 'Met a malformed answer, and did not hammer the same request after it.' });
+    expect(check(r, 'handles-malformed').evidence).toEqual([expect.objectContaining({ method: 'POST', path: PAYOUTS, sent: 201 })]);
+    expect(check(r, 'handles-drop').evidence).toEqual([expect.objectContaining({ method: 'POST', path: PAYOUTS, sent: 'dropped' })]);
+    // Another payment's 503 resent unchanged four times within a second: hammering.
+    await bind(t, { name: 'down', faults: [{ route: { method: 'POST', path: PAYOUTS }, fault: { kind: 'error', status: 503 } }] });
+    for (let i = 0; i < 4; i++) expect((await t.call('POST', PAYOUTS, { body: payoutRequest('h-1', 777) })).status).toBe(503);
+    r = await report(t);
+    const c = check(r, 'handles-5xx');
+    expect(c.status).toBe('failed');
+    expect(c.evidence.at(-1)).toMatchObject({ method: 'POST', path: PAYOUTS, sent: 503, note: 'resent unchanged 3 times, less than 1 s apart, after the fault' });
+    // Each evidence line, as the JSON gives it, is in the Markdown and in the JUnit failure.
+    const line = (e: Check['evidence'][number] & { at?: string }) => `${e.id} ${e.at} ${e.method} ${e.path} → ${e.sent}${e.reference ? ` (reference ${e.reference})` : ''}${e.note ? `: ${e.note}` : ''}`;
+    const md = (await t.call('GET', '/_sandbox/report?format=markdown')).text;
+    const junit = (await t.call('GET', '/_sandbox/report?format=junit')).text;
+    const section = md.slice(md.indexOf('### handles-5xx'));
+    const failure = /<testcase classname="readiness" name="handles-5xx" time="0">\n {4}<failure [^>]*>([^<]*)<\/failure>/.exec(junit)![1];
+    expect(c.evidence.length).toBeGreaterThan(1);
+    for (const e of c.evidence) {
+      expect(section).toContain(`- ${line(e)}`);
+      expect(failure).toContain(line(e));
+    }
+    expect(junit).toContain('<testsuite name="payments-sandbox readiness" tests="20" failures="1"');
   });
 });

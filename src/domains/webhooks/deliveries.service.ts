@@ -350,6 +350,8 @@ export interface OrdinaryAttempt {
   /** When it started, on the key's clock. */
   at: string;
   trigger: Trigger;
+  /** Where it was sent: the webhook URL set at the time. */
+  url: string;
   /** The receiver's HTTP status; null when no answer came. */
   statusCode: number | null;
   durationMs: number;
@@ -361,6 +363,8 @@ export interface OrdinaryDelivery {
   event: string;
   status: Delivery['status'];
   createdAt: string;
+  /** The reference of the resource it is about (an FX trade's tx_id), when its data names one. */
+  reference?: string;
   attempts: OrdinaryAttempt[];
 }
 
@@ -373,8 +377,9 @@ export function ordinaryDeliveries(t: Tenant): OrdinaryDelivery[] {
   const out: OrdinaryDelivery[] = [];
   for (const d of deliveries(t).values()) {
     if (unusual(d)) continue;
-    const attempts = d.attempts.map((a) => ({ at: a.at, trigger: a.trigger, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error }));
-    out.push({ id: d.id, event: d.event, status: d.status, createdAt: d.createdAt, attempts });
+    const attempts = d.attempts.map((a) => ({ at: a.at, trigger: a.trigger, url: a.url, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error }));
+    const reference = d.payload.data.reference ?? d.payload.data.tx_id;
+    out.push({ id: d.id, event: d.event, status: d.status, createdAt: d.createdAt, ...(typeof reference === 'string' ? { reference } : {}), attempts });
   }
   return out;
 }

@@ -43,6 +43,8 @@ export interface ReadinessRecord {
   lastFault?: { check: string; fingerprint: string; at: number; quick: number };
   /** The key's FX requests: how many were made, and the numbers of the last XML_KEPT refused for their XML. */
   fx: { seen: number; refused: number[] };
+  /** Whether a webhook is set, as the webhooks domain tells it: reads count for polling only while one is. */
+  webhookSet?: boolean;
 }
 
 /** What the observer is told of one answered request. */
@@ -54,7 +56,7 @@ export interface Observed {
   method: string;
   path: string;
   sent: number | 'dropped' | 'timeout';
-  fault: { kind: FaultKind; form?: string } | null;
+  fault: { kind: FaultKind; form?: string; field?: string | null } | null;
   /** The answer's error code, when it was an error. */
   errorCode: string | undefined;
   retryAfter: string | undefined;
@@ -95,11 +97,31 @@ export class Observations {
     return this.store.get('record') ?? emptyRecord();
   }
 
-  /** Forget every observation (DELETE /_sandbox/report). */
+  /** Forget every observation (DELETE /_sandbox/report); whether a webhook is set stays known. */
   clear(): void {
+    const webhookSet = this.store.get('record')?.webhookSet;
     this.record = emptyRecord();
     this.reads.clear();
-    this.store.remove('record');
+    if (webhookSet === undefined) this.store.remove('record');
+    else this.store.put('record', { ...emptyRecord(), webhookSet });
+  }
+
+  /** A webhook was set or removed (PUT or DELETE /_sandbox/webhooks): reads are counted for polling only while one is set. */
+  webhook(set: boolean): void {
+    const r = this.store.get('record') ?? emptyRecord();
+    if (!set) this.reads.clear();
+    if (r.webhookSet !== set) this.store.put('record', { ...r, webhookSet: set });
+  }
+
+  /**
+   * A reset of the key (POST /_sandbox/reset): the verdicts stay; what waited for a next request (a
+   * failed create's retry, a Retry-After, a refusal or a fault being resent) and the reads counted
+   * end, since the resources they concerned are forgotten and the key's clock begins again.
+   */
+  afterReset(): void {
+    this.reads.clear();
+    const r = this.store.get('record');
+    if (r && (r.pendingRetry || r.pendingWait || r.lastFault || r.lastRefused)) this.store.put('record', { checks: r.checks, fx: r.fx, webhookSet: r.webhookSet });
   }
 
   /**
@@ -143,8 +165,9 @@ export class Observations {
     if (r.pendingWait && r.pendingWait.route === route(o)) this.judgeWait(o);
     if (create && r.pendingRetry && r.pendingRetry.route === route(o)) this.judgeRetry(o, body);
     if (create && failed) {
-      // A create sent with neither (an FX trade, a withdrawal without Idempotency-Key) has no retry to judge.
-      const reference = referenceOf(body, o);
+      // A create sent with neither (an FX trade, a withdrawal without Idempotency-Key) has no retry to
+      // judge; nor has an FX trade sent with an Idempotency-Key, which the FX interface does not read.
+      const reference = o.path.startsWith(FX_PREFIX) ? undefined : referenceOf(body, o);
       if (reference !== undefined) r.pendingRetry = { route: route(o), reference, fingerprint: payment(body), at: o.now, evidence: evidenceOf(o, reference), readBack: false };
     }
     // Blind resends: the same refused request again and again, or the same request hammered after a fault.
@@ -154,22 +177,24 @@ export class Observations {
       this.met('no-blind-retry-of-4xx', o, count >= BLIND_AFTER, count >= BLIND_AFTER ? `sent unchanged ${count} times in a row, each refused` : undefined);
     } else if (o.method !== 'GET') r.lastRefused = undefined;
     // The same request again within a second of the last, whether or not the fault struck again.
+    let hammered: string | undefined;
     if (r.lastFault && r.lastFault.fingerprint === fp) {
       const quick = o.now - r.lastFault.at < QUICK_MS ? r.lastFault.quick + 1 : 0;
       r.lastFault = { ...r.lastFault, at: o.now, quick };
-      if (quick >= BLIND_AFTER) this.met(r.lastFault.check, o, true, `resent unchanged ${quick} times, less than 1 s apart, after the fault`);
+      if (quick >= BLIND_AFTER) this.met((hammered = r.lastFault.check), o, true, `resent unchanged ${quick} times, less than 1 s apart, after the fault`);
     }
-    this.judgeAnswer(o, fp);
+    this.judgeAnswer(o, fp, hammered);
     this.save();
   }
 
-  /** The checks every answer may meet: faults, 429s, reads of a resource's state, FX XML. */
-  private judgeAnswer(o: Observed, fp?: string): boolean {
+  /** The checks every answer may meet: faults, 429s, reads of a resource's state, FX XML; `judged`, a
+   * check this request was already judged for (a fault hammered), is not met again by it. */
+  private judgeAnswer(o: Observed, fp?: string, judged?: string): boolean {
     const r = this.record;
     let changed = false;
     const check = faultCheck(o);
     if (check) {
-      this.met(check, o, false);
+      if (check !== judged) this.met(check, o, false);
       const quick = fp !== undefined && r.lastFault?.fingerprint === fp ? r.lastFault.quick : 0;
       r.lastFault = fp === undefined ? undefined : { check, fingerprint: fp, at: o.now, quick };
       changed = true;
@@ -191,7 +216,7 @@ export class Observations {
       // Counted in the record as it stands; written only when it matters (the first, a refusal, and
       // each request while a refusal is among the last XML_KEPT, so that the store knows when it
       // leaves them), so a stream of good FX requests after those rewrites nothing.
-      const refused = o.errorCode === 'MALFORMED_XML' || o.errorCode === 'VALIDATION_ERROR';
+      const refused = refusedForXml(o);
       if (++r.fx.seen === 1) changed = true;
       const lastRefused = r.fx.refused.at(-1);
       if (lastRefused !== undefined && r.fx.seen - lastRefused <= XML_KEPT) changed = true;
@@ -209,7 +234,8 @@ export class Observations {
   private judgeRead(o: Observed): boolean {
     const r = this.record;
     let changed = false;
-    const status = stateRead(o.response);
+    const shown = stateRead(o.response);
+    const status = stateShown(o) ? shown : undefined;
     if (status !== undefined) {
       const key = `read:${o.path.slice(0, o.path.lastIndexOf('/') + 1)}${status}`;
       const state = r.checks[key];
@@ -217,7 +243,9 @@ export class Observations {
         this.met(key, o, false);
         changed = true;
       }
-      // Polling: reads of one resource (an answer with a status) in the current minute.
+    }
+    if (shown !== undefined && r.webhookSet) {
+      // Polling, while a webhook is set: reads of one resource (an answer with a status) in the current minute.
       let w = this.reads.get(o.path);
       if (!w || o.now - w.since >= READ_WINDOW_MS) {
         // A new window is the newest entry: the path read longest ago goes first when the map is full.
@@ -275,6 +303,17 @@ export class Observations {
   private save(): void {
     this.store.put('record', this.record);
   }
+}
+
+/**
+ * Whether the answer showed the partner the resource's state as it is: not a malformed one, nor one
+ * whose drift changed the status itself (`status`, `data.status`, an FX message's `Sts`); a delay,
+ * or a drift of another field, left it shown.
+ */
+function stateShown(o: Pick<Observed, 'fault'>): boolean {
+  if (o.fault === null || o.fault.kind === 'latency') return true;
+  if (o.fault.kind !== 'drift') return false;
+  return !/(^|[./])(status|Sts)$/.test(o.fault.field ?? 'status');
 }
 
 /** The check a fault's answer meets, when it met one. */
@@ -335,10 +374,26 @@ function referenceOf(body: Body, o: Pick<Observed, 'idempotencyKey'>): string | 
   return typeof ref === 'string' ? ref : o.idempotencyKey;
 }
 
-/** What makes two creates the same payment: their amount, currency and destination. */
+/**
+ * What makes two creates the same payment: their amount, currency and destination, as each create
+ * names them: a payout's or transfer's currency and destination, a wallet payout's asset, chain and
+ * toAddress, a withdrawal's account, a quote's currencies.
+ */
 function payment(body: Body): string {
   const b = body ?? {};
-  return JSON.stringify([b.amount, b.currency, b.destination ?? b.address ?? null]);
+  const account = b.accountId !== undefined || b.accountNumber !== undefined ? [b.accountId, b.accountNumber, b.bankCode] : undefined;
+  return JSON.stringify([b.amount, b.currency ?? b.asset ?? b.sourceCurrency ?? null, b.chain ?? b.destinationCurrency ?? null, b.destination ?? b.toAddress ?? b.address ?? account ?? null]);
+}
+
+/**
+ * An FX request refused for its XML: not well formed (MALFORMED_XML), or not as its message's XSD
+ * says (a VALIDATION_ERROR whose reject says the request body is invalid). A refusal for another
+ * reason (an Accept header with no XML type, a destination that cannot receive the currency bought)
+ * is no fault of the XML.
+ */
+function refusedForXml(o: Pick<Observed, 'errorCode' | 'response'>): boolean {
+  if (o.errorCode === 'MALFORMED_XML') return true;
+  return o.errorCode === 'VALIDATION_ERROR' && typeof o.response === 'string' && /<RsnDesc>Invalid request body: /.test(o.response);
 }
 
 export const OBSERVATIONS_COLLECTION = COLLECTION;

@@ -447,6 +447,7 @@ export class Tenant {
   /** Forget resources, jobs, events, journal and clock offset; keep settings (scenario, webhooks) and the readiness observations. */
   reset(): void {
     this.store.clear([SCENARIO_COLLECTION, SAVED_SCENARIOS, OBSERVATIONS_COLLECTION, ...this.env.settings]);
+    this.observations.afterReset();
     this.scheduler.clear();
     this.events.reset();
     this.journal.clear();

@@ -191,7 +191,8 @@ describe('POST /_sandbox/webhooks/probe', () => {
         event: 'payout.pending',
         status: 'succeeded',
         createdAt: '2026-01-15T09:00:00.000Z',
-        attempts: [{ at: '2026-01-15T09:00:00.000Z', trigger: 'initial', statusCode: 200, durationMs: expect.any(Number), error: null }],
+        reference: 'ord-1',
+        attempts: [{ at: '2026-01-15T09:00:00.000Z', trigger: 'initial', url: r.url, statusCode: 200, durationMs: expect.any(Number), error: null }],
       },
     ]);
 
