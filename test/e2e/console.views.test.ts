@@ -65,6 +65,16 @@ async function violations(page: Page): Promise<string[]> {
   });
 }
 
+/** A key the sandbox refuses (its answer to the key check made a 401): the key screen says so. */
+async function refusedKey(page: Page): Promise<void> {
+  await page.route('**/_sandbox/clock', (route) =>
+    route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ status: 'error', message: 'The API key is not valid.' }) }),
+  );
+  await page.fill('#key', 'sk_test_refused');
+  await page.press('#key', 'Enter');
+  await expect.poll(() => page.textContent('[data-field="key-error"]')).toBe('The API key is not valid.');
+}
+
 const scrollWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 const height = (page: Page) => page.evaluate(() => document.documentElement.scrollHeight);
 const visibleSections = (page: Page) => page.locator('main > section:not([hidden])').evaluateAll((s) => s.map((e) => e.id));
@@ -213,12 +223,7 @@ describe('the console views in Chromium', () => {
     };
     await page.goto(`${server.url}/console`);
     // A key the sandbox refuses: the key screen says so.
-    await page.route('**/_sandbox/clock', (route) =>
-      route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ status: 'error', message: 'The API key is not valid.' }) }),
-    );
-    await page.fill('#key', 'sk_test_refused');
-    await page.press('#key', 'Enter');
-    await expect.poll(() => page.textContent('[data-field="key-error"]')).toBe('The API key is not valid.');
+    await refusedKey(page);
     await check('refused key');
     await page.unroute('**/_sandbox/clock');
     await signIn(page);
@@ -393,12 +398,7 @@ describe('the console views in Chromium', () => {
     const fields = () => page.locator('[data-view="compose"] [data-field="problems"] li').allTextContents();
     await page.goto(`${server.url}/console`);
     // A sandbox that does not answer when the key is entered: the key screen says so (not an earlier try's message).
-    await page.route('**/_sandbox/clock', (route) =>
-      route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ status: 'error', message: 'The API key is not valid.' }) }),
-    );
-    await page.fill('#key', 'sk_test_refused');
-    await page.press('#key', 'Enter');
-    await expect.poll(() => page.textContent('[data-field="key-error"]')).toBe('The API key is not valid.');
+    await refusedKey(page);
     await page.unroute('**/_sandbox/clock');
     await page.route('**/_sandbox/clock', (route) => route.abort('connectionrefused'));
     await page.fill('#key', 'sk_test_unanswered');
