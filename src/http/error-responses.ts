@@ -6,16 +6,14 @@ import type { ZodError } from 'zod';
 import { SandboxError, errorEnvelope } from '../kernel/errors.js';
 import { validationError, type Target } from '../kernel/validation.js';
 import { StoreUnavailableError } from '../store/store.js';
-import { nodeRequest } from './framework.js';
+import { hasBody, nodeRequest } from './framework.js';
 import type { AppEnv } from './types.js';
 
 export function toSandboxError(err: unknown): SandboxError {
   if (err instanceof SandboxError) return err;
   // A read of the shared database within the request (a journal listing) failed: as when the key's
   // session could not begin, 503 and safe to retry.
-  if (err instanceof StoreUnavailableError) {
-    return new SandboxError('SERVICE_UNAVAILABLE', "The sandbox's database cannot be reached at the moment, so nothing of this request was done. Retry it shortly.", [], { 'Retry-After': '1' });
-  }
+  if (err instanceof StoreUnavailableError) return databaseUnavailable(false);
   if (err instanceof HTTPException) {
     if (err.status === 400 && /json/i.test(err.message)) {
       return new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON (UTF-8 text). Send a JSON object with Content-Type: application/json.', [
@@ -33,6 +31,15 @@ export function toSandboxError(err: unknown): SandboxError {
     if (err.status < 500) return new SandboxError('VALIDATION_ERROR', err.message || 'The request is not valid.');
   }
   return new SandboxError('INTERNAL_ERROR', 'The sandbox failed to handle this request. Retry it; if it persists, report it with the request id.');
+}
+
+/** The shared database cannot be reached: 503, and the request is safe to retry. `writing`: it went
+ * away while the request's changes were being written. */
+export function databaseUnavailable(writing: boolean): SandboxError {
+  const message = writing
+    ? "The sandbox's database became unreachable while this request's changes were being written, so they may not have been kept. Retry it shortly: a retry with the same reference or idempotency key answers from what was kept."
+    : "The sandbox's database cannot be reached at the moment, so nothing of this request was done. Retry it shortly.";
+  return new SandboxError('SERVICE_UNAVAILABLE', message, [], { 'Retry-After': '1' });
 }
 
 export const payloadTooLarge = () =>
@@ -59,20 +66,12 @@ function leftStatus(c: Context<AppEnv>): number | undefined {
   return (incoming.socket?.errored as { code?: string } | null)?.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 499;
 }
 
-/** Whether the request came without a body: Content-Length 0, or over HTTP neither Content-Length nor
- * Transfer-Encoding (HTTP/1.1's rule, as the body limit reads it). */
-function sentNoBody(c: Context<AppEnv>): boolean {
-  const length = c.req.header('content-length');
-  if (length !== undefined) return length.trim() === '0';
-  return c.req.header('transfer-encoding') === undefined && nodeRequest(c) !== undefined;
-}
-
 export function onError(err: Error, c: Context<AppEnv>): Response {
   const left = leftStatus(c);
   if (left) return new Response(null, { status: left });
   let e = toSandboxError(err);
   // "Not valid JSON" would send the caller looking for a typo in a body it never sent.
-  if (e.code === 'MALFORMED_JSON' && sentNoBody(c)) {
+  if (e.code === 'MALFORMED_JSON' && !hasBody(c)) {
     e = new SandboxError('MALFORMED_JSON', 'The request body is empty. Send a JSON object with Content-Type: application/json.', [
       { field: 'body', issue: 'is empty: send a JSON object' },
     ]);

@@ -36,11 +36,12 @@ export const referenceText = (max: number) =>
 
 const DIGITS = /^\+?\d+$/;
 
-/** A query value as a whole number is read from it: digits only (an empty value left to Number(), which
- * reads it as 0), anything else NaN, which a number schema refuses. */
+/** A query value as a whole number is read from it: digits only, as a server parsing an int32 takes
+ * them (Number() alone reads 0x10 as 16, 1e2 as 100 and ' 5' as 5); an empty value is left to
+ * Number(), which reads it as 0; anything else NaN, which a number schema refuses. */
 export const digitsOnly = (v: unknown): unknown => (typeof v === 'string' && v !== '' && !DIGITS.test(v) ? Number.NaN : v);
 
-/** A whole number in a control route's query (a listing's limit): digits only, from `min` to `max`. */
+/** A whole number in a query (a page, a listing's limit): digits only, from `min` to `max`. */
 export const wholeNumberParam = (min: number, max: number, def: number) => {
   const error = `must be a whole number from ${min} to ${max}`;
   return z.preprocess(digitsOnly, z.coerce.number({ error }).int({ error }).min(min).max(max).default(def));
@@ -48,16 +49,7 @@ export const wholeNumberParam = (min: number, max: number, def: number) => {
 
 /** A whole-number query parameter (a page, a page size), published as the int32 the API document
  * names; text that is not one in range is 400 saying which numbers it takes (an empty value is 0). */
-export const wholeNumberQuery = (name: string, def: number, min: number, max: number, description = `A whole number from ${min} to ${max}; default ${def}`) => {
-  const error = `must be a whole number from ${min} to ${max}`;
-  // Digits only, as a server parsing an int32 takes them: Number() alone reads 0x10 as 16, 1e2 as
-  // 100 and ' 5' as 5.
-  return z.preprocess(digitsOnly, z.coerce
-    .number({ error })
-    .int({ error })
-    .min(min)
-    .max(max)
-    .default(def))
+export const wholeNumberQuery = (name: string, def: number, min: number, max: number, description = `A whole number from ${min} to ${max}; default ${def}`) =>
+  wholeNumberParam(min, max, def)
     // An integer, as the document publishes it: a coerced number with a default would read as one that may be null.
     .openapi({ param: { name, in: 'query' }, type: 'integer', format: 'int32', minimum: min, maximum: max, default: def, description, example: def } as never);
-};

@@ -112,6 +112,18 @@ export function bodyTextRead(c: Context<AppEnv>): Promise<string> | undefined {
 export const nodeRequest = (c: Context<AppEnv>): IncomingMessage | undefined =>
   (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
 
+/**
+ * Whether the request carries a body: over HTTP, one with a Content-Length other than 0 or sent
+ * chunked (HTTP/1.1's rule: a request with neither header has none); in process, the Request's own
+ * say. Read from the headers alone over HTTP, so the adapter builds no web Request for it.
+ */
+export function hasBody(c: Context<AppEnv>): boolean {
+  const length = c.req.header('content-length');
+  if (length !== undefined) return length.trim() !== '0';
+  if (c.req.header('transfer-encoding') !== undefined) return true;
+  return nodeRequest(c) === undefined && c.req.raw.body !== null;
+}
+
 /** The Node response of this request (see nodeRequest). */
 export const nodeResponse = (c: Context<AppEnv>): ServerResponse | undefined =>
   (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;

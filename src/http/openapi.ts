@@ -3,7 +3,7 @@ import { OpenAPIHono, z, type RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_CODES } from '../kernel/errors.js';
 import { validationHook } from './error-responses.js';
-import { nodeRequest } from './framework.js';
+import { hasBody } from './framework.js';
 import type { AppEnv } from './types.js';
 import { warnUnknownFields, warnUnknownQuery } from './unknown-fields.js';
 import { warn } from './warnings.js';
@@ -117,10 +117,7 @@ const noQuery: MiddlewareHandler<AppEnv> = (c, next) => {
 /** The warning of a body sent to an operation that takes none. */
 export const BODY_IGNORED = 'a request body was sent and ignored: this operation takes none';
 const noBody: MiddlewareHandler<AppEnv> = (c, next) => {
-  const length = c.req.header('content-length');
-  // Over HTTP a body comes with one of the two headers; an in-process Request says it has one.
-  const sent = length !== undefined ? length !== '0' : c.req.header('transfer-encoding') !== undefined || (!nodeRequest(c) && c.req.raw.body !== null);
-  if (sent) warn(c, [BODY_IGNORED]);
+  if (hasBody(c)) warn(c, [BODY_IGNORED]);
   return next();
 };
 

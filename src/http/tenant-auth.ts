@@ -7,7 +7,7 @@ import { BoundedMap } from '../kernel/bounded-map.js';
 import { SandboxError } from '../kernel/errors.js';
 import { StoreLoadError } from '../store/file.format.js';
 import { StoreUnavailableError } from '../store/store.js';
-import { renderError } from './error-responses.js';
+import { databaseUnavailable, renderError } from './error-responses.js';
 import { replaceResponse } from './framework.js';
 import type { Tenants } from '../engine/tenancy/tenants.js';
 import type { Mode, Tenant } from '../engine/tenancy/tenant.js';
@@ -159,10 +159,7 @@ function unavailable(writing: boolean, err: StoreUnavailableError): SandboxError
     lastOutage = Date.now();
     console.error('[sandbox]', err.message);
   }
-  const message = writing
-    ? "The sandbox's database became unreachable while this request's changes were being written, so they may not have been kept. Retry it shortly: a retry with the same reference or idempotency key answers from what was kept."
-    : "The sandbox's database cannot be reached at the moment, so nothing of this request was done. Retry it shortly.";
-  return new SandboxError('SERVICE_UNAVAILABLE', message, [], { 'Retry-After': '1' });
+  return databaseUnavailable(writing);
 }
 
 /** The key's stored data fail their checks: this key is refused until they are repaired, others go on. */
