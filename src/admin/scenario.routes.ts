@@ -44,7 +44,6 @@ const NOT_JSON_OR_YAML = { ...errorResponses(415)['415'], description: 'Body is 
 
 /** The media types a scenario body comes in: JSON, or the YAML document itself. */
 const isYaml = (type: string) => mediaTypeOf(type) === 'application/yaml';
-const isJson = (type: string) => isJsonType(type);
 
 /** A body of another type is refused naming both that are taken, before the framework's check
  * (which knows only that the type is not JSON) can refuse it saying JSON alone. */
@@ -52,7 +51,7 @@ const scenarioMediaType =
   (wrapper: string): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const type = c.req.header('content-type') ?? '';
-    if (isYaml(type) || isJson(type)) return next();
+    if (isYaml(type) || isJsonType(type)) return next();
     const yamlAlias = ['text/yaml', 'text/x-yaml', 'application/x-yaml'].includes(mediaTypeOf(type) ?? '');
     throw new SandboxError(
       'UNSUPPORTED_MEDIA_TYPE',
@@ -311,7 +310,7 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
       const type = c.req.header('content-type') ?? '';
       let input: unknown;
       if (isYaml(type)) input = yamlBody(await c.req.text(), c.req.header('content-length'));
-      else if (isJson(type)) {
+      else if (isJsonType(type)) {
         const raw = (await c.req.json()) as Record<string, unknown>;
         const extra = Object.keys(raw).filter((k) => k !== 'scenario');
         if (extra.length > 0 || raw.scenario === undefined) {
@@ -348,7 +347,7 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
         chooseScenario(t, { name: doc.name ?? 'inline', inline: doc });
         return c.json({ ...state(t, registry), warnings: registry.format.lint(doc).warnings }, 200);
       }
-      if (!isJson(type)) {
+      if (!isJsonType(type)) {
         throw new SandboxError(
           'UNSUPPORTED_MEDIA_TYPE',
           'Send JSON ({"name"} or {"scenario"}) with Content-Type: application/json, or a scenario document with Content-Type: application/yaml.',

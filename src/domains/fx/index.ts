@@ -39,7 +39,8 @@ function simulate(t: Tenant, id: string, event: TradeEvent, body: Record<string,
 /** The key's balance account in the trade's fiat currency, the bought one when both are fiat. */
 function ownAccount(t: Tenant, trade: TradeRecord): string {
   const fiat = isFiat(trade.quotedCcy) ? trade.quotedCcy : trade.baseCcy;
-  return listAccounts(t).find((a) => a.currency === fiat)!.accountId;
+  // A currency the key holds no account in leaves a generated id, which the settlement refuses naming accountId.
+  return listAccounts(t).find((a) => a.currency === fiat)?.accountId ?? t.random.uuid();
 }
 
 /** The FX interface speaks XML; here a trade is the JSON the simulate route answers with (live TTL). */
