@@ -167,8 +167,8 @@ function screen(text: string): void {
   }
 }
 
-// eslint-disable-next-line no-control-regex
 // (A body's text comes decoded from UTF-8, which holds no lone surrogate.)
+// eslint-disable-next-line no-control-regex
 const NOT_XML_RAW = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 
 /** XML 1.0's Char production. */
