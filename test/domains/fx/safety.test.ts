@@ -3,6 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, KEY, KEY_B, type TestApp } from '../../support/app.js';
 import { acceptAccount, acceptBank, FX, fx, instruction, newTrade, rejection } from '../../support/fx.js';
+import { collectGarbage } from '../../support/gc.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -155,6 +156,7 @@ describe('attributes and lengths refused before parsing', () => {
    */
   async function cpuOf(method: string, path: string, xml: string) {
     const send = async () => {
+      collectGarbage();
       const start = process.cpuUsage();
       const res = await t.call<string>(method, `${FX}${path}`, { raw: xml, headers: { 'content-type': 'application/xml' } });
       const used = process.cpuUsage(start);

@@ -4,6 +4,7 @@
 // another encoding than UTF-8 is refused as such.
 import { describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../support/app.js';
+import { collectGarbage } from '../../support/gc.js';
 
 const UPLOAD = '/_sandbox/bulk-disbursements';
 const HEADER = 'reference,amount,currency,type,source.accountNumber,destination.accountNumber,destination.accountName,destination.bankCode,category';
@@ -16,6 +17,7 @@ const uploadCsv = (t: TestApp, text: string) => t.call('POST', UPLOAD, { raw: te
  * for the CPU time this process used while it waited, no more (a busy machine delays timers too).
  */
 async function heldWhile<T>(run: () => Promise<T>): Promise<{ result: T; held: number }> {
+  collectGarbage();
   let held = 0;
   let last = performance.now();
   let cpu = process.cpuUsage();
