@@ -5,6 +5,7 @@ import type { JournalEntry } from '../engine/requests/journal.js';
 import { compileGlob } from '../engine/scenario/scenario.glob.js';
 import { iso, LAST_CLOCK_INSTANT } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
+import { parseJsonBody } from '../kernel/json-budget.js';
 import { validationError } from '../kernel/validation.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
 import { TICK_SLICE } from '../engine/tenancy/tenants.js';
@@ -51,8 +52,9 @@ async function simulateBody(req: Request): Promise<Record<string, unknown>> {
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
-  } catch {
+    raw = parseJsonBody(text);
+  } catch (e) {
+    if (e instanceof SandboxError) throw e;
     throw new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON. Send a JSON object such as {"reason": "..."}, or no body.', [
       { field: 'body', issue: 'is not valid JSON: send a JSON object, or no body' },
     ]);

@@ -69,7 +69,8 @@ function leftStatus(c: Context<AppEnv>): number | undefined {
 export function onError(err: Error, c: Context<AppEnv>): Response {
   const left = leftStatus(c);
   if (left) return new Response(null, { status: left });
-  let e = toSandboxError(err);
+  // The body's budget was exceeded: the validator met that as a failure to parse.
+  let e = c.get('bodyRefusal') ?? toSandboxError(err);
   // "Not valid JSON" would send the caller looking for a typo in a body it never sent.
   if (e.code === 'MALFORMED_JSON' && !hasBody(c)) {
     e = new SandboxError('MALFORMED_JSON', 'The request body is empty. Send a JSON object with Content-Type: application/json.', [

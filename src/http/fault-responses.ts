@@ -3,6 +3,7 @@
 // list of engine/requests/fault-rules.ts; this file is the only place that knows how each one reaches the wire.
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
+import { parseJsonBody } from '../kernel/json-budget.js';
 import { renderError } from './error-responses.js';
 import { nodeRequest, replaceResponse as replace } from './framework.js';
 import { chooseFault, readsRequest, type ChosenFault, type FaultRequest, type FaultRule } from '../engine/requests/fault-rules.js';
@@ -40,10 +41,11 @@ async function faultRequest(c: Context<AppEnv>): Promise<FaultRequest> {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
     const text = await c.req.text().catch(() => '');
     try {
-      const body: unknown = text ? JSON.parse(text) : undefined;
+      const body = text ? parseJsonBody(text) : undefined;
       if (body && typeof body === 'object' && !Array.isArray(body)) Object.assign(fields, body);
     } catch {
-      // not JSON (an FX XML body, or a malformed one): only the query and headers are read
+      // not JSON (an FX XML body, or a malformed one), or over the body's budget: only the query and
+      // headers are read
     }
   }
   return { method: c.req.method, path: c.req.path, fields, header: (name) => c.req.header(name) };

@@ -17,6 +17,7 @@ import {
   setRequestHeader,
 } from './framework.js';
 import type { AppEnv } from './types.js';
+import { budgetedJson } from './json-body.js';
 
 function router() {
   const r = new KeptStaticRouter<string>();
@@ -151,9 +152,9 @@ describe('body cache', () => {
     expect(await (await send('/valid')).json()).toEqual({ n: 2 });
   });
 
-  it('parses the text once per request: every c.req.json() and the validator share one value', async () => {
+  it('parses the text once per request under budgetedJson: every c.req.json() and the validator share one value', async () => {
     const app = new OpenAPIHono<AppEnv>();
-    app.use('*', async (c, next) => {
+    app.use('*', budgetedJson(), async (c, next) => {
       setBodyText(c, Promise.resolve('{"n": 3}'));
       await next();
     });

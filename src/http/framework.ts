@@ -89,10 +89,6 @@ function bindsNoParameter<T>(result: Result<T>): boolean {
  */
 export function setBodyText(c: Context<AppEnv>, text: Promise<string>): void {
   (c.req.bodyCache as { text?: Promise<string> }).text = text;
-  // HonoRequest.json() parses the text again at every call (the validator, the unknown-field check,
-  // a route reading the body as sent): parse it once per request. Readers only read the value.
-  let json: Promise<unknown> | undefined;
-  c.req.json = (() => (json ??= text.then((t) => JSON.parse(t) as unknown))) as typeof c.req.json;
 }
 
 /** The body text the route read, if it read one (see setBodyText). */

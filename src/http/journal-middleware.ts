@@ -61,6 +61,8 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       response: entry.responseBody,
       // A fault may have answered before the route read the body: it is read now, in that rare case.
       body: () => (text ?? c.req.text()).catch(() => undefined),
+      // The route's own parse when it read the body as JSON (parsed once per request, within its budget).
+      json: () => c.req.json().catch(() => undefined),
     });
     if (observed) await observed;
   };

@@ -15,6 +15,13 @@ export interface Form {
 
 const fill = (size: number, unit: string) => unit.repeat(Math.max(1, Math.floor(size / unit.length)));
 
+/** About `size` bytes of items made by `item(i)` for i = 0, 1, 2…, joined by commas. */
+function distinct(size: number, item: (i: number) => string): string {
+  const items: string[] = [];
+  for (let i = 0, length = 0; length < size; i++) length += items[items.push(item(i)) - 1].length + 1;
+  return items.join(',');
+}
+
 const TRADE = (inner: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:fxtr.014.001.03"><FXTradInstr><CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>USDT</QtdCcy></CcyPair>${inner}<TradAmts><TradgCcyAmt>100</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr></Document>`;
 
@@ -36,6 +43,9 @@ export const FORMS: Record<Format, Form[]> = {
     { name: 'a very long name', body: (n) => JSON_BODY(`,"${fill(n, 'k')}":1`), lenient: true },
     { name: 'deep nesting', body: (n) => `{"reference":${fill(n / 2, '[')}${fill(n / 2, ']')}}` },
     { name: 'duplicate keys', body: (n) => `{${fill(n, '"amount":1,')}"amount":"x"}` },
+    // Each name new: past 1,000 distinct names a body is refused before it is parsed.
+    { name: 'many distinct names', body: (n) => JSON_BODY(`,${distinct(n, (i) => `"k${i}":1`)}`) },
+    { name: 'many objects of one new name each', body: (n) => JSON_BODY(`,"extra":[${distinct(n, (i) => `{"k${i}":1}`)}]`) },
   ],
   'application/xml': [
     { name: 'a stray quote in an attribute', body: (n) => TRADE(`<Rmrks a="${fill(n, 'x"')}"/>`) },

@@ -13,6 +13,7 @@ import { createBulk } from './bulk.service.js';
 import { BulkFile, BulkUploadRequest } from './transfers.schema.js';
 import { warnUnknownQuery } from '../../http/unknown-fields.js';
 import { notUtf8 } from '../../http/limits.js';
+import { parseJsonBody } from '../../kernel/json-budget.js';
 
 export const BULK_UPLOAD_PATH = '/_sandbox/bulk-disbursements';
 /** A 10,000-row JSON file is about 3.5 MB; 8 MiB leaves room for long names and narrations. */
@@ -120,8 +121,9 @@ async function upload(c: Context<AppEnv>) {
   if (type === 'application/json') {
     let body: unknown;
     try {
-      body = JSON.parse(text);
-    } catch {
+      body = parseJsonBody(text);
+    } catch (e) {
+      if (e instanceof SandboxError) throw e;
       throw new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON. Send {"items": [...]} with Content-Type: application/json.');
     }
     file = await readJson(body);

@@ -66,6 +66,8 @@ export interface Observed {
   response: unknown;
   /** The request's body text, read only when needed. */
   body(): Promise<string | undefined> | undefined;
+  /** The request's body as JSON, when it is JSON: the route's own parse, read only when needed. */
+  json(): Promise<unknown>;
 }
 
 export const EVIDENCE_KEPT = 5;
@@ -156,12 +158,12 @@ export class Observations {
   private async withBody(o: Observed, failed: boolean, create: boolean): Promise<void> {
     const r = this.record;
     const text = (await o.body()) ?? '';
+    // A create's body, read once for what makes it a retry: its reference, amount and destination.
+    const body = create ? asBody(await o.json()) : undefined;
     // Another request of the key may have been observed while the body was read: this one goes on
     // with the record it began with.
     this.record = r;
     const fp = fingerprint(o.method, o.path, text);
-    // A create's body, read once for what makes it a retry: its reference, amount and destination.
-    const body = create ? parse(text) : undefined;
     if (r.pendingWait && r.pendingWait.route === route(o)) this.judgeWait(o);
     if (create && r.pendingRetry && r.pendingRetry.route === route(o)) this.judgeRetry(o, body);
     if (create && failed) {
@@ -359,14 +361,7 @@ function stateRead(response: unknown): string | undefined {
   return typeof status === 'string' ? status : undefined;
 }
 
-function parse(text: string): Body {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const asBody = (v: unknown): Body => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /** What ties a create to its retries: the body's reference, else the Idempotency-Key header. */
 function referenceOf(body: Body, o: Pick<Observed, 'idempotencyKey'>): string | undefined {

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { SandboxError } from './errors.js';
+import { NAME_BUDGET, namesOverBudget, parseJsonBody } from './json-budget.js';
+
+const object = (names: number, prefix = 'f') => `{${Array.from({ length: names }, (_, i) => `"${prefix}${i}":1`).join(',')}}`;
+
+describe('a JSON body within its budget of distinct field names', () => {
+  it('counts distinct names, not members: 1,000 pass, 1,001 do not, repeats count once', () => {
+    expect(namesOverBudget(object(NAME_BUDGET))).toBe(false);
+    expect(namesOverBudget(object(NAME_BUDGET + 1))).toBe(true);
+    expect(namesOverBudget(`[${Array.from({ length: 5000 }, () => object(10)).join(',')}]`)).toBe(false);
+  });
+
+  it('counts names at any depth, each in an object of its own', () => {
+    expect(namesOverBudget(`[${Array.from({ length: NAME_BUDGET + 1 }, (_, i) => `{"k${i}":{}}`).join(',')}]`)).toBe(true);
+  });
+
+  it('does not count string values, escaped quotes or colons inside strings', () => {
+    const values = `[${Array.from({ length: 3000 }, (_, i) => `"v${i}"`).join(',')}]`;
+    expect(namesOverBudget(values)).toBe(false);
+    // Each value holds an escaped quote followed by a colon, as a name would be.
+    const tricky = `{"a":[${Array.from({ length: 3000 }, (_, i) => `"x${i}\\":"`).join(',')}]}`;
+    expect(JSON.parse(tricky).a[0]).toBe('x0":');
+    expect(namesOverBudget(tricky)).toBe(false);
+    // A value ending in an escaped backslash closes there: the next string is a name.
+    const slashes = `{${Array.from({ length: NAME_BUDGET + 1 }, (_, i) => `"n${i}":"\\\\"`).join(',')}}`;
+    expect(Object.keys(JSON.parse(slashes))).toHaveLength(NAME_BUDGET + 1);
+    expect(namesOverBudget(slashes)).toBe(true);
+  });
+
+  it('takes names followed by white space before the colon', () => {
+    const spaced = `{${Array.from({ length: NAME_BUDGET + 1 }, (_, i) => `"s${i}" \n\t :1`).join(',')}}`;
+    expect(namesOverBudget(spaced)).toBe(true);
+  });
+
+  it('parses within the budget, refuses past it naming the body, and leaves text that is not JSON to JSON.parse', () => {
+    // Names long enough that the text is over the 16 KiB below which it is not scanned.
+    const long = 'a_field_name_of_some_length_';
+    expect(object(NAME_BUDGET, long).length).toBeGreaterThan(16 * 1024);
+    expect(parseJsonBody(object(NAME_BUDGET, long))).toHaveProperty(`${long}999`, 1);
+    const refused = (() => {
+      try {
+        parseJsonBody(object(NAME_BUDGET + 1, long));
+      } catch (e) {
+        return e;
+      }
+    })() as SandboxError;
+    expect(refused).toBeInstanceOf(SandboxError);
+    expect(refused.code).toBe('VALIDATION_ERROR');
+    expect(refused.details).toEqual([{ field: 'body', issue: 'names more than 1000 distinct fields: send only the fields this request takes' }]);
+    expect(() => parseJsonBody(`{"a":"${'x'.repeat(20_000)}`)).toThrow(SyntaxError);
+  });
+});
