@@ -2984,6 +2984,7 @@ export interface operations {
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
             };
             path: {
+                /** @description The reference the create call answered with (TRF- plus 32 hex), in any letter case */
                 reference: string;
             };
             cookie?: never;
