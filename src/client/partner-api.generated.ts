@@ -1655,8 +1655,9 @@ export interface components {
             code: string;
             slug: string;
             /** @enum {string} */
-            currency: "NGN" | "GHS" | "USD";
-            country: string;
+            currency: "NGN" | "GHS";
+            /** @enum {string} */
+            country: "NG" | "GH";
         };
         ResolveEnvelope: {
             /** @enum {string} */
