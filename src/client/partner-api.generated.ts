@@ -5835,7 +5835,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The file was accepted; each row is now a PENDING transfer */
+            /** @description The file was accepted: each row is now a transfer of the file (GET /api/v1/transfers/bulk/{id}/transfers lists them). A row sent with a status is recorded already ended; every other row starts PENDING and moves on as the scenario in force times it, so under a zero timing (the instant scenario) it may have ended by the next request. */
             201: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
