@@ -2115,7 +2115,7 @@ export interface components {
              * @example USDT
              */
             token: string;
-            /** @description Token units to send; 0 when the quote is paid in by bank */
+            /** @description Token units to send: the source total, and once the quote has a payment-specific quote its totalAmount (fees included); 0 when the quote is paid in by bank */
             expectedAmount: number;
             /** @description The quote id */
             externalReference: string;
@@ -2252,7 +2252,7 @@ export interface components {
                      * @example USDT
                      */
                     token: string;
-                    /** @description Token units to send; 0 when the quote is paid in by bank */
+                    /** @description Token units to send: the source total, and once the quote has a payment-specific quote its totalAmount (fees included); 0 when the quote is paid in by bank */
                     expectedAmount: number;
                     /** @description The quote id */
                     externalReference: string;
