@@ -3219,6 +3219,7 @@ export interface operations {
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
             };
             path: {
+                /** @description The id the upload answered with, in any letter case */
                 id: string;
             };
             cookie?: never;
