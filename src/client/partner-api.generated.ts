@@ -1655,8 +1655,9 @@ export interface components {
             code: string;
             slug: string;
             /** @enum {string} */
-            currency: "NGN" | "GHS" | "USD";
-            country: string;
+            currency: "NGN" | "GHS";
+            /** @enum {string} */
+            country: "NG" | "GH";
         };
         ResolveEnvelope: {
             /** @enum {string} */
@@ -2114,7 +2115,7 @@ export interface components {
              * @example USDT
              */
             token: string;
-            /** @description Token units to send; 0 when the quote is paid in by bank */
+            /** @description Token units to send: the source total, and once the quote has a payment-specific quote its totalAmount (fees included); 0 when the quote is paid in by bank */
             expectedAmount: number;
             /** @description The quote id */
             externalReference: string;
@@ -2251,7 +2252,7 @@ export interface components {
                      * @example USDT
                      */
                     token: string;
-                    /** @description Token units to send; 0 when the quote is paid in by bank */
+                    /** @description Token units to send: the source total, and once the quote has a payment-specific quote its totalAmount (fees included); 0 when the quote is paid in by bank */
                     expectedAmount: number;
                     /** @description The quote id */
                     externalReference: string;
@@ -2984,6 +2985,7 @@ export interface operations {
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
             };
             path: {
+                /** @description The reference the create call answered with (TRF- plus 32 hex), in any letter case */
                 reference: string;
             };
             cookie?: never;
@@ -3217,6 +3219,7 @@ export interface operations {
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
             };
             path: {
+                /** @description The id the upload answered with, in any letter case */
                 id: string;
             };
             cookie?: never;
@@ -5833,7 +5836,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The file was accepted; each row is now a PENDING transfer */
+            /** @description The file was accepted: each row is now a transfer of the file (GET /api/v1/transfers/bulk/{id}/transfers lists them). A row sent with a status is recorded already ended; every other row starts PENDING and moves on as the scenario in force times it, so under a zero timing (the instant scenario) it may have ended by the next request. */
             201: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];

@@ -107,6 +107,9 @@ export const chainOf = (q: QuoteRecord) => q.allocations[0].metadata.chain;
 export function quoteView(t: Tenant, q: QuoteRecord): MarketplaceQuote {
   const totals = totalsOf(q.allocations, q.source, q.destination);
   const chain = chainOf(q);
+  // What the payer sends to the deposit address: the source total, plus the fees once the quote has a
+  // payment-specific quote (which charges them in source units).
+  const payIn = isToken(q.source) ? (q.payment?.totalAmount ?? totals.totalSourceAmount) : 0;
   return {
     quoteId: q.quoteId,
     status: q.status,
@@ -133,14 +136,14 @@ export function quoteView(t: Tenant, q: QuoteRecord): MarketplaceQuote {
         chain,
         token: tokenOf(q.source, q.destination),
         addressType: 'deposit',
-        expectedAmount: isToken(q.source) ? totals.totalSourceAmount : 0,
+        expectedAmount: payIn,
         externalReference: q.quoteId,
         status: MARKETPLACE_PAY_IN_STATUS[q.status],
         createdAt: q.createdAt,
         expiresAt: q.expiresAt,
         virtualAccountId: q.virtualAccountId,
         derivationIndex: q.derivationIndex,
-        warningMessage: cryptoWarning(q.source, totals.totalSourceAmount, chain, q.expiresAt),
+        warningMessage: cryptoWarning(q.source, payIn, chain, q.expiresAt),
       },
     },
     chatMetadata: q.chatMetadata,
@@ -234,6 +237,10 @@ export function paymentQuote(t: Tenant, q: QuoteRecord, createdAt = t.nowIso(), 
   // The pay-in block without its status, which goes last: set on the copy, not spread into a new
   // object (V8 is slow to add a field to an object made by a spread).
   const { status: _s, ...crypto } = v.metadata.cryptoPayIn;
+  const totalAmount = toNumber(dec(v.totalSourceAmount).plus(PROCESSING_FEE.amount), v.source);
+  // A token source is paid in at the deposit address: the amount with its fees, totalAmount, is what
+  // completes the quote (the view's figure may be a payment-specific quote's made before a removal).
+  if (isToken(v.source)) Object.assign(crypto, { expectedAmount: totalAmount, warningMessage: cryptoWarning(v.source, totalAmount, v.chain, q.expiresAt) });
   const cryptoPayIn: PaymentQuote['metadata']['cryptoPayIn'] = Object.assign(crypto, { addressType: 'EVM' as const, status: 'AWAITING_PAYMENT' as const });
   return {
     quoteId: v.quoteId,
@@ -246,7 +253,7 @@ export function paymentQuote(t: Tenant, q: QuoteRecord, createdAt = t.nowIso(), 
     providerBalanceId: best.poolAccountId,
     amount: v.totalSourceAmount,
     receiveAmount: v.totalDestinationAmount,
-    totalAmount: toNumber(dec(v.totalSourceAmount).plus(PROCESSING_FEE.amount), v.source),
+    totalAmount,
     expiresAt: q.expiresAt,
     createdAt,
     HyperRailReference: reference ?? newHyperRailReference(t.random),

@@ -92,7 +92,7 @@ const cryptoPayInFields = {
   address: z.string().openapi({ example: '0x52908400098527886e0f7030069857d2e4169ee7' }),
   chain: z.string().openapi({ example: 'BASE' }),
   token: z.string().openapi({ description: 'The token of the pair; USDT for a fiat to fiat quote', example: 'USDT' }),
-  expectedAmount: z.number().openapi({ description: 'Token units to send; 0 when the quote is paid in by bank' }),
+  expectedAmount: z.number().openapi({ description: "Token units to send: the source total, and once the quote has a payment-specific quote its totalAmount (fees included); 0 when the quote is paid in by bank" }),
   externalReference: z.string().openapi({ description: 'The quote id' }),
   createdAt: timestamp,
   expiresAt: timestamp,

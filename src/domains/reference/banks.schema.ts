@@ -3,13 +3,15 @@
 import { z } from '@hono/zod-openapi';
 import { successEnvelope } from '../../http/openapi.js';
 
-/** The currencies of fixtures/banks.json. */
-export const BANK_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
-/** The currencies the two look-ups take. */
+/** The currencies the two look-ups take, as the API document gives them (NGN and GHS only). */
 export const LOOKUP_CURRENCIES = ['NGN', 'GHS'] as const;
+/** The country of each look-up currency's banks. */
+export const LOOKUP_COUNTRIES = ['NG', 'GH'] as const;
 
+/** A bank as Get All Banks lists it: only the look-up currencies (the USD routing numbers of
+ * fixtures/banks.json serve live-simulation payouts and are never listed). */
 export const Bank = z
-  .object({ name: z.string(), code: z.string(), slug: z.string(), currency: z.enum(BANK_CURRENCIES), country: z.string() })
+  .object({ name: z.string(), code: z.string(), slug: z.string(), currency: z.enum(LOOKUP_CURRENCIES), country: z.enum(LOOKUP_COUNTRIES) })
   .openapi('Bank');
 
 export const BanksQuery = z.object({

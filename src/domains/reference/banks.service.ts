@@ -6,19 +6,22 @@ import banks from '../../../fixtures/banks.json' with { type: 'json' };
 import accounts from '../../../fixtures/accounts.json' with { type: 'json' };
 import { SandboxError } from '../../kernel/errors.js';
 import type { Mode } from '../../engine/tenancy/tenant.js';
+import type { LOOKUP_COUNTRIES, LOOKUP_CURRENCIES } from './banks.schema.js';
 
 export const TEST_ACCOUNT_NAME = 'John Doe';
 /** The bank name shown for a code outside the bank list, which only test keys may send. */
 export const TEST_BANK_NAME = 'Sandbox Test Bank';
 
 type Currency = 'NGN' | 'GHS' | 'USD';
-const COUNTRY: Record<Currency, string> = { NGN: 'NG', GHS: 'GH', USD: 'US' };
+/** A currency Get All Banks and Resolve Bank Account take. */
+type LookupCurrency = (typeof LOOKUP_CURRENCIES)[number];
+const COUNTRY: Record<LookupCurrency, (typeof LOOKUP_COUNTRIES)[number]> = { NGN: 'NG', GHS: 'GH' };
 const BANKS = banks as Record<Currency, { name: string; code: string; slug: string }[]>;
 const BY_CODE = new Map<string, { name: string; code: string; slug: string }>(
   (Object.keys(BANKS) as Currency[]).flatMap((c) => BANKS[c].map((b) => [`${c}:${b.code}`, b] as const)),
 );
 
-export function listBanks(currency: Currency) {
+export function listBanks(currency: LookupCurrency) {
   return BANKS[currency].map((b) => ({ ...b, currency, country: COUNTRY[currency] }));
 }
 

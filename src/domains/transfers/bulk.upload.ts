@@ -66,6 +66,13 @@ export class UploadSlots {
   }
 }
 
+/** What a 201 says of the rows: not that each is PENDING, since a row sent with a status is recorded
+ * ended, and under a scenario's zero timing the others have ended by the next request. */
+const UPLOADED =
+  'The file was accepted: each row is now a transfer of the file (GET /api/v1/transfers/bulk/{id}/transfers lists them). ' +
+  'A row sent with a status is recorded already ended; every other row starts PENDING and moves on as the scenario in force times it, ' +
+  'so under a zero timing (the instant scenario) it may have ended by the next request.';
+
 export const uploadRoute = createRoute({
   method: 'post',
   path: BULK_UPLOAD_PATH,
@@ -91,7 +98,7 @@ export const uploadRoute = createRoute({
       },
     },
   },
-  responses: { 201: jsonResponse(BulkFile, 'The file was accepted; each row is now a PENDING transfer'), ...errorResponses(400, 409, 413, 415), 429: { ...errorResponses(429)[429], description: `The key has ${UPLOADS_PER_KEY} uploads under way (send again once one is answered), or a scenario asks for a rate limit` }, 503: { ...errorResponses(503)[503], description: `The sandbox has ${UPLOADS_AT_ONCE} uploads under way for all keys (SERVICE_UNAVAILABLE, with Retry-After), or a scenario asks for it` } },
+  responses: { 201: jsonResponse(BulkFile, UPLOADED), ...errorResponses(400, 409, 413, 415), 429: { ...errorResponses(429)[429], description: `The key has ${UPLOADS_PER_KEY} uploads under way (send again once one is answered), or a scenario asks for a rate limit` }, 503: { ...errorResponses(503)[503], description: `The sandbox has ${UPLOADS_AT_ONCE} uploads under way for all keys (SERVICE_UNAVAILABLE, with Retry-After), or a scenario asks for it` } },
 });
 
 /** The upload route's handler, holding one of `slots` while it reads and checks the file. */

@@ -213,5 +213,5 @@ export const ReferenceParam = z.object({
 });
 
 export const BulkIdParam = z.object({
-  id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' }, example: 'bulk_demo_salaries' }),
+  id: z.string().min(1).max(100).openapi({ param: { name: 'id', in: 'path' }, description: 'The id the upload answered with, in any letter case', example: 'bulk_demo_salaries' }),
 });

@@ -53,5 +53,9 @@ export const IdempotencyHeader = z.object({
 });
 
 export const WithdrawalReferenceParam = z.object({
-  reference: referenceText(100).openapi({ param: { name: 'reference', in: 'path' }, example: 'TRF-5F3A9C0B1D2E4F60718293A4B5C6D7E8' }),
+  reference: referenceText(100).openapi({
+    param: { name: 'reference', in: 'path' },
+    description: 'The reference the create call answered with (TRF- plus 32 hex), in any letter case',
+    example: 'TRF-5F3A9C0B1D2E4F60718293A4B5C6D7E8',
+  }),
 });

@@ -1,6 +1,6 @@
 // Bank withdrawal use cases: create (debit at once), read, timed settlement, simulated moves.
 import { iso } from '../../kernel/clock.js';
-import { SandboxError } from '../../kernel/errors.js';
+import { notFound, SandboxError } from '../../kernel/errors.js';
 import type { TenantRandom } from '../../kernel/random.js';
 import type { Behaviour, Outcome } from '../../engine/registry/behaviour.js';
 import { recordsOf } from '../../engine/registry/records.js';
@@ -86,11 +86,18 @@ export function createWithdrawal(t: Tenant, req: CreateWithdrawalRequest, scenar
   return withdrawals.save(t, record, processingFor, now);
 }
 
-export const getWithdrawal = withdrawals.get;
+/** The withdrawal of `reference`, in any letter case: the sandbox draws it (TRF- plus upper-case hex),
+ * so one stored or typed in lower case names the same withdrawal, as a quote id or an FX TxId does. */
+export function getWithdrawal(t: Tenant, reference: string): WithdrawalRecord {
+  const kept = withdrawals.of(t);
+  const w = kept.get(reference) ?? kept.get(reference.toUpperCase());
+  if (!w) throw notFound(withdrawal.name, reference);
+  return w;
+}
 
 /** Apply one move of the machine; a failure refunds the amount to its balance account. */
 export function moveWithdrawal(t: Tenant, reference: string, event: WithdrawalEvent, reason?: string): WithdrawalRecord {
-  const w = withdrawals.get(t, reference);
+  const w = getWithdrawal(t, reference);
   const status = withdrawals.next(w, event);
   const failureReason = status === 'FAILED' ? withdrawals.failure(w, reason) : null;
   const next: WithdrawalRecord = { ...w, status, providerStatus: status, failureReason, updatedAt: t.nowIso() };

@@ -214,8 +214,8 @@ describe('POST /api/v1/quotes and GET /api/v1/quotes/payments/{id}', () => {
         cryptoPayIn: {
           ...p.metadata.cryptoPayIn,
           chain: 'ETHEREUM',
-          expectedAmount: 56825.396825,
-          warningMessage: `Send exactly 56825.396825 USDT on ETHEREUM to this address before ${p.expiresAt}; any other token, chain or amount is not credited.`,
+          expectedAmount: 56825.896825,
+          warningMessage: `Send exactly 56825.896825 USDT on ETHEREUM to this address before ${p.expiresAt}; any other token, chain or amount is not credited.`,
         },
       },
     };
@@ -230,7 +230,7 @@ describe('POST /api/v1/quotes and GET /api/v1/quotes/payments/{id}', () => {
   it('shows EXPIRED once the ttl ran out, and CANCELLED after a cancellation', async () => {
     const [a] = (await t.call('POST', QUOTES, { body: body() })).body;
     const [b] = (await t.call('POST', QUOTES, { body: body({ sourceCurrency: 'USDC', destinationCurrency: 'GHS', amount: 10 }) })).body;
-    expect(b).toMatchObject({ destinationNetwork: 'BANK', metadata: { cryptoPayIn: { token: 'USDC', expectedAmount: 10 } } });
+    expect(b).toMatchObject({ destinationNetwork: 'BANK', totalAmount: 10.5, metadata: { cryptoPayIn: { token: 'USDC', expectedAmount: 10.5 } } });
     await t.call('POST', `${SIM}/${b.quoteId}/cancel`);
     await advance(t, 300);
     expect((await t.call('GET', `${PAYMENTS}/${a.quoteId}`)).body).toMatchObject({ status: 'EXPIRED', metadata: { cryptoPayIn: { status: 'EXPIRED' } } });

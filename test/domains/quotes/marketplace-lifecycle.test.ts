@@ -60,12 +60,20 @@ describe('PUT /api/v1/quotes/complete/{id}', () => {
     expect((await events('quote')).map((e: { event: string }) => e.event)).toEqual(['quote.pending', 'quote.awaiting_payment']);
   });
 
-  it('marks the deposit address as awaiting payment when the source is a token', async () => {
+  it('marks the deposit address as awaiting payment when the source is a token, expecting the amount with its fee', async () => {
     const q = await create({ sourceCurrency: 'USDC', destinationCurrency: 'NGN', amount: 250.5 });
+    expect(q.metadata.cryptoPayIn).toMatchObject({ expectedAmount: 250.5, status: 'active' });
     const res = await complete(q.quoteId, toBank);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ destinationNetwork: 'BANK', amount: 250.5, totalAmount: 251, receiveAmount: 394337.1, rate: 1574.2 });
-    expect(res.body.metadata.cryptoPayIn).toMatchObject({ status: 'AWAITING_PAYMENT', token: 'USDC', expectedAmount: 250.5, chain: 'BASE' });
+    expect(res.body.fees).toEqual([{ name: 'Processing Fee', amount: 0.5, feeType: 'FLAT' }]);
+    // The payer sends totalAmount: the amount and the Processing Fee, both in the source token.
+    expect(res.body.metadata.cryptoPayIn).toMatchObject({ status: 'AWAITING_PAYMENT', token: 'USDC', expectedAmount: 251, chain: 'BASE' });
+    expect(res.body.metadata.cryptoPayIn.warningMessage).toBe(`Send exactly 251 USDC on BASE to this address before ${res.body.expiresAt}; any other token, chain or amount is not credited.`);
+    // The marketplace quote's pay-in instructions say the same from then on.
+    const read = (await t.call('GET', `${QUOTE}/${q.quoteId}`)).body;
+    expect(read.metadata.cryptoPayIn).toMatchObject({ expectedAmount: 251, status: 'active', warningMessage: res.body.metadata.cryptoPayIn.warningMessage });
+    expect(read.totalSourceAmount).toBe(250.5);
   });
 
   it('takes both destination forms and uses the one that fits', async () => {

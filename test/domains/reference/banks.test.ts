@@ -22,6 +22,21 @@ describe('GET /api/v1/partners/banks', () => {
     expect(res.body.data.every((b: { currency: string }) => b.currency === 'GHS')).toBe(true);
   });
 
+  it('publishes a Bank schema whose currency and country are exactly what the route answers', async () => {
+    const t = await createTestApp();
+    const doc = (await t.call('GET', '/openapi.json', { unchecked: true })).body;
+    const bank = doc.components.schemas.Bank;
+    expect(bank.properties.currency.enum).toEqual(['NGN', 'GHS']);
+    expect(bank.properties.country.enum).toEqual(['NG', 'GH']);
+    expect(doc.paths['/api/v1/partners/banks'].get.parameters.find((p: { name: string }) => p.name === 'currency').schema.enum).toEqual(['NGN', 'GHS']);
+    const answered = new Set<string>();
+    for (const currency of ['NGN', 'GHS']) {
+      const res = await t.call('GET', `/api/v1/partners/banks?currency=${currency}`);
+      for (const b of res.body.data) answered.add(`${b.currency} ${b.country}`);
+    }
+    expect([...answered].sort()).toEqual(['GHS GH', 'NGN NG']);
+  });
+
   it.each(['USD', 'EUR', ''])('refuses currency %j with 400 naming the parameter', async (currency) => {
     const t = await createTestApp();
     const res = await t.call('GET', `/api/v1/partners/banks?currency=${currency}`);

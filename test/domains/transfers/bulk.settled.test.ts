@@ -44,6 +44,26 @@ describe('bulk rows with the sandbox outcome', () => {
     expect(events.body.data).toHaveLength(1);
   });
 
+  it('says in its 201 description what the rows are: ended when sent with a status, PENDING otherwise until the scenario moves them', async () => {
+    const doc = (await t.call('GET', '/openapi.json', { unchecked: true })).body;
+    expect(doc.paths[UPLOAD].post.responses['201'].description).toBe(
+      'The file was accepted: each row is now a transfer of the file (GET /api/v1/transfers/bulk/{id}/transfers lists them). ' +
+        'A row sent with a status is recorded already ended; every other row starts PENDING and moves on as the scenario in force times it, ' +
+        'so under a zero timing (the instant scenario) it may have ended by the next request.',
+    );
+    const res = await t.call('POST', UPLOAD, {
+      body: { items: [row(1, { status: 'FAILED' }), row(2, { destination: { accountNumber: '0000000051', accountName: 'Test Value', bankCode: '058' } }), row(3)] },
+      headers: { ...SOURCE, 'x-sandbox-scenario': 'instant' },
+    });
+    expect(res.status).toBe(201);
+    const statuses = (await page(res.body.id)).body.content.map((x: any) => [x.reference.slice(-1), x.status, x.failureReason]);
+    expect(statuses).toEqual([
+      ['1', 'FAILED', 'Failed as the bulk file said'],
+      ['2', 'FAILED', 'Insufficient funds at the beneficiary bank'],
+      ['3', 'SUCCESSFUL', null],
+    ]);
+  });
+
   it('refuses an id, a reason without FAILED, a date without status or in the future, naming each row', async () => {
     const res = await upload([
       row(1, { id: 'trf_1' }),

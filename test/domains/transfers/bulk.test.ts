@@ -240,6 +240,18 @@ describe('bulk page', () => {
     expect(res.body.error.code).toBe('RESOURCE_NOT_FOUND');
   });
 
+  it('reads a file by its id in any letter case, as transfer references and withdrawal references are read', async () => {
+    const id = (await upload(rows(3))).body.id;
+    const res = await page(id.toUpperCase());
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual((await page(id)).body);
+    expect(res.body.content.map((r: { bulkId: string }) => r.bulkId)).toEqual([id, id, id]);
+    expect((await page('BULK_DEMO_SALARIES')).body.totalElements).toBe(24);
+    const missing = await page('BULK_NOPE');
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe("No bulk disbursement file with id 'BULK_NOPE' exists for this API key. Send the id the create call answered with.");
+  });
+
   it('filters by each parameter alone and combined', async () => {
     const items = rows(12, (i) => ({
       currency: i % 3 === 0 ? 'GHS' : 'NGN',

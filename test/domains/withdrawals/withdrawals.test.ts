@@ -264,6 +264,24 @@ describe('read-back, idempotency and tenants', () => {
     expect(res.body.error.code).toBe('RESOURCE_NOT_FOUND');
   });
 
+  it('reads and moves a withdrawal by its reference in any letter case, as quote ids and FX TxIds are read', async () => {
+    const created = (await create()).body;
+    const lower = created.reference.toLowerCase();
+    expect(lower).not.toBe(created.reference);
+    const res = await t.call('GET', `${PATH}/${lower}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(created);
+    const mixed = `trf-${created.reference.slice(4)}`;
+    expect((await t.call('GET', `${PATH}/${mixed}`)).body.reference).toBe(created.reference);
+    const failed = await t.call('POST', `${SIM}/${lower}/fail`);
+    expect(failed.status).toBe(200);
+    expect(failed.body.state).toMatchObject({ reference: created.reference, status: 'FAILED' });
+    expect(await balance()).toBe('500000000.00');
+    const missing = await t.call('GET', `${PATH}/trf-00000000000000000000000000000000`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe("No withdrawal with reference 'trf-00000000000000000000000000000000' exists for this API key. Send the reference the create call answered with.");
+  });
+
   it('without an Idempotency-Key every request is a new withdrawal', async () => {
     const a = await create();
     const b = await create();
