@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { validateAgainstSchema } from '../../src/iso20022/xsd.test-helper.js';
 import { LowdbStore } from '../../src/store/lowdb.store.js';
 import { advance, createTestApp, KEY, payoutRequest, type TestApp } from '../support/app.js';
-import { fx, instruction, newTrade } from '../support/fx.js';
+import { fx, instruction, newTrade, rejection } from '../support/fx.js';
 import { intent, QUOTE, transfer, TRANSFERS, WALLET, walletPayout, withdrawal, WITHDRAWAL } from '../scenarios/resources.js';
 
 const SOURCE = { 'x-service-source': 'payroll-service' };
@@ -367,6 +367,28 @@ describe('the readiness report judges only what the partner was shown', () => {
     const c = check(await report(t), 'xml-valid');
     expect(c).toMatchObject({ status: 'failed', detail: '1 of the last 2 FX requests were refused for their XML: not well formed, or not as the message\'s XSD says (GET /xsd/{file}).' });
     expect(c.evidence).toEqual([expect.objectContaining({ method: 'POST', path: '/api/v1/partners/fx/trades', sent: 400, note: 'refused for its XML: not well formed, or not as its XSD says' })]);
+  });
+
+  it('judges xml-valid by the refusal the sandbox made, not by a reject text a scenario answered with', async () => {
+    const t = await createTestApp();
+    const TRADES = '/api/v1/partners/fx/trades';
+    const refusals = [
+      { kind: 'error', code: 'VALIDATION_ERROR', message: 'Invalid request body: CcyPair is required: send BaseCcy and QtdCcy.' },
+      { kind: 'error', code: 'MALFORMED_XML' },
+    ];
+    await bind(t, { name: 'refusing', faults: [{ route: { method: 'POST', path: TRADES }, sequence: refusals }] });
+    const first = await fx(t, 'POST', '/trades', { xml: instruction() });
+    expect(rejection(first)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', text: 'Invalid request body: CcyPair is required: send BaseCcy and QtdCcy.' });
+    expect(rejection(await fx(t, 'POST', '/trades', { xml: instruction() }))).toMatchObject({ status: 400, code: 'MALFORMED_XML' });
+    // The XML sent was valid: the faults were the scenario's.
+    expect(check(await report(t), 'xml-valid')).toMatchObject({ status: 'passed', detail: 'None of the last 2 FX requests was refused for its XML.', evidence: [] });
+    // The sandbox's own refusal of a message its XSD does not allow (no CcyPair) is one.
+    await t.call('DELETE', '/_sandbox/scenario');
+    const missing = await fx(t, 'POST', '/trades', { xml: '<FXTradInstr><TradAmts><TradgCcyAmt>1000</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr>' });
+    expect(rejection(missing)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expect(rejection(missing).text).toMatch(/^Invalid request body: /);
+    const c = check(await report(t), 'xml-valid');
+    expect([c.status, c.detail, c.evidence.length]).toEqual(['failed', "1 of the last 3 FX requests were refused for their XML: not well formed, or not as the message's XSD says (GET /xsd/{file}).", 1]);
   });
 
   it('takes a wallet payout or a withdrawal to another destination after a failed one as another payment, not a retry', async () => {

@@ -59,6 +59,8 @@ export interface Observed {
   fault: { kind: FaultKind; form?: string; field?: string | null } | null;
   /** The answer's error code, when it was an error. */
   errorCode: string | undefined;
+  /** Whether the error refused the request's body as its schema says (`SandboxError.bodyInvalid`). */
+  bodyInvalid: boolean;
   retryAfter: string | undefined;
   /** The request's Idempotency-Key header: what ties a retry to its create where the body has no reference (withdrawals). */
   idempotencyKey?: string;
@@ -386,14 +388,14 @@ function payment(body: Body): string {
 }
 
 /**
- * An FX request refused for its XML: not well formed (MALFORMED_XML), or not as its message's XSD
- * says (a VALIDATION_ERROR whose reject says the request body is invalid). A refusal for another
- * reason (an Accept header with no XML type, a destination that cannot receive the currency bought)
- * is no fault of the XML.
+ * An FX request refused for its XML by the sandbox: not well formed (MALFORMED_XML), or not as its
+ * message's XSD says (a VALIDATION_ERROR flagged as refusing the body). A refusal for another reason
+ * (an Accept header with no XML type, a destination that cannot receive the currency bought), and an
+ * error a scenario's fault answered with in place of the route, are no fault of the XML.
  */
-function refusedForXml(o: Pick<Observed, 'errorCode' | 'response'>): boolean {
-  if (o.errorCode === 'MALFORMED_XML') return true;
-  return o.errorCode === 'VALIDATION_ERROR' && typeof o.response === 'string' && /<RsnDesc>Invalid request body: /.test(o.response);
+function refusedForXml(o: Pick<Observed, 'errorCode' | 'bodyInvalid' | 'fault'>): boolean {
+  if (o.fault?.kind === 'error') return false;
+  return o.errorCode === 'MALFORMED_XML' || (o.errorCode === 'VALIDATION_ERROR' && o.bodyInvalid);
 }
 
 export const OBSERVATIONS_COLLECTION = COLLECTION;
