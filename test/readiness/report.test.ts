@@ -123,6 +123,26 @@ describe('the readiness report', () => {
     expect(c.evidence.at(-1)!.note).toBe('read order-1 back before creating order-2');
   });
 
+  it('takes a read of the failed reference percent-encoded in its path as reading it back, however the client encoded it', async () => {
+    const reads = [
+      ['order 1/é', `${PAYOUTS}/${encodeURIComponent('order 1/é')}`],
+      ['order/2', `${PAYOUTS}/order%2f2`],
+      ['order #3', `${PAYOUTS}/order%20%233`],
+      ['100%', `${PAYOUTS}/100%25`],
+    ];
+    for (const [reference, path] of reads) {
+      const t = await createTestApp();
+      await bind(t, failFirstPayout);
+      expect((await t.call('POST', PAYOUTS, { body: payoutRequest(reference, 5000) })).status).toBe(500);
+      // The payout was never made: the read says so, naming the reference as the body gave it.
+      const read = await t.call('GET', path);
+      expect([read.status, read.body.message]).toEqual([404, `No payout with reference '${reference}' exists for this API key. Send the reference the create call answered with.`]);
+      expect((await t.call('POST', PAYOUTS, { body: payoutRequest(`${reference}-new`, 5000) })).status).toBe(201);
+      const c = check(await report(t), 'retry-reuses-reference');
+      expect([reference, c.status, c.evidence.at(-1)!.note]).toEqual([reference, 'passed', `read ${reference} back before creating ${reference}-new`]);
+    }
+  });
+
   it('judges a withdrawal by its Idempotency-Key: the same key passes, a new one for the same money fails, none is not judged', async () => {
     const WITHDRAWALS = '/api/v1/partners/withdrawal';
     const failFirst = { name: 'fail-first', faults: [{ route: { method: 'POST', path: WITHDRAWALS }, sequence: [{ kind: 'error', status: 503 }, 'pass'] }] };

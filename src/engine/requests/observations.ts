@@ -209,7 +209,7 @@ export class Observations {
       }
     }
     // Reading the failed create's reference back, whatever the answer (a 404 says it was never made).
-    if (o.method === 'GET' && r.pendingRetry && !r.pendingRetry.readBack && o.path.endsWith(`/${encodeURIComponent(r.pendingRetry.reference)}`)) {
+    if (o.method === 'GET' && r.pendingRetry && !r.pendingRetry.readBack && names(o.path, r.pendingRetry.reference)) {
       r.pendingRetry.readBack = true;
       changed = true;
     }
@@ -327,6 +327,23 @@ function faultCheck(o: Observed): string | undefined {
   }
   if (o.sent === 429) return 'handles-429';
   return typeof o.sent === 'number' && o.sent >= 500 ? 'handles-5xx' : undefined;
+}
+
+/**
+ * Whether a read names `reference` as its path's last segment, decoded as the partner's client
+ * encoded it (`order%201`, `order%2F1`, `order%2f1`, `100%25`; the router decodes some of it only,
+ * which is what the path holds), so that it matches the reference a body gave as text. A segment
+ * that is no valid encoding is taken as it is.
+ */
+function names(path: string, reference: string): boolean {
+  const segment = path.slice(path.lastIndexOf('/') + 1);
+  if (segment === reference) return true;
+  if (!segment.includes('%')) return false;
+  try {
+    return decodeURIComponent(segment) === reference;
+  } catch {
+    return false;
+  }
 }
 
 /** A refused request worth watching for blind resends: one that asks for a change (a read that is refused changes nothing, and writes nothing here). */
