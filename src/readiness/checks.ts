@@ -172,8 +172,8 @@ export function runChecks(i: CheckInputs): Check[] {
     !i.webhookSet
       ? { id: 'polling-moderate', title: 'Resources are not polled harder than once a second', required: false, status: 'not_exercised', detail: 'No webhook is set, so reading resources back is how this integration learns their state.', evidence: [] }
       : fromState('polling-moderate', 'Resources are not polled harder than once a second', polling, {
-          passed: 'With a webhook set, no resource was read more than 60 times within a minute.',
-          failed: 'A resource was read more than once a second on average over a minute while a webhook was set: rely on the webhook, and poll with backoff at most.',
+          passed: 'With a webhook set, no resource was read more than 60 times within any 60 s.',
+          failed: 'A resource was read more than 60 times within 60 s while a webhook was set: rely on the webhook, and poll with backoff at most.',
           none: 'No resource was read.',
         }),
   );

@@ -460,6 +460,38 @@ describe('polling-moderate and the keys apart', () => {
     expect(check(await report(t), 'polling-moderate').status).toBe('passed');
   });
 
+  it('counts the reads of any 60 s, wherever a minute begins: 61 reads within 21 s fail, though 61 s after the first read', async () => {
+    const t = await createTestApp();
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('poll-1') })).status).toBe(201);
+    const reads = async (n: number) => {
+      for (let i = 0; i < n; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    };
+    await reads(1);
+    await advance(t, 40);
+    await reads(35);
+    // 61 s after the first read, in the minute a fixed window would begin there: 60 reads within 21 s
+    // pass, the 61st fails.
+    await advance(t, 21);
+    await reads(25);
+    expect(check(await report(t), 'polling-moderate').status).toBe('passed');
+    await reads(1);
+    const c = check(await report(t), 'polling-moderate');
+    expect(c.status).toBe('failed');
+    expect(c.detail).toBe('A resource was read more than 60 times within 60 s while a webhook was set: rely on the webhook, and poll with backoff at most.');
+    expect(c.evidence.at(-1)).toMatchObject({ method: 'GET', path: `${PAYOUTS}/poll-1`, sent: 200, note: 'read 61 times within 21 s' });
+
+    // 60 reads, then 60 more a minute later: never more than 60 within 60 s.
+    const u = await createTestApp();
+    expect((await u.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect((await u.call('POST', PAYOUTS, { body: payoutRequest('poll-2') })).status).toBe(201);
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 60; i++) expect((await u.call('GET', `${PAYOUTS}/poll-2`)).status).toBe(200);
+      await advance(u, 60);
+    }
+    expect(check(await report(u), 'polling-moderate').status).toBe('passed');
+  });
+
   it('starts afresh after a reset what waited for the next request: the reads counted, a failed create, a Retry-After', async () => {
     const t = await createTestApp();
     expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
@@ -504,11 +536,11 @@ describe('polling-moderate and the keys apart', () => {
     // DELETE /_sandbox/report forgets the reads, not that a webhook is set.
     expect(check((await t.call('DELETE', '/_sandbox/report')).body, 'polling-moderate').status).toBe('not_exercised');
     for (let i = 0; i < 60; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
-    expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'passed', detail: 'With a webhook set, no resource was read more than 60 times within a minute.' });
+    expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'passed', detail: 'With a webhook set, no resource was read more than 60 times within any 60 s.' });
     expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
     const c = check(await report(t), 'polling-moderate');
     expect(c.status).toBe('failed');
-    expect(c.evidence.at(-1)).toMatchObject({ method: 'GET', path: `${PAYOUTS}/poll-1`, sent: 200, note: 'read 61 times within a minute' });
+    expect(c.evidence.at(-1)).toMatchObject({ method: 'GET', path: `${PAYOUTS}/poll-1`, sent: 200, note: 'read 61 times within 0 s' });
     // Another key's report knows nothing of it; a failed create of this key leaves the other alone too.
     await bind(t, failFirstPayout);
     expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1', 5000) })).status).toBe(500);

@@ -1,10 +1,10 @@
 // What the readiness report judges a key's integration by, observed as its requests are answered.
 // The journal keeps only a key's last requests, in memory, per replica; this record is small and
-// bounded (counters, the latest evidence of each check, a window of the resources read in the
-// last minute), kept in the key's store like its settings, so verdicts survive a long suite, a
-// reset, a restart and another replica. Each request updates it in O(1); a request's body is read
-// only in the rare states that need it (a create after a failed one, a request resent after a
-// refusal or a fault). src/readiness/ turns it into verdicts.
+// bounded (counters, the latest evidence of each check), kept in the key's store like its settings,
+// so verdicts survive a long suite, a reset, a restart and another replica; the times of the last
+// reads of the resources read lately are kept beside it, in memory. Each request updates them in
+// O(1); a request's body is read only in the rare states that need it (a create after a failed one,
+// a request resent after a refusal or a fault). src/readiness/ turns it into verdicts.
 import { createHash } from 'node:crypto';
 import { BoundedMap } from '../../kernel/bounded-map.js';
 import type { Collection } from '../../store/store.js';
@@ -77,9 +77,23 @@ export const RETRY_WINDOW_MS = 10 * 60_000;
 /** Resends of the same request closer together than this, three times after a fault, are blind. */
 const QUICK_MS = 1000;
 const BLIND_AFTER = 3;
-/** How many resources' reads are counted at once, and over what window. */
+/** Polling: more than READS_ALLOWED reads of one resource within any READ_WINDOW_MS fails; the reads
+ * of READS_TRACKED resources at most are kept at once. */
 const READ_WINDOW_MS = 60_000;
+const READS_ALLOWED = 60;
 const READS_TRACKED = 64;
+/** The first times kept of a resource's reads: most resources are read a few times, so the list
+ * grows (to 16, then READS_ALLOWED) only for one read more. */
+const READS_FIRST = 4;
+
+/** A resource's reads while a webhook is set: the times of its last READS_ALLOWED reads (a ring: the
+ * n-th read, from 0, at n % READS_ALLOWED), how many there were, and when its entry was last made
+ * the newest of the map. */
+interface Reads {
+  times: Float64Array;
+  count: number;
+  placed: number;
+}
 
 const FX_PREFIX = '/api/v1/partners/fx/';
 const COLLECTION = 'readiness';
@@ -89,8 +103,8 @@ const emptyRecord = (): ReadinessRecord => ({ checks: {}, fx: { seen: 0, refused
 export class Observations {
   /** The record being updated, read from the store for each request (another replica may have written it). */
   private record: ReadinessRecord = emptyRecord();
-  /** Reads per resource path in the current window; in memory only: the verdict is what is kept. */
-  private readonly reads = new BoundedMap<string, { since: number; count: number }>(READS_TRACKED);
+  /** The last reads of each resource path; in memory only: the verdict is what is kept. */
+  private readonly reads = new BoundedMap<string, Reads>(READS_TRACKED);
 
   constructor(private readonly store: Collection<ReadinessRecord>) {}
 
@@ -247,20 +261,28 @@ export class Observations {
       }
     }
     if (shown !== undefined && r.webhookSet) {
-      // Polling, while a webhook is set: reads of one resource (an answer with a status) in the current minute.
+      // Polling, while a webhook is set: a read of one resource (an answer with a status) less than a
+      // minute after the read READS_ALLOWED before it is one too many, wherever the minute begins.
       let w = this.reads.get(o.path);
-      if (!w || o.now - w.since >= READ_WINDOW_MS) {
-        // A new window is the newest entry: the path read longest ago goes first when the map is full.
+      if (!w) this.reads.set(o.path, (w = { times: new Float64Array(READS_FIRST), count: 0, placed: o.now }));
+      else if (o.now - w.placed >= READ_WINDOW_MS) {
+        // Once a minute a path still read becomes the newest entry: the path read longest ago goes
+        // first when the map is full.
         this.reads.delete(o.path);
-        this.reads.set(o.path, (w = { since: o.now, count: 0 }));
+        this.reads.set(o.path, w);
+        w.placed = o.now;
       }
+      const slot = w.count % READS_ALLOWED;
+      const earlier = w.count >= READS_ALLOWED ? w.times[slot] : undefined;
+      if (slot === w.times.length) w.times = grown(w.times);
+      w.times[slot] = o.now;
       w.count++;
       if (!r.checks['polling-moderate']) {
         this.met('polling-moderate', o, false);
         changed = true;
       }
-      if (w.count > READ_WINDOW_MS / 1000 && !r.checks['polling-moderate']!.failed) {
-        this.met('polling-moderate', o, true, `read ${w.count} times within a minute`);
+      if (earlier !== undefined && o.now - earlier < READ_WINDOW_MS && !r.checks['polling-moderate']!.failed) {
+        this.met('polling-moderate', o, true, `read ${READS_ALLOWED + 1} times within ${Math.round((o.now - earlier) / 100) / 10} s`);
         changed = true;
       }
     }
@@ -327,6 +349,13 @@ function faultCheck(o: Observed): string | undefined {
   }
   if (o.sent === 429) return 'handles-429';
   return typeof o.sent === 'number' && o.sent >= 500 ? 'handles-5xx' : undefined;
+}
+
+/** A resource's read times, with room for more (the ring of READS_ALLOWED at most). */
+function grown(times: Float64Array): Float64Array {
+  const more = new Float64Array(Math.min(READS_ALLOWED, times.length * 4));
+  more.set(times);
+  return more;
 }
 
 /**
