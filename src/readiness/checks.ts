@@ -32,8 +32,10 @@ export interface ProbeSeen {
 
 export interface CheckInputs {
   record: ReadinessRecord;
-  /** The key's ordinary deliveries: probes and forged ones, the sandbox's tests of the receiver, left out. */
+  /** The key's ordinary deliveries of real events: probes, forged ones and test deliveries (`webhook.test`), the sandbox's tests of the receiver, left out. */
   deliveries: readonly DeliverySeen[];
+  /** How many test deliveries were attempted, which the checks do not count. */
+  testDeliveries: number;
   probe: ProbeSeen | undefined;
   webhookSet: boolean;
   /** How long a webhook attempt may take before it counts as unanswered, ms. */
@@ -118,7 +120,9 @@ export function runChecks(i: CheckInputs): Check[] {
     status: ordinary.length === 0 ? 'not_exercised' : share >= 0.95 ? 'passed' : 'failed',
     detail:
       ordinary.length === 0
-        ? 'No webhook was delivered. Set a webhook (PUT /_sandbox/webhooks) and run a flow that records events.'
+        ? i.testDeliveries > 0
+          ? `Only test deliveries (webhook.test, ${i.testDeliveries}) were sent, which show the receiver answers but not that it takes the events of a flow: they are not counted. Run a flow that records events (a payout, a transfer) with the webhook set.`
+          : 'No webhook was delivered. Set a webhook (PUT /_sandbox/webhooks) and run a flow that records events.'
         : `${answered.length} of ${ordinary.length} deliveries (${Math.round(share * 1000) / 10} %) got a 2xx within ${i.attemptTimeoutMs / 1000} s; 95 % are needed. The slowest answer took ${slowest!.a.durationMs} ms (${slowest!.d.event}, ${slowest!.d.id}).`,
     // The deliveries left unacknowledged; when there are none, the slowest answer the detail names.
     evidence: answered.length < ordinary.length

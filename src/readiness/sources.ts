@@ -1,8 +1,8 @@
 // What the checks read besides the key's observations, from the webhooks domain: its ordinary
-// deliveries (probes and forgeries left out), its last receiver probe, and whether a webhook is set.
-// DELETE /_sandbox/report forgets the probe and sets aside the deliveries made so far, so the report
-// then judges only what comes after.
-import { forgetProbe, lastProbe, ordinaryDeliveries, settingsOf } from '../domains/webhooks/index.js';
+// deliveries of real events (probes, forgeries and test deliveries left out), its last receiver
+// probe, and whether a webhook is set. DELETE /_sandbox/report forgets the probe and sets aside the
+// deliveries made so far, so the report then judges only what comes after.
+import { forgetProbe, lastProbe, ordinaryDeliveries, settingsOf, TEST_EVENT } from '../domains/webhooks/index.js';
 import { OBSERVATIONS_COLLECTION } from '../engine/requests/observations.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
 import type { ReadinessSources } from './readiness.routes.js';
@@ -27,8 +27,12 @@ export function webhookSources(attemptTimeoutMs: number): ReadinessSources {
       const deliveries = ordinaryDeliveries(t)
         .filter((d) => !aside.has(d.id))
         .map((d) => (settings && d.attempts.some((a) => a.url !== settings.url) ? { ...d, attempts: d.attempts.filter((a) => a.url === settings.url) } : d));
+      // A test delivery (POST /_sandbox/webhooks/test) carries no event the integration must take: it
+      // is counted apart, only to say so when nothing else was delivered.
+      const real = deliveries.filter((d) => d.event !== TEST_EVENT);
       return {
-        deliveries,
+        deliveries: real,
+        testDeliveries: deliveries.filter((d) => d.event === TEST_EVENT && d.attempts.length > 0).length,
         // A probe of another URL than the webhook now set says nothing of the receiver now in use.
         probe: probe && settings && probe.url === settings.url ? probe : undefined,
         webhookSet: settings !== undefined,

@@ -141,3 +141,32 @@ describe('DELETE /_sandbox/report', () => {
     expect([after['webhook-signatures-verified'], after['webhooks-acknowledged'], after['handles-payout.failed']]).toEqual(['passed', 'passed', 'passed']);
   });
 });
+
+describe('test deliveries (POST /_sandbox/webhooks/test)', () => {
+  it('are left out of webhooks-acknowledged: alone they exercise nothing, and the detail says so', async () => {
+    const outbox = new Outbox();
+    const t = await createTestApp({ outbox });
+    const r = await receiver(true);
+    r.state.secret = (await t.call('PUT', '/_sandbox/webhooks', { body: { url: r.url } })).body.secret;
+    for (let i = 0; i < 3; i++) expect((await t.call('POST', '/_sandbox/webhooks/test')).status).toBe(202);
+    await outbox.idle();
+    expect(r.state.events).toEqual(['webhook.test', 'webhook.test', 'webhook.test']);
+    const acknowledged = async () => (await t.call('GET', '/_sandbox/report')).body.checks.find((c: { id: string }) => c.id === 'webhooks-acknowledged');
+    expect(await acknowledged()).toMatchObject({
+      status: 'not_exercised',
+      detail:
+        'Only test deliveries (webhook.test, 3) were sent, which show the receiver answers but not that it takes the events of a flow: they are not counted. Run a flow that records events (a payout, a transfer) with the webhook set.',
+      evidence: [],
+    });
+    // A flow's deliveries are what count: all of them, and only them.
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
+    await advance(t, 3600);
+    await outbox.idle();
+    const flow = r.state.events.filter((e) => e !== 'webhook.test');
+    expect(flow.length).toBeGreaterThan(0);
+    const c = await acknowledged();
+    expect(c.status).toBe('passed');
+    expect(c.detail).toMatch(new RegExp(`^${flow.length} of ${flow.length} deliveries \\(100 %\\)`));
+    expect(c.evidence[0].note).toMatch(/^payout\.\w+: the slowest answer/);
+  });
+});
