@@ -37,6 +37,7 @@ export interface CheckInputs {
   /** How many test deliveries were attempted, which the checks do not count. */
   testDeliveries: number;
   probe: ProbeSeen | undefined;
+  /** Whether a webhook is set now. */
   webhookSet: boolean;
   /** How long a webhook attempt may take before it counts as unanswered, ms. */
   attemptTimeoutMs: number;
@@ -171,9 +172,10 @@ export function runChecks(i: CheckInputs): Check[] {
     }),
   );
 
+  // Reads count only while a webhook is set; what they showed then stands after it is removed.
   const polling = c['polling-moderate'];
   checks.push(
-    !i.webhookSet
+    !i.webhookSet && (!polling || polling.met === 0)
       ? { id: 'polling-moderate', title: 'Resources are not polled harder than once a second', required: false, status: 'not_exercised', detail: 'No webhook is set, so reading resources back is how this integration learns their state.', evidence: [] }
       : fromState('polling-moderate', 'Resources are not polled harder than once a second', polling, {
           passed: 'With a webhook set, no resource was read more than 60 times within any 60 s.',

@@ -22,19 +22,20 @@ export function webhookSources(attemptTimeoutMs: number): ReadinessSources {
       const probe = lastProbe(t);
       const before = setAside(t).get(SET_ASIDE);
       const aside = new Set(before?.deliveries);
-      // As with the probe, only what reached the receiver now in use counts: attempts sent to a URL
-      // set before it (a placeholder early in a suite) say nothing of it.
+      // The receiver judged is the one set last: the webhook now set, or after it was removed the one
+      // it had, so what was seen while it was set stands. Attempts sent to a URL set before it (a
+      // placeholder early in a suite), and a probe of another URL, say nothing of it.
+      const receiver = settings?.url ?? t.observations.current.webhookUrl;
       const deliveries = ordinaryDeliveries(t)
         .filter((d) => !aside.has(d.id))
-        .map((d) => (settings && d.attempts.some((a) => a.url !== settings.url) ? { ...d, attempts: d.attempts.filter((a) => a.url === settings.url) } : d));
+        .map((d) => (receiver !== undefined && d.attempts.some((a) => a.url !== receiver) ? { ...d, attempts: d.attempts.filter((a) => a.url === receiver) } : d));
       // A test delivery (POST /_sandbox/webhooks/test) carries no event the integration must take: it
       // is counted apart, only to say so when nothing else was delivered.
       const real = deliveries.filter((d) => d.event !== TEST_EVENT);
       return {
         deliveries: real,
         testDeliveries: deliveries.filter((d) => d.event === TEST_EVENT && d.attempts.length > 0).length,
-        // A probe of another URL than the webhook now set says nothing of the receiver now in use.
-        probe: probe && settings && probe.url === settings.url ? probe : undefined,
+        probe: probe && (receiver === undefined || probe.url === receiver) ? probe : undefined,
         webhookSet: settings !== undefined,
         attemptTimeoutMs,
       };

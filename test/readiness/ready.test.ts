@@ -170,3 +170,42 @@ describe('test deliveries (POST /_sandbox/webhooks/test)', () => {
     expect(c.evidence[0].note).toMatch(/^payout\.\w+: the slowest answer/);
   });
 });
+
+describe('a webhook removed before the report', () => {
+  it('keeps the verdicts of what was seen while it was set: the probe and the deliveries to it still count', async () => {
+    const { t, report } = await runSuite(true);
+    expect(report.ready).toBe(true);
+    expect((await t.call('DELETE', '/_sandbox/webhooks')).status).toBe(200);
+    const after = (await t.call('GET', '/_sandbox/report')).body;
+    expect(after.checks.filter((c: { required: boolean }) => c.required).map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+      ['retry-reuses-reference', 'passed'],
+      ['webhook-signatures-verified', 'passed'],
+      ['webhooks-acknowledged', 'passed'],
+      ['handles-payout.failed', 'passed'],
+    ]);
+    expect(after.ready).toBe(true);
+    // Each verdict and its evidence as before; polling-moderate, with no read made, now says no webhook is set.
+    const but = (checks: { id: string }[]) => checks.filter((c) => c.id !== 'polling-moderate');
+    expect(but(after.checks)).toEqual(but(report.checks));
+  });
+
+  it('judges the receiver set last: deliveries to a URL set before it stay left out after it is removed', async () => {
+    const outbox = new Outbox();
+    const t = await createTestApp({ outbox });
+    // A placeholder receiver that refuses everything, then the real one.
+    const placeholder = await receiver(true);
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: placeholder.url } })).status).toBe(200);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('early-1') })).status).toBe(201);
+    await advance(t, 7200);
+    await outbox.idle();
+    const real = await receiver(true);
+    real.state.secret = (await t.call('PUT', '/_sandbox/webhooks', { body: { url: real.url } })).body.secret;
+    expect((await t.call('POST', '/_sandbox/webhooks/probe')).status).toBe(200);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('later-1') })).status).toBe(201);
+    await advance(t, 3600);
+    await outbox.idle();
+    expect((await t.call('DELETE', '/_sandbox/webhooks')).status).toBe(200);
+    const statuses = Object.fromEntries((await t.call('GET', '/_sandbox/report')).body.checks.map((c: { id: string; status: string }) => [c.id, c.status]));
+    expect([statuses['webhook-signatures-verified'], statuses['webhooks-acknowledged']]).toEqual(['passed', 'passed']);
+  });
+});

@@ -492,6 +492,23 @@ describe('polling-moderate and the keys apart', () => {
     expect(check(await report(u), 'polling-moderate').status).toBe('passed');
   });
 
+  it('keeps the polling verdict of the reads made while a webhook was set after it is removed', async () => {
+    const t = await createTestApp();
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('poll-1') })).status).toBe(201);
+    for (let i = 0; i < 5; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect((await t.call('DELETE', '/_sandbox/webhooks')).status).toBe(200);
+    expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'passed', detail: 'With a webhook set, no resource was read more than 60 times within any 60 s.' });
+    // Hammered while set, then removed: the failure stands, and reads after it still do not count.
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    for (let i = 0; i < 61; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect((await t.call('DELETE', '/_sandbox/webhooks')).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    const c = check(await report(t), 'polling-moderate');
+    expect(c.status).toBe('failed');
+    expect(c.evidence.at(-1)).toMatchObject({ path: `${PAYOUTS}/poll-1`, note: 'read 61 times within 0 s' });
+  });
+
   it('starts afresh after a reset what waited for the next request: the reads counted, a failed create, a Retry-After', async () => {
     const t = await createTestApp();
     expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);

@@ -45,6 +45,8 @@ export interface ReadinessRecord {
   fx: { seen: number; refused: number[] };
   /** Whether a webhook is set, as the webhooks domain tells it: reads count for polling only while one is. */
   webhookSet?: boolean;
+  /** The URL of the webhook set last, kept after it is removed: the receiver the report judges. */
+  webhookUrl?: string;
 }
 
 /** What the observer is told of one answered request. */
@@ -113,20 +115,25 @@ export class Observations {
     return this.store.get('record') ?? emptyRecord();
   }
 
-  /** Forget every observation (DELETE /_sandbox/report); whether a webhook is set stays known. */
+  /** Forget every observation (DELETE /_sandbox/report); whether a webhook is set, and which was set last, stay known. */
   clear(): void {
-    const webhookSet = this.store.get('record')?.webhookSet;
+    const { webhookSet, webhookUrl } = this.store.get('record') ?? {};
     this.record = emptyRecord();
     this.reads.clear();
     if (webhookSet === undefined) this.store.remove('record');
-    else this.store.put('record', { ...emptyRecord(), webhookSet });
+    else this.store.put('record', { ...emptyRecord(), webhookSet, ...(webhookUrl !== undefined ? { webhookUrl } : {}) });
   }
 
-  /** A webhook was set or removed (PUT or DELETE /_sandbox/webhooks): reads are counted for polling only while one is set. */
-  webhook(set: boolean): void {
+  /**
+   * A webhook was set to `url`, or removed (undefined) (PUT or DELETE /_sandbox/webhooks): reads are
+   * counted for polling only while one is set; the URL set last is kept after it is removed, so the
+   * report still judges the receiver the deliveries and probes went to.
+   */
+  webhook(url: string | undefined): void {
     const r = this.store.get('record') ?? emptyRecord();
+    const set = url !== undefined;
     if (!set) this.reads.clear();
-    if (r.webhookSet !== set) this.store.put('record', { ...r, webhookSet: set });
+    if (r.webhookSet !== set || (set && r.webhookUrl !== url)) this.store.put('record', { ...r, webhookSet: set, webhookUrl: url ?? r.webhookUrl });
   }
 
   /**
@@ -137,7 +144,7 @@ export class Observations {
   afterReset(): void {
     this.reads.clear();
     const r = this.store.get('record');
-    if (r && (r.pendingRetry || r.pendingWait || r.lastFault || r.lastRefused)) this.store.put('record', { checks: r.checks, fx: r.fx, webhookSet: r.webhookSet });
+    if (r && (r.pendingRetry || r.pendingWait || r.lastFault || r.lastRefused)) this.store.put('record', { checks: r.checks, fx: r.fx, webhookSet: r.webhookSet, webhookUrl: r.webhookUrl });
   }
 
   /**
