@@ -47,6 +47,7 @@ export const payloadTooLarge = () =>
 
 export function renderError(c: Context<AppEnv>, err: SandboxError): Response {
   c.set('errorCode', err.code);
+  if (err.bodyInvalid) c.set('bodyInvalid', true);
   const xml = c.get('renderError');
   if (xml) return xml(err);
   const body = errorEnvelope(err);

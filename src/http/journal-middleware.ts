@@ -56,6 +56,7 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       // A drift that found no field to change sent the answer as it was: no drift was met.
       fault: fault && !(fault.kind === 'drift' && fault.field === null) ? { kind: fault.kind, field: fault.field } : null,
       errorCode: c.get('errorCode'),
+      bodyInvalid: c.get('bodyInvalid') === true,
       retryAfter: entry.sent === 429 ? (c.res.headers.get('retry-after') ?? undefined) : undefined,
       idempotencyKey: entry.requestHeaders['idempotency-key'],
       response: entry.responseBody,

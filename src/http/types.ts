@@ -21,6 +21,8 @@ export interface AppEnv {
     faultStatus: number | undefined;
     /** The error code the answer carried, when it was an error (the readiness observations read it). */
     errorCode: string | undefined;
+    /** Set with errorCode when the error refused the request body as its schema says (SandboxError.bodyInvalid). */
+    bodyInvalid: boolean | undefined;
     /** Ties the callbacks the request registers to it (http/request-scope.ts). */
     scope: import('../kernel/request-scope.js').RequestScope | undefined;
     /** What the sandbox warns of about the request (unknown body fields): X-Sandbox-Warning and the journal. */

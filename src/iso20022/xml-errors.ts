@@ -26,7 +26,7 @@ export function invalidBody(issues: readonly ErrorDetail[]): SandboxError {
   const [first] = issues;
   const n = issues.length - 1;
   const more = n > 0 ? ` (and ${n} more problem${n > 1 ? 's' : ''}, listed in AddtlData)` : '';
-  return new SandboxError('VALIDATION_ERROR', `Invalid request body: ${first.field} ${first.issue}${more}.`, [...issues]);
+  return new SandboxError('VALIDATION_ERROR', `Invalid request body: ${first.field} ${first.issue}${more}.`, [...issues], {}, true);
 }
 
 export interface ValidationError {

@@ -218,6 +218,8 @@ function unwrap(doc: unknown, roots: readonly string[]): ParsedXml {
         'VALIDATION_ERROR',
         `Invalid request body: Document must hold exactly one message element; send ${expected} inside it.`,
         [{ field: 'Document', issue: `must hold exactly one ${expected}` }],
+        {},
+        true,
       );
     }
   }
@@ -229,6 +231,8 @@ function unwrap(doc: unknown, roots: readonly string[]): ParsedXml {
       'VALIDATION_ERROR',
       `Invalid request body: the root element is ${name}; this endpoint takes ${expected}.`,
       [{ field: name, issue: `is not accepted here; send ${expected}` }],
+      {},
+      true,
     );
   }
   return { root, body: asElement(top[root]), wrapped };

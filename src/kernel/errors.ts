@@ -63,6 +63,9 @@ export class SandboxError extends Error {
     message: string,
     readonly details: ErrorDetail[] = [],
     readonly headers: Record<string, string> = {},
+    /** A refusal of the request body as its schema says (a JSON body's, an XML message's XSD or
+     * value rules), whatever its text: what the readiness report's `xml-valid` counts. */
+    readonly bodyInvalid = false,
   ) {
     super(message);
     this.name = 'SandboxError';

@@ -18,6 +18,8 @@ export function validationError(error: ZodError, target: Target, input: unknown)
     'VALIDATION_ERROR',
     `Invalid request ${where}: ${first.field} ${first.issue}${more}.`,
     details,
+    {},
+    target === 'json',
   );
 }
 

@@ -1,8 +1,8 @@
 // What the checks read besides the key's observations, from the webhooks domain: its ordinary
-// deliveries (probes and forgeries left out), its last receiver probe, and whether a webhook is set.
-// DELETE /_sandbox/report forgets the probe and sets aside the deliveries made so far, so the report
-// then judges only what comes after.
-import { forgetProbe, lastProbe, ordinaryDeliveries, settingsOf } from '../domains/webhooks/index.js';
+// deliveries of real events (probes, forgeries and test deliveries left out), its last receiver
+// probe, and whether a webhook is set. DELETE /_sandbox/report forgets the probe and sets aside the
+// deliveries made so far, so the report then judges only what comes after.
+import { forgetProbe, lastProbe, ordinaryDeliveries, settingsOf, TEST_EVENT } from '../domains/webhooks/index.js';
 import { OBSERVATIONS_COLLECTION } from '../engine/requests/observations.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
 import type { ReadinessSources } from './readiness.routes.js';
@@ -22,15 +22,20 @@ export function webhookSources(attemptTimeoutMs: number): ReadinessSources {
       const probe = lastProbe(t);
       const before = setAside(t).get(SET_ASIDE);
       const aside = new Set(before?.deliveries);
-      // As with the probe, only what reached the receiver now in use counts: attempts sent to a URL
-      // set before it (a placeholder early in a suite) say nothing of it.
+      // The receiver judged is the one set last: the webhook now set, or after it was removed the one
+      // it had, so what was seen while it was set stands. Attempts sent to a URL set before it (a
+      // placeholder early in a suite), and a probe of another URL, say nothing of it.
+      const receiver = settings?.url ?? t.observations.current.webhookUrl;
       const deliveries = ordinaryDeliveries(t)
         .filter((d) => !aside.has(d.id))
-        .map((d) => (settings && d.attempts.some((a) => a.url !== settings.url) ? { ...d, attempts: d.attempts.filter((a) => a.url === settings.url) } : d));
+        .map((d) => (receiver !== undefined && d.attempts.some((a) => a.url !== receiver) ? { ...d, attempts: d.attempts.filter((a) => a.url === receiver) } : d));
+      // A test delivery (POST /_sandbox/webhooks/test) carries no event the integration must take: it
+      // is counted apart, only to say so when nothing else was delivered.
+      const real = deliveries.filter((d) => d.event !== TEST_EVENT);
       return {
-        deliveries,
-        // A probe of another URL than the webhook now set says nothing of the receiver now in use.
-        probe: probe && settings && probe.url === settings.url ? probe : undefined,
+        deliveries: real,
+        testDeliveries: deliveries.filter((d) => d.event === TEST_EVENT && d.attempts.length > 0).length,
+        probe: probe && (receiver === undefined || probe.url === receiver) ? probe : undefined,
         webhookSet: settings !== undefined,
         attemptTimeoutMs,
       };

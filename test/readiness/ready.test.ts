@@ -141,3 +141,71 @@ describe('DELETE /_sandbox/report', () => {
     expect([after['webhook-signatures-verified'], after['webhooks-acknowledged'], after['handles-payout.failed']]).toEqual(['passed', 'passed', 'passed']);
   });
 });
+
+describe('test deliveries (POST /_sandbox/webhooks/test)', () => {
+  it('are left out of webhooks-acknowledged: alone they exercise nothing, and the detail says so', async () => {
+    const outbox = new Outbox();
+    const t = await createTestApp({ outbox });
+    const r = await receiver(true);
+    r.state.secret = (await t.call('PUT', '/_sandbox/webhooks', { body: { url: r.url } })).body.secret;
+    for (let i = 0; i < 3; i++) expect((await t.call('POST', '/_sandbox/webhooks/test')).status).toBe(202);
+    await outbox.idle();
+    expect(r.state.events).toEqual(['webhook.test', 'webhook.test', 'webhook.test']);
+    const acknowledged = async () => (await t.call('GET', '/_sandbox/report')).body.checks.find((c: { id: string }) => c.id === 'webhooks-acknowledged');
+    expect(await acknowledged()).toMatchObject({
+      status: 'not_exercised',
+      detail:
+        'Only test deliveries (webhook.test, 3) were sent, which show the receiver answers but not that it takes the events of a flow: they are not counted. Run a flow that records events (a payout, a transfer) with the webhook set.',
+      evidence: [],
+    });
+    // A flow's deliveries are what count: all of them, and only them.
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
+    await advance(t, 3600);
+    await outbox.idle();
+    const flow = r.state.events.filter((e) => e !== 'webhook.test');
+    expect(flow.length).toBeGreaterThan(0);
+    const c = await acknowledged();
+    expect(c.status).toBe('passed');
+    expect(c.detail).toMatch(new RegExp(`^${flow.length} of ${flow.length} deliveries \\(100 %\\)`));
+    expect(c.evidence[0].note).toMatch(/^payout\.\w+: the slowest answer/);
+  });
+});
+
+describe('a webhook removed before the report', () => {
+  it('keeps the verdicts of what was seen while it was set: the probe and the deliveries to it still count', async () => {
+    const { t, report } = await runSuite(true);
+    expect(report.ready).toBe(true);
+    expect((await t.call('DELETE', '/_sandbox/webhooks')).status).toBe(200);
+    const after = (await t.call('GET', '/_sandbox/report')).body;
+    expect(after.checks.filter((c: { required: boolean }) => c.required).map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+      ['retry-reuses-reference', 'passed'],
+      ['webhook-signatures-verified', 'passed'],
+      ['webhooks-acknowledged', 'passed'],
+      ['handles-payout.failed', 'passed'],
+    ]);
+    expect(after.ready).toBe(true);
+    // Each verdict and its evidence as before; polling-moderate, with no read made, now says no webhook is set.
+    const but = (checks: { id: string }[]) => checks.filter((c) => c.id !== 'polling-moderate');
+    expect(but(after.checks)).toEqual(but(report.checks));
+  });
+
+  it('judges the receiver set last: deliveries to a URL set before it stay left out after it is removed', async () => {
+    const outbox = new Outbox();
+    const t = await createTestApp({ outbox });
+    // A placeholder receiver that refuses everything, then the real one.
+    const placeholder = await receiver(true);
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: placeholder.url } })).status).toBe(200);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('early-1') })).status).toBe(201);
+    await advance(t, 7200);
+    await outbox.idle();
+    const real = await receiver(true);
+    real.state.secret = (await t.call('PUT', '/_sandbox/webhooks', { body: { url: real.url } })).body.secret;
+    expect((await t.call('POST', '/_sandbox/webhooks/probe')).status).toBe(200);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('later-1') })).status).toBe(201);
+    await advance(t, 3600);
+    await outbox.idle();
+    expect((await t.call('DELETE', '/_sandbox/webhooks')).status).toBe(200);
+    const statuses = Object.fromEntries((await t.call('GET', '/_sandbox/report')).body.checks.map((c: { id: string; status: string }) => [c.id, c.status]));
+    expect([statuses['webhook-signatures-verified'], statuses['webhooks-acknowledged']]).toEqual(['passed', 'passed']);
+  });
+});

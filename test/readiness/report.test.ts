@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { validateAgainstSchema } from '../../src/iso20022/xsd.test-helper.js';
 import { LowdbStore } from '../../src/store/lowdb.store.js';
 import { advance, createTestApp, KEY, payoutRequest, type TestApp } from '../support/app.js';
-import { fx, instruction, newTrade } from '../support/fx.js';
+import { fx, instruction, newTrade, rejection } from '../support/fx.js';
 import { intent, QUOTE, transfer, TRANSFERS, WALLET, walletPayout, withdrawal, WITHDRAWAL } from '../scenarios/resources.js';
 
 const SOURCE = { 'x-service-source': 'payroll-service' };
@@ -121,6 +121,26 @@ describe('the readiness report', () => {
     const c = check(await report(t), 'retry-reuses-reference');
     expect(c.status).toBe('passed');
     expect(c.evidence.at(-1)!.note).toBe('read order-1 back before creating order-2');
+  });
+
+  it('takes a read of the failed reference percent-encoded in its path as reading it back, however the client encoded it', async () => {
+    const reads = [
+      ['order 1/é', `${PAYOUTS}/${encodeURIComponent('order 1/é')}`],
+      ['order/2', `${PAYOUTS}/order%2f2`],
+      ['order #3', `${PAYOUTS}/order%20%233`],
+      ['100%', `${PAYOUTS}/100%25`],
+    ];
+    for (const [reference, path] of reads) {
+      const t = await createTestApp();
+      await bind(t, failFirstPayout);
+      expect((await t.call('POST', PAYOUTS, { body: payoutRequest(reference, 5000) })).status).toBe(500);
+      // The payout was never made: the read says so, naming the reference as the body gave it.
+      const read = await t.call('GET', path);
+      expect([read.status, read.body.message]).toEqual([404, `No payout with reference '${reference}' exists for this API key. Send the reference the create call answered with.`]);
+      expect((await t.call('POST', PAYOUTS, { body: payoutRequest(`${reference}-new`, 5000) })).status).toBe(201);
+      const c = check(await report(t), 'retry-reuses-reference');
+      expect([reference, c.status, c.evidence.at(-1)!.note]).toEqual([reference, 'passed', `read ${reference} back before creating ${reference}-new`]);
+    }
   });
 
   it('judges a withdrawal by its Idempotency-Key: the same key passes, a new one for the same money fails, none is not judged', async () => {
@@ -369,6 +389,28 @@ describe('the readiness report judges only what the partner was shown', () => {
     expect(c.evidence).toEqual([expect.objectContaining({ method: 'POST', path: '/api/v1/partners/fx/trades', sent: 400, note: 'refused for its XML: not well formed, or not as its XSD says' })]);
   });
 
+  it('judges xml-valid by the refusal the sandbox made, not by a reject text a scenario answered with', async () => {
+    const t = await createTestApp();
+    const TRADES = '/api/v1/partners/fx/trades';
+    const refusals = [
+      { kind: 'error', code: 'VALIDATION_ERROR', message: 'Invalid request body: CcyPair is required: send BaseCcy and QtdCcy.' },
+      { kind: 'error', code: 'MALFORMED_XML' },
+    ];
+    await bind(t, { name: 'refusing', faults: [{ route: { method: 'POST', path: TRADES }, sequence: refusals }] });
+    const first = await fx(t, 'POST', '/trades', { xml: instruction() });
+    expect(rejection(first)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', text: 'Invalid request body: CcyPair is required: send BaseCcy and QtdCcy.' });
+    expect(rejection(await fx(t, 'POST', '/trades', { xml: instruction() }))).toMatchObject({ status: 400, code: 'MALFORMED_XML' });
+    // The XML sent was valid: the faults were the scenario's.
+    expect(check(await report(t), 'xml-valid')).toMatchObject({ status: 'passed', detail: 'None of the last 2 FX requests was refused for its XML.', evidence: [] });
+    // The sandbox's own refusal of a message its XSD does not allow (no CcyPair) is one.
+    await t.call('DELETE', '/_sandbox/scenario');
+    const missing = await fx(t, 'POST', '/trades', { xml: '<FXTradInstr><TradAmts><TradgCcyAmt>1000</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr>' });
+    expect(rejection(missing)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expect(rejection(missing).text).toMatch(/^Invalid request body: /);
+    const c = check(await report(t), 'xml-valid');
+    expect([c.status, c.detail, c.evidence.length]).toEqual(['failed', "1 of the last 3 FX requests were refused for their XML: not well formed, or not as the message's XSD says (GET /xsd/{file}).", 1]);
+  });
+
   it('takes a wallet payout or a withdrawal to another destination after a failed one as another payment, not a retry', async () => {
     const other = '0x1111111111111111111111111111111111111111';
     const t = await createTestApp();
@@ -418,6 +460,55 @@ describe('polling-moderate and the keys apart', () => {
     expect(check(await report(t), 'polling-moderate').status).toBe('passed');
   });
 
+  it('counts the reads of any 60 s, wherever a minute begins: 61 reads within 21 s fail, though 61 s after the first read', async () => {
+    const t = await createTestApp();
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('poll-1') })).status).toBe(201);
+    const reads = async (n: number) => {
+      for (let i = 0; i < n; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    };
+    await reads(1);
+    await advance(t, 40);
+    await reads(35);
+    // 61 s after the first read, in the minute a fixed window would begin there: 60 reads within 21 s
+    // pass, the 61st fails.
+    await advance(t, 21);
+    await reads(25);
+    expect(check(await report(t), 'polling-moderate').status).toBe('passed');
+    await reads(1);
+    const c = check(await report(t), 'polling-moderate');
+    expect(c.status).toBe('failed');
+    expect(c.detail).toBe('A resource was read more than 60 times within 60 s while a webhook was set: rely on the webhook, and poll with backoff at most.');
+    expect(c.evidence.at(-1)).toMatchObject({ method: 'GET', path: `${PAYOUTS}/poll-1`, sent: 200, note: 'read 61 times within 21 s' });
+
+    // 60 reads, then 60 more a minute later: never more than 60 within 60 s.
+    const u = await createTestApp();
+    expect((await u.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect((await u.call('POST', PAYOUTS, { body: payoutRequest('poll-2') })).status).toBe(201);
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 60; i++) expect((await u.call('GET', `${PAYOUTS}/poll-2`)).status).toBe(200);
+      await advance(u, 60);
+    }
+    expect(check(await report(u), 'polling-moderate').status).toBe('passed');
+  });
+
+  it('keeps the polling verdict of the reads made while a webhook was set after it is removed', async () => {
+    const t = await createTestApp();
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('poll-1') })).status).toBe(201);
+    for (let i = 0; i < 5; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect((await t.call('DELETE', '/_sandbox/webhooks')).status).toBe(200);
+    expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'passed', detail: 'With a webhook set, no resource was read more than 60 times within any 60 s.' });
+    // Hammered while set, then removed: the failure stands, and reads after it still do not count.
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    for (let i = 0; i < 61; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    expect((await t.call('DELETE', '/_sandbox/webhooks')).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
+    const c = check(await report(t), 'polling-moderate');
+    expect(c.status).toBe('failed');
+    expect(c.evidence.at(-1)).toMatchObject({ path: `${PAYOUTS}/poll-1`, note: 'read 61 times within 0 s' });
+  });
+
   it('starts afresh after a reset what waited for the next request: the reads counted, a failed create, a Retry-After', async () => {
     const t = await createTestApp();
     expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
@@ -462,11 +553,11 @@ describe('polling-moderate and the keys apart', () => {
     // DELETE /_sandbox/report forgets the reads, not that a webhook is set.
     expect(check((await t.call('DELETE', '/_sandbox/report')).body, 'polling-moderate').status).toBe('not_exercised');
     for (let i = 0; i < 60; i++) expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
-    expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'passed', detail: 'With a webhook set, no resource was read more than 60 times within a minute.' });
+    expect(check(await report(t), 'polling-moderate')).toMatchObject({ status: 'passed', detail: 'With a webhook set, no resource was read more than 60 times within any 60 s.' });
     expect((await t.call('GET', `${PAYOUTS}/poll-1`)).status).toBe(200);
     const c = check(await report(t), 'polling-moderate');
     expect(c.status).toBe('failed');
-    expect(c.evidence.at(-1)).toMatchObject({ method: 'GET', path: `${PAYOUTS}/poll-1`, sent: 200, note: 'read 61 times within a minute' });
+    expect(c.evidence.at(-1)).toMatchObject({ method: 'GET', path: `${PAYOUTS}/poll-1`, sent: 200, note: 'read 61 times within 0 s' });
     // Another key's report knows nothing of it; a failed create of this key leaves the other alone too.
     await bind(t, failFirstPayout);
     expect((await t.call('POST', PAYOUTS, { body: payoutRequest('order-1', 5000) })).status).toBe(500);

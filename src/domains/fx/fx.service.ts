@@ -91,7 +91,7 @@ function allocateTrade(t: Tenant, req: TradeInstruction): { result: AllocationRe
   } catch (err) {
     if (!(err instanceof SandboxError)) throw err;
     const details = err.details.map((d) => ({ field: ELEMENT[d.field] ?? d.field, issue: d.issue }));
-    throw new SandboxError(err.code, err.message, details);
+    throw new SandboxError(err.code, err.message, details, err.headers, err.bodyInvalid);
   }
 }
 

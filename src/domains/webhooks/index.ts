@@ -21,7 +21,7 @@ export { payloadDrift } from './webhooks.drift.js';
 
 // For the readiness report: the key's last probe, and its ordinary deliveries (no probe, no forgery).
 export { forgetProbe, lastProbe, type LastProbe } from './probe.js';
-export { ordinaryDeliveries, type OrdinaryAttempt, type OrdinaryDelivery } from './deliveries.service.js';
+export { ordinaryDeliveries, TEST_EVENT, type OrdinaryAttempt, type OrdinaryDelivery } from './deliveries.service.js';
 
 /** `events`: the app's events, which webhook filters may name. */
 export function webhooksModule(

@@ -43,7 +43,7 @@ export function putSettings(t: Tenant, req: WebhookSettingsRequest, policy: Targ
     secret: req.secret ?? newSecret(t),
   };
   settings(t).put(KEY, record);
-  t.observations.webhook(true);
+  t.observations.webhook(record.url);
   return record;
 }
 
@@ -59,6 +59,6 @@ export function getSettings(t: Tenant): SettingsRecord {
 export function removeSettings(t: Tenant): boolean {
   if (!settingsOf(t)) return false;
   settings(t).remove(KEY);
-  t.observations.webhook(false);
+  t.observations.webhook(undefined);
   return true;
 }

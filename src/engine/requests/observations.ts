@@ -1,10 +1,10 @@
 // What the readiness report judges a key's integration by, observed as its requests are answered.
 // The journal keeps only a key's last requests, in memory, per replica; this record is small and
-// bounded (counters, the latest evidence of each check, a window of the resources read in the
-// last minute), kept in the key's store like its settings, so verdicts survive a long suite, a
-// reset, a restart and another replica. Each request updates it in O(1); a request's body is read
-// only in the rare states that need it (a create after a failed one, a request resent after a
-// refusal or a fault). src/readiness/ turns it into verdicts.
+// bounded (counters, the latest evidence of each check), kept in the key's store like its settings,
+// so verdicts survive a long suite, a reset, a restart and another replica; the times of the last
+// reads of the resources read lately are kept beside it, in memory. Each request updates them in
+// O(1); a request's body is read only in the rare states that need it (a create after a failed one,
+// a request resent after a refusal or a fault). src/readiness/ turns it into verdicts.
 import { createHash } from 'node:crypto';
 import { BoundedMap } from '../../kernel/bounded-map.js';
 import type { Collection } from '../../store/store.js';
@@ -45,6 +45,8 @@ export interface ReadinessRecord {
   fx: { seen: number; refused: number[] };
   /** Whether a webhook is set, as the webhooks domain tells it: reads count for polling only while one is. */
   webhookSet?: boolean;
+  /** The URL of the webhook set last, kept after it is removed: the receiver the report judges. */
+  webhookUrl?: string;
 }
 
 /** What the observer is told of one answered request. */
@@ -59,6 +61,8 @@ export interface Observed {
   fault: { kind: FaultKind; form?: string; field?: string | null } | null;
   /** The answer's error code, when it was an error. */
   errorCode: string | undefined;
+  /** Whether the error refused the request's body as its schema says (`SandboxError.bodyInvalid`). */
+  bodyInvalid: boolean;
   retryAfter: string | undefined;
   /** The request's Idempotency-Key header: what ties a retry to its create where the body has no reference (withdrawals). */
   idempotencyKey?: string;
@@ -77,9 +81,23 @@ export const RETRY_WINDOW_MS = 10 * 60_000;
 /** Resends of the same request closer together than this, three times after a fault, are blind. */
 const QUICK_MS = 1000;
 const BLIND_AFTER = 3;
-/** How many resources' reads are counted at once, and over what window. */
+/** Polling: more than READS_ALLOWED reads of one resource within any READ_WINDOW_MS fails; the reads
+ * of READS_TRACKED resources at most are kept at once. */
 const READ_WINDOW_MS = 60_000;
+const READS_ALLOWED = 60;
 const READS_TRACKED = 64;
+/** The first times kept of a resource's reads: most resources are read a few times, so the list
+ * grows (to 16, then READS_ALLOWED) only for one read more. */
+const READS_FIRST = 4;
+
+/** A resource's reads while a webhook is set: the times of its last READS_ALLOWED reads (a ring: the
+ * n-th read, from 0, at n % READS_ALLOWED), how many there were, and when its entry was last made
+ * the newest of the map. */
+interface Reads {
+  times: Float64Array;
+  count: number;
+  placed: number;
+}
 
 const FX_PREFIX = '/api/v1/partners/fx/';
 const COLLECTION = 'readiness';
@@ -89,8 +107,8 @@ const emptyRecord = (): ReadinessRecord => ({ checks: {}, fx: { seen: 0, refused
 export class Observations {
   /** The record being updated, read from the store for each request (another replica may have written it). */
   private record: ReadinessRecord = emptyRecord();
-  /** Reads per resource path in the current window; in memory only: the verdict is what is kept. */
-  private readonly reads = new BoundedMap<string, { since: number; count: number }>(READS_TRACKED);
+  /** The last reads of each resource path; in memory only: the verdict is what is kept. */
+  private readonly reads = new BoundedMap<string, Reads>(READS_TRACKED);
 
   constructor(private readonly store: Collection<ReadinessRecord>) {}
 
@@ -99,20 +117,25 @@ export class Observations {
     return this.store.get('record') ?? emptyRecord();
   }
 
-  /** Forget every observation (DELETE /_sandbox/report); whether a webhook is set stays known. */
+  /** Forget every observation (DELETE /_sandbox/report); whether a webhook is set, and which was set last, stay known. */
   clear(): void {
-    const webhookSet = this.store.get('record')?.webhookSet;
+    const { webhookSet, webhookUrl } = this.store.get('record') ?? {};
     this.record = emptyRecord();
     this.reads.clear();
     if (webhookSet === undefined) this.store.remove('record');
-    else this.store.put('record', { ...emptyRecord(), webhookSet });
+    else this.store.put('record', { ...emptyRecord(), webhookSet, ...(webhookUrl !== undefined ? { webhookUrl } : {}) });
   }
 
-  /** A webhook was set or removed (PUT or DELETE /_sandbox/webhooks): reads are counted for polling only while one is set. */
-  webhook(set: boolean): void {
+  /**
+   * A webhook was set to `url`, or removed (undefined) (PUT or DELETE /_sandbox/webhooks): reads are
+   * counted for polling only while one is set; the URL set last is kept after it is removed, so the
+   * report still judges the receiver the deliveries and probes went to.
+   */
+  webhook(url: string | undefined): void {
     const r = this.store.get('record') ?? emptyRecord();
+    const set = url !== undefined;
     if (!set) this.reads.clear();
-    if (r.webhookSet !== set) this.store.put('record', { ...r, webhookSet: set });
+    if (r.webhookSet !== set || (set && r.webhookUrl !== url)) this.store.put('record', { ...r, webhookSet: set, webhookUrl: url ?? r.webhookUrl });
   }
 
   /**
@@ -123,7 +146,7 @@ export class Observations {
   afterReset(): void {
     this.reads.clear();
     const r = this.store.get('record');
-    if (r && (r.pendingRetry || r.pendingWait || r.lastFault || r.lastRefused)) this.store.put('record', { checks: r.checks, fx: r.fx, webhookSet: r.webhookSet });
+    if (r && (r.pendingRetry || r.pendingWait || r.lastFault || r.lastRefused)) this.store.put('record', { checks: r.checks, fx: r.fx, webhookSet: r.webhookSet, webhookUrl: r.webhookUrl });
   }
 
   /**
@@ -209,7 +232,7 @@ export class Observations {
       }
     }
     // Reading the failed create's reference back, whatever the answer (a 404 says it was never made).
-    if (o.method === 'GET' && r.pendingRetry && !r.pendingRetry.readBack && o.path.endsWith(`/${encodeURIComponent(r.pendingRetry.reference)}`)) {
+    if (o.method === 'GET' && r.pendingRetry && !r.pendingRetry.readBack && names(o.path, r.pendingRetry.reference)) {
       r.pendingRetry.readBack = true;
       changed = true;
     }
@@ -247,20 +270,28 @@ export class Observations {
       }
     }
     if (shown !== undefined && r.webhookSet) {
-      // Polling, while a webhook is set: reads of one resource (an answer with a status) in the current minute.
+      // Polling, while a webhook is set: a read of one resource (an answer with a status) less than a
+      // minute after the read READS_ALLOWED before it is one too many, wherever the minute begins.
       let w = this.reads.get(o.path);
-      if (!w || o.now - w.since >= READ_WINDOW_MS) {
-        // A new window is the newest entry: the path read longest ago goes first when the map is full.
+      if (!w) this.reads.set(o.path, (w = { times: new Float64Array(READS_FIRST), count: 0, placed: o.now }));
+      else if (o.now - w.placed >= READ_WINDOW_MS) {
+        // Once a minute a path still read becomes the newest entry: the path read longest ago goes
+        // first when the map is full.
         this.reads.delete(o.path);
-        this.reads.set(o.path, (w = { since: o.now, count: 0 }));
+        this.reads.set(o.path, w);
+        w.placed = o.now;
       }
+      const slot = w.count % READS_ALLOWED;
+      const earlier = w.count >= READS_ALLOWED ? w.times[slot] : undefined;
+      if (slot === w.times.length) w.times = grown(w.times);
+      w.times[slot] = o.now;
       w.count++;
       if (!r.checks['polling-moderate']) {
         this.met('polling-moderate', o, false);
         changed = true;
       }
-      if (w.count > READ_WINDOW_MS / 1000 && !r.checks['polling-moderate']!.failed) {
-        this.met('polling-moderate', o, true, `read ${w.count} times within a minute`);
+      if (earlier !== undefined && o.now - earlier < READ_WINDOW_MS && !r.checks['polling-moderate']!.failed) {
+        this.met('polling-moderate', o, true, `read ${READS_ALLOWED + 1} times within ${Math.round((o.now - earlier) / 100) / 10} s`);
         changed = true;
       }
     }
@@ -329,6 +360,30 @@ function faultCheck(o: Observed): string | undefined {
   return typeof o.sent === 'number' && o.sent >= 500 ? 'handles-5xx' : undefined;
 }
 
+/** A resource's read times, with room for more (the ring of READS_ALLOWED at most). */
+function grown(times: Float64Array): Float64Array {
+  const more = new Float64Array(Math.min(READS_ALLOWED, times.length * 4));
+  more.set(times);
+  return more;
+}
+
+/**
+ * Whether a read names `reference` as its path's last segment, decoded as the partner's client
+ * encoded it (`order%201`, `order%2F1`, `order%2f1`, `100%25`; the router decodes some of it only,
+ * which is what the path holds), so that it matches the reference a body gave as text. A segment
+ * that is no valid encoding is taken as it is.
+ */
+function names(path: string, reference: string): boolean {
+  const segment = path.slice(path.lastIndexOf('/') + 1);
+  if (segment === reference) return true;
+  if (!segment.includes('%')) return false;
+  try {
+    return decodeURIComponent(segment) === reference;
+  } catch {
+    return false;
+  }
+}
+
 /** A refused request worth watching for blind resends: one that asks for a change (a read that is refused changes nothing, and writes nothing here). */
 const isRefused = (o: Pick<Observed, 'method' | 'sent'>) => o.method !== 'GET' && typeof o.sent === 'number' && o.sent >= 400 && o.sent < 500 && o.sent !== 409 && o.sent !== 429;
 const route = (o: Observed) => `${o.method} ${o.path}`;
@@ -381,14 +436,14 @@ function payment(body: Body): string {
 }
 
 /**
- * An FX request refused for its XML: not well formed (MALFORMED_XML), or not as its message's XSD
- * says (a VALIDATION_ERROR whose reject says the request body is invalid). A refusal for another
- * reason (an Accept header with no XML type, a destination that cannot receive the currency bought)
- * is no fault of the XML.
+ * An FX request refused for its XML by the sandbox: not well formed (MALFORMED_XML), or not as its
+ * message's XSD says (a VALIDATION_ERROR flagged as refusing the body). A refusal for another reason
+ * (an Accept header with no XML type, a destination that cannot receive the currency bought), and an
+ * error a scenario's fault answered with in place of the route, are no fault of the XML.
  */
-function refusedForXml(o: Pick<Observed, 'errorCode' | 'response'>): boolean {
-  if (o.errorCode === 'MALFORMED_XML') return true;
-  return o.errorCode === 'VALIDATION_ERROR' && typeof o.response === 'string' && /<RsnDesc>Invalid request body: /.test(o.response);
+function refusedForXml(o: Pick<Observed, 'errorCode' | 'bodyInvalid' | 'fault'>): boolean {
+  if (o.fault?.kind === 'error') return false;
+  return o.errorCode === 'MALFORMED_XML' || (o.errorCode === 'VALIDATION_ERROR' && o.bodyInvalid);
 }
 
 export const OBSERVATIONS_COLLECTION = COLLECTION;
