@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from './errors.js';
-import { NAME_BUDGET, namesOverBudget, parseJsonBody } from './json-budget.js';
+import { NAME_BUDGET, overBudget, parseJsonBody, VALUE_BUDGET } from './json-budget.js';
+
+const namesOverBudget = (text: string) => overBudget(text, Infinity) === 'names';
 
 const object = (names: number, prefix = 'f') => `{${Array.from({ length: names }, (_, i) => `"${prefix}${i}":1`).join(',')}}`;
 
@@ -28,6 +30,16 @@ describe('a JSON body within its budget of distinct field names', () => {
     expect(namesOverBudget(slashes)).toBe(true);
   });
 
+  it('counts values by the objects, arrays and commas outside strings', () => {
+    expect(overBudget(`[${'0,'.repeat(VALUE_BUDGET - 1)}0]`)).toBeUndefined();
+    expect(overBudget(`[${'0,'.repeat(VALUE_BUDGET)}0]`)).toBe('values');
+    expect(overBudget('['.repeat(VALUE_BUDGET + 1) + ']'.repeat(VALUE_BUDGET + 1))).toBe('values');
+    expect(overBudget(`[${'{},'.repeat(VALUE_BUDGET / 2)}{}]`)).toBe('values');
+    // Commas and brackets inside strings are text, not values.
+    expect(overBudget(`["${',[{'.repeat(VALUE_BUDGET)}"]`)).toBeUndefined();
+    expect(overBudget(`[${'0,'.repeat(50)}0]`, 10)).toBe('values');
+  });
+
   it('takes names followed by white space before the colon', () => {
     const spaced = `{${Array.from({ length: NAME_BUDGET + 1 }, (_, i) => `"s${i}" \n\t :1`).join(',')}}`;
     expect(namesOverBudget(spaced)).toBe(true);
@@ -49,5 +61,9 @@ describe('a JSON body within its budget of distinct field names', () => {
     expect(refused.code).toBe('VALIDATION_ERROR');
     expect(refused.details).toEqual([{ field: 'body', issue: 'names more than 1000 distinct fields: send only the fields this request takes' }]);
     expect(() => parseJsonBody(`{"a":"${'x'.repeat(20_000)}`)).toThrow(SyntaxError);
+    // A route that reads more (a bulk file) passes its own budget of values.
+    const many = `[${'0,'.repeat(30_000)}0]`;
+    expect(() => parseJsonBody(many)).toThrow(/holds more than 20,000 values/);
+    expect(parseJsonBody(many, 40_000)).toHaveLength(30_001);
   });
 });

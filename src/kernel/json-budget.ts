@@ -1,19 +1,25 @@
-// A JSON body's budget beside its size. JSON.parse gives every object shape it has not seen a new
-// hidden class, so the cost of a body within the 1 MiB limit depends on how many distinct field names
-// it holds: 90,000 of them (unknown fields, which the API ignores) held the event loop, and every
-// key's requests with it, 40 to 80 ms per request. A body naming more than NAME_BUDGET distinct
-// fields is refused before it is parsed; the API's own bodies name a few dozen.
+// A JSON body's budget beside its size. What JSON.parse costs, and the collection after it, grows
+// with what the body makes rather than with its bytes: each object shape it has not met gets a hidden
+// class, and each value in an array or object is a slot and often an object of its own. Within the
+// 1 MiB limit, 90,000 unknown fields held the event loop, and every key's requests with it, 40 to
+// 100 ms; 400,000 nested arrays 80 ms. So a body is counted before it is parsed: at most NAME_BUDGET
+// distinct field names at any depth, and at most a budget of values (VALUE_BUDGET unless the route
+// reads more: a bulk file). The API's own bodies name a few dozen fields and hold fewer values.
 import { randomBytes } from 'node:crypto';
 import { SandboxError } from './errors.js';
 
 /** The most distinct field names a JSON body may hold, at any depth. */
 export const NAME_BUDGET = 1000;
-/** A body this short cannot name enough fields to cost more than a millisecond: not scanned. */
+/** The most values (objects, arrays and the items and members in them) a body may hold. */
+export const VALUE_BUDGET = 20_000;
+/** A body this short cannot hold enough to cost more than a millisecond: not counted. */
 const SCAN_FROM = 16 * 1024;
 
-const QUOTE = 34;
 const BACKSLASH = 92;
 const COLON = 58;
+const COMMA = 44;
+const BRACE = 123;
+const BRACKET = 91;
 const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 
 /** Names are told apart by a hash seeded at random per process, so no text sent can be made to
@@ -21,21 +27,32 @@ const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 const SEED = randomBytes(4).readUInt32LE(0);
 
 /**
- * Whether `text` names more than `budget` distinct fields: each string followed by a colon is a
- * field name. One pass: the search for each quote starts after the last one, and a name is hashed
- * where it stands, not cut out (a bulk file of 10,000 rows repeats its few names 80,000 times).
- * Text that is not JSON is left for JSON.parse to refuse.
+ * What `text` holds past its budget: more than `names` distinct field names (each string followed by
+ * a colon is one), or more than `values` values (counted by the objects, arrays and commas outside
+ * strings, which every value but a container's first follows); undefined within both. One pass:
+ * strings are skipped by searching for their quotes, a name is hashed where it stands rather than
+ * cut out (a bulk file repeats its few names 100,000 times), and the count stops at the first
+ * budget passed. Text that is not JSON is left for JSON.parse to refuse.
  */
-export function namesOverBudget(text: string, budget = NAME_BUDGET): boolean {
-  const names = new Set<number>();
+export function overBudget(text: string, values = VALUE_BUDGET, names = NAME_BUDGET): 'names' | 'values' | undefined {
+  const seen = new Set<number>();
   const n = text.length;
-  for (let i = text.indexOf('"'); i >= 0; i = text.indexOf('"', i + 1)) {
-    const start = i + 1;
-    let end = start - 1;
+  let count = 0;
+  for (let i = 0; ; ) {
+    const open = text.indexOf('"', i);
+    const stop = open < 0 ? n : open;
+    for (let c = i; c < stop; c++) {
+      const ch = text.charCodeAt(c);
+      if (ch === COMMA || ch === BRACE || ch === BRACKET) count++;
+    }
+    if (count > values) return 'values';
+    if (open < 0) return undefined;
     // The closing quote: the first one not escaped, that is not after an odd run of backslashes.
+    const start = open + 1;
+    let end = open;
     for (;;) {
       end = text.indexOf('"', end + 1);
-      if (end < 0) return false;
+      if (end < 0) return undefined;
       let slashes = 0;
       while (end - 1 - slashes >= start && text.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
       if (slashes % 2 === 0) break;
@@ -46,24 +63,37 @@ export function namesOverBudget(text: string, budget = NAME_BUDGET): boolean {
       // FNV-1a over the name's UTF-16 units, kept to 30 bits (a small integer in the set).
       let h = SEED;
       for (let c = start; c < end; c++) h = Math.imul(h ^ text.charCodeAt(c), 16777619);
-      names.add(h & 0x3fffffff);
-      if (names.size > budget) return true;
+      seen.add(h & 0x3fffffff);
+      if (seen.size > names) return 'names';
     }
-    i = end;
+    i = end + 1;
   }
-  return false;
 }
 
-export const overNameBudget = () =>
-  new SandboxError(
+export function overNameBudget(): SandboxError {
+  return new SandboxError(
     'VALIDATION_ERROR',
     `The request body names more than ${NAME_BUDGET} distinct fields. Send only the fields this request takes (a few dozen at most); unknown fields are ignored, so leave them out.`,
     [{ field: 'body', issue: `names more than ${NAME_BUDGET} distinct fields: send only the fields this request takes` }],
   );
+}
 
-/** JSON.parse within the budget: a body over it throws overNameBudget()'s error (a SandboxError),
- * text that is not JSON JSON.parse's SyntaxError. */
-export function parseJsonBody(text: string): unknown {
-  if (text.length > SCAN_FROM && namesOverBudget(text)) throw overNameBudget();
+export function overValueBudget(values: number): SandboxError {
+  const most = values.toLocaleString('en-US');
+  return new SandboxError(
+    'VALIDATION_ERROR',
+    `The request body holds more than ${most} values (objects, arrays, and the items and members in them). Send only the fields this request takes, each as its type: a text where a text is asked for.`,
+    [{ field: 'body', issue: `holds more than ${most} values: send only the fields this request takes` }],
+  );
+}
+
+/** JSON.parse within the budget: a body over it throws the refusal (a SandboxError), text that is not
+ * JSON JSON.parse's SyntaxError. `values`: the route's own budget of values, if it reads more. */
+export function parseJsonBody(text: string, values = VALUE_BUDGET): unknown {
+  if (text.length > SCAN_FROM) {
+    const over = overBudget(text, values);
+    if (over === 'names') throw overNameBudget();
+    if (over === 'values') throw overValueBudget(values);
+  }
   return JSON.parse(text);
 }

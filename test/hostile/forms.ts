@@ -43,8 +43,9 @@ export const FORMS: Record<Format, Form[]> = {
     { name: 'a very long name', body: (n) => JSON_BODY(`,"${fill(n, 'k')}":1`), lenient: true },
     { name: 'deep nesting', body: (n) => `{"reference":${fill(n / 2, '[')}${fill(n / 2, ']')}}` },
     { name: 'duplicate keys', body: (n) => `{${fill(n, '"amount":1,')}"amount":"x"}` },
-    // Each name new: past 1,000 distinct names a body is refused before it is parsed.
+    // Past 1,000 distinct names or 20,000 values (300,000 in a bulk file) a body is refused before it is parsed.
     { name: 'many distinct names', body: (n) => JSON_BODY(`,${distinct(n, (i) => `"k${i}":1`)}`) },
+    { name: 'many small values', body: (n) => JSON_BODY(`,"extra":[${fill(n, '0,')}0]`) },
     { name: 'many objects of one new name each', body: (n) => JSON_BODY(`,"extra":[${distinct(n, (i) => `{"k${i}":1}`)}]`) },
   ],
   'application/xml': [

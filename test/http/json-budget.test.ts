@@ -53,6 +53,21 @@ describe('the budget of distinct field names in a JSON body', () => {
     expect(res.body).toEqual(REFUSAL);
   });
 
+  it('refuses a body of more than 20,000 values: nested arrays in a text field, or numbers in an unknown one', async () => {
+    const nested = JSON.stringify(payoutRequest('budget-7')).replace(/\}$/, `,"narration":${'['.repeat(400_000)}${']'.repeat(400_000)}}`);
+    const numbers = JSON.stringify({ ...payoutRequest('budget-8'), extra: Array(400_000).fill(0) });
+    for (const raw of [nested, numbers]) {
+      const res = await t.call('POST', '/api/v1/partners/payouts', { raw, headers: JSON_TYPE });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ field: 'body', issue: 'holds more than 20,000 values: send only the fields this request takes' }]);
+    }
+    // 20,000 values in all pass (the payout's own 9 among them), and the unknown field is ignored.
+    const within = JSON.stringify({ ...payoutRequest('budget-9'), extra: Array(19_990).fill(0) });
+    const res = await t.call('POST', '/api/v1/partners/payouts', { raw: within, headers: JSON_TYPE });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-sandbox-warning')).toBe("unknown field 'extra' was ignored");
+  });
+
   it('takes a body of 1,000 distinct names, ignoring the unknown ones and naming the first ten', async () => {
     // 993 unknown names and the request's own 7: 1,000 in all.
     const raw = payoutWith('budget-3', 993, (i) => `unknown_field_${i}`);

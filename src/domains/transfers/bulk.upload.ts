@@ -8,7 +8,7 @@ import { CONTROL_TAG, errorResponses, jsonResponse, security } from '../../http/
 import { requestScenario } from '../../http/respond.js';
 import { mediaTypeOf } from '../../http/media-type.js';
 import type { AppEnv } from '../../http/types.js';
-import { CSV_COLUMNS, readCsv, readJson } from './bulk.file.js';
+import { CSV_COLUMNS, MAX_ROWS, readCsv, readJson } from './bulk.file.js';
 import { createBulk } from './bulk.service.js';
 import { BulkFile, BulkUploadRequest } from './transfers.schema.js';
 import { warnUnknownQuery } from '../../http/unknown-fields.js';
@@ -111,6 +111,10 @@ export const bulkUpload = (slots: UploadSlots) => async (c: Context<AppEnv>) => 
   }
 };
 
+
+/** A JSON bulk file's budget of values: a row holds about 17 (its fields, its source and destination),
+ * so 30 a row leaves room for every optional field. */
+const BULK_VALUES = 30 * MAX_ROWS;
 async function upload(c: Context<AppEnv>) {
   const t = c.get('tenant');
   // Read by this handler rather than a validator: its unknown query parameters are named here.
@@ -128,7 +132,7 @@ async function upload(c: Context<AppEnv>) {
   if (type === 'application/json') {
     let body: unknown;
     try {
-      body = parseJsonBody(text);
+      body = parseJsonBody(text, BULK_VALUES);
     } catch (e) {
       if (e instanceof SandboxError) throw e;
       throw new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON. Send {"items": [...]} with Content-Type: application/json.');
