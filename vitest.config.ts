@@ -13,6 +13,7 @@ const E2E = [
   'test/soak/soak.test.ts',
   'test/fuzz/headers.test.ts',
   'test/store/hosted.test.ts',
+  'test/store/stalled-database.test.ts',
   'src/store/postgres.contract.test.ts',
   'src/store/postgres.store.test.ts',
 ];

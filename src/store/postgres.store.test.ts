@@ -54,12 +54,15 @@ describe('postgres store across replicas', () => {
     const [plain] = await replicas(url);
     const sized = await PostgresStore.open(`${url}?max=3`);
     opened.push(sized);
-    expect([plain.sql.options.max, sized.sql.options.max]).toEqual([Math.min(20, Math.max(4, 2 * availableParallelism())), 3]);
-    // The driver's own URL options win over the sandbox's defaults (5 s to connect, 60 s idle).
-    const timed = await PostgresStore.open(`${url}?connect_timeout=9&idle_timeout=30`);
+    expect([plain.poolSize, sized.poolSize]).toEqual([Math.min(20, Math.max(4, 2 * availableParallelism())), 3]);
+    // The driver's own URL options win over the sandbox's defaults (5 s to connect, 60 s idle), and
+    // so does the URL's setting of how long the database lets a session idle in its transaction.
+    const timed = await PostgresStore.open(`${url}?connect_timeout=9&idle_timeout=30&idle_in_transaction_session_timeout=30000`);
     opened.push(timed);
     expect([plain.sql.options.connect_timeout, plain.sql.options.idle_timeout]).toEqual([5, 60]);
     expect([timed.sql.options.connect_timeout, timed.sql.options.idle_timeout]).toEqual([9, 30]);
+    const idleInTransaction = async (s: PostgresStore) => (await s.sql<{ t: string }[]>`SHOW idle_in_transaction_session_timeout`.values())[0][0];
+    expect([await idleInTransaction(plain), await idleInTransaction(timed)]).toEqual(['1min', '30s']);
     expect(await sized.sql`SELECT 1 AS one`).toEqual([{ one: 1 }]);
   });
 
@@ -155,6 +158,23 @@ describe('postgres store across replicas', () => {
     await session(b.copy('t'), (t) => t.collection('x').put('3', 'three'));
     expect(await session(a.copy('t'), (t) => [...t.collection('x').keys()])).toEqual(['1', '2', '3']);
     expect((await b.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'sandbox%'`)[0].n).toBe(5);
+  });
+
+  it('fails a session whose connection the database ended between its round trips, keeps none of it, and goes on', async () => {
+    const [a, b] = await replicas(await database());
+    await session(a.copy('t'), (t) => t.collection('x').put('1', 'one'));
+    const t = a.copy('t');
+    await t.begin('sandbox');
+    // The session's backend, idle in its transaction between the session's round trips, is ended.
+    const ended = await b.sql<{ done: boolean }[]>`
+      SELECT pg_terminate_backend(pid, 5000) AS done FROM pg_stat_activity WHERE application_name = 'payments-sandbox' AND state = 'idle in transaction'`;
+    expect(ended).toEqual([{ done: true }]);
+    t.collection('x').put('2', 'two');
+    await expect(t.end()).rejects.toThrow('the database is unavailable');
+    expect(t.held).toBe(false);
+    expect(await session(b.copy('t'), (c) => [...c.collection('x').keys()])).toEqual(['1']);
+    await session(a.copy('t'), (c) => c.collection('x').put('3', 'three'));
+    expect(await session(b.copy('t'), (c) => [...c.collection('x').keys()])).toEqual(['1', '3']);
   });
 
   it('makes sessions of one tenant take turns across replicas: no update is lost', async () => {

@@ -2,7 +2,8 @@
 // replicas can answer any tenant. Each replica keeps a copy of the tenants it has served and brings
 // it up to date under the tenant's row lock at the start of each session (postgres.tenant.ts).
 // The schema is created and migrated on open (postgres.schema.ts).
-import postgres, { type Sql } from 'postgres';
+import type { Sql } from 'postgres';
+import { IDLE_IN_TRANSACTION_MS, Lanes, ROUND_TRIP_MS } from './postgres.lanes.js';
 import { migrate } from './postgres.schema.js';
 import { DEFAULT_POOL, poolSizeOf, urlSets } from './postgres.url.js';
 import { PostgresTenantStore } from './postgres.tenant.js';
@@ -14,6 +15,12 @@ export interface PostgresOptions {
   /** Seconds a new connection may take to connect before the request is answered 503 (a request
    * that finds every connection taken waits in the pool's queue for one, without a limit). */
   connectTimeout?: number;
+  /** Milliseconds a round trip may take before the request is answered 503 and its connection
+   * dropped (ROUND_TRIP_MS by default). */
+  roundTripMs?: number;
+  /** Milliseconds the database lets a session sit idle in its transaction before ending it and
+   * letting its lock go (IDLE_IN_TRANSACTION_MS by default; the URL's own setting wins). */
+  idleInTransactionMs?: number;
 }
 
 export interface DueTenant {
@@ -25,32 +32,50 @@ export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   private readonly tenants = new Map<string, PostgresTenantStore>();
 
-  private constructor(readonly sql: Sql) {}
+  private constructor(private readonly lanes: Lanes) {}
 
   /** Connect and bring the schema up to date (replicas starting together take turns). */
   static async open(url: string, opts: PostgresOptions = {}): Promise<PostgresStore> {
-    const sql = postgres(url, {
+    const lanes = new Lanes(
+      url,
+      {
+        // The URL's own connect_timeout and idle_timeout (which the driver reads) win over these defaults.
+        ...(opts.connectTimeout !== undefined || !urlSets(url, 'connect_timeout') ? { connect_timeout: opts.connectTimeout ?? 5 } : {}),
+        ...(urlSets(url, 'idle_timeout') ? {} : { idle_timeout: 60 }),
+        onnotice: () => undefined,
+        // Sent when each connection starts; a setting of the same name in the URL wins.
+        connection: {
+          application_name: 'payments-sandbox',
+          idle_in_transaction_session_timeout: opts.idleInTransactionMs ?? IDLE_IN_TRANSACTION_MS,
+        },
+      },
       // The driver takes no pool size from the URL (it reads `max` there as text): `?max=N` is read here.
-      max: opts.max ?? poolSizeOf(url) ?? DEFAULT_POOL,
-      // The URL's own connect_timeout and idle_timeout (which the driver reads) win over these defaults.
-      ...(opts.connectTimeout !== undefined || !urlSets(url, 'connect_timeout') ? { connect_timeout: opts.connectTimeout ?? 5 } : {}),
-      ...(urlSets(url, 'idle_timeout') ? {} : { idle_timeout: 60 }),
-      onnotice: () => undefined,
-      connection: { application_name: 'payments-sandbox' },
-    });
+      opts.max ?? poolSizeOf(url) ?? DEFAULT_POOL,
+      opts.roundTripMs ?? ROUND_TRIP_MS,
+    );
     try {
-      await migrate(sql);
+      await lanes.run((sql) => migrate(sql), { bounded: false });
     } catch (err) {
-      await sql.end({ timeout: 1 });
+      await lanes.end(1);
       throw err;
     }
-    return new PostgresStore(sql);
+    return new PostgresStore(lanes);
+  }
+
+  /** Connections this replica opens at most. */
+  get poolSize(): number {
+    return this.lanes.size;
+  }
+
+  /** Statements outside the sandbox's own work (tests, tools), on one of its connections. */
+  get sql(): Sql {
+    return this.lanes.first();
   }
 
   /** This replica's copy of a tenant, without reading it: a session brings it up to date. */
   copy(tenantId: string): PostgresTenantStore {
     let t = this.tenants.get(tenantId);
-    if (!t) this.tenants.set(tenantId, (t = new PostgresTenantStore(tenantId, this.sql)));
+    if (!t) this.tenants.set(tenantId, (t = new PostgresTenantStore(tenantId, this.lanes)));
     return t;
   }
 
@@ -72,30 +97,30 @@ export class PostgresStore implements Store {
   async origin(now: number): Promise<number> {
     // The first replica to start sets it; the others, then and later, read that one.
     const rows = await this.query(
-      () => this.sql<{ value: string }[]>`
+      (sql) => sql<{ value: string }[]>`
         WITH added AS (INSERT INTO sandbox_meta (key, value) VALUES ('origin', ${String(now)}) ON CONFLICT (key) DO NOTHING RETURNING value)
         SELECT value FROM added UNION ALL SELECT value FROM sandbox_meta WHERE key = 'origin'`,
     );
     // A replica inserting at the same instant commits after this statement's snapshot: read it now.
-    const [row] = rows.length ? rows : await this.query(() => this.sql<{ value: string }[]>`SELECT value FROM sandbox_meta WHERE key = 'origin'`);
+    const [row] = rows.length ? rows : await this.query((sql) => sql<{ value: string }[]>`SELECT value FROM sandbox_meta WHERE key = 'origin'`);
     return Number(row.value);
   }
 
   async storedTenantIds(): Promise<string[]> {
-    const rows = await this.query(() => this.sql<{ id: string }[]>`SELECT id FROM sandbox_tenants`);
+    const rows = await this.query((sql) => sql<{ id: string }[]>`SELECT id FROM sandbox_tenants`);
     return rows.map((r) => r.id);
   }
 
   /** Tenants whose next timed move is due by `baseMs`, soonest first. */
   async due(baseMs: number, limit: number): Promise<DueTenant[]> {
     return this.query(
-      () => this.sql<DueTenant[]>`SELECT id, mode FROM sandbox_tenants WHERE due_at <= ${baseMs} ORDER BY due_at LIMIT ${limit}`,
+      (sql) => sql<DueTenant[]>`SELECT id, mode FROM sandbox_tenants WHERE due_at <= ${baseMs} ORDER BY due_at LIMIT ${limit}`,
     );
   }
 
   /** Tenants whose last write is older than `beforeMs` (base clock). */
   async idle(beforeMs: number, limit: number): Promise<string[]> {
-    const rows = await this.query(() => this.sql<{ id: string }[]>`SELECT id FROM sandbox_tenants WHERE used_at < ${beforeMs} LIMIT ${limit}`);
+    const rows = await this.query((sql) => sql<{ id: string }[]>`SELECT id FROM sandbox_tenants WHERE used_at < ${beforeMs} LIMIT ${limit}`);
     return rows.map((r) => r.id);
   }
 
@@ -117,8 +142,8 @@ export class PostgresStore implements Store {
   }
 
   private async remove(tenantId: string, unusedSince?: number): Promise<boolean> {
-    const dropped = await this.query(() =>
-      this.sql.begin(async (tx) => {
+    const dropped = await this.query((sql) =>
+      sql.begin(async (tx) => {
         const [row] = await tx<{ used_at: string | null }[]>`SELECT used_at FROM sandbox_tenants WHERE id = ${tenantId} FOR UPDATE`;
         if (unusedSince !== undefined && (!row || row.used_at === null || Number(row.used_at) >= unusedSince)) return false;
         await tx`DELETE FROM sandbox_records WHERE tenant = ${tenantId}`;
@@ -140,13 +165,14 @@ export class PostgresStore implements Store {
       await Promise.all([...this.tenants.values()].map((t) => t.settled()));
       for (const t of this.tenants.values()) if (!t.flushed) await t.flush();
     } finally {
-      await this.sql.end({ timeout: 5 });
+      await this.lanes.end(5);
     }
   }
 
-  private async query<T>(run: () => Promise<T>): Promise<T> {
+  /** One statement (or transaction) on a connection of its own, within the round-trip limit. */
+  private async query<T>(run: (sql: Sql) => PromiseLike<T>): Promise<T> {
     try {
-      return await run();
+      return await this.lanes.run(run);
     } catch (err) {
       throw new StoreUnavailableError(err);
     }

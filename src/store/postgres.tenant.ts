@@ -9,7 +9,12 @@
 // are logged and written in one query with the journal entries, the new version and COMMIT. Each
 // round trip is one simple query of prepared statements (postgres.prepared.ts). In this process
 // sessions of one tenant take turns, so a session never sees another's half-done work.
-import type { ReservedSql, Sql } from 'postgres';
+//
+// A session holds one connection (a lane, postgres.lanes.ts) throughout, and each of its round trips
+// has a time limit: past it the session fails as when the database cannot be reached, and the
+// connection is dropped (its transaction, if the database ever reads on, is ended with it).
+import postgres, { type ReservedSql, type Sql } from 'postgres';
+import type { Held, Lanes } from './postgres.lanes.js';
 import { int, lastResults, text } from './postgres.literal.js';
 import { NOT_PREPARED, preparing } from './postgres.prepared.js';
 import { mapFor, MemoryTenantStore, StoreUnavailableError, type JournalStore, type StoreOp } from './store.js';
@@ -71,7 +76,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
   private incarnation = '';
   private dueAt: number | null = null;
   private usedAt: number | null = null;
-  private conn: ReservedSql | undefined;
+  private conn: Held | undefined;
   private turn: Promise<void> = Promise.resolve();
   private unlock: (() => void) | undefined;
   /** The base-clock ms of the tenant's next timed move, written with each session (set by Tenants). */
@@ -91,9 +96,9 @@ export class PostgresTenantStore extends MemoryTenantStore {
       this.keep = keep;
     },
     list: async (limit) => {
-      const c = this.conn ?? this.sql;
+      const read = (sql: Sql) => sql<{ id: string; entry: string }[]>`SELECT id::text, entry FROM sandbox_journal WHERE tenant = ${this.id} ORDER BY id DESC LIMIT ${limit}`;
       try {
-        return await c<{ id: string; entry: string }[]>`SELECT id::text, entry FROM sandbox_journal WHERE tenant = ${this.id} ORDER BY id DESC LIMIT ${limit}`;
+        return await (this.conn ? this.trip(read) : this.lanes.run(read));
       } catch (err) {
         throw unavailable(err);
       }
@@ -106,7 +111,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
 
   constructor(
     readonly id: string,
-    private readonly sql: Sql,
+    private readonly lanes: Lanes,
   ) {
     super((op) => this.ops.push(op));
   }
@@ -142,17 +147,17 @@ export class PostgresTenantStore extends MemoryTenantStore {
     if (opts.skipLocked && this.held) return 'busy';
     await this.take();
     try {
-      const c = (this.conn = await this.sql.reserve());
+      this.conn = await this.lanes.reserve();
       // A copy that has read the tenant knows its row exists: the row is only created when missing
       // (the tenant was dropped elsewhere meanwhile), in a second round trip.
-      let opened = await this.open(c, mode, { begin: true, create: !opts.skipLocked && this.at < 0, skipLocked: opts.skipLocked });
-      if (!opened.row && !opts.skipLocked) opened = await this.open(c, mode, { begin: false, create: true });
+      let opened = await this.open(mode, { begin: true, create: !opts.skipLocked && this.at < 0, skipLocked: opts.skipLocked });
+      if (!opened.row && !opts.skipLocked) opened = await this.open(mode, { begin: false, create: true });
       if (!opened.row) {
         await this.close('ROLLBACK');
         this.release();
         return 'busy';
       }
-      return (await this.sync(c, opened.row, opened.changes)) ? 'changed' : 'fresh';
+      return (await this.sync(opened.row, opened.changes)) ? 'changed' : 'fresh';
     } catch (err) {
       await this.close('ROLLBACK');
       this.at = -1;
@@ -166,7 +171,6 @@ export class PostgresTenantStore extends MemoryTenantStore {
    * read, and each statement reads what was committed when it starts, so they include every
    * session that held the lock before. */
   private async open(
-    c: ReservedSql,
     mode: string,
     how: { begin: boolean; create: boolean; skipLocked?: boolean },
   ): Promise<{ row: Row | undefined; changes: ChangeRow[] | undefined }> {
@@ -180,15 +184,15 @@ export class PostgresTenantStore extends MemoryTenantStore {
     ].filter(Boolean);
     let reply: unknown;
     try {
-      reply = await c.unsafe(statements.join(';\n'));
+      reply = await this.trip((sql) => sql.unsafe(statements.join(';\n')));
     } catch (err) {
       // A connection that has not prepared the session's statements: prepare them and begin again.
       if (!how.begin || (err as { code?: string }).code !== NOT_PREPARED) throw err;
       // The ones it lacks: PREPARE is not undone by a rollback, so a batch cut short leaves some.
-      const [, have] = lastResults<{ name: string }>(await c.unsafe('ROLLBACK;\nSELECT name FROM pg_prepared_statements'), 2);
+      const [, have] = lastResults<{ name: string }>(await this.trip((sql) => sql.unsafe('ROLLBACK;\nSELECT name FROM pg_prepared_statements')), 2);
       const missing = preparing(have.map((r) => r.name));
-      if (missing) await c.unsafe(missing);
-      reply = await c.unsafe(statements.join(';\n'));
+      if (missing) await this.trip((sql) => sql.unsafe(missing));
+      reply = await this.trip((sql) => sql.unsafe(statements.join(';\n')));
     }
     const results = lastResults<Row | ChangeRow>(reply, known ? 2 : 1);
     return { row: results[0][0] as Row | undefined, changes: known ? (results[1] as ChangeRow[]) : undefined };
@@ -269,11 +273,12 @@ export class PostgresTenantStore extends MemoryTenantStore {
         queries.push(`DELETE FROM sandbox_records WHERE tenant = ${id} AND value IS NULL AND ver <= ${int(purge)}`);
       }
       queries.push('COMMIT');
+      const batch = queries.join(';\n');
       this.conn = undefined;
       // One simple query: one message out, one reply back; a statement that fails skips the rest,
       // COMMIT included, and the transaction is rolled back below.
-      await c.unsafe(queries.join(';\n'));
-      c.release();
+      await this.lanes.roundTrip(c, (sql) => sql.unsafe(batch));
+      this.lanes.finish(c, true);
       this.at = version;
       this.nextSeq = nextSeq;
       this.dueAt = due;
@@ -338,17 +343,24 @@ export class PostgresTenantStore extends MemoryTenantStore {
     const c = this.conn;
     if (!c) return;
     this.conn = undefined;
+    // A connection that closed, or got no answer in time, ended the transaction with it: nothing to send.
+    if (c.lane.closes !== c.closes || c.lane.stuck) return this.lanes.finish(c, true);
     try {
-      await c.unsafe(command);
-    } catch {
-      // a connection that failed is closed by the driver; nothing was committed on it
-    } finally {
-      c.release();
+      await this.lanes.roundTrip(c, (sql) => sql.unsafe(command));
+      this.lanes.finish(c, true);
+    } catch (err) {
+      // An error the database answered leaves the connection usable; nothing was committed on one that failed.
+      this.lanes.finish(c, err instanceof postgres.PostgresError);
     }
   }
 
+  /** One round trip of the session, within the round-trip limit. */
+  private trip<T>(run: (sql: ReservedSql) => PromiseLike<T>): Promise<T> {
+    return this.lanes.roundTrip(this.conn!, run);
+  }
+
   /** Apply what other sessions wrote since this copy's version; true when anything was read. */
-  private async sync(c: ReservedSql, row: Row, changes: ChangeRow[] | undefined): Promise<boolean> {
+  private async sync(row: Row, changes: ChangeRow[] | undefined): Promise<boolean> {
     const version = Number(row.version);
     this.dueAt = row.due_at === null ? null : Number(row.due_at);
     this.usedAt = row.used_at === null ? null : Number(row.used_at);
@@ -357,7 +369,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
     // The changes since this copy's version came with the lock (open(), for every copy with a
     // version); a copy too old for them, or of a tenant dropped and begun again, reads it whole.
     const rows: ChangeRow[] = whole
-      ? await c<ChangeRow[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND value IS NOT NULL ORDER BY seq`
+      ? await this.trip((sql) => sql<ChangeRow[]>`SELECT coll, id, value, seq FROM sandbox_records WHERE tenant = ${this.id} AND value IS NOT NULL ORDER BY seq`)
       : changes!;
     // The records are parsed first, in slices between turns of the event loop (a tenant read whole can
     // be a hundred thousand); the copy is then changed in one turn, so work that runs beside this

@@ -399,8 +399,9 @@ describe('a key on a replica', () => {
 
 describe('a receiver probe whose next session cannot begin', () => {
   it("answers 503 and leaves alone the session of the request that took the key meanwhile", async () => {
-    const sql = stores[0].sql as unknown as { reserve: () => Promise<unknown> };
-    const reserve = sql.reserve;
+    // The replica's connections (postgres.lanes.ts): a session begins by taking one.
+    const lanes = (stores[0] as unknown as { lanes: { take: () => Promise<unknown> } }).lanes;
+    const take = lanes.take;
     let other: Promise<Awaited<ReturnType<TestApp['tenants']['acquire']>>> | undefined;
     // The receiver: on the first delivery the probing request has let the key go. The next session
     // to begin is the probe's own: the database is unreachable for it, while another request of the
@@ -409,8 +410,8 @@ describe('a receiver probe whose next session cannot begin', () => {
       req.resume();
       req.on('end', () => {
         if (!other) {
-          sql.reserve = () => {
-            sql.reserve = reserve;
+          lanes.take = () => {
+            lanes.take = take;
             other = a.tenants.acquire(KEY, 'sandbox');
             return new Promise((_, reject) => setTimeout(() => reject(new Error('ECONNRESET')), 50));
           };
@@ -438,7 +439,7 @@ describe('a receiver probe whose next session cannot begin', () => {
       expect((await b.call('POST', PAYOUTS, { body: payout() })).status).toBe(201);
       expect((await a.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
     } finally {
-      sql.reserve = reserve;
+      lanes.take = take;
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }

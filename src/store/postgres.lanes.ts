@@ -1,0 +1,171 @@
+// The connections of the shared store. Each is a driver pool of one connection (a lane), handed to
+// one user at a time (a session, or one background statement), so that a round trip the database
+// does not answer in time can be given up by ending that lane alone: the driver sets no time limit on
+// a query, cannot close one connection of a pool, and its cancel asks the database, which does not
+// answer when it is paused or cut off. PostgreSQL's statement_timeout and lock_timeout are no help
+// there either (a paused server fires no timer), so the limit is kept here, on the client side.
+import postgres, { type Options, type ReservedSql, type Sql } from 'postgres';
+
+/** The longest a round trip may take before the database is taken for unreachable (ms). Longer than
+ * any lock wait a request meets legitimately: an advance holds its key up to 15 s while webhook
+ * attempts are awaited, and a request of that key on another replica waits for the lock meanwhile. */
+export const ROUND_TRIP_MS = 20_000;
+
+/** The database ends a session left idle in its transaction this long (ms), letting its row lock go:
+ * a replica that vanished mid-session (cut off, not closed) holds no key for longer. Longer than a
+ * session legitimately waits between its round trips (an advance's 15 s of webhook attempts). */
+export const IDLE_IN_TRANSACTION_MS = 60_000;
+
+/** A round trip got no answer within the limit; its lane is dropped. */
+export class RoundTripTimeout extends Error {
+  constructor(ms: number) {
+    super(`no answer from the database within ${ms / 1000} s`);
+  }
+}
+
+export interface Lane {
+  readonly sql: Sql;
+  /** How often its connection has closed: a session whose connection closed between two round trips
+   * must not go on, since the driver would reconnect and run the rest outside its transaction. */
+  closes: number;
+  /** A round trip on it timed out: it is dropped, not used again. */
+  stuck: boolean;
+}
+
+/** A session's connection: reserved on its lane, so the driver's idle and lifetime timers leave it
+ * alone between the session's round trips. */
+export interface Held {
+  readonly lane: Lane;
+  readonly sql: ReservedSql;
+  /** The lane's `closes` when it was reserved. */
+  readonly closes: number;
+}
+
+export class Lanes {
+  private readonly idle: Lane[] = [];
+  private readonly all = new Set<Lane>();
+  private readonly waiting: { resolve: (lane: Lane) => void; reject: (err: Error) => void }[] = [];
+  private ended = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly options: Options<Record<string, never>>,
+    /** Lanes open at most (the pool's size). */
+    readonly size: number,
+    /** The round-trip limit (ms). */
+    readonly limitMs: number,
+  ) {}
+
+  /** A lane for one user, who gives it back (give) or drops it. Waits, without a limit, while all are
+   * in use: stuck ones are dropped within the round-trip limit, so the wait ends. */
+  take(): Promise<Lane> {
+    if (this.ended) return Promise.reject(new Error('the store is closed'));
+    const lane = this.idle.pop();
+    if (lane) return Promise.resolve(lane);
+    if (this.all.size < this.size) return Promise.resolve(this.open());
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
+
+  /** The lane back for the next user; a stuck one is dropped instead. */
+  give(lane: Lane): void {
+    if (lane.stuck || this.ended) return this.drop(lane);
+    const next = this.waiting.shift();
+    if (next) next.resolve(lane);
+    else this.idle.push(lane);
+  }
+
+  /** End the lane's connection without waiting for it (it may never answer); the next user waiting
+   * gets a new lane. */
+  drop(lane: Lane): void {
+    if (!this.all.delete(lane)) return;
+    lane.sql.end({ timeout: 0 }).catch(() => undefined);
+    const next = this.ended ? undefined : this.waiting.shift();
+    if (next) next.resolve(this.open());
+  }
+
+  /** A round trip on the lane, within the limit: past it, the lane is marked stuck and this rejects
+   * with RoundTripTimeout (what the database answers later is ignored). */
+  trip<T>(lane: Lane, query: PromiseLike<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        lane.stuck = true;
+        reject(new RoundTripTimeout(this.limitMs));
+      }, this.limitMs);
+    });
+    return Promise.race([query, late]).finally(() => clearTimeout(timer));
+  }
+
+  /** A connection for a session, on a lane of its own, until finish(). */
+  async reserve(): Promise<Held> {
+    const lane = await this.take();
+    try {
+      const sql = await this.trip(lane, lane.sql.reserve());
+      return { lane, sql, closes: lane.closes };
+    } catch (err) {
+      this.drop(lane);
+      throw err;
+    }
+  }
+
+  /** One round trip of a session, within the limit. A connection that closed since it was reserved
+   * is not used: the driver cannot run a query on it, and the session's transaction went with it. */
+  roundTrip<T>(held: Held, run: (sql: ReservedSql) => PromiseLike<T>): Promise<T> {
+    if (held.lane.closes !== held.closes) return Promise.reject(new Error('the connection closed during the session'));
+    return this.trip(held.lane, run(held.sql));
+  }
+
+  /** Give a session's connection back (`usable`: its transaction ended as the session meant). One
+   * that closed was taken back by the driver already, and is not released (the driver would hand it
+   * out closed); a stuck or unusable one is dropped with its lane. */
+  finish(held: Held, usable: boolean): void {
+    if (held.lane.stuck || !usable) return this.drop(held.lane);
+    if (held.lane.closes === held.closes) held.sql.release();
+    this.give(held.lane);
+  }
+
+  /** One piece of work on a lane of its own, within the limit (`bounded: false`: schema migrations,
+   * which may wait for another replica's). A lane whose connection failed is dropped. */
+  async run<T>(work: (sql: Sql) => PromiseLike<T>, opts: { bounded?: boolean } = {}): Promise<T> {
+    const lane = await this.take();
+    try {
+      const result = await (opts.bounded === false ? work(lane.sql) : this.trip(lane, work(lane.sql)));
+      this.give(lane);
+      return result;
+    } catch (err) {
+      // An error the database answered leaves the connection as it was (a transaction rolls back).
+      if (err instanceof postgres.PostgresError) this.give(lane);
+      else this.drop(lane);
+      throw err;
+    }
+  }
+
+  /** A lane's statements for work outside the sandbox's own (tests, tools): the first lane, shared. */
+  first(): Sql {
+    return ([...this.all][0] ?? this.adopt(this.open())).sql;
+  }
+
+  async end(timeoutSeconds: number): Promise<void> {
+    this.ended = true;
+    for (const w of this.waiting.splice(0)) w.reject(new Error('the store is closed'));
+    await Promise.all([...this.all].map((lane) => lane.sql.end({ timeout: timeoutSeconds })));
+  }
+
+  private adopt(lane: Lane): Lane {
+    this.idle.push(lane);
+    return lane;
+  }
+
+  private open(): Lane {
+    const lane: Lane = { sql: undefined as unknown as Sql, closes: 0, stuck: false };
+    (lane as { sql: Sql }).sql = postgres(this.url, {
+      ...this.options,
+      max: 1,
+      onclose: () => {
+        lane.closes++;
+      },
+    });
+    this.all.add(lane);
+    return lane;
+  }
+}

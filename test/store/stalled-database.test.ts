@@ -1,0 +1,184 @@
+// A database that stops answering on a connection already open (a paused server, a network path
+// cut without the connection being closed): one replica reaches it through a proxy that can stop
+// forwarding without closing anything, another reaches it directly. The first answers 503 within the
+// round-trip limit, drops the connection that got no answer, and recovers by itself.
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../src/kernel/clock.js';
+import { PostgresStore, type PostgresOptions } from '../../src/store/postgres.store.js';
+import { createTestApp, KEY_B, payoutRequest, type TestApp } from '../support/app.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+
+const PAYOUTS = '/api/v1/partners/payouts';
+const LIMIT_MS = 1000;
+/** What a loaded machine may add to the limit. */
+const MARGIN_MS = 3000;
+
+/** Forwards each connection to the database. pause() stops forwarding on the connections open then,
+ * both ways, keeping what arrives; holdOn(text) does so for the connection that sends `text` next,
+ * from that message on. resume() delivers what was kept, in order, and forwards again. Connections
+ * opened while paused are forwarded. */
+class StallingProxy {
+  private readonly server: Server;
+  private readonly pairs = new Set<{ paused: boolean; kept: [Socket, Buffer][]; client: Socket; db: Socket }>();
+  private hold: string | undefined;
+
+  constructor(dbPort: number) {
+    this.server = createServer((client) => {
+      const db = createConnection(dbPort, '127.0.0.1');
+      const pair = { paused: false, kept: [] as [Socket, Buffer][], client, db };
+      this.pairs.add(pair);
+      const forward = (from: Socket, to: Socket) =>
+        from.on('data', (chunk) => {
+          if (!pair.paused && from === client && this.hold !== undefined && chunk.includes(this.hold)) {
+            this.hold = undefined;
+            pair.paused = true;
+          }
+          if (pair.paused) pair.kept.push([to, chunk]);
+          else to.write(chunk);
+        });
+      forward(client, db);
+      forward(db, client);
+      const close = () => {
+        this.pairs.delete(pair);
+        client.destroy();
+        db.destroy();
+      };
+      for (const s of [client, db]) s.on('close', close).on('error', close);
+    });
+  }
+
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  pause(): void {
+    for (const pair of this.pairs) pair.paused = true;
+  }
+
+  holdOn(text: string): void {
+    this.hold = text;
+  }
+
+  resume(): void {
+    for (const pair of this.pairs) {
+      pair.paused = false;
+      for (const [to, chunk] of pair.kept.splice(0)) to.write(chunk);
+    }
+  }
+
+  close(): Promise<void> {
+    for (const pair of this.pairs) {
+      pair.client.destroy();
+      pair.db.destroy();
+    }
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+let pg: TestPostgres;
+let databases = 0;
+let proxy: StallingProxy;
+let stores: PostgresStore[] = [];
+
+beforeAll(async () => {
+  pg = await startPostgres();
+});
+afterAll(() => pg?.stop());
+afterEach(async () => {
+  await Promise.all(stores.map((s) => s.close().catch(() => undefined)));
+  stores = [];
+  await proxy?.close();
+});
+
+/** Replica `a` through the proxy (one connection, the given limits), `b` directly, on a new database. */
+async function replicas(opts: PostgresOptions): Promise<{ a: TestApp; b: TestApp }> {
+  const name = `stalled_${++databases}`;
+  const admin = await PostgresStore.open(pg.url);
+  await admin.sql.unsafe(`CREATE DATABASE ${name}`);
+  await admin.close();
+  proxy = new StallingProxy(pg.port);
+  const port = await proxy.listen();
+  const direct = pg.url.replace(/\/postgres$/, `/${name}`);
+  const proxied = direct.replace(`:${pg.port}/`, `:${port}/`);
+  stores = [await PostgresStore.open(proxied, { max: 1, ...opts }), await PostgresStore.open(direct)];
+  const clock = new ManualClock();
+  const [a, b] = await Promise.all(stores.map((store) => createTestApp({ store, clock })));
+  return { a, b };
+}
+
+/** The call's result and how long it took (ms). */
+async function timed<T>(call: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now();
+  const result = await call();
+  return [result, performance.now() - start];
+}
+
+describe('a database that stops answering on an open connection', () => {
+  it('answers 503 within the limit, drops the connection, serves other keys and recovers by itself', async () => {
+    const { a, b } = await replicas({ roundTripMs: LIMIT_MS });
+    const created = await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') });
+    expect(created.status).toBe(201);
+
+    proxy.pause();
+    const [stalled, took] = await timed(() => a.call('GET', `${PAYOUTS}/order-1`));
+    expect([stalled.status, stalled.headers.get('retry-after'), stalled.body.error?.code]).toEqual([503, '1', 'SERVICE_UNAVAILABLE']);
+    expect(stalled.body.message).toContain("The sandbox's database cannot be reached");
+    expect(took).toBeGreaterThanOrEqual(LIMIT_MS - 50);
+    expect(took).toBeLessThan(LIMIT_MS + MARGIN_MS);
+
+    // The connection that got no answer is gone from the replica's pool (of one): another key's
+    // request opens a new one, which the proxy forwards, instead of waiting behind it.
+    const other = await a.call('POST', PAYOUTS, { key: KEY_B, body: payoutRequest('order-b') });
+    expect(other.status).toBe(201);
+    // A replica that reaches the database answers the key meanwhile.
+    expect((await b.call('GET', `${PAYOUTS}/order-1`)).body.data).toEqual(created.body.data);
+
+    // Background work is bounded the same way: a tick and a retention pass on the stalled connection
+    // give up within the limit, saying why (the next tick retries).
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    proxy.pause();
+    const [outcome, backgroundTook] = await timed(() => Promise.allSettled([a.tenants.tick(), a.tenants.retain()]));
+    const logged = errors.mock.calls.flat();
+    errors.mockRestore();
+    const said = [...logged, ...outcome.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []))].map(String).join('\n');
+    expect(said).toContain('the database is unavailable: no answer from the database within 1 s');
+    expect(backgroundTook).toBeLessThan(LIMIT_MS + MARGIN_MS);
+
+    proxy.resume();
+    const back = await a.call('GET', `${PAYOUTS}/order-1`);
+    expect([back.status, back.body.data]).toEqual([200, created.body.data]);
+    expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-2') })).status).toBe(201);
+    expect((await b.call('GET', `${PAYOUTS}/order-2`)).status).toBe(200);
+    expect((await a.call('GET', `${PAYOUTS}/order-b`, { key: KEY_B })).status).toBe(200);
+  });
+
+  it('answers 503 to a write whose commit gets no answer, keeps none of it, and the database lets the key go', async () => {
+    const { a, b } = await replicas({ roundTripMs: LIMIT_MS, idleInTransactionMs: 1500 });
+    const created = await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') });
+    expect(created.status).toBe(201);
+
+    // The commit of the next write is kept by the proxy: the session took the key's lock, and its
+    // writes never reach the database.
+    proxy.holdOn('EXECUTE sandbox_write(');
+    const [stalled, took] = await timed(() => a.call('POST', PAYOUTS, { body: payoutRequest('order-2') }));
+    expect([stalled.status, stalled.headers.get('retry-after'), stalled.body.error?.code]).toEqual([503, '1', 'SERVICE_UNAVAILABLE']);
+    expect(stalled.body.message).toContain("while this request's changes were being written");
+    expect(took).toBeLessThan(LIMIT_MS + MARGIN_MS);
+
+    // The database ends the session left idle in its transaction, and its lock with it: the other
+    // replica answers the key, and finds nothing of the write that got no answer.
+    const [read, readTook] = await timed(() => b.call('GET', `${PAYOUTS}/order-1`));
+    expect(read.body.data).toEqual(created.body.data);
+    expect(readTook).toBeLessThan(1500 + MARGIN_MS);
+    expect((await b.call('GET', `${PAYOUTS}/order-2`)).status).toBe(404);
+
+    proxy.resume();
+    expect((await a.call('GET', `${PAYOUTS}/order-2`)).status).toBe(404);
+    const again = await a.call('POST', PAYOUTS, { body: payoutRequest('order-2') });
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, null]);
+    expect((await b.call('GET', `${PAYOUTS}/order-2`)).body.data).toEqual(again.body.data);
+  });
+});
