@@ -11,6 +11,7 @@ import type { Tenant } from '../engine/tenancy/tenant.js';
 import { TICK_SLICE } from '../engine/tenancy/tenants.js';
 import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 import { isJsonType } from '../http/media-type.js';
+import { streamedList } from '../http/json-list.js';
 import {
   AdvanceRequest,
   AdvanceResult,
@@ -285,7 +286,8 @@ export function adminRoutes(opts: AdminOptions) {
       const match = journalFilter(q);
       const journal = c.get('tenant').journal;
       // The journal holds at most --journal-size entries: filtered as kept, newest first, until `limit` match.
-      return c.json({ data: await journal.list(q.limit, match) }, 200);
+      // Up to 200 bodies of 16 KiB: written a slice at a time (http/json-list.ts).
+      return streamedList(c, 'data', await journal.list(q.limit, match)) as never;
     })
     .openapi(eventLog(opts.events), (c) => {
       const q = c.req.valid('query');
