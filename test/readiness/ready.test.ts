@@ -91,17 +91,22 @@ describe('a key made ready', () => {
   });
 });
 
+/** A suite's start with a placeholder receiver, which refuses everything: a payout's deliveries to it,
+ * every attempt refused over two hours (the sixth an hour after the fifth). */
+async function afterPlaceholder() {
+  const outbox = new Outbox();
+  const t = await createTestApp({ outbox });
+  const placeholder = await receiver(true);
+  expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: placeholder.url } })).status).toBe(200);
+  expect((await t.call('POST', PAYOUTS, { body: payoutRequest('early-1') })).status).toBe(201);
+  await advance(t, 7200);
+  await outbox.idle();
+  return { t, outbox };
+}
+
 describe('a webhook URL changed', () => {
   it('judges the receiver now set: deliveries sent to a URL set before it no longer count', async () => {
-    const outbox = new Outbox();
-    const t = await createTestApp({ outbox });
-    // A placeholder receiver early in the suite, which refuses everything.
-    const placeholder = await receiver(true);
-    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: placeholder.url } })).status).toBe(200);
-    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('early-1') })).status).toBe(201);
-    // Two hours: every attempt of its deliveries (the sixth an hour after the fifth) is refused.
-    await advance(t, 7200);
-    await outbox.idle();
+    const { t, outbox } = await afterPlaceholder();
     const acknowledged = async () => (await t.call('GET', '/_sandbox/report')).body.checks.find((c: { id: string }) => c.id === 'webhooks-acknowledged');
     expect((await acknowledged()).status).toBe('failed');
     expect((await acknowledged()).evidence[0]).toMatchObject({ method: 'POST', path: '(your webhook URL)', sent: 401, reference: 'early-1' });
@@ -190,14 +195,7 @@ describe('a webhook removed before the report', () => {
   });
 
   it('judges the receiver set last: deliveries to a URL set before it stay left out after it is removed', async () => {
-    const outbox = new Outbox();
-    const t = await createTestApp({ outbox });
-    // A placeholder receiver that refuses everything, then the real one.
-    const placeholder = await receiver(true);
-    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: placeholder.url } })).status).toBe(200);
-    expect((await t.call('POST', PAYOUTS, { body: payoutRequest('early-1') })).status).toBe(201);
-    await advance(t, 7200);
-    await outbox.idle();
+    const { t, outbox } = await afterPlaceholder();
     const real = await receiver(true);
     real.state.secret = (await t.call('PUT', '/_sandbox/webhooks', { body: { url: real.url } })).body.secret;
     expect((await t.call('POST', '/_sandbox/webhooks/probe')).status).toBe(200);
