@@ -146,7 +146,7 @@ export function createApp(deps: AppDeps) {
   const seedOf = (t: Tenant) => faultSeeds.get(t) ?? faultSeeds.set(t, tenantSeed(config.seed, `faults:${t.id}`)).get(t)!;
   // A domain's own middleware first: the FX interface answers errors as XML, its key check and body limit included.
   for (const d of modules) for (const { path, handler } of d.before ?? []) app.use(path, handler);
-  app.use('/api/*', budgetedJson(), bodyLimit(config.bodyLimitBytes, { strictJson: true }), plainJsonType(), withTenant, journalMiddleware(), (c, next) => {
+  app.use('/api/*', bodyLimit(config.bodyLimitBytes, { strictJson: true }), budgetedJson(), plainJsonType(), withTenant, journalMiddleware(), (c, next) => {
     c.set('streams', streams);
     return next();
   });
@@ -155,7 +155,7 @@ export function createApp(deps: AppDeps) {
   app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep, drift }), requestScope());
   // A control route may declare its own body limit (the bulk upload's is larger); the rest keep this one.
   const sandboxLimit = bodyLimit(config.bodyLimitBytes, { yieldToRoute: true });
-  app.use('/_sandbox/*', budgetedJson(), sandboxLimit, plainJsonType(), (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)), requestScope());
+  app.use('/_sandbox/*', sandboxLimit, budgetedJson(), plainJsonType(), (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)), requestScope());
 
   const ctx = { scenarios };
   app.route(

@@ -7,6 +7,7 @@ import { SandboxError, errorEnvelope } from '../kernel/errors.js';
 import { validationError, type Target } from '../kernel/validation.js';
 import { StoreUnavailableError } from '../store/store.js';
 import { hasBody, nodeRequest } from './framework.js';
+import { bodyRefusalOf } from './json-body.js';
 import type { AppEnv } from './types.js';
 
 export function toSandboxError(err: unknown): SandboxError {
@@ -71,7 +72,7 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
   const left = leftStatus(c);
   if (left) return new Response(null, { status: left });
   // The body's budget was exceeded: the validator met that as a failure to parse.
-  let e = c.get('bodyRefusal') ?? toSandboxError(err);
+  let e = bodyRefusalOf(c) ?? toSandboxError(err);
   // "Not valid JSON" would send the caller looking for a typo in a body it never sent.
   if (e.code === 'MALFORMED_JSON' && !hasBody(c)) {
     e = new SandboxError('MALFORMED_JSON', 'The request body is empty. Send a JSON object with Content-Type: application/json.', [

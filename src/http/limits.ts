@@ -7,6 +7,7 @@ import type { SandboxError } from '../kernel/errors.js';
 import { payloadTooLarge, renderError } from './error-responses.js';
 import { asOwnBodyLimit, nodeRequest, routeHasOwnBodyLimit, setBodyText } from './framework.js';
 import { isJsonType } from './media-type.js';
+import { readJsonOnce } from './json-body.js';
 import type { AppEnv } from './types.js';
 
 export interface BodyLimitOptions {
@@ -68,4 +69,5 @@ function strictJsonText(c: Context<AppEnv>, declaredLength: number): void {
   // A route that never reads the body must not leave the refusal unhandled.
   text.catch(() => undefined);
   setBodyText(c, text);
+  readJsonOnce(c.req, text);
 }

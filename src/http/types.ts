@@ -33,8 +33,5 @@ export interface AppEnv {
     outside: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
     /** Work to do once the request has let its tenant go (a fault's wait), so it holds no lock. */
     afterRelease: (() => Promise<void>) | undefined;
-    /** Why the JSON body was refused before it was parsed (http/json-budget.ts): the answer, whatever
-     * reader met it. */
-    bodyRefusal: import('../kernel/errors.js').SandboxError | undefined;
   };
 }
