@@ -289,11 +289,12 @@ export function adminRoutes(opts: AdminOptions) {
       // Up to 200 bodies of 16 KiB: written a slice at a time (http/json-list.ts).
       return streamedList(c, 'data', await journal.list(q.limit, match)) as never;
     })
-    .openapi(eventLog(opts.events), (c) => {
+    .openapi(eventLog(opts.events), async (c) => {
       const q = c.req.valid('query');
       // An empty value is no filter, as if left out.
-      const page = c.get('tenant').events.list({ after: q.after || undefined, type: q.type || undefined, limit: q.limit + 1 });
-      return c.json({ data: page.slice(0, q.limit), hasMore: page.length > q.limit }, 200);
+      const page = await c.get('tenant').events.list({ after: q.after || undefined, type: q.type || undefined, limit: q.limit + 1 });
+      // Up to 1,000 events of several hundred bytes each: written a slice at a time (http/json-list.ts).
+      return streamedList(c, 'data', page.slice(0, q.limit), { hasMore: page.length > q.limit }) as never;
     })
     .openapi(simulate(resources), async (c) => {
       const { resource, id, event } = c.req.valid('param');
