@@ -150,6 +150,8 @@ export function resourceRoutes(kinds: readonly Resource[]) {
       if (kind !== undefined && k.segment !== kind) continue;
       const collection = t.store.collection<Record<string, unknown>>(k.collection);
       counts[k.segment] = collection.size;
+      // Each kind's slices start afresh: a turn between kinds keeps what runs between turns to one slice.
+      if (collection.size > 0) await nextTurn();
       const records = only === undefined ? await recordsOf(collection) : await withId(collection, k, only);
       for (const { r, createdAt, id } of await newestOf(records, k, limit)) {
         if ((data.length + 1) % VIEWS === 0) await nextTurn();

@@ -52,3 +52,19 @@ describe('the resources of a key of 17,000 payouts', () => {
     expect(turns).toBeGreaterThanOrEqual(30);
   });
 });
+
+describe('a lookup over several kinds', () => {
+  it('gives the event loop a turn before each kind it looks through', async () => {
+    const t: TestApp = await createTestApp();
+    for (let i = 0; i < 50; i++) {
+      expect((await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest(`kind-${i}`) })).status).toBe(201);
+      const intent = { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 1000, amountDirection: 'source' };
+      expect((await t.call('POST', '/api/v1/partners/marketplace/intent', { body: intent })).status).toBe(201);
+    }
+    const { result: res, turns } = await turnsDuring(() => t.call('GET', '/_sandbox/resources?id=nope'));
+    expect(res.body.data).toEqual([]);
+    expect([res.body.counts.payouts, res.body.counts.quotes]).toEqual([50, 50]);
+    // Slices start afresh at each kind: one turn before each of the two kinds held.
+    expect(turns).toBeGreaterThanOrEqual(2);
+  });
+});
