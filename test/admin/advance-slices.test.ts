@@ -3,22 +3,7 @@
 // time held every key's requests 10 to 50 ms.
 import { describe, expect, it } from 'vitest';
 import { createTestApp, payoutRequest } from '../support/app.js';
-
-/** Runs `work`, counting the turns of the event loop that pass while it runs. */
-async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
-  let turns = 0;
-  let running = true;
-  const spin = () => {
-    turns++;
-    if (running) setImmediate(spin);
-  };
-  setImmediate(spin);
-  try {
-    return { result: await work(), turns: turns };
-  } finally {
-    running = false;
-  }
-}
+import { turnsDuring } from '../support/turns.js';
 
 describe('an advance over 4,000 due moves', () => {
   it('applies them in slices of 64, each at its time', async () => {

@@ -3,22 +3,7 @@
 // other keys' requests are answered meanwhile.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, payoutRequest, type TestApp } from '../support/app.js';
-
-/** Runs `work`, counting the turns of the event loop that pass while it runs. */
-async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
-  let turns = 0;
-  let running = true;
-  const spin = () => {
-    turns++;
-    if (running) setImmediate(spin);
-  };
-  setImmediate(spin);
-  try {
-    return { result: await work(), turns: turns };
-  } finally {
-    running = false;
-  }
-}
+import { turnsDuring } from '../support/turns.js';
 
 describe('the resources of a key of 17,000 payouts', () => {
   let t: TestApp;
