@@ -161,7 +161,9 @@ export class EventLog {
   async list(opts: { after?: string; limit?: number; type?: string } = {}): Promise<SandboxEvent[]> {
     const out: SandboxEvent[] = [];
     let seen = 0;
-    for (const e of this.events.values()) {
+    // The log as it stands now, taken in one go (references only), then looked through: events the
+    // key records between the slices are not in this page, and the map is not read while it changes.
+    for (const e of [...this.events.values()]) {
       if (++seen % LIST_SLICE === 0) await nextTurn();
       if (opts.after !== undefined && e.id <= opts.after) continue;
       if (opts.type !== undefined && !eventMatches([opts.type], e.event)) continue;
