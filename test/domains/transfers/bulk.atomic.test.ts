@@ -4,6 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { transfers } from '../../../src/domains/transfers/transfers.service.js';
 import { createTestApp, KEY, type TestApp } from '../../support/app.js';
+import { bulkReference as ref, bulkRow as item } from '../../support/bulk.js';
 
 const UPLOAD = '/_sandbox/bulk-disbursements';
 const SOURCE = { 'x-service-source': 'payroll-service' };
@@ -18,16 +19,6 @@ const withDemo = async () => {
 /** The length of a slice of the upload's work (src/domains/transfers/bulk.slices.ts). */
 const SLICE_MS = 4;
 
-const ref = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-const item = (i: number) => ({
-  reference: ref(i),
-  amount: 150000 + i,
-  currency: 'NGN',
-  type: 'BANK',
-  source: { accountNumber: '1000200030' },
-  destination: { accountNumber: `01${String(i).padStart(8, '0')}`, accountName: `Worker ${i}`, bankCode: '058' },
-  category: 'SALARY',
-});
 const file = JSON.stringify({ name: 'Payroll', items: Array.from({ length: N }, (_, i) => item(i + 1)) });
 const upload = (t: TestApp) => t.call('POST', UPLOAD, { raw: file, headers: { 'content-type': 'application/json', ...SOURCE } });
 

@@ -5,19 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { parseBulkJson } from '../../../src/domains/transfers/bulk.file.js';
 import { checkJsonBudgetInSlices } from '../../../src/kernel/json-budget.js';
 import { createTestApp } from '../../support/app.js';
+import { bulkRow as item } from '../../support/bulk.js';
 import { turnsDuring } from '../../support/turns.js';
 
 const SOURCE = { 'x-service-source': 'payroll-service', 'content-type': 'application/json' };
-const ref = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-const item = (i: number) => ({
-  reference: ref(i),
-  amount: 150000 + i,
-  currency: 'NGN',
-  type: 'BANK',
-  source: { accountNumber: '1000200030' },
-  destination: { accountNumber: `01${String(i).padStart(8, '0')}`, accountName: `Worker ${i}`, bankCode: '058' },
-  category: 'SALARY',
-});
 const file = (n: number) => JSON.stringify({ name: 'Payroll', items: Array.from({ length: n }, (_, i) => item(i + 1)) }, null, 1);
 
 describe('a JSON bulk file', () => {
