@@ -30,7 +30,16 @@ export interface Lane {
   closes: number;
   /** A round trip on it timed out: it is dropped, not used again. */
   stuck: boolean;
+  /** Its `closes` when its connection was last given the idle-in-transaction limit (-1: never). */
+  configured: number;
 }
+
+/** The idle-in-transaction limit, set on a connection at its first use unless the URL, the role or the
+ * database set one already. A statement, not a parameter the connection starts with: a pooler in
+ * session mode (PgBouncer) refuses a connection that starts with a parameter it does not know, and a
+ * start parameter would override an operator's ALTER ROLE … SET. */
+const SET_IDLE_IN_TRANSACTION =
+  "SELECT set_config('idle_in_transaction_session_timeout', $1, false) WHERE current_setting('idle_in_transaction_session_timeout') = '0'";
 
 /** A session's connection: reserved on its lane, so the driver's idle and lifetime timers leave it
  * alone between the session's round trips. */
@@ -54,7 +63,16 @@ export class Lanes {
     readonly size: number,
     /** The round-trip limit (ms). */
     readonly limitMs: number,
+    /** The idle-in-transaction limit each connection is given (ms). */
+    private readonly idleInTransactionMs: number,
   ) {}
+
+  /** Give the lane's connection the idle-in-transaction limit, once per connection. */
+  private async configure(lane: Lane, sql: Sql | ReservedSql): Promise<void> {
+    if (lane.configured === lane.closes) return;
+    await this.trip(lane, sql.unsafe(SET_IDLE_IN_TRANSACTION, [String(this.idleInTransactionMs)]));
+    lane.configured = lane.closes;
+  }
 
   /** A lane for one user, who gives it back (give) or drops it. Waits, without a limit, while all are
    * in use: stuck ones are dropped within the round-trip limit, so the wait ends. */
@@ -101,6 +119,7 @@ export class Lanes {
     const lane = await this.take();
     try {
       const sql = await this.trip(lane, lane.sql.reserve());
+      await this.configure(lane, sql);
       return { lane, sql, closes: lane.closes };
     } catch (err) {
       this.drop(lane);
@@ -112,6 +131,9 @@ export class Lanes {
    * is not used: the driver cannot run a query on it, and the session's transaction went with it. */
   roundTrip<T>(held: Held, run: (sql: ReservedSql) => PromiseLike<T>): Promise<T> {
     if (held.lane.closes !== held.closes) return Promise.reject(new Error('the connection closed during the session'));
+    // A round trip of this session timed out (a journal read within it, say): what follows would queue
+    // behind the unanswered one.
+    if (held.lane.stuck) return Promise.reject(new RoundTripTimeout(this.limitMs));
     return this.trip(held.lane, run(held.sql));
   }
 
@@ -129,6 +151,7 @@ export class Lanes {
   async run<T>(work: (sql: Sql) => PromiseLike<T>, opts: { bounded?: boolean } = {}): Promise<T> {
     const lane = await this.take();
     try {
+      await this.configure(lane, lane.sql);
       const result = await (opts.bounded === false ? work(lane.sql) : this.trip(lane, work(lane.sql)));
       this.give(lane);
       return result;
@@ -157,7 +180,7 @@ export class Lanes {
   }
 
   private open(): Lane {
-    const lane: Lane = { sql: undefined as unknown as Sql, closes: 0, stuck: false };
+    const lane: Lane = { sql: undefined as unknown as Sql, closes: 0, stuck: false, configured: -1 };
     (lane as { sql: Sql }).sql = postgres(this.url, {
       ...this.options,
       max: 1,

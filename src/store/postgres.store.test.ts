@@ -66,6 +66,18 @@ describe('postgres store across replicas', () => {
     expect(await sized.sql`SELECT 1 AS one`).toEqual([{ one: 1 }]);
   });
 
+  it("leaves an idle-in-transaction limit the database sets for itself, and starts connections without one (a pooler refuses a start parameter it does not know)", async () => {
+    const url = await database();
+    const [first] = await replicas(url);
+    const name = (await first.sql<{ db: string }[]>`SELECT current_database() AS db`)[0].db;
+    await first.sql.unsafe(`ALTER DATABASE "${name}" SET idle_in_transaction_session_timeout = '45s'`);
+    const later = await PostgresStore.open(url);
+    opened.push(later);
+    expect((await later.sql<{ t: string }[]>`SHOW idle_in_transaction_session_timeout`.values())[0][0]).toBe('45s');
+    // The parameters a connection starts with: the application name only.
+    expect(later.sql.options.connection).toEqual({ application_name: 'payments-sandbox' });
+  });
+
   it('gives every replica the origin of the first one to start, even when they start together', async () => {
     const url = await database();
     const [a, b] = await replicas(url);

@@ -19,7 +19,8 @@ export interface PostgresOptions {
    * dropped (ROUND_TRIP_MS by default). */
   roundTripMs?: number;
   /** Milliseconds the database lets a session sit idle in its transaction before ending it and
-   * letting its lock go (IDLE_IN_TRANSACTION_MS by default; the URL's own setting wins). */
+   * letting its lock go (IDLE_IN_TRANSACTION_MS by default; a setting of the URL, the role or the
+   * database wins). */
   idleInTransactionMs?: number;
 }
 
@@ -43,15 +44,14 @@ export class PostgresStore implements Store {
         ...(opts.connectTimeout !== undefined || !urlSets(url, 'connect_timeout') ? { connect_timeout: opts.connectTimeout ?? 5 } : {}),
         ...(urlSets(url, 'idle_timeout') ? {} : { idle_timeout: 60 }),
         onnotice: () => undefined,
-        // Sent when each connection starts; a setting of the same name in the URL wins.
-        connection: {
-          application_name: 'payments-sandbox',
-          idle_in_transaction_session_timeout: opts.idleInTransactionMs ?? IDLE_IN_TRANSACTION_MS,
-        },
+        // Sent when each connection starts.
+        connection: { application_name: 'payments-sandbox' },
       },
       // The driver takes no pool size from the URL (it reads `max` there as text): `?max=N` is read here.
       opts.max ?? poolSizeOf(url) ?? DEFAULT_POOL,
       opts.roundTripMs ?? ROUND_TRIP_MS,
+      // Set on each connection at its first use, unless the URL, the role or the database set one.
+      opts.idleInTransactionMs ?? IDLE_IN_TRANSACTION_MS,
     );
     try {
       await lanes.run((sql) => migrate(sql), { bounded: false });
