@@ -65,7 +65,8 @@ async function withId(collection: { get(id: string): Row | undefined; values(): 
   if (kept !== undefined && k.id(kept) === id) return [kept];
   const out: Row[] = [];
   let seen = 0;
-  for (const r of collection.values()) {
+  // The records as they stand now (references only), not the collection read while it changes.
+  for (const r of [...collection.values()]) {
     if (++seen % SLICE === 0) await nextTurn();
     if (k.id(r) === id) out.push(r);
   }

@@ -3,7 +3,6 @@
 // list of engine/requests/fault-rules.ts; this file is the only place that knows how each one reaches the wire.
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
-import { parseJsonBody } from '../kernel/json-budget.js';
 import { renderError } from './error-responses.js';
 import { nodeRequest, replaceResponse as replace } from './framework.js';
 import { chooseFault, readsRequest, type ChosenFault, type FaultRequest, type FaultRule } from '../engine/requests/fault-rules.js';
@@ -38,15 +37,11 @@ function faultError(f: Extract<ChosenFault, { kind: 'error' }>): SandboxError {
 async function faultRequest(c: Context<AppEnv>): Promise<FaultRequest> {
   await arrived(c);
   const fields: Record<string, unknown> = { ...c.req.query() };
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-    const text = await c.req.text().catch(() => '');
-    try {
-      const body = text ? parseJsonBody(text) : undefined;
-      if (body && typeof body === 'object' && !Array.isArray(body)) Object.assign(fields, body);
-    } catch {
-      // not JSON (an FX XML body, or a malformed one), or over the body's budget: only the query and
-      // headers are read
-    }
+  // A JSON body as the route reads it (parsed once, within its budget); any other body (an FX XML
+  // one), a malformed one or one over the budget leaves the query and the headers to read.
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && isJsonType(c.req.header('content-type'))) {
+    const body: unknown = await c.req.json().catch(() => undefined);
+    if (body && typeof body === 'object' && !Array.isArray(body)) Object.assign(fields, body);
   }
   return { method: c.req.method, path: c.req.path, fields, header: (name) => c.req.header(name) };
 }

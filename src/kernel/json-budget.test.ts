@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from './errors.js';
-import { NAME_BUDGET, overBudget, parseJsonBody, VALUE_BUDGET } from './json-budget.js';
+import { checkJsonBudgetInSlices, NAME_BUDGET, overBudget, parseJsonBody, VALUE_BUDGET } from './json-budget.js';
 
 const namesOverBudget = (text: string) => overBudget(text, Infinity) === 'names';
 
@@ -65,5 +65,29 @@ describe('a JSON body within its budget of distinct field names', () => {
     const many = `[${'0,'.repeat(30_000)}0]`;
     expect(() => parseJsonBody(many)).toThrow(/holds more than 20,000 values/);
     expect(parseJsonBody(many, 40_000)).toHaveLength(30_001);
+  });
+});
+
+describe('the budget counted in slices', () => {
+  it('gives the same verdict as one pass, and stops at the first value past the budget in text without strings', async () => {
+    const numbers = `{"items":[${'0,'.repeat(2_000_000)}0]}`;
+    // 4 MB with one string at its start: counted 512 KiB a slice, refused once past 300,000 values.
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    await expect(checkJsonBudgetInSlices(numbers, 300_000)).rejects.toThrow(/holds more than 300,000 values/);
+    spinning = false;
+    // Past the budget after about 600 KB: a turn or two, not the eight the whole text would take.
+    expect(turns).toBeGreaterThanOrEqual(1);
+    expect(turns).toBeLessThanOrEqual(3);
+    await expect(checkJsonBudgetInSlices(`{"items":[${'0,'.repeat(250_000)}0]}`, 300_000)).resolves.toBeUndefined();
+    expect(overBudget(numbers, 300_000)).toBe('values');
+    const named = `{${Array.from({ length: 1001 }, (_, i) => `"a_name_of_some_length_${i}":${'0,'.repeat(300)}0`).join(',')}}`;
+    expect(overBudget(named, 10_000_000)).toBe('names');
+    await expect(checkJsonBudgetInSlices(named, 10_000_000)).rejects.toThrow(/names more than 1000 distinct fields/);
   });
 });

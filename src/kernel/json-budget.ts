@@ -33,6 +33,8 @@ class Count {
   private count = 0;
   /** Where the scan goes on: outside any string. */
   at = 0;
+  /** The next quote from `at` (-1: none), when a scan stopped short of it. */
+  private pending: number | undefined;
   /** The budget passed, or 'done' once the text is counted within both. */
   result: 'names' | 'values' | 'done' | undefined;
 
@@ -48,15 +50,25 @@ class Count {
     const n = text.length;
     let i = this.at;
     while (this.result === undefined && i < until) {
-      const open = text.indexOf('"', i);
-      const stop = open < 0 ? n : open;
-      for (let c = i; c < stop; c++) {
+      // The next quote, as found before this call stopped short of it, or looked for now.
+      const open = this.pending ?? text.indexOf('"', i);
+      this.pending = undefined;
+      // Text without a string (a long run of numbers) is counted up to `until` too, and stops at the
+      // first value past the budget.
+      const stop = Math.min(open < 0 ? n : open, Math.max(until, i + 1));
+      let c = i;
+      for (; c < stop; c++) {
         const ch = text.charCodeAt(c);
-        if (ch === COMMA || ch === BRACE || ch === BRACKET) this.count++;
+        if ((ch === COMMA || ch === BRACE || ch === BRACKET) && ++this.count > this.values) break;
       }
       if (this.count > this.values) this.result = 'values';
-      else if (open < 0) this.result = 'done';
+      else if (open < 0 && c >= n) this.result = 'done';
       if (this.result !== undefined) break;
+      if (c < (open < 0 ? n : open)) {
+        i = c;
+        this.pending = open;
+        continue;
+      }
       // The closing quote: the first one not escaped, that is not after an odd run of backslashes.
       const start = open + 1;
       let end = open;

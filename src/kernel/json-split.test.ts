@@ -42,7 +42,7 @@ describe('splitting a JSON object around its array', () => {
 
   it('fails where JSON.parse fails, and agrees where it does not, on texts a character off (put in, taken out or changed)', () => {
     fc.assert(
-      fc.property(file, fc.nat(), fc.constantFrom('', ',', '"', '[', ']', '{', '}', ':', '\\', ' ', '1'), fc.boolean(), (obj, at, put, insert) => {
+      fc.property(file, fc.nat(), fc.constantFrom('', ',', '"', '[', ']', '{', '}', ':', '\\', ' ', '1', '\u000b', '\u000c', '\u00a0', '\u2028', '\ufeff'), fc.boolean(), (obj, at, put, insert) => {
         const valid = JSON.stringify(obj);
         const i = at % valid.length;
         const text = valid.slice(0, i) + put + valid.slice(insert ? i : i + 1);
@@ -70,5 +70,10 @@ describe('splitting a JSON object around its array', () => {
     });
     expect(splitArray('{"items":[]}', 'items')).toEqual({ envelope: '{"items":[]}', items: [] });
     expect(splitArray('{"items":[1,]}', 'items')).toEqual({ envelope: '{"items":[]}', items: ['1', ''] });
+    // White space JSON does not know stays on the item, which then fails to parse as the whole does.
+    for (const odd of ['\u000b', '\u00a0', '\u2028', '\ufeff']) {
+      expect(() => JSON.parse(`{"items":[1${odd}]}`)).toThrow(SyntaxError);
+      expect(() => parsedSplit(`{"items":[1${odd}]}`)).toThrow(SyntaxError);
+    }
   });
 });

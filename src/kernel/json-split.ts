@@ -21,6 +21,14 @@ export interface SplitArray {
   items: string[];
 }
 
+/** text[from, to) without the JSON white space at its end (space, tab, CR, LF: JavaScript's trimEnd
+ * would also take characters JSON refuses there, such as U+00A0 or U+2028). */
+function trimmed(text: string, from: number, to: number): string {
+  let end = to;
+  while (end > from && isSpace(text.charCodeAt(end - 1))) end--;
+  return text.slice(from, end);
+}
+
 /** The index of the closing quote of the string whose opening quote is at `open`; -1 if none. */
 function stringEnd(text: string, open: number): number {
   for (let end = text.indexOf('"', open + 1); end >= 0; end = text.indexOf('"', end + 1)) {
@@ -93,7 +101,7 @@ export function splitArray(text: string, key: string): SplitArray | undefined {
     if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       depth--;
       if (inArray && depth === 1) {
-        if (itemStart >= 0) items.push(text.slice(itemStart, i).trimEnd());
+        if (itemStart >= 0) items.push(trimmed(text, itemStart, i));
         // A comma before the end (`[1,]`): an empty last item, which fails to parse as the whole would.
         else if (items.length > 0) items.push('');
         itemStart = -1;
@@ -106,7 +114,7 @@ export function splitArray(text: string, key: string): SplitArray | undefined {
     if (inArray && depth === 2) {
       if (c === COMMA) {
         // An empty item (`[1,,2]`, `[,1]`) is kept empty: it fails to parse, as the whole would.
-        items.push(itemStart >= 0 ? text.slice(itemStart, i).trimEnd() : '');
+        items.push(itemStart >= 0 ? trimmed(text, itemStart, i) : '');
         itemStart = -1;
       } else if (itemStart < 0) itemStart = i;
     }
