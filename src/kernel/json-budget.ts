@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SandboxError } from './errors.js';
+import { COLON, COMMA, isSpace, OPEN_BRACE, OPEN_BRACKET, stringEnd } from './json-text.js';
 
 /** The most distinct field names a JSON body may hold, at any depth. */
 export const NAME_BUDGET = 1000;
@@ -16,12 +17,6 @@ export const VALUE_BUDGET = 20_000;
 /** A body this short cannot hold enough to cost more than a millisecond: not counted. */
 const SCAN_FROM = 16 * 1024;
 
-const BACKSLASH = 92;
-const COLON = 58;
-const COMMA = 44;
-const BRACE = 123;
-const BRACKET = 91;
-const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 
 /** Names are told apart by a hash seeded at random per process, so no text sent can be made to
  * collide; a collision by chance only lets one more name in. */
@@ -59,7 +54,7 @@ class Count {
       let c = i;
       for (; c < stop; c++) {
         const ch = text.charCodeAt(c);
-        if ((ch === COMMA || ch === BRACE || ch === BRACKET) && ++this.count > this.values) break;
+        if ((ch === COMMA || ch === OPEN_BRACE || ch === OPEN_BRACKET) && ++this.count > this.values) break;
       }
       if (this.count > this.values) this.result = 'values';
       else if (open < 0 && c >= n) this.result = 'done';
@@ -69,16 +64,8 @@ class Count {
         this.pending = open;
         continue;
       }
-      // The closing quote: the first one not escaped, that is not after an odd run of backslashes.
       const start = open + 1;
-      let end = open;
-      for (;;) {
-        end = text.indexOf('"', end + 1);
-        if (end < 0) break;
-        let slashes = 0;
-        while (end - 1 - slashes >= start && text.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
-        if (slashes % 2 === 0) break;
-      }
+      const end = stringEnd(text, open);
       if (end < 0) {
         this.result = 'done';
         break;
@@ -136,7 +123,7 @@ function throwIfOver(over: 'names' | 'values' | undefined, values: number): void
   if (over === 'values') throw overValueBudget(values);
 }
 
-export function overNameBudget(): SandboxError {
+function overNameBudget(): SandboxError {
   return new SandboxError(
     'VALIDATION_ERROR',
     `The request body names more than ${NAME_BUDGET} distinct fields. Send only the fields this request takes (a few dozen at most); unknown fields are ignored, so leave them out.`,
@@ -144,7 +131,7 @@ export function overNameBudget(): SandboxError {
   );
 }
 
-export function overValueBudget(values: number): SandboxError {
+function overValueBudget(values: number): SandboxError {
   const most = values.toLocaleString('en-US');
   return new SandboxError(
     'VALIDATION_ERROR',
@@ -155,7 +142,7 @@ export function overValueBudget(values: number): SandboxError {
 
 /** Throws the refusal (a SandboxError) of a body over its budget. `values`: the route's own budget of
  * values, if it reads more. */
-export function checkJsonBudget(text: string, values = VALUE_BUDGET): void {
+function checkJsonBudget(text: string, values = VALUE_BUDGET): void {
   if (text.length > SCAN_FROM) throwIfOver(overBudget(text, values), values);
 }
 

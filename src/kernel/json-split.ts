@@ -4,15 +4,7 @@
 // around it is parsed with the array left empty, and each item on its own, which gives the same
 // values as parsing the whole.
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COLON = 58;
-const COMMA = 44;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
-const OPEN_BRACKET = 91;
-const CLOSE_BRACKET = 93;
-const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, isSpace, OPEN_BRACE, OPEN_BRACKET, QUOTE, stringEnd } from './json-text.js';
 
 export interface SplitArray {
   /** The object's text with the array's items left out (`"items":[]`). */
@@ -27,16 +19,6 @@ function trimmed(text: string, from: number, to: number): string {
   let end = to;
   while (end > from && isSpace(text.charCodeAt(end - 1))) end--;
   return text.slice(from, end);
-}
-
-/** The index of the closing quote of the string whose opening quote is at `open`; -1 if none. */
-function stringEnd(text: string, open: number): number {
-  for (let end = text.indexOf('"', open + 1); end >= 0; end = text.indexOf('"', end + 1)) {
-    let slashes = 0;
-    while (end - 1 - slashes > open && text.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
-    if (slashes % 2 === 0) return end;
-  }
-  return -1;
 }
 
 /**
