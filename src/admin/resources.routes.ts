@@ -122,7 +122,6 @@ const SLICE = 8192;
  * written in one go, held every key's requests 25 to 30 ms. */
 const VIEWS = 500;
 
-/** A collection's records in the order kept, taken a slice at a time. */
 /** A kind that is none of the app's: 400 naming the nearest, or all of them. */
 function unknownKind(kind: string, kinds: readonly string[]): SandboxError {
   const near = nearest(kind, kinds);

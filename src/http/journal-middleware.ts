@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { keptHeaders, type JournalEntry, type RequestHeaders } from '../engine/requests/journal.js';
 import type { JournalFault } from '../engine/requests/types.js';
 import { bodyTextRead, nodeRequest } from './framework.js';
+import { isJsonType } from './media-type.js';
 import type { AppEnv } from './types.js';
 import { keepWarnings } from './warnings.js';
 
@@ -62,8 +63,9 @@ export function journalMiddleware(): MiddlewareHandler<AppEnv> {
       response: entry.responseBody,
       // A fault may have answered before the route read the body: it is read now, in that rare case.
       body: () => (text ?? c.req.text()).catch(() => undefined),
-      // The route's own parse when it read the body as JSON (parsed once per request, within its budget).
-      json: () => c.req.json().catch(() => undefined),
+      // The route's own parse of a JSON body (parsed once per request, within its budget); a body of
+      // another type (an FX trade's XML) is not JSON, and is neither counted nor parsed as JSON here.
+      json: () => (isJsonType(c.req.header('content-type')) ? c.req.json().catch(() => undefined) : Promise.resolve(undefined)),
     });
     if (observed) await observed;
   };
