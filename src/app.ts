@@ -2,6 +2,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Config } from './config.js';
 import type { Clock } from './kernel/clock.js';
+import { HeapBudget } from './kernel/heap-budget.js';
 import type { Behaviour } from './engine/registry/behaviour.js';
 import { ScenarioRegistry } from './engine/scenario/scenario.registry.js';
 import { scenarioBehaviourFor } from './engine/scenario/scenario.select.js';
@@ -55,6 +56,9 @@ export interface AppDeps {
   marketOrigin?: number;
   /** Real time one clock advance may spend waiting for webhook attempts (15 s by default). */
   advanceWaitMs?: number;
+  /** The process's memory budget; by default one of config.heapBudget over V8's heap, which reads
+   * nothing until started (the server starts it). */
+  heap?: HeapBudget;
 }
 
 /** The event streams the config asks for: its heartbeat, its server-wide cap (without one, a quarter
@@ -112,6 +116,7 @@ export function createApp(deps: AppDeps) {
   const modules = [...list, webhooks];
   const streams = deps.streams ?? streamsFor(config);
   const jobHandlers = Object.assign({}, ...resources.map((r) => r.jobs), ...modules.map((d) => d.jobs ?? {}));
+  const heap = deps.heap ?? new HeapBudget(config.heapBudget / 100);
   const tenants = new Tenants(
     deps.store,
     {
@@ -126,6 +131,7 @@ export function createApp(deps: AppDeps) {
       eventLogSize: config.eventLogSize,
       retentionMs: config.resourceRetention * 1000,
       maxResources: config.maxResources,
+      heap,
       retained: resources,
       settings: modules.flatMap((d) => d.settings ?? []),
       seed: config.seed,
@@ -215,7 +221,7 @@ export function createApp(deps: AppDeps) {
   /** Before the store closes: attempts in flight finish; queued ones stay due in the store (a shared
    * store has them written down as handoffs already). */
   const closeWebhooks = () => outbox.close(handoff ? undefined : keepQueued);
-  return { app, tenants, outbox, streams, closeWebhooks };
+  return { app, tenants, outbox, streams, heap, closeWebhooks };
 }
 
 export type App = ReturnType<typeof createApp>['app'];

@@ -89,7 +89,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     throw err;
   });
   const streamOverrides = { ...(opts.heartbeatMs ? { heartbeatMs: opts.heartbeatMs } : {}), ...(opts.streamLifetimeMs ? { lifetimeMs: opts.streamLifetimeMs } : {}) };
-  const { app, tenants, streams, closeWebhooks } = createApp({ config, store, clock, marketOrigin, allowedKeys: keys, scenarios, sleep: holds.sleep, streams: streamsFor(config, streamOverrides) });
+  const { app, tenants, streams, heap, closeWebhooks } = createApp({ config, store, clock, marketOrigin, allowedKeys: keys, scenarios, sleep: holds.sleep, streams: streamsFor(config, streamOverrides) });
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host, serverOptions: timeoutOptions(config) }) as Server;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
@@ -113,6 +113,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
       .finally(() => (ticking = undefined));
   }, config.tickMs);
   tick.unref();
+  heap.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -123,6 +124,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     close: () =>
       (closing ??= (async () => {
         clearInterval(tick);
+        heap.stop();
         streams.closeAll();
         await drain.run();
         connections.stop();

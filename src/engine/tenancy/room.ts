@@ -1,5 +1,7 @@
-// The per-key cap on resources (--max-resources): checked by every create before it writes anything.
+// The per-key cap on resources (--max-resources) and the process's memory budget (--heap-budget):
+// checked by every create before it writes anything.
 import { SandboxError } from '../../kernel/errors.js';
+import type { HeapBudget } from '../../kernel/heap-budget.js';
 import type { Retained } from '../registry/types.js';
 
 /** What the cap reads of a tenant: its store's collections. */
@@ -8,13 +10,14 @@ interface Counted {
 }
 
 /** How many resources the tenant holds (bulk files and their rows each count). */
-function resourceCount(t: Counted, retained: Retained): number {
+export function resourceCount(t: Counted, retained: Retained): number {
   let n = 0;
   for (const k of retained) n += t.store.collection(k.collection).size;
   return n;
 }
 
-export function checkRoom(t: Counted, limits: { maxResources: number; retentionMs: number; retained: Retained }, adding: number): void {
+export function checkRoom(t: Counted, limits: { maxResources: number; retentionMs: number; retained: Retained; heap?: HeapBudget }, adding: number): void {
+  if (limits.heap?.over()) throw heapFull(limits.heap, 'nothing more can be created for any key');
   const max = limits.maxResources;
   if (max === 0) return;
   const held = resourceCount(t, limits.retained);
@@ -25,6 +28,24 @@ export function checkRoom(t: Counted, limits: { maxResources: number; retentionM
     `This API key holds ${held} resources and this sandbox keeps at most ${max} per key, so ` +
       `${adding === 1 ? 'nothing more can be created' : `${adding} more do not fit`}. Nothing was written. ` +
       `Make room with POST /_sandbox/reset (forgets this key's resources; its scenario and webhook stay)${wait}.`,
+  );
+}
+
+/** How long a client refused by the memory budget is asked to wait (s): the budget looks again at
+ * least this often while the heap stays past it. */
+export const HEAP_RETRY_AFTER_S = 10;
+
+/** The process holds as much as its memory budget allows: 503, what it holds, and how room comes. */
+export function heapFull(heap: HeapBudget, what: string): SandboxError {
+  const f = heap.figures();
+  return new SandboxError(
+    'SERVICE_UNAVAILABLE',
+    `This sandbox holds as much as its memory allows (${f.liveMb} MB in use against a budget of ${f.budgetMb} MB, ` +
+      `${f.percent} % of its ${f.limitMb} MB heap), so ${what} until room is made. Nothing was written. ` +
+      `Retry after ${HEAP_RETRY_AFTER_S} s: resources leave as they age, and POST /_sandbox/reset forgets this key's resources. ` +
+      `Reads, timed moves and webhooks go on.`,
+    [],
+    { 'Retry-After': String(HEAP_RETRY_AFTER_S) },
   );
 }
 

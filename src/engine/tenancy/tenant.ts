@@ -1,6 +1,7 @@
 // One tenant (one API key): its store, clock, scheduler, event log, journal and randomness.
 // Everything a handler touches comes through its tenant, so isolation is structural.
 import { iso, type Clock } from '../../kernel/clock.js';
+import type { HeapBudget } from '../../kernel/heap-budget.js';
 import { TenantRandom } from '../../kernel/random.js';
 import type { TenantStore } from '../../store/store.js';
 import type { Behaviour } from '../registry/behaviour.js';
@@ -8,7 +9,7 @@ import { EventLog, type EventView, type SandboxEvent } from '../registry/events.
 import { Journal, type JournalEntry } from '../requests/journal.js';
 import { OBSERVATIONS_COLLECTION, Observations } from '../requests/observations.js';
 import type { Retained } from '../registry/types.js';
-import { checkRoom } from './room.js';
+import { checkRoom, resourceCount } from './room.js';
 import { Scheduler, type Job } from '../scheduler.js';
 
 export type Mode = 'sandbox' | 'live';
@@ -27,6 +28,8 @@ export interface TenantEnv {
   retentionMs: number;
   /** Most resources one tenant may hold; 0 for no cap. */
   maxResources: number;
+  /** The process's memory budget, which every tenant's creates share; absent: none. */
+  heap?: HeapBudget;
   /** The app's resources, which the cap counts and retention drops. */
   retained: Retained;
   /** Collections the app's modules keep settings in (webhook settings): a reset keeps them. */
@@ -446,6 +449,8 @@ export class Tenant {
 
   /** Forget resources, jobs, events, journal and clock offset; keep settings (scenario, webhooks) and the readiness observations. */
   reset(): void {
+    // Past the memory budget, what the key held may be what keeps every key's creates out.
+    const held = this.env.heap?.over() ? resourceCount(this, this.env.retained) : 0;
     this.store.clear([SCENARIO_COLLECTION, SAVED_SCENARIOS, OBSERVATIONS_COLLECTION, ...this.env.settings]);
     this.observations.afterReset();
     this.scheduler.clear();
@@ -459,5 +464,6 @@ export class Tenant {
     if (this.env.clockStart !== undefined) this.beginClock();
     // The counters restart, and so does the time the scenario's market counts from (on the clock as begun).
     this.markBound();
+    if (held > 0) this.env.heap?.recheck();
   }
 }

@@ -1,8 +1,9 @@
 // API key → tenant. Every key is its own tenant; its id on disk is a hash, never the key itself.
 //
-// With a limit (--max-tenants) and a store that can reload (--data), the least recently used idle
-// tenants are dropped from memory once more than the limit are loaded: made durable, their files
-// closed, their runtime objects forgotten. The next request with that key loads them again from
+// With a store that can reload (--data), the least recently used idle tenants are dropped from
+// memory once more than the limit (--max-tenants) are loaded, and all of them when the heap is past
+// its budget and a tenant not in memory is asked for: made durable, their files closed, their
+// runtime objects forgotten. The next request with that key loads them again from
 // disk. Idle means no request holds the tenant, the webhook sender has nothing queued for it and
 // it holds no event stream open.
 // A memory-only store is never evicted from: its tenants' data exist nowhere else.
@@ -15,6 +16,7 @@ import { PostgresStore } from '../../store/postgres.store.js';
 import type { PostgresTenantStore } from '../../store/postgres.tenant.js';
 import { MemoryTenantStore, type Store } from '../../store/store.js';
 import { slices, sweepTenant } from './retention.js';
+import { heapFull } from './room.js';
 import { KEPT_JOURNAL, Tenant, type Mode, type TenantEnv } from './tenant.js';
 import { SharedTenants } from './tenants.shared.js';
 
@@ -51,7 +53,7 @@ export class Tenants {
   /** The last use of a stored tenant no key has used since the start: the one written down, or when it
    * was first looked at when none was (see retainPass). */
   private readonly storedLastUse = new Map<string, number>();
-  /** Whether idle tenants are ever unloaded; without it, holds and recency need no bookkeeping. */
+  /** Whether idle tenants may be unloaded (a store that keeps files); without it, holds and recency need no bookkeeping. */
   private readonly evicts: boolean;
   /** True when a request needs neither a hold nor a flush: memory store, no tenant ever unloaded. */
   readonly passive: boolean;
@@ -66,7 +68,8 @@ export class Tenants {
     private readonly options: TenantsOptions = {},
   ) {
     this.shared = store instanceof PostgresStore ? new SharedTenants(store, env, seed, tenantIdOf, options) : undefined;
-    this.evicts = !this.shared && !!options.maxLoaded && !!store.evict;
+    // A store that keeps files may unload idle tenants: past --max-tenants, and when the heap is past its budget.
+    this.evicts = !this.shared && !!store.evict;
     this.passive = !this.evicts && store.kind === 'memory';
   }
 
@@ -80,6 +83,12 @@ export class Tenants {
     }
     let p = this.opening.get(key);
     if (!p) {
+      if (this.env.heap?.over()) {
+        // A key first seen would add a tenant to a heap past its budget. A store that keeps files lets
+        // the idle tenants go instead (they load again when used); the memory store has nowhere to put them.
+        if (!this.evicts) return Promise.reject(heapFull(this.env.heap, 'an API key it has not seen before cannot begin'));
+        this.evictIdle(0);
+      }
       const id = tenantIdOf(key);
       p = (this.evicting.get(id) ?? Promise.resolve())
         .then(() => this.store.tenant(id))
@@ -300,10 +309,10 @@ export class Tenants {
     else this.holds.delete(t);
   }
 
-  /** Drop least recently used idle tenants until the limit holds (or only busy ones are left). */
-  private evictIdle(): void {
-    const max = this.options.maxLoaded;
-    if (!max || !this.store.evict) return;
+  /** Drop least recently used idle tenants until the limit holds (or only busy ones are left); `max`,
+   * when given, replaces the limit (0: every idle tenant, as a heap past its budget asks). */
+  private evictIdle(max = this.options.maxLoaded || undefined): void {
+    if (max === undefined || !this.evicts) return;
     let over = this.byKey.size - max;
     for (const [key, t] of this.byKey) {
       if (over <= 0) break;

@@ -1,0 +1,187 @@
+// The process's memory budget as a partner meets it: past it, creates of every kind and keys first
+// seen are refused with 503 and Retry-After in the route's own envelope; reads, resets and the keys
+// already known go on. The heap is a gauge the test sets, so each figure is exact.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { HeapBudget, type HeapGauge } from '../../src/kernel/heap-budget.js';
+import { LowdbStore } from '../../src/store/lowdb.store.js';
+import { afterThisTest } from '../support/cleanup.js';
+import { createTestApp, KEY, KEY_B, payoutRequest, type TestApp } from '../support/app.js';
+import { fx, instruction, rejection } from '../support/fx.js';
+
+const MB = 2 ** 20;
+
+/** A heap of 1,000 MB whose use the test sets; a full collection leaves `live` of it. */
+function gauge() {
+  const g = { inUse: 100 * MB, live: 100 * MB, at: 0, collections: 0 };
+  const heap: HeapGauge = {
+    used: () => g.inUse,
+    limit: () => 1000 * MB,
+    collect: () => {
+      g.collections++;
+      g.inUse = g.live;
+    },
+    now: () => g.at,
+  };
+  return { g, heap };
+}
+
+describe('the budget over a gauge', () => {
+  it('is reached only when a full collection leaves the heap past it', () => {
+    const { g, heap } = gauge();
+    const budget = new HeapBudget(0.75, heap, { forceEveryMs: 10_000 });
+    expect(budget.bytes).toBe(750 * MB);
+    budget.sample();
+    expect(budget.over()).toBe(false);
+    // 800 MB in use, but a collection leaves 300: garbage, not a full heap.
+    g.inUse = 800 * MB;
+    g.live = 300 * MB;
+    budget.sample();
+    expect(g.collections).toBe(1);
+    expect(budget.over()).toBe(false);
+    // Past it again 5 s later: no second collection within 10 s, and the last one said 300 MB.
+    g.at = 5_000;
+    g.inUse = 900 * MB;
+    g.live = 800 * MB;
+    budget.sample();
+    expect(g.collections).toBe(1);
+    expect(budget.over()).toBe(false);
+    // 10 s after the first, a collection again: 800 MB live is past 750.
+    g.at = 10_000;
+    budget.sample();
+    expect(g.collections).toBe(2);
+    expect(budget.over()).toBe(true);
+    expect(budget.figures()).toEqual({ liveMb: 800, budgetMb: 750, limitMb: 1000, percent: 75 });
+  });
+
+  it('counts a collection V8 ran itself, and runs none of its own after it', () => {
+    const { g, heap } = gauge();
+    const budget = new HeapBudget(0.5, heap);
+    g.inUse = 600 * MB;
+    budget.noteCollected();
+    budget.sample();
+    expect(g.collections).toBe(0);
+    expect(budget.over()).toBe(true);
+  });
+
+  it('is off at 0 %', () => {
+    const { g, heap } = gauge();
+    const budget = new HeapBudget(0, heap);
+    g.inUse = g.live = 999 * MB;
+    budget.sample();
+    budget.noteCollected();
+    expect(budget.over()).toBe(false);
+    expect(g.collections).toBe(0);
+  });
+});
+
+describe('creates and keys past the budget', () => {
+  let t: TestApp;
+  let g: ReturnType<typeof gauge>['g'];
+  let budget: HeapBudget;
+
+  beforeEach(async () => {
+    const made = gauge();
+    g = made.g;
+    budget = new HeapBudget(0.75, made.heap);
+    t = await createTestApp({ heap: budget });
+  });
+
+  /** The heap's live part, as the next sample finds it (a full collection is run for it). */
+  function fill(liveMb: number) {
+    g.inUse = g.live = liveMb * MB;
+    g.at += 10_000;
+    budget.sample();
+  }
+
+  it('refuses a payout with 503 and Retry-After, keeps what was made, and takes creates again once room is made', async () => {
+    expect((await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('before') })).status).toBe(201);
+    fill(800);
+    const refused = await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('after') });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('10');
+    expect(refused.body.error).toEqual({ type: 'api_error', code: 'SERVICE_UNAVAILABLE', details: [] });
+    expect(refused.body.message).toBe(
+      'This sandbox holds as much as its memory allows (800 MB in use against a budget of 750 MB, 75 % of its 1000 MB heap), ' +
+        'so nothing more can be created for any key until room is made. Nothing was written. Retry after 10 s: resources leave ' +
+        "as they age, and POST /_sandbox/reset forgets this key's resources. Reads, timed moves and webhooks go on.",
+    );
+    // Nothing was written, and what was made before is read as ever.
+    expect((await t.call('GET', '/api/v1/partners/payouts/after')).status).toBe(404);
+    expect((await t.call('GET', '/api/v1/partners/payouts/before')).body.data.reference).toBe('before');
+    // A reset of a key that held resources looks again at once (a collection at most once a second).
+    g.live = 200 * MB;
+    g.at += 1000;
+    expect((await t.call('POST', '/_sandbox/reset')).status).toBe(200);
+    expect(budget.over()).toBe(false);
+    expect((await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('after') })).status).toBe(201);
+  });
+
+  it('refuses every kind of create, each in its own envelope', async () => {
+    fill(800);
+    const json = [
+      ['/api/v1/partners/wallets/payouts', { reference: 'w-1', chain: 'base', asset: 'usdc', amount: 10, toAddress: '0x52908400098527886E0F7030069857D2E4169EE7' }],
+      ['/api/v1/partners/withdrawal', { accountId: '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9', accountName: 'John Doe', accountNumber: '0123456789', amount: 1000, bankCode: '058', authCode: '123456' }],
+      ['/api/v1/partners/marketplace/intent', { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 1000, amountDirection: 'source' }],
+    ] as const;
+    for (const [path, body] of json) {
+      const res = await t.call('POST', path, { body });
+      expect([path, res.status, res.body.error?.code]).toEqual([path, 503, 'SERVICE_UNAVAILABLE']);
+    }
+    const transfer = await t.call('POST', '/api/v1/transfers', {
+      headers: { 'x-service-source': 'test' },
+      body: {
+        reference: '0000beef-0000-4000-8000-000000000001',
+        amount: 1000,
+        currency: 'NGN',
+        type: 'BANK',
+        source: { accountNumber: '1000200030' },
+        destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+      },
+    });
+    expect(transfer.status).toBe(503);
+    const trade = await fx(t, 'POST', '/trades', { xml: instruction() });
+    expect(trade.status).toBe(503);
+    expect(trade.headers.get('retry-after')).toBe('10');
+    expect(rejection(trade).text).toMatch(/^This sandbox holds as much as its memory allows \(800 MB in use/);
+  });
+
+  it('refuses a key it has not seen, and serves the keys it holds', async () => {
+    expect((await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('kept') })).status).toBe(201);
+    fill(800);
+    const stranger = await t.call('GET', '/api/v1/partners/payouts/kept', { key: KEY_B });
+    expect(stranger.status).toBe(503);
+    expect(stranger.headers.get('retry-after')).toBe('10');
+    expect(stranger.body.message).toMatch(/so an API key it has not seen before cannot begin until room is made/);
+    expect((await t.call('GET', '/api/v1/partners/payouts/kept', { key: KEY })).status).toBe(200);
+    // Once the heap is under the budget, the new key begins.
+    fill(400);
+    expect((await t.call('GET', '/api/v1/partners/payouts/kept', { key: KEY_B })).status).toBe(404);
+  });
+});
+
+describe('a store that keeps files, past the budget', () => {
+  it('lets its idle keys go from memory for a key it loads, rather than refusing it', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'heap-budget-'));
+    const { g, heap } = gauge();
+    const budget = new HeapBudget(0.75, heap);
+    const t = await createTestApp({ heap: budget, store: await LowdbStore.open(dir) });
+    afterThisTest(async () => {
+      await t.store.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    expect((await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('on-disk') })).status).toBe(201);
+    expect(t.tenants.stats()).toMatchObject({ loaded: 1, evictions: 0 });
+    g.inUse = g.live = 800 * MB;
+    g.at = 10_000;
+    budget.sample();
+    // Another key begins: the idle one is written down and let go instead.
+    expect((await t.call('GET', '/api/v1/partners/payouts/on-disk', { key: KEY_B })).status).toBe(404);
+    expect(t.tenants.stats()).toMatchObject({ loaded: 1, evictions: 1 });
+    // Its data load again from disk; creates stay refused while the heap is past the budget.
+    expect((await t.call('GET', '/api/v1/partners/payouts/on-disk')).body.data.reference).toBe('on-disk');
+    expect((await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('more') })).status).toBe(503);
+  });
+});
