@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { PostgresStore, type PostgresOptions } from '../../src/store/postgres.store.js';
-import { createTestApp, KEY_B, payoutRequest, type TestApp } from '../support/app.js';
+import { createTestApp, KEY, KEY_B, payoutRequest, type TestApp } from '../support/app.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 
 const PAYOUTS = '/api/v1/partners/payouts';
@@ -23,17 +23,27 @@ class StallingProxy {
   private readonly server: Server;
   private readonly pairs = new Set<{ paused: boolean; kept: [Socket, Buffer][]; client: Socket; db: Socket }>();
   private hold: string | undefined;
+  private stallText: string | undefined;
+  private stalled = false;
+  /** Connections accepted so far. */
+  opened = 0;
 
   constructor(dbPort: number) {
     this.server = createServer((client) => {
+      this.opened++;
       const db = createConnection(dbPort, '127.0.0.1');
-      const pair = { paused: false, kept: [] as [Socket, Buffer][], client, db };
+      const pair = { paused: this.stalled, kept: [] as [Socket, Buffer][], client, db };
       this.pairs.add(pair);
       const forward = (from: Socket, to: Socket) =>
         from.on('data', (chunk) => {
           if (!pair.paused && from === client && this.hold !== undefined && chunk.includes(this.hold)) {
             this.hold = undefined;
             pair.paused = true;
+          }
+          if (!pair.paused && from === client && this.stallText !== undefined && chunk.includes(this.stallText)) {
+            this.stallText = undefined;
+            this.stalled = true;
+            for (const p of this.pairs) p.paused = true;
           }
           if (pair.paused) pair.kept.push([to, chunk]);
           else to.write(chunk);
@@ -62,8 +72,25 @@ class StallingProxy {
     this.hold = text;
   }
 
-  resume(): void {
+  /** From the next message that contains `text`, stop forwarding on every connection, those opened
+   * later included, until resume(). */
+  stallFrom(text: string): void {
+    this.stallText = text;
+  }
+
+  /** Stop reading from the replica's connections, as a stopped server whose kernel still acknowledges:
+   * not even their close is seen, until resume(). */
+  freeze(): void {
     for (const pair of this.pairs) {
+      pair.paused = true;
+      pair.client.pause();
+    }
+  }
+
+  resume(): void {
+    this.stalled = false;
+    for (const pair of this.pairs) {
+      pair.client.resume();
       pair.paused = false;
       for (const [to, chunk] of pair.kept.splice(0)) to.write(chunk);
     }
@@ -94,7 +121,7 @@ afterEach(async () => {
 });
 
 /** Replica `a` through the proxy (one connection, the given limits), `b` directly, on a new database. */
-async function replicas(opts: PostgresOptions): Promise<{ a: TestApp; b: TestApp }> {
+async function replicas(opts: PostgresOptions): Promise<{ a: TestApp; b: TestApp; clock: ManualClock }> {
   const name = `stalled_${++databases}`;
   const admin = await PostgresStore.open(pg.url);
   await admin.sql.unsafe(`CREATE DATABASE ${name}`);
@@ -106,7 +133,7 @@ async function replicas(opts: PostgresOptions): Promise<{ a: TestApp; b: TestApp
   stores = [await PostgresStore.open(proxied, { max: 1, ...opts }), await PostgresStore.open(direct)];
   const clock = new ManualClock();
   const [a, b] = await Promise.all(stores.map((store) => createTestApp({ store, clock })));
-  return { a, b };
+  return { a, b, clock };
 }
 
 /** The call's result and how long it took (ms). */
@@ -180,5 +207,52 @@ describe('a database that stops answering on an open connection', () => {
     const again = await a.call('POST', PAYOUTS, { body: payoutRequest('order-2') });
     expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, null]);
     expect((await b.call('GET', `${PAYOUTS}/order-2`)).body.data).toEqual(again.body.data);
+  });
+
+  it('stops a tick or a retention pass at the first tenant the database does not answer for, and logs the outage when it begins and ends', async () => {
+    const { a, clock } = await replicas({ roundTripMs: LIMIT_MS });
+    const keys = [KEY, KEY_B, 'sk_test_00000000000000000000000000000003'];
+    for (const key of keys) expect((await a.call('POST', PAYOUTS, { key, body: payoutRequest('order-1') })).status).toBe(201);
+    // A tick with the database answering (it starts the minute's retention pass, which ends first).
+    await a.tenants.tick();
+    await a.tenants.retain();
+    // Each payout's next move falls due: the tick finds three tenants.
+    clock.advance(31);
+
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      // The database stops answering once the tick opens its first tenant.
+      proxy.stallFrom('sandbox_lock_skip');
+      const before = proxy.opened;
+      await a.tenants.tick();
+      // One attempt: the tick gave up at the first tenant, opening no connection for the others.
+      expect(proxy.opened - before).toBe(0);
+      expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([
+        '[sandbox] background moves paused, retried every tick: the database is unavailable: no answer from the database within 1 s',
+      ]);
+      // The outage goes on: the next ticks try again (one connection each), and say nothing more.
+      await a.tenants.tick();
+      await a.tenants.tick();
+      expect(proxy.opened - before).toBe(2);
+      expect(errors).toHaveBeenCalledTimes(1);
+
+      // A retention pass over the three tenants stops at the first one too, saying so once.
+      errors.mockClear();
+      await a.tenants.retain();
+      expect(proxy.opened - before).toBe(3);
+      expect(errors.mock.calls.map((c) => String(c[0]))).toEqual(['[sandbox] retention pass failed:']);
+      expect(String(errors.mock.calls[0][1])).toContain('no answer from the database within 1 s');
+
+      // The database answers again: the tick says so, once.
+      errors.mockClear();
+      proxy.resume();
+      await a.tenants.tick();
+      expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/^\[sandbox\] background moves resumed: the database answers again \(after \d+ s\)$/)]);
+      await a.tenants.tick();
+      expect(errors).toHaveBeenCalledTimes(1);
+    } finally {
+      errors.mockRestore();
+    }
+    for (const key of keys) expect((await a.call('GET', `${PAYOUTS}/order-1`, { key })).body.data.status).toBe('PROCESSING');
   });
 });
