@@ -4,6 +4,7 @@
 // a query, cannot close one connection of a pool, and its cancel asks the database, which does not
 // answer when it is paused or cut off. PostgreSQL's statement_timeout and lock_timeout are no help
 // there either (a paused server fires no timer), so the limit is kept here, on the client side.
+import { connect, type Socket } from 'node:net';
 import postgres, { type Options, type ReservedSql, type Sql } from 'postgres';
 
 /** The longest a round trip may take before the database is taken for unreachable (ms). Longer than
@@ -32,6 +33,10 @@ export interface Lane {
   stuck: boolean;
   /** Its `closes` when its connection was last given the idle-in-transaction limit (-1: never). */
   configured: number;
+  /** Its connection's socket, opened here (none with TLS, where the driver opens its own): destroyed
+   * when the lane is dropped, so that a database that reads nothing (paused) leaves no half-closed
+   * socket behind until it resumes. */
+  socket: Socket | undefined;
 }
 
 /** The idle-in-transaction limit, set on a connection at its first use unless the URL, the role or the
@@ -96,7 +101,13 @@ export class Lanes {
    * gets a new lane. */
   drop(lane: Lane): void {
     if (!this.all.delete(lane)) return;
-    lane.sql.end({ timeout: 0 }).catch(() => undefined);
+    // The driver's end only half-closes its socket, which stays open until the database reads it: it
+    // is destroyed once the driver has let the connection go (before, the driver would open another
+    // for a connection still starting).
+    lane.sql
+      .end({ timeout: 0 })
+      .catch(() => undefined)
+      .finally(() => lane.socket?.destroy());
     const next = this.ended ? undefined : this.waiting.shift();
     if (next) next.resolve(this.open());
   }
@@ -180,15 +191,38 @@ export class Lanes {
   }
 
   private open(): Lane {
-    const lane: Lane = { sql: undefined as unknown as Sql, closes: 0, stuck: false, configured: -1 };
+    const lane: Lane = { sql: undefined as unknown as Sql, closes: 0, stuck: false, configured: -1, socket: undefined };
     (lane as { sql: Sql }).sql = postgres(this.url, {
       ...this.options,
       max: 1,
       onclose: () => {
         lane.closes++;
       },
+      ...(this.tls ? {} : { socket: this.connector(lane) }),
     });
     this.all.add(lane);
     return lane;
+  }
+
+  /** Whether the URL (or PGSSLMODE) asks for TLS: the driver then opens its sockets itself (it sets
+   * the name TLS verifies on its own socket), and a dropped lane's socket is only half-closed. */
+  private get tls(): boolean {
+    this.usesTls ??= postgres(this.url, this.options).options.ssl !== false;
+    return this.usesTls;
+  }
+  private usesTls: boolean | undefined;
+
+  /** The driver's `socket` option: each (re)connection of the lane opens a socket here, as the driver
+   * would (a Unix socket path, or the hosts of the URL in turn), kept as the lane's. */
+  private connector(lane: Lane): (o: { path: string | false; host: string[]; port: number[] }) => Socket {
+    let next = 0;
+    return (o) => {
+      const i = next++ % o.host.length;
+      const socket = o.path ? connect(o.path) : connect(o.port[i]!, o.host[i]!);
+      // Where the driver's messages of a failed connection say it was going.
+      if (!o.path) Object.assign(socket, { host: o.host[i], port: o.port[i] });
+      lane.socket = socket;
+      return socket;
+    };
   }
 }

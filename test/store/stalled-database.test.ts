@@ -255,4 +255,25 @@ describe('a database that stops answering on an open connection', () => {
     }
     for (const key of keys) expect((await a.call('GET', `${PAYOUTS}/order-1`, { key })).body.data.status).toBe('PROCESSING');
   });
+
+  it('destroys the socket of a connection it drops, though the database reads nothing (a paused server)', async () => {
+    const { a } = await replicas({ roundTripMs: LIMIT_MS });
+    const created = await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') });
+    expect(created.status).toBe(201);
+    const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+
+    // The proxy reads nothing more from the replica's connection, not even its close.
+    proxy.freeze();
+    const open = sockets();
+    const stalled = await a.call('GET', `${PAYOUTS}/order-1`);
+    expect(stalled.status).toBe(503);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Its socket is gone from this process: ending it politely would have left it half-closed,
+    // open until the database read the close.
+    expect(sockets()).toBe(open - 1);
+
+    proxy.resume();
+    const back = await a.call('GET', `${PAYOUTS}/order-1`);
+    expect([back.status, back.body.data]).toEqual([200, created.body.data]);
+  });
 });
