@@ -5,6 +5,7 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tenantIdOf } from '../../src/engine/tenancy/tenants.js';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { PostgresStore, type PostgresOptions } from '../../src/store/postgres.store.js';
 import { createTestApp, KEY, KEY_B, payoutRequest, type TestApp } from '../support/app.js';
@@ -109,6 +110,8 @@ let pg: TestPostgres;
 let databases = 0;
 let proxy: StallingProxy;
 let stores: PostgresStore[] = [];
+/** The database of the latest replicas(), reached directly. */
+let directUrl = '';
 
 beforeAll(async () => {
   pg = await startPostgres();
@@ -128,7 +131,7 @@ async function replicas(opts: PostgresOptions): Promise<{ a: TestApp; b: TestApp
   await admin.close();
   proxy = new StallingProxy(pg.port);
   const port = await proxy.listen();
-  const direct = pg.url.replace(/\/postgres$/, `/${name}`);
+  const direct = (directUrl = pg.url.replace(/\/postgres$/, `/${name}`));
   const proxied = direct.replace(`:${pg.port}/`, `:${port}/`);
   stores = [await PostgresStore.open(proxied, { max: 1, ...opts }), await PostgresStore.open(direct)];
   const clock = new ManualClock();
@@ -275,5 +278,62 @@ describe('a database that stops answering on an open connection', () => {
     proxy.resume();
     const back = await a.call('GET', `${PAYOUTS}/order-1`);
     expect([back.status, back.body.data]).toEqual([200, created.body.data]);
+  });
+});
+
+describe('a key held on another replica', () => {
+  /** Holds the key's row lock on a connection of a store of its own, as a long session would. */
+  async function holdKey(key: string) {
+    const own = await PostgresStore.open(directUrl);
+    stores.push(own);
+    const holder = await own.sql.reserve();
+    await holder`BEGIN`;
+    await holder`SELECT 1 FROM sandbox_tenants WHERE id = ${tenantIdOf(key)} FOR UPDATE`;
+    return async () => {
+      await holder`COMMIT`;
+      holder.release();
+    };
+  }
+  /** Backends of the database waiting for a lock. */
+  const waiting = async () =>
+    (await stores[1].sql<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)[0].n;
+
+  it('answers 503 to a request that waits for the key past the lock limit, and uses its connection again', async () => {
+    // The round-trip limit is longer than the lock limit: the database answers first.
+    const { a } = await replicas({ roundTripMs: 5000, lockWaitMs: 300 });
+    const created = await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') });
+    expect(created.status).toBe(201);
+    const connections = proxy.opened;
+
+    const release = await holdKey(KEY);
+    const [waited, took] = await timed(() => a.call('GET', `${PAYOUTS}/order-1`));
+    expect([waited.status, waited.headers.get('retry-after'), waited.body.error?.code]).toEqual([503, '1', 'SERVICE_UNAVAILABLE']);
+    expect(took).toBeLessThan(5000);
+    // Its backend waits no more, and the replica's connection (a pool of one) is kept.
+    expect(await waiting()).toBe(0);
+    await release();
+
+    const read = await a.call('GET', `${PAYOUTS}/order-1`);
+    expect([read.status, read.body.data]).toEqual([200, created.body.data]);
+    expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-2') })).status).toBe(201);
+    expect(proxy.opened).toBe(connections);
+  });
+
+  it('asks the database to cancel the statement of a connection it drops, so its backend stops waiting for the lock', async () => {
+    const { a } = await replicas({ roundTripMs: LIMIT_MS });
+    expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
+    const release = await holdKey(KEY);
+    try {
+      // A retention pass's drop of the tenant waits for its lock, past the round-trip limit.
+      await expect(stores[0].dropIdle(tenantIdOf(KEY), Number.MAX_SAFE_INTEGER)).rejects.toThrow('no answer from the database within 1 s');
+      expect(await waiting()).toBe(1);
+      // Once the database has answered the replica again (another key's request), the dropped
+      // connection's statement is cancelled: its backend no longer waits for the lock.
+      expect((await a.call('POST', PAYOUTS, { key: KEY_B, body: payoutRequest('order-b') })).status).toBe(201);
+      await expect.poll(waiting, { timeout: MARGIN_MS }).toBe(0);
+    } finally {
+      await release();
+    }
+    expect((await a.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
   });
 });
