@@ -229,23 +229,34 @@ export class Lanes {
     }
   }
 
-  /** A lane's statements for work outside the sandbox's own (tests, tools): the first lane, shared. */
+  /** Statements for work outside the sandbox's own (tests, tools): an idle lane of the pool (the one
+   * idle longest), or, when every lane is in use, a connection of their own beside the pool. Never a
+   * lane a session holds (the statements would wait for it to end) nor one that is stuck or dropped. */
   first(): Sql {
-    return ([...this.all][0] ?? this.adopt(this.open())).sql;
+    const idle = this.idle.find((lane) => !lane.stuck && this.all.has(lane));
+    if (idle) return idle.sql;
+    if (!this.tools) {
+      this.tools = this.create();
+      // Given the idle-in-transaction limit as the pool's connections are, before its first statement.
+      this.tools.sql.unsafe(SET_IDLE_IN_TRANSACTION, [String(this.idleInTransactionMs)]).catch(() => undefined);
+    }
+    return this.tools.sql;
   }
+  private tools: Lane | undefined;
 
   async end(timeoutSeconds: number): Promise<void> {
     this.ended = true;
     for (const w of this.waiting.splice(0)) w.reject(new Error('the store is closed'));
-    await Promise.all([...this.all].map((lane) => lane.sql.end({ timeout: timeoutSeconds })));
-  }
-
-  private adopt(lane: Lane): Lane {
-    this.idle.push(lane);
-    return lane;
+    await Promise.all([...this.all, ...(this.tools ? [this.tools] : [])].map((lane) => lane.sql.end({ timeout: timeoutSeconds })));
   }
 
   private open(): Lane {
+    const lane = this.create();
+    this.all.add(lane);
+    return lane;
+  }
+
+  private create(): Lane {
     const lane: Lane = { sql: undefined as unknown as Sql, closes: 0, stuck: false, configured: -1, pid: undefined, pending: 0, socket: undefined };
     (lane as { sql: Sql }).sql = postgres(this.url, {
       ...this.options,
@@ -255,7 +266,6 @@ export class Lanes {
       },
       ...(this.tls ? {} : { socket: this.connector(lane) }),
     });
-    this.all.add(lane);
     return lane;
   }
 
