@@ -3,13 +3,23 @@
 // does not answer in time can be given up by ending that lane alone: the driver sets no time limit on
 // a query, cannot close one connection of a pool, and its cancel asks the database, which does not
 // answer when it is paused or cut off. PostgreSQL's statement_timeout and lock_timeout are no help
-// there either (a paused server fires no timer), so the limit is kept here, on the client side.
+// there either (a paused server fires no timer), so the limit is kept here, on the client side; a
+// session's lock wait is bounded by the database as well (lock_timeout, LOCK_WAIT_MS).
+import { connect, type Socket } from 'node:net';
 import postgres, { type Options, type ReservedSql, type Sql } from 'postgres';
 
-/** The longest a round trip may take before the database is taken for unreachable (ms). Longer than
- * any lock wait a request meets legitimately: an advance holds its key up to 15 s while webhook
- * attempts are awaited, and a request of that key on another replica waits for the lock meanwhile. */
+/** The longest a round trip may take before the database is taken for unreachable (ms). A session's
+ * lock round trip may take LOCK_WAIT_MS more. */
 export const ROUND_TRIP_MS = 20_000;
+
+/** The longest a session waits for its tenant's row lock (ms), set as the transaction's lock_timeout:
+ * past it the database answers SQLSTATE 55P03 and the request 503, its connection kept. The lock's
+ * round trip may take this plus ROUND_TRIP_MS, so that a healthy database answers it first. Two
+ * advances of a key (15 s each) on other replicas fit before it. */
+export const LOCK_WAIT_MS = 30_000;
+
+/** SQLSTATE lock_not_available: a lock wait passed lock_timeout. */
+export const LOCK_NOT_AVAILABLE = '55P03';
 
 /** The database ends a session left idle in its transaction this long (ms), letting its row lock go:
  * a replica that vanished mid-session (cut off, not closed) holds no key for longer. Longer than a
@@ -32,6 +42,14 @@ export interface Lane {
   stuck: boolean;
   /** Its `closes` when its connection was last given the idle-in-transaction limit (-1: never). */
   configured: number;
+  /** Its connection's backend process id, read with the idle-in-transaction limit. */
+  pid: number | undefined;
+  /** Queries sent on it that the database has not answered yet. */
+  pending: number;
+  /** Its connection's socket, opened here (none with TLS, where the driver opens its own): destroyed
+   * when the lane is dropped, so that a database that reads nothing (paused) leaves no half-closed
+   * socket behind until it resumes. */
+  socket: Socket | undefined;
 }
 
 /** The idle-in-transaction limit, set on a connection at its first use unless the URL, the role or the
@@ -39,7 +57,7 @@ export interface Lane {
  * session mode (PgBouncer) refuses a connection that starts with a parameter it does not know, and a
  * start parameter would override an operator's ALTER ROLE … SET. */
 const SET_IDLE_IN_TRANSACTION =
-  "SELECT set_config('idle_in_transaction_session_timeout', $1, false) WHERE current_setting('idle_in_transaction_session_timeout') = '0'";
+  "SELECT pg_backend_pid() AS pid, CASE WHEN current_setting('idle_in_transaction_session_timeout') = '0' THEN set_config('idle_in_transaction_session_timeout', $1, false) END AS idle";
 
 /** A session's connection: reserved on its lane, so the driver's idle and lifetime timers leave it
  * alone between the session's round trips. */
@@ -55,6 +73,9 @@ export class Lanes {
   private readonly all = new Set<Lane>();
   private readonly waiting: { resolve: (lane: Lane) => void; reject: (err: Error) => void }[] = [];
   private ended = false;
+  /** Backends of dropped lanes whose statements are to be cancelled, and whether that is under way. */
+  private readonly cancels: number[] = [];
+  private cancelling = false;
 
   constructor(
     private readonly url: string,
@@ -65,12 +86,15 @@ export class Lanes {
     readonly limitMs: number,
     /** The idle-in-transaction limit each connection is given (ms). */
     private readonly idleInTransactionMs: number,
+    /** How long a session waits for its tenant's row lock (ms). */
+    readonly lockWaitMs: number = LOCK_WAIT_MS,
   ) {}
 
   /** Give the lane's connection the idle-in-transaction limit, once per connection. */
   private async configure(lane: Lane, sql: Sql | ReservedSql): Promise<void> {
     if (lane.configured === lane.closes) return;
-    await this.trip(lane, sql.unsafe(SET_IDLE_IN_TRANSACTION, [String(this.idleInTransactionMs)]));
+    const [row] = await this.trip(lane, sql.unsafe<{ pid: number }[]>(SET_IDLE_IN_TRANSACTION, [String(this.idleInTransactionMs)]));
+    lane.pid = row?.pid;
     lane.configured = lane.closes;
   }
 
@@ -90,28 +114,70 @@ export class Lanes {
     const next = this.waiting.shift();
     if (next) next.resolve(lane);
     else this.idle.push(lane);
+    // The database answers: cancels waiting for that go now.
+    this.sendCancels();
   }
 
   /** End the lane's connection without waiting for it (it may never answer); the next user waiting
    * gets a new lane. */
-  drop(lane: Lane): void {
+  drop(lane: Lane, cancel = true): void {
     if (!this.all.delete(lane)) return;
-    lane.sql.end({ timeout: 0 }).catch(() => undefined);
+    // A statement still running there (a lock wait, say) is cancelled by the database: its backend
+    // would otherwise run on, holding its place in the lock's queue, after its client has gone.
+    // Asked on a connection of the pool once the database has answered one (a lane given back), or at
+    // once on one already open: a paused database costs no new connection for it.
+    if (cancel && lane.pending > 0 && lane.pid !== undefined && lane.configured === lane.closes) {
+      this.cancels.push(lane.pid);
+      if (this.idle.length) this.sendCancels();
+    }
+    // The driver's end only half-closes its socket, which stays open until the database reads it: it
+    // is destroyed once the driver has let the connection go (before, the driver would open another
+    // for a connection still starting).
+    lane.sql
+      .end({ timeout: 0 })
+      .catch(() => undefined)
+      .finally(() => lane.socket?.destroy());
     const next = this.ended ? undefined : this.waiting.shift();
     if (next) next.resolve(this.open());
   }
 
   /** A round trip on the lane, within the limit: past it, the lane is marked stuck and this rejects
    * with RoundTripTimeout (what the database answers later is ignored). */
-  trip<T>(lane: Lane, query: PromiseLike<T>): Promise<T> {
+  trip<T>(lane: Lane, query: PromiseLike<T>, extraMs = 0): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
+    const limit = this.limitMs + extraMs;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         lane.stuck = true;
-        reject(new RoundTripTimeout(this.limitMs));
-      }, this.limitMs);
+        reject(new RoundTripTimeout(limit));
+      }, limit);
     });
+    lane.pending++;
+    const answered = () => {
+      lane.pending--;
+    };
+    query.then(answered, answered);
     return Promise.race([query, late]).finally(() => clearTimeout(timer));
+  }
+
+  /** Ask the database to cancel the statements of the dropped lanes' backends, in one statement on a
+   * lane of the pool (one such statement at a time). Those that fail are not asked again: the
+   * backends' connections are gone, so each ends by itself once its statement does. */
+  private sendCancels(): void {
+    if (this.cancelling || this.ended || !this.cancels.length) return;
+    this.cancelling = true;
+    void (async () => {
+      try {
+        while (this.cancels.length && !this.ended) {
+          const pids = this.cancels.splice(0).map((p) => Math.trunc(Number(p)));
+          await this.run((sql) => sql.unsafe(`SELECT pg_cancel_backend(p) FROM unnest(ARRAY[${pids.join(', ')}]::int[]) AS p`), { cancel: false });
+        }
+      } catch {
+        this.cancels.length = 0;
+      } finally {
+        this.cancelling = false;
+      }
+    })();
   }
 
   /** A connection for a session, on a lane of its own, until finish(). */
@@ -129,12 +195,12 @@ export class Lanes {
 
   /** One round trip of a session, within the limit. A connection that closed since it was reserved
    * is not used: the driver cannot run a query on it, and the session's transaction went with it. */
-  roundTrip<T>(held: Held, run: (sql: ReservedSql) => PromiseLike<T>): Promise<T> {
+  roundTrip<T>(held: Held, run: (sql: ReservedSql) => PromiseLike<T>, extraMs = 0): Promise<T> {
     if (held.lane.closes !== held.closes) return Promise.reject(new Error('the connection closed during the session'));
     // A round trip of this session timed out (a journal read within it, say): what follows would queue
     // behind the unanswered one.
     if (held.lane.stuck) return Promise.reject(new RoundTripTimeout(this.limitMs));
-    return this.trip(held.lane, run(held.sql));
+    return this.trip(held.lane, run(held.sql), extraMs);
   }
 
   /** Give a session's connection back (`usable`: its transaction ended as the session meant). One
@@ -148,7 +214,7 @@ export class Lanes {
 
   /** One piece of work on a lane of its own, within the limit (`bounded: false`: schema migrations,
    * which may wait for another replica's). A lane whose connection failed is dropped. */
-  async run<T>(work: (sql: Sql) => PromiseLike<T>, opts: { bounded?: boolean } = {}): Promise<T> {
+  async run<T>(work: (sql: Sql) => PromiseLike<T>, opts: { bounded?: boolean; cancel?: boolean } = {}): Promise<T> {
     const lane = await this.take();
     try {
       await this.configure(lane, lane.sql);
@@ -158,37 +224,70 @@ export class Lanes {
     } catch (err) {
       // An error the database answered leaves the connection as it was (a transaction rolls back).
       if (err instanceof postgres.PostgresError) this.give(lane);
-      else this.drop(lane);
+      else this.drop(lane, opts.cancel !== false);
       throw err;
     }
   }
 
-  /** A lane's statements for work outside the sandbox's own (tests, tools): the first lane, shared. */
+  /** Statements for work outside the sandbox's own (tests, tools): an idle lane of the pool (the one
+   * idle longest), or, when every lane is in use, a connection of their own beside the pool. Never a
+   * lane a session holds (the statements would wait for it to end) nor one that is stuck or dropped. */
   first(): Sql {
-    return ([...this.all][0] ?? this.adopt(this.open())).sql;
+    const idle = this.idle.find((lane) => !lane.stuck && this.all.has(lane));
+    if (idle) return idle.sql;
+    if (!this.tools) {
+      this.tools = this.create();
+      // Given the idle-in-transaction limit as the pool's connections are, before its first statement.
+      this.tools.sql.unsafe(SET_IDLE_IN_TRANSACTION, [String(this.idleInTransactionMs)]).catch(() => undefined);
+    }
+    return this.tools.sql;
   }
+  private tools: Lane | undefined;
 
   async end(timeoutSeconds: number): Promise<void> {
     this.ended = true;
     for (const w of this.waiting.splice(0)) w.reject(new Error('the store is closed'));
-    await Promise.all([...this.all].map((lane) => lane.sql.end({ timeout: timeoutSeconds })));
-  }
-
-  private adopt(lane: Lane): Lane {
-    this.idle.push(lane);
-    return lane;
+    await Promise.all([...this.all, ...(this.tools ? [this.tools] : [])].map((lane) => lane.sql.end({ timeout: timeoutSeconds })));
   }
 
   private open(): Lane {
-    const lane: Lane = { sql: undefined as unknown as Sql, closes: 0, stuck: false, configured: -1 };
+    const lane = this.create();
+    this.all.add(lane);
+    return lane;
+  }
+
+  private create(): Lane {
+    const lane: Lane = { sql: undefined as unknown as Sql, closes: 0, stuck: false, configured: -1, pid: undefined, pending: 0, socket: undefined };
     (lane as { sql: Sql }).sql = postgres(this.url, {
       ...this.options,
       max: 1,
       onclose: () => {
         lane.closes++;
       },
+      ...(this.tls ? {} : { socket: this.connector(lane) }),
     });
-    this.all.add(lane);
     return lane;
+  }
+
+  /** Whether the URL (or PGSSLMODE) asks for TLS: the driver then opens its sockets itself (it sets
+   * the name TLS verifies on its own socket), and a dropped lane's socket is only half-closed. */
+  private get tls(): boolean {
+    this.usesTls ??= postgres(this.url, this.options).options.ssl !== false;
+    return this.usesTls;
+  }
+  private usesTls: boolean | undefined;
+
+  /** The driver's `socket` option: each (re)connection of the lane opens a socket here, as the driver
+   * would (a Unix socket path, or the hosts of the URL in turn), kept as the lane's. */
+  private connector(lane: Lane): (o: { path: string | false; host: string[]; port: number[] }) => Socket {
+    let next = 0;
+    return (o) => {
+      const i = next++ % o.host.length;
+      const socket = o.path ? connect(o.path) : connect(o.port[i]!, o.host[i]!);
+      // Where the driver's messages of a failed connection say it was going.
+      if (!o.path) Object.assign(socket, { host: o.host[i], port: o.port[i] });
+      lane.socket = socket;
+      return socket;
+    };
   }
 }

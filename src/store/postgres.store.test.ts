@@ -78,6 +78,19 @@ describe('postgres store across replicas', () => {
     expect(later.sql.options.connection).toEqual({ application_name: 'payments-sandbox' });
   });
 
+  it('answers statements outside its own work while a session holds every connection of its pool', async () => {
+    const store = await PostgresStore.open(await database(), { max: 1 });
+    opened.push(store);
+    const t = store.copy('t');
+    await t.begin('sandbox');
+    try {
+      const answer = await Promise.race([store.sql`SELECT 1 AS one`, new Promise((resolve) => setTimeout(() => resolve('no answer within 3 s'), 3000))]);
+      expect(answer).toEqual([{ one: 1 }]);
+    } finally {
+      await t.end();
+    }
+  });
+
   it('gives every replica the origin of the first one to start, even when they start together', async () => {
     const url = await database();
     const [a, b] = await replicas(url);

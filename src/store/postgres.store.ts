@@ -3,7 +3,7 @@
 // it up to date under the tenant's row lock at the start of each session (postgres.tenant.ts).
 // The schema is created and migrated on open (postgres.schema.ts).
 import type { Sql } from 'postgres';
-import { IDLE_IN_TRANSACTION_MS, Lanes, ROUND_TRIP_MS } from './postgres.lanes.js';
+import { IDLE_IN_TRANSACTION_MS, Lanes, LOCK_WAIT_MS, ROUND_TRIP_MS } from './postgres.lanes.js';
 import { migrate } from './postgres.schema.js';
 import { DEFAULT_POOL, poolSizeOf, urlSets } from './postgres.url.js';
 import { PostgresTenantStore } from './postgres.tenant.js';
@@ -22,6 +22,10 @@ export interface PostgresOptions {
    * letting its lock go (IDLE_IN_TRANSACTION_MS by default; a setting of the URL, the role or the
    * database wins). */
   idleInTransactionMs?: number;
+  /** Milliseconds a session waits for its tenant's row lock before the request is answered 503, its
+   * connection kept (LOCK_WAIT_MS by default; in proportion to `roundTripMs` when only that is
+   * given, since the lock's round trip may take both). */
+  lockWaitMs?: number;
 }
 
 export interface DueTenant {
@@ -52,6 +56,7 @@ export class PostgresStore implements Store {
       opts.roundTripMs ?? ROUND_TRIP_MS,
       // Set on each connection at its first use, unless the URL, the role or the database set one.
       opts.idleInTransactionMs ?? IDLE_IN_TRANSACTION_MS,
+      opts.lockWaitMs ?? (opts.roundTripMs === undefined ? LOCK_WAIT_MS : Math.round((opts.roundTripMs * LOCK_WAIT_MS) / ROUND_TRIP_MS)),
     );
     try {
       await lanes.run((sql) => migrate(sql), { bounded: false });

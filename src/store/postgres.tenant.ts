@@ -14,7 +14,7 @@
 // has a time limit: past it the session fails as when the database cannot be reached, and the
 // connection is dropped (its transaction, if the database ever reads on, is ended with it).
 import postgres, { type ReservedSql, type Sql } from 'postgres';
-import type { Held, Lanes } from './postgres.lanes.js';
+import { LOCK_NOT_AVAILABLE, type Held, type Lanes } from './postgres.lanes.js';
 import { int, lastResults, text } from './postgres.literal.js';
 import { NOT_PREPARED, preparing } from './postgres.prepared.js';
 import { mapFor, MemoryTenantStore, StoreUnavailableError, type JournalStore, type StoreOp } from './store.js';
@@ -160,7 +160,8 @@ export class PostgresTenantStore extends MemoryTenantStore {
       return (await this.sync(opened.row, opened.changes)) ? 'changed' : 'fresh';
     } catch (err) {
       await this.close('ROLLBACK');
-      this.at = -1;
+      // A lock wait past its limit read nothing: the copy stays as it was.
+      if ((err as { code?: string }).code !== LOCK_NOT_AVAILABLE) this.at = -1;
       this.release();
       throw unavailable(err);
     }
@@ -176,15 +177,19 @@ export class PostgresTenantStore extends MemoryTenantStore {
   ): Promise<{ row: Row | undefined; changes: ChangeRow[] | undefined }> {
     const id = text(this.id);
     const known = this.at >= 0;
+    // A session waits for the lock at most the lock limit (the database answers 55P03 past it, and
+    // the connection stays usable); its round trip may take that long on top of the usual limit.
+    const wait = how.skipLocked ? 0 : this.lanes.lockWaitMs;
     const statements = [
       how.begin ? 'BEGIN' : '',
+      how.begin && wait ? `SET LOCAL lock_timeout = ${int(wait)}` : '',
       how.create ? `EXECUTE sandbox_create(${id}, ${text(mode)}, ${int(this.now())})` : '',
       `EXECUTE ${how.skipLocked ? 'sandbox_lock_skip' : 'sandbox_lock'}(${id})`,
       known ? `EXECUTE sandbox_changes(${id}, ${int(this.at)})` : '',
     ].filter(Boolean);
     let reply: unknown;
     try {
-      reply = await this.trip((sql) => sql.unsafe(statements.join(';\n')));
+      reply = await this.trip((sql) => sql.unsafe(statements.join(';\n')), wait);
     } catch (err) {
       // A connection that has not prepared the session's statements: prepare them and begin again.
       if (!how.begin || (err as { code?: string }).code !== NOT_PREPARED) throw err;
@@ -192,7 +197,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
       const [, have] = lastResults<{ name: string }>(await this.trip((sql) => sql.unsafe('ROLLBACK;\nSELECT name FROM pg_prepared_statements')), 2);
       const missing = preparing(have.map((r) => r.name));
       if (missing) await this.trip((sql) => sql.unsafe(missing));
-      reply = await this.trip((sql) => sql.unsafe(statements.join(';\n')));
+      reply = await this.trip((sql) => sql.unsafe(statements.join(';\n')), wait);
     }
     const results = lastResults<Row | ChangeRow>(reply, known ? 2 : 1);
     return { row: results[0][0] as Row | undefined, changes: known ? (results[1] as ChangeRow[]) : undefined };
@@ -355,8 +360,8 @@ export class PostgresTenantStore extends MemoryTenantStore {
   }
 
   /** One round trip of the session, within the round-trip limit. */
-  private trip<T>(run: (sql: ReservedSql) => PromiseLike<T>): Promise<T> {
-    return this.lanes.roundTrip(this.conn!, run);
+  private trip<T>(run: (sql: ReservedSql) => PromiseLike<T>, extraMs = 0): Promise<T> {
+    return this.lanes.roundTrip(this.conn!, run, extraMs);
   }
 
   /** Apply what other sessions wrote since this copy's version; true when anything was read. */

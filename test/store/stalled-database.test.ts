@@ -5,9 +5,10 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tenantIdOf } from '../../src/engine/tenancy/tenants.js';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { PostgresStore, type PostgresOptions } from '../../src/store/postgres.store.js';
-import { createTestApp, KEY_B, payoutRequest, type TestApp } from '../support/app.js';
+import { createTestApp, KEY, KEY_B, payoutRequest, type TestApp } from '../support/app.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 
 const PAYOUTS = '/api/v1/partners/payouts';
@@ -23,17 +24,27 @@ class StallingProxy {
   private readonly server: Server;
   private readonly pairs = new Set<{ paused: boolean; kept: [Socket, Buffer][]; client: Socket; db: Socket }>();
   private hold: string | undefined;
+  private stallText: string | undefined;
+  private stalled = false;
+  /** Connections accepted so far. */
+  opened = 0;
 
   constructor(dbPort: number) {
     this.server = createServer((client) => {
+      this.opened++;
       const db = createConnection(dbPort, '127.0.0.1');
-      const pair = { paused: false, kept: [] as [Socket, Buffer][], client, db };
+      const pair = { paused: this.stalled, kept: [] as [Socket, Buffer][], client, db };
       this.pairs.add(pair);
       const forward = (from: Socket, to: Socket) =>
         from.on('data', (chunk) => {
           if (!pair.paused && from === client && this.hold !== undefined && chunk.includes(this.hold)) {
             this.hold = undefined;
             pair.paused = true;
+          }
+          if (!pair.paused && from === client && this.stallText !== undefined && chunk.includes(this.stallText)) {
+            this.stallText = undefined;
+            this.stalled = true;
+            for (const p of this.pairs) p.paused = true;
           }
           if (pair.paused) pair.kept.push([to, chunk]);
           else to.write(chunk);
@@ -62,8 +73,25 @@ class StallingProxy {
     this.hold = text;
   }
 
-  resume(): void {
+  /** From the next message that contains `text`, stop forwarding on every connection, those opened
+   * later included, until resume(). */
+  stallFrom(text: string): void {
+    this.stallText = text;
+  }
+
+  /** Stop reading from the replica's connections, as a stopped server whose kernel still acknowledges:
+   * not even their close is seen, until resume(). */
+  freeze(): void {
     for (const pair of this.pairs) {
+      pair.paused = true;
+      pair.client.pause();
+    }
+  }
+
+  resume(): void {
+    this.stalled = false;
+    for (const pair of this.pairs) {
+      pair.client.resume();
       pair.paused = false;
       for (const [to, chunk] of pair.kept.splice(0)) to.write(chunk);
     }
@@ -82,6 +110,8 @@ let pg: TestPostgres;
 let databases = 0;
 let proxy: StallingProxy;
 let stores: PostgresStore[] = [];
+/** The database of the latest replicas(), reached directly. */
+let directUrl = '';
 
 beforeAll(async () => {
   pg = await startPostgres();
@@ -94,19 +124,19 @@ afterEach(async () => {
 });
 
 /** Replica `a` through the proxy (one connection, the given limits), `b` directly, on a new database. */
-async function replicas(opts: PostgresOptions): Promise<{ a: TestApp; b: TestApp }> {
+async function replicas(opts: PostgresOptions): Promise<{ a: TestApp; b: TestApp; clock: ManualClock }> {
   const name = `stalled_${++databases}`;
   const admin = await PostgresStore.open(pg.url);
   await admin.sql.unsafe(`CREATE DATABASE ${name}`);
   await admin.close();
   proxy = new StallingProxy(pg.port);
   const port = await proxy.listen();
-  const direct = pg.url.replace(/\/postgres$/, `/${name}`);
+  const direct = (directUrl = pg.url.replace(/\/postgres$/, `/${name}`));
   const proxied = direct.replace(`:${pg.port}/`, `:${port}/`);
   stores = [await PostgresStore.open(proxied, { max: 1, ...opts }), await PostgresStore.open(direct)];
   const clock = new ManualClock();
   const [a, b] = await Promise.all(stores.map((store) => createTestApp({ store, clock })));
-  return { a, b };
+  return { a, b, clock };
 }
 
 /** The call's result and how long it took (ms). */
@@ -180,5 +210,130 @@ describe('a database that stops answering on an open connection', () => {
     const again = await a.call('POST', PAYOUTS, { body: payoutRequest('order-2') });
     expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, null]);
     expect((await b.call('GET', `${PAYOUTS}/order-2`)).body.data).toEqual(again.body.data);
+  });
+
+  it('stops a tick or a retention pass at the first tenant the database does not answer for, and logs the outage when it begins and ends', async () => {
+    const { a, clock } = await replicas({ roundTripMs: LIMIT_MS });
+    const keys = [KEY, KEY_B, 'sk_test_00000000000000000000000000000003'];
+    for (const key of keys) expect((await a.call('POST', PAYOUTS, { key, body: payoutRequest('order-1') })).status).toBe(201);
+    // A tick with the database answering (it starts the minute's retention pass, which ends first).
+    await a.tenants.tick();
+    await a.tenants.retain();
+    // Each payout's next move falls due: the tick finds three tenants.
+    clock.advance(31);
+
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      // The database stops answering once the tick opens its first tenant.
+      proxy.stallFrom('sandbox_lock_skip');
+      const before = proxy.opened;
+      await a.tenants.tick();
+      // One attempt: the tick gave up at the first tenant, opening no connection for the others.
+      expect(proxy.opened - before).toBe(0);
+      expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([
+        '[sandbox] background moves paused, retried every tick: the database is unavailable: no answer from the database within 1 s',
+      ]);
+      // The outage goes on: the next ticks try again (one connection each), and say nothing more.
+      await a.tenants.tick();
+      await a.tenants.tick();
+      expect(proxy.opened - before).toBe(2);
+      expect(errors).toHaveBeenCalledTimes(1);
+
+      // A retention pass over the three tenants stops at the first one too, saying so once.
+      errors.mockClear();
+      await a.tenants.retain();
+      expect(proxy.opened - before).toBe(3);
+      expect(errors.mock.calls.map((c) => String(c[0]))).toEqual(['[sandbox] retention pass failed:']);
+      expect(String(errors.mock.calls[0][1])).toContain('no answer from the database within 1 s');
+
+      // The database answers again: the tick says so, once.
+      errors.mockClear();
+      proxy.resume();
+      await a.tenants.tick();
+      expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/^\[sandbox\] background moves resumed: the database answers again \(after \d+ s\)$/)]);
+      await a.tenants.tick();
+      expect(errors).toHaveBeenCalledTimes(1);
+    } finally {
+      errors.mockRestore();
+    }
+    for (const key of keys) expect((await a.call('GET', `${PAYOUTS}/order-1`, { key })).body.data.status).toBe('PROCESSING');
+  });
+
+  it('destroys the socket of a connection it drops, though the database reads nothing (a paused server)', async () => {
+    const { a } = await replicas({ roundTripMs: LIMIT_MS });
+    const created = await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') });
+    expect(created.status).toBe(201);
+    const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+
+    // The proxy reads nothing more from the replica's connection, not even its close.
+    proxy.freeze();
+    const open = sockets();
+    const stalled = await a.call('GET', `${PAYOUTS}/order-1`);
+    expect(stalled.status).toBe(503);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Its socket is gone from this process: ending it politely would have left it half-closed,
+    // open until the database read the close.
+    expect(sockets()).toBe(open - 1);
+
+    proxy.resume();
+    const back = await a.call('GET', `${PAYOUTS}/order-1`);
+    expect([back.status, back.body.data]).toEqual([200, created.body.data]);
+  });
+});
+
+describe('a key held on another replica', () => {
+  /** Holds the key's row lock on a connection of a store of its own, as a long session would. */
+  async function holdKey(key: string) {
+    const own = await PostgresStore.open(directUrl);
+    stores.push(own);
+    const holder = await own.sql.reserve();
+    await holder`BEGIN`;
+    await holder`SELECT 1 FROM sandbox_tenants WHERE id = ${tenantIdOf(key)} FOR UPDATE`;
+    return async () => {
+      await holder`COMMIT`;
+      holder.release();
+    };
+  }
+  /** Backends of the database waiting for a lock. */
+  const waiting = async () =>
+    (await stores[1].sql<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)[0].n;
+
+  it('answers 503 to a request that waits for the key past the lock limit, and uses its connection again', async () => {
+    // The round-trip limit is longer than the lock limit: the database answers first.
+    const { a } = await replicas({ roundTripMs: 5000, lockWaitMs: 300 });
+    const created = await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') });
+    expect(created.status).toBe(201);
+    const connections = proxy.opened;
+
+    const release = await holdKey(KEY);
+    const [waited, took] = await timed(() => a.call('GET', `${PAYOUTS}/order-1`));
+    expect([waited.status, waited.headers.get('retry-after'), waited.body.error?.code]).toEqual([503, '1', 'SERVICE_UNAVAILABLE']);
+    expect(took).toBeLessThan(5000);
+    // Its backend waits no more, and the replica's connection (a pool of one) is kept.
+    expect(await waiting()).toBe(0);
+    await release();
+
+    const read = await a.call('GET', `${PAYOUTS}/order-1`);
+    expect([read.status, read.body.data]).toEqual([200, created.body.data]);
+    expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-2') })).status).toBe(201);
+    expect(proxy.opened).toBe(connections);
+  });
+
+  it('asks the database to cancel the statement of a connection it drops, so its backend stops waiting for the lock', async () => {
+    const { a } = await replicas({ roundTripMs: LIMIT_MS });
+    expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
+    const release = await holdKey(KEY);
+    try {
+      // A retention pass's drop of the tenant waits for its lock, past the round-trip limit.
+      await expect(stores[0].dropIdle(tenantIdOf(KEY), Number.MAX_SAFE_INTEGER)).rejects.toThrow('no answer from the database within 1 s');
+      expect(await waiting()).toBe(1);
+      // Once the database has answered the replica again (another key's request), the dropped
+      // connection's statement is cancelled: its backend no longer waits for the lock.
+      expect((await a.call('POST', PAYOUTS, { key: KEY_B, body: payoutRequest('order-b') })).status).toBe(201);
+      await expect.poll(waiting, { timeout: MARGIN_MS }).toBe(0);
+    } finally {
+      await release();
+    }
+    expect((await a.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
   });
 });

@@ -18,6 +18,7 @@ import { BoundedMap } from '../../kernel/bounded-map.js';
 import { TenantRandom, tenantSeed } from '../../kernel/random.js';
 import type { PostgresStore } from '../../store/postgres.store.js';
 import type { PostgresTenantStore } from '../../store/postgres.tenant.js';
+import { StoreUnavailableError } from '../../store/store.js';
 import { sweepTenant } from './retention.js';
 import { RELOADED_BY_ID, Tenant, type Mode, type TenantEnv } from './tenant.js';
 
@@ -35,6 +36,8 @@ export class SharedTenants {
    * so the request begins its next session on the same object. */
   private readonly away = new Set<Tenant>();
   private readonly now = () => this.env.clock.now();
+  /** When the tick last found the database unavailable, since it last answered (real ms). */
+  private outageSince: number | undefined;
 
   constructor(
     private readonly store: PostgresStore,
@@ -144,18 +147,33 @@ export class SharedTenants {
     return this.byId.values();
   }
 
-  /** Apply the due moves of every tenant whose next move has come, on whichever replica gets it. */
+  /** Apply the due moves of every tenant whose next move has come, on whichever replica gets it. The
+   * tick stops at the first tenant the database does not answer for (the next tick tries again), and
+   * an outage is logged when it begins and when it ends, not at every tick. */
   async tick(): Promise<void> {
-    for (const { id, mode } of await this.store.due(this.env.clock.now(), DUE_BATCH)) {
-      await this.inSession(
-        id,
-        mode as Mode,
-        (t) => {
-          t.catchUp();
-          this.env.overdue?.resume(t);
-        },
-        'background moves',
-      );
+    try {
+      for (const { id, mode } of await this.store.due(this.env.clock.now(), DUE_BATCH)) {
+        await this.inSession(
+          id,
+          mode as Mode,
+          (t) => {
+            t.catchUp();
+            this.env.overdue?.resume(t);
+          },
+          'background moves',
+        );
+      }
+    } catch (err) {
+      if (!(err instanceof StoreUnavailableError)) throw err;
+      if (this.outageSince === undefined) {
+        this.outageSince = Date.now();
+        console.error(`[sandbox] background moves paused, retried every tick: ${err.message}`);
+      }
+      return;
+    }
+    if (this.outageSince !== undefined) {
+      console.error(`[sandbox] background moves resumed: the database answers again (after ${Math.round((Date.now() - this.outageSince) / 1000)} s)`);
+      this.outageSince = undefined;
     }
   }
 
@@ -169,7 +187,8 @@ export class SharedTenants {
         if (stopped()) return;
         const t = this.byId.get(id);
         if (t && ((t.store as PostgresTenantStore).held || this.away.has(t) || this.options.busy?.(t))) continue;
-        if (await this.store.dropIdle(id, before).catch(() => false)) {
+        // A database that does not answer ends the pass (logged once); the next pass tries again.
+        if (await this.store.dropIdle(id, before).catch((err: unknown) => (err instanceof StoreUnavailableError ? Promise.reject(err) : false))) {
           this.byId.delete(id);
         }
       }
@@ -186,16 +205,23 @@ export class SharedTenants {
     }
   }
 
+  /** One tenant's background work in a session. A failure of the work is logged and the caller goes
+   * on with the next tenant; a database that does not answer (StoreUnavailableError) is rethrown, so
+   * that a pass stops there instead of waiting the round-trip limit once per tenant. */
   private async inSession(id: string, mode: Mode, work: (t: Tenant) => void, what: string): Promise<void> {
     let t: Tenant | undefined;
+    const failed = (err: unknown) => {
+      if (err instanceof StoreUnavailableError) throw err;
+      console.error(`[sandbox] ${what} of tenant ${id} failed:`, err);
+    };
     try {
       t = await this.open(id, mode, true);
       if (!t) return;
       work(t);
     } catch (err) {
-      console.error(`[sandbox] ${what} of tenant ${id} failed:`, err);
+      failed(err);
     } finally {
-      if (t) await this.end(t).catch((err: unknown) => console.error(`[sandbox] ${what} of tenant ${id} failed:`, err));
+      if (t) await this.end(t).catch(failed);
     }
   }
 
