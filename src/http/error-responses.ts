@@ -14,7 +14,7 @@ export function toSandboxError(err: unknown): SandboxError {
   if (err instanceof SandboxError) return err;
   // A read of the shared database within the request (a journal listing) failed: as when the key's
   // session could not begin, 503 and safe to retry.
-  if (err instanceof StoreUnavailableError) return databaseUnavailable(false);
+  if (err instanceof StoreUnavailableError) return err.lockWait ? keyBusy() : databaseUnavailable(false);
   if (err instanceof HTTPException) {
     if (err.status === 400 && /json/i.test(err.message)) {
       return new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON (UTF-8 text). Send a JSON object with Content-Type: application/json.', [
@@ -42,6 +42,16 @@ export function databaseUnavailable(writing: boolean): SandboxError {
     : "The sandbox's database cannot be reached at the moment, so nothing of this request was done. Retry it shortly.";
   return new SandboxError('SERVICE_UNAVAILABLE', message, [], { 'Retry-After': '1' });
 }
+
+/** The key's lock was held by another of its requests past the lock limit (a shared store): 503, and
+ * nothing was done. */
+export const keyBusy = () =>
+  new SandboxError(
+    'SERVICE_UNAVAILABLE',
+    "Another request of this API key held its data for longer than this request may wait (a clock advance waiting for webhook attempts, on another replica), so nothing of this request was done. Retry it shortly.",
+    [],
+    { 'Retry-After': '1' },
+  );
 
 export const payloadTooLarge = () =>
   new SandboxError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB. Send a smaller body.', [{ field: 'body', issue: 'is larger than 1 MiB' }]);

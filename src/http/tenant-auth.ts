@@ -7,7 +7,7 @@ import { BoundedMap } from '../kernel/bounded-map.js';
 import { SandboxError } from '../kernel/errors.js';
 import { StoreLoadError } from '../store/file.format.js';
 import { StoreUnavailableError } from '../store/store.js';
-import { databaseUnavailable, renderError } from './error-responses.js';
+import { databaseUnavailable, keyBusy, renderError } from './error-responses.js';
 import { replaceResponse } from './framework.js';
 import type { Tenants } from '../engine/tenancy/tenants.js';
 import type { Mode, Tenant } from '../engine/tenancy/tenant.js';
@@ -155,6 +155,7 @@ let lastOutage = 0;
 /** The shared database cannot be reached: 503, and the request is safe to retry. Logged at most once
  * a minute, however many requests meet the outage. */
 function unavailable(writing: boolean, err: StoreUnavailableError): SandboxError {
+  if (err.lockWait) return keyBusy();
   if (Date.now() - lastOutage > 60_000) {
     lastOutage = Date.now();
     console.error('[sandbox]', err.message);

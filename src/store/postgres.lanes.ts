@@ -8,15 +8,15 @@
 import { connect, type Socket } from 'node:net';
 import postgres, { type Options, type ReservedSql, type Sql } from 'postgres';
 
-/** The longest a round trip may take before the database is taken for unreachable (ms). A session's
- * lock round trip may take LOCK_WAIT_MS more. */
+/** The longest a round trip may take before the database is taken for unreachable (ms). */
 export const ROUND_TRIP_MS = 20_000;
 
 /** The longest a session waits for its tenant's row lock (ms), set as the transaction's lock_timeout:
- * past it the database answers SQLSTATE 55P03 and the request 503, its connection kept. The lock's
- * round trip may take this plus ROUND_TRIP_MS, so that a healthy database answers it first. Two
- * advances of a key (15 s each) on other replicas fit before it. */
-export const LOCK_WAIT_MS = 30_000;
+ * past it the database answers SQLSTATE 55P03 and the request 503, its connection kept. Below the
+ * round-trip limit, so that a healthy database answers first and a database that stops answering is
+ * still found out within the limit; above an advance's 15 s of webhook attempts, so one advance of
+ * the key on another replica fits before it. */
+export const LOCK_WAIT_MS = 18_000;
 
 /** SQLSTATE lock_not_available: a lock wait passed lock_timeout. */
 export const LOCK_NOT_AVAILABLE = '55P03';
@@ -143,9 +143,9 @@ export class Lanes {
 
   /** A round trip on the lane, within the limit: past it, the lane is marked stuck and this rejects
    * with RoundTripTimeout (what the database answers later is ignored). */
-  trip<T>(lane: Lane, query: PromiseLike<T>, extraMs = 0): Promise<T> {
+  trip<T>(lane: Lane, query: PromiseLike<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
-    const limit = this.limitMs + extraMs;
+    const limit = this.limitMs;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         lane.stuck = true;
@@ -195,12 +195,12 @@ export class Lanes {
 
   /** One round trip of a session, within the limit. A connection that closed since it was reserved
    * is not used: the driver cannot run a query on it, and the session's transaction went with it. */
-  roundTrip<T>(held: Held, run: (sql: ReservedSql) => PromiseLike<T>, extraMs = 0): Promise<T> {
+  roundTrip<T>(held: Held, run: (sql: ReservedSql) => PromiseLike<T>): Promise<T> {
     if (held.lane.closes !== held.closes) return Promise.reject(new Error('the connection closed during the session'));
     // A round trip of this session timed out (a journal read within it, say): what follows would queue
     // behind the unanswered one.
     if (held.lane.stuck) return Promise.reject(new RoundTripTimeout(this.limitMs));
-    return this.trip(held.lane, run(held.sql), extraMs);
+    return this.trip(held.lane, run(held.sql));
   }
 
   /** Give a session's connection back (`usable`: its transaction ended as the session meant). One

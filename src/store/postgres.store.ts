@@ -24,7 +24,7 @@ export interface PostgresOptions {
   idleInTransactionMs?: number;
   /** Milliseconds a session waits for its tenant's row lock before the request is answered 503, its
    * connection kept (LOCK_WAIT_MS by default; in proportion to `roundTripMs` when only that is
-   * given, since the lock's round trip may take both). */
+   * given, so that it stays below the round trip's limit). */
   lockWaitMs?: number;
 }
 

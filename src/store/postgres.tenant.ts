@@ -178,7 +178,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
     const id = text(this.id);
     const known = this.at >= 0;
     // A session waits for the lock at most the lock limit (the database answers 55P03 past it, and
-    // the connection stays usable); its round trip may take that long on top of the usual limit.
+    // the connection stays usable), within the round trip's own limit.
     const wait = how.skipLocked ? 0 : this.lanes.lockWaitMs;
     const statements = [
       how.begin ? 'BEGIN' : '',
@@ -189,7 +189,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
     ].filter(Boolean);
     let reply: unknown;
     try {
-      reply = await this.trip((sql) => sql.unsafe(statements.join(';\n')), wait);
+      reply = await this.trip((sql) => sql.unsafe(statements.join(';\n')));
     } catch (err) {
       // A connection that has not prepared the session's statements: prepare them and begin again.
       if (!how.begin || (err as { code?: string }).code !== NOT_PREPARED) throw err;
@@ -197,7 +197,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
       const [, have] = lastResults<{ name: string }>(await this.trip((sql) => sql.unsafe('ROLLBACK;\nSELECT name FROM pg_prepared_statements')), 2);
       const missing = preparing(have.map((r) => r.name));
       if (missing) await this.trip((sql) => sql.unsafe(missing));
-      reply = await this.trip((sql) => sql.unsafe(statements.join(';\n')), wait);
+      reply = await this.trip((sql) => sql.unsafe(statements.join(';\n')));
     }
     const results = lastResults<Row | ChangeRow>(reply, known ? 2 : 1);
     return { row: results[0][0] as Row | undefined, changes: known ? (results[1] as ChangeRow[]) : undefined };
@@ -360,8 +360,8 @@ export class PostgresTenantStore extends MemoryTenantStore {
   }
 
   /** One round trip of the session, within the round-trip limit. */
-  private trip<T>(run: (sql: ReservedSql) => PromiseLike<T>, extraMs = 0): Promise<T> {
-    return this.lanes.roundTrip(this.conn!, run, extraMs);
+  private trip<T>(run: (sql: ReservedSql) => PromiseLike<T>): Promise<T> {
+    return this.lanes.roundTrip(this.conn!, run);
   }
 
   /** Apply what other sessions wrote since this copy's version; true when anything was read. */

@@ -44,8 +44,11 @@ export interface JournalStore {
 /** The database behind a shared store cannot be reached (or failed mid-write): nothing of the work
  * in hand was kept, and a retry may succeed once it is back. */
 export class StoreUnavailableError extends Error {
+  /** The database answered, but the tenant's lock was held past the lock limit (SQLSTATE 55P03). */
+  readonly lockWait: boolean;
   constructor(cause: unknown) {
     super(`the database is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.lockWait = (cause as { code?: unknown } | undefined)?.code === '55P03';
   }
 }
 

@@ -308,6 +308,9 @@ describe('a key held on another replica', () => {
     const release = await holdKey(KEY);
     const [waited, took] = await timed(() => a.call('GET', `${PAYOUTS}/order-1`));
     expect([waited.status, waited.headers.get('retry-after'), waited.body.error?.code]).toEqual([503, '1', 'SERVICE_UNAVAILABLE']);
+    expect(waited.body.message).toBe(
+      'Another request of this API key held its data for longer than this request may wait (a clock advance waiting for webhook attempts, on another replica), so nothing of this request was done. Retry it shortly.',
+    );
     expect(took).toBeLessThan(5000);
     // Its backend waits no more, and the replica's connection (a pool of one) is kept.
     expect(await waiting()).toBe(0);
