@@ -5,28 +5,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { HeapBudget, type HeapGauge } from '../../src/kernel/heap-budget.js';
+import { HeapBudget } from '../../src/kernel/heap-budget.js';
 import { LowdbStore } from '../../src/store/lowdb.store.js';
 import { afterThisTest } from '../support/cleanup.js';
 import { createTestApp, KEY, KEY_B, payoutRequest, type TestApp } from '../support/app.js';
 import { fx, instruction, rejection } from '../support/fx.js';
-
-const MB = 2 ** 20;
-
-/** A heap of 1,000 MB whose use the test sets; a full collection leaves `live` of it. */
-function gauge() {
-  const g = { inUse: 100 * MB, live: 100 * MB, at: 0, collections: 0 };
-  const heap: HeapGauge = {
-    used: () => g.inUse,
-    limit: () => 1000 * MB,
-    collect: () => {
-      g.collections++;
-      g.inUse = g.live;
-    },
-    now: () => g.at,
-  };
-  return { g, heap };
-}
+import { gauge, MB } from '../support/heap.js';
 
 describe('the budget over a gauge', () => {
   it('is reached only when a full collection leaves the heap past it', () => {

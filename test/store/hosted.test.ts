@@ -14,7 +14,10 @@ import { PostgresStore } from '../../src/store/postgres.store.js';
 import type { MemoryTenantStore } from '../../src/store/store.js';
 import type { PostgresTenantStore } from '../../src/store/postgres.tenant.js';
 import { tenantIdOf } from '../../src/engine/tenancy/tenants.js';
+import { HeapBudget } from '../../src/kernel/heap-budget.js';
 import { advance, createTestApp, KEY, KEY_B, type TestApp } from '../support/app.js';
+import { afterThisTest } from '../support/cleanup.js';
+import { gauge, MB } from '../support/heap.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { receiver } from '../support/webhooks.js';
 import { INTENT, QUOTE } from '../support/quotes.js';
@@ -35,6 +38,8 @@ let stores: PostgresStore[] = [];
 let a: TestApp;
 let b: TestApp;
 let outboxes: Outbox[] = [];
+/** The database of the current test. */
+let dbUrl = '';
 
 beforeAll(async () => {
   pg = await startPostgres();
@@ -46,7 +51,7 @@ beforeEach(async () => {
   const admin = await PostgresStore.open(pg.url);
   await admin.sql.unsafe(`CREATE DATABASE ${name}`);
   await admin.close();
-  const url = pg.url.replace(/\/postgres$/, `/${name}`);
+  const url = (dbUrl = pg.url.replace(/\/postgres$/, `/${name}`));
   stores = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
   const clock = new ManualClock();
   outboxes = [new Outbox(), new Outbox()];
@@ -394,6 +399,30 @@ describe('a key on a replica', () => {
   it('is the key everywhere: another key on the other replica sees nothing of it', async () => {
     await a.call('POST', PAYOUTS, { body: payout() });
     expect((await b.call('GET', `${PAYOUTS}/order-1`, { key: KEY.replace(/1$/, '9') })).status).toBe(404);
+  });
+});
+
+describe('a replica past its memory budget', () => {
+  it('forgets the copies of its idle keys and refuses creates, while both keys read on', async () => {
+    const { g, heap } = gauge();
+    const budget = new HeapBudget(0.75, heap);
+    const c = await createTestApp({ store: await PostgresStore.open(dbUrl), heap: budget });
+    afterThisTest(() => c.store.close());
+    expect((await c.call('POST', PAYOUTS, { body: payout() })).status).toBe(201);
+    expect((await c.call('POST', PAYOUTS, { key: KEY_B, body: payout() })).status).toBe(201);
+    expect([...c.tenants.loaded()].map((t) => t.id).sort()).toEqual([tenantIdOf(KEY), tenantIdOf(KEY_B)].sort());
+    g.inUse = g.live = 800 * MB;
+    g.at = 10_000;
+    budget.sample();
+    // A session of one key ends, and the other's idle copy goes: its data stay in the database.
+    expect((await c.call('GET', `${PAYOUTS}/order-1`, { key: KEY_B })).status).toBe(200);
+    expect([...c.tenants.loaded()].map((t) => t.id)).toEqual([tenantIdOf(KEY_B)]);
+    const read = await c.call('GET', `${PAYOUTS}/order-1`);
+    expect([read.status, read.body.data.reference]).toEqual([200, 'order-1']);
+    const refused = await c.call('POST', PAYOUTS, { body: payout({ reference: 'order-2' }) });
+    expect([refused.status, refused.headers.get('retry-after'), refused.body.error.code]).toEqual([503, '10', 'SERVICE_UNAVAILABLE']);
+    // The other replica, within its budget, creates for the key.
+    expect((await a.call('POST', PAYOUTS, { body: payout({ reference: 'order-2' }) })).status).toBe(201);
   });
 });
 

@@ -124,11 +124,12 @@ export class SharedTenants {
     }
   }
 
-  /** Past --max-tenants copies, forget the least recently used idle ones: their data stay in the
-   * database, and the next session reads them whole. */
+  /** Past --max-tenants copies, forget the least recently used idle ones, and all but the latest used
+   * while the heap is past its budget: their data stay in the database, and the next session reads
+   * them whole. */
   private forgetCopies(): void {
-    const max = this.options.maxLoaded;
-    if (!max || this.byId.size <= max) return;
+    const max = this.env.heap?.over() ? 1 : this.options.maxLoaded || undefined;
+    if (max === undefined || this.byId.size <= max) return;
     let over = this.byId.size - max;
     for (const [id, t] of this.byId) {
       if (over <= 0) break;
