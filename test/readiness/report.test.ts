@@ -542,6 +542,23 @@ describe('polling-moderate and the keys apart', () => {
     expect(check(r, 'retry-after-honoured').status).toBe('not_exercised');
   });
 
+  it('counts the reads of a withdrawal read back in either letter case as reads of one resource', async () => {
+    const t = await createTestApp();
+    expect((await t.call('PUT', '/_sandbox/webhooks', { body: { url: 'https://example.com/hooks' } })).status).toBe(200);
+    const made = await t.call('POST', WITHDRAWAL, { body: withdrawal(), headers: { 'idempotency-key': 'wd-poll-1' } });
+    expect(made.status).toBe(201);
+    const reference = made.body.reference as string;
+    for (let i = 0; i < 60; i++) {
+      const written = i % 2 ? reference.toLowerCase() : reference;
+      expect((await t.call('GET', `${WITHDRAWAL}/${written}`)).status).toBe(200);
+    }
+    expect(check(await report(t), 'polling-moderate').status).toBe('passed');
+    expect((await t.call('GET', `${WITHDRAWAL}/${reference.toLowerCase()}`)).status).toBe(200);
+    const c = check(await report(t), 'polling-moderate');
+    expect(c.status).toBe('failed');
+    expect(c.evidence.at(-1)).toMatchObject({ path: `${WITHDRAWAL}/${reference.toLowerCase()}`, note: 'read 61 times within 0 s' });
+  });
+
   it('passes at 60 reads of a resource within a minute while a webhook is set, fails at the 61st, and judges each key apart', async () => {
     const t = await createTestApp();
     const OTHER = 'sk_test_other_key_of_the_same_partner';

@@ -272,13 +272,14 @@ export class Observations {
     if (shown !== undefined && r.webhookSet) {
       // Polling, while a webhook is set: a read of one resource (an answer with a status) less than a
       // minute after the read READS_ALLOWED before it is one too many, wherever the minute begins.
-      let w = this.reads.get(o.path);
-      if (!w) this.reads.set(o.path, (w = { times: new Float64Array(READS_FIRST), count: 0, placed: o.now }));
+      const read = readKeyOf(o);
+      let w = this.reads.get(read);
+      if (!w) this.reads.set(read, (w = { times: new Float64Array(READS_FIRST), count: 0, placed: o.now }));
       else if (o.now - w.placed >= READ_WINDOW_MS) {
-        // Once a minute a path still read becomes the newest entry: the path read longest ago goes
+        // Once a minute a resource still read becomes the newest entry: the one read longest ago goes
         // first when the map is full.
-        this.reads.delete(o.path);
-        this.reads.set(o.path, w);
+        this.reads.delete(read);
+        this.reads.set(read, w);
         w.placed = o.now;
       }
       const slot = w.count % READS_ALLOWED;
@@ -414,6 +415,18 @@ function stateRead(response: unknown): string | undefined {
   if (!record || typeof record !== 'object' || Array.isArray(record)) return undefined;
   const status = (record as { status?: unknown }).status;
   return typeof status === 'string' ? status : undefined;
+}
+
+/** The resource a read showed, for counting its reads: the path with the id (or reference) its answer
+ * gives in place of the last segment, so that an id the sandbox finds in any letter case (a withdrawal's, a
+ * bulk file's) is one resource however it is written; the path itself when the answer gives none. */
+function readKeyOf(o: Observed): string {
+  const answer = o.response;
+  if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return o.path;
+  const record = 'data' in answer ? (answer as { data?: unknown }).data : answer;
+  const named = record && typeof record === 'object' && !Array.isArray(record) ? (record as { id?: unknown; reference?: unknown }) : undefined;
+  const id = typeof named?.id === 'string' ? named.id : named?.reference;
+  return typeof id === 'string' ? `${o.path.slice(0, o.path.lastIndexOf('/') + 1)}${id}` : o.path;
 }
 
 const asBody = (v: unknown): Body => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
