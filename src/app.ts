@@ -180,6 +180,7 @@ export function createApp(deps: AppDeps) {
         budgetMs: deps.advanceWaitMs ?? 15_000,
       },
       seed: config.seed,
+      heap,
     }),
   );
   for (const d of modules) if (d.routes) app.route('/', d.routes);

@@ -38,6 +38,8 @@ export interface SandboxServer {
   scenario: LoadedScenario;
   /** The accepted keys, when --keys limits them. */
   keys?: ReadonlySet<string>;
+  /** The process's memory budget (--heap-budget): its size and the heap limit, in MB; undefined when off. */
+  memory?: { budgetMb: number; limitMb: number; percent: number };
   /** Stop accepting, let requests in flight finish, flush the store. The same promise on every call;
    * it rejects when the store could not be flushed. */
   close(): Promise<void>;
@@ -121,6 +123,7 @@ export async function startServer(config: Config, opts: ServerOptions = {}): Pro
     port: info.port,
     scenario: scenarios.startDefault,
     keys,
+    memory: heap.bytes ? heap.figures() : undefined,
     close: () =>
       (closing ??= (async () => {
         clearInterval(tick);

@@ -5,6 +5,7 @@ import type { JournalEntry } from '../engine/requests/journal.js';
 import { compileGlob } from '../engine/scenario/scenario.glob.js';
 import { iso, LAST_CLOCK_INSTANT } from '../kernel/clock.js';
 import { SandboxError } from '../kernel/errors.js';
+import type { HeapBudget } from '../kernel/heap-budget.js';
 import { parseJsonBody } from '../kernel/json-budget.js';
 import { validationError } from '../kernel/validation.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
@@ -128,6 +129,8 @@ export interface AdminOptions {
   events: EventCatalog;
   startedAt: number;
   storeKind: 'memory' | 'lowdb' | 'postgres';
+  /** The process's memory budget, which health shows. */
+  heap?: HeapBudget;
 }
 
 const health = createRoute({
@@ -227,7 +230,13 @@ export function adminRoutes(opts: AdminOptions) {
   return newRouter()
     .openapi(health, (c) =>
       c.json(
-        { status: 'ok' as const, uptimeSeconds: Math.round((Date.now() - opts.startedAt) / 1000), store: opts.storeKind, seed: opts.seed ?? null },
+        {
+          status: 'ok' as const,
+          uptimeSeconds: Math.round((Date.now() - opts.startedAt) / 1000),
+          store: opts.storeKind,
+          seed: opts.seed ?? null,
+          memory: { budgetMb: opts.heap?.bytes ? opts.heap.figures().budgetMb : null, full: opts.heap?.over() ?? false },
+        },
         200,
       ),
     )

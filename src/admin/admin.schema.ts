@@ -12,6 +12,12 @@ export const Health = z
     uptimeSeconds: z.number(),
     store: z.enum(['memory', 'lowdb', 'postgres']),
     seed: z.number().int().nullable().openapi({ description: 'The seed ids, names, rates and fault draws derive from; start again with --seed to replay a run' }),
+    memory: z
+      .object({
+        budgetMb: z.number().int().nullable().openapi({ description: 'The live heap every key together may fill (--heap-budget); null when the budget is off' }),
+        full: z.boolean().openapi({ description: 'true while the live heap is past the budget: creates and keys first seen get 503 with Retry-After, reads go on' }),
+      })
+      .openapi({ description: "The process's memory budget" }),
   })
   .openapi('Health');
 

@@ -6,6 +6,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { EventCatalog } from '../engine/registry/events.js';
 import type { Resource } from '../engine/registry/resource.js';
 import type { ScenarioRegistry } from '../engine/scenario/scenario.registry.js';
+import type { HeapBudget } from '../kernel/heap-budget.js';
 import type { AppEnv } from '../http/types.js';
 import { newRouter } from '../http/openapi.js';
 import { adminRoutes, type Settle } from './admin.routes.js';
@@ -27,13 +28,15 @@ export interface ControlOptions {
   settle?: Settle;
   /** The seed the server runs with, shown by health. */
   seed?: number;
+  /** The process's memory budget, shown by health. */
+  heap?: HeapBudget;
 }
 
 export function controlRoutes(opts: ControlOptions) {
   const simulators = new Map(opts.resources.flatMap((r) => (r.simulator ? [[r.segment, r.simulator] as const] : [])));
   const router = newRouter()
     .route('/', scenarioRoutes(opts.scenarios))
-    .route('/', adminRoutes({ simulators, events: opts.events, startedAt: opts.startedAt, storeKind: opts.storeKind, settle: opts.settle, seed: opts.seed }))
+    .route('/', adminRoutes({ simulators, events: opts.events, startedAt: opts.startedAt, storeKind: opts.storeKind, settle: opts.settle, seed: opts.seed, heap: opts.heap }))
     .route('/', resourceRoutes(opts.resources));
   for (const routes of opts.domainRoutes) router.route('/', routes);
   return router;

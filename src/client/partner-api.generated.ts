@@ -1190,6 +1190,13 @@ export interface components {
             store: "memory" | "lowdb" | "postgres";
             /** @description The seed ids, names, rates and fault draws derive from; start again with --seed to replay a run */
             seed: number | null;
+            /** @description The process's memory budget */
+            memory: {
+                /** @description The live heap every key together may fill (--heap-budget); null when the budget is off */
+                budgetMb: number | null;
+                /** @description true while the live heap is past the budget: creates and keys first seen get 503 with Retry-After, reads go on */
+                full: boolean;
+            };
         };
         ResetResult: {
             /** @enum {string} */

@@ -148,6 +148,11 @@ describe('GET /_sandbox/health', () => {
     const t = await createTestApp({ config: { seed: 42 } });
     expect((await t.call('GET', '/_sandbox/health', { key: null })).body).toMatchObject({ status: 'ok', seed: 42 });
   });
+
+  it('shows the memory budget off at 0 %', async () => {
+    const t = await createTestApp({ config: { heapBudget: 0 } });
+    expect((await t.call('GET', '/_sandbox/health', { key: null })).body.memory).toEqual({ budgetMb: null, full: false });
+  });
 });
 
 /** A base clock that moves on a millisecond each time it is read, as real time does while a request runs. */

@@ -19,6 +19,7 @@ it('refuses creates past the budget with 503, serves reads, and creates again af
   // A heap of about 150 MB, half of it the budget: seven or so 10,000-row files fill it.
   running = await startServer(['--heap-budget', '50'], { NODE_OPTIONS: '--max-old-space-size=96' });
   const { url } = running;
+  expect(running.output()).toMatch(/ {2}memory: {3}\d+ MB of live heap for all keys \(50 % of the \d+ MB heap limit\); past it creates and keys first seen get 503\n/);
   let refused: Response | undefined;
   let uploaded = 0;
   for (; uploaded < 40; uploaded++) {
@@ -37,8 +38,10 @@ it('refuses creates past the budget with 503, serves reads, and creates again af
   expect(body.error.code).toBe('SERVICE_UNAVAILABLE');
   expect(body.message).toMatch(/^This sandbox holds as much as its memory allows \(\d+ MB in use against a budget of \d+ MB, 50 % of its \d+ MB heap\)/);
 
-  // The process lives, and a key that holds resources reads them.
-  expect((await fetch(`${url}/_sandbox/health`)).status).toBe(200);
+  // The process lives, says it is full, and a key that holds resources reads them.
+  const health = await fetch(`${url}/_sandbox/health`);
+  expect(health.status).toBe(200);
+  expect(((await health.json()) as { memory: unknown }).memory).toEqual({ budgetMb: expect.any(Number), full: true });
   const listed = await fetch(`${url}/_sandbox/resources?limit=1`, { headers: headers(keyOf(0)) });
   expect(listed.status).toBe(200);
 

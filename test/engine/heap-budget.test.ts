@@ -86,6 +86,7 @@ describe('creates and keys past the budget', () => {
     const refused = await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('after') });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('10');
+    expect((await t.call('GET', '/_sandbox/health', { key: null })).body.memory).toEqual({ budgetMb: 750, full: true });
     expect(refused.body.error).toEqual({ type: 'api_error', code: 'SERVICE_UNAVAILABLE', details: [] });
     expect(refused.body.message).toBe(
       'This sandbox holds as much as its memory allows (800 MB in use against a budget of 750 MB, 75 % of its 1000 MB heap), ' +
@@ -100,6 +101,7 @@ describe('creates and keys past the budget', () => {
     g.at += 1000;
     expect((await t.call('POST', '/_sandbox/reset')).status).toBe(200);
     expect(budget.over()).toBe(false);
+    expect((await t.call('GET', '/_sandbox/health', { key: null })).body.memory).toEqual({ budgetMb: 750, full: false });
     expect((await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('after') })).status).toBe(201);
   });
 
