@@ -11,6 +11,7 @@ import { afterThisTest } from '../support/cleanup.js';
 import { createTestApp, KEY, KEY_B, payoutRequest, type TestApp } from '../support/app.js';
 import { fx, instruction, rejection } from '../support/fx.js';
 import { gauge, MB } from '../support/heap.js';
+import { intent, transfer as transferRequest, TRANSFERS, WALLET, walletPayout, withdrawal, WITHDRAWAL } from '../scenarios/resources.js';
 
 describe('the budget over a gauge', () => {
   it('is reached only when a full collection leaves the heap past it', () => {
@@ -108,25 +109,15 @@ describe('creates and keys past the budget', () => {
   it('refuses every kind of create, each in its own envelope', async () => {
     fill(800);
     const json = [
-      ['/api/v1/partners/wallets/payouts', { reference: 'w-1', chain: 'base', asset: 'usdc', amount: 10, toAddress: '0x52908400098527886E0F7030069857D2E4169EE7' }],
-      ['/api/v1/partners/withdrawal', { accountId: '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9', accountName: 'John Doe', accountNumber: '0123456789', amount: 1000, bankCode: '058', authCode: '123456' }],
-      ['/api/v1/partners/marketplace/intent', { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 1000, amountDirection: 'source' }],
+      [WALLET, walletPayout('w-1')],
+      [WITHDRAWAL, withdrawal()],
+      ['/api/v1/partners/marketplace/intent', intent],
     ] as const;
     for (const [path, body] of json) {
-      const res = await t.call('POST', path, { body });
+      const res = await t.call('POST', path, { body, headers: path === WITHDRAWAL ? { 'idempotency-key': 'wd-1' } : {} });
       expect([path, res.status, res.body.error?.code]).toEqual([path, 503, 'SERVICE_UNAVAILABLE']);
     }
-    const transfer = await t.call('POST', '/api/v1/transfers', {
-      headers: { 'x-service-source': 'test' },
-      body: {
-        reference: '0000beef-0000-4000-8000-000000000001',
-        amount: 1000,
-        currency: 'NGN',
-        type: 'BANK',
-        source: { accountNumber: '1000200030' },
-        destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
-      },
-    });
+    const transfer = await t.call('POST', TRANSFERS, { headers: { 'x-service-source': 'test' }, body: transferRequest('0000beef-0000-4000-8000-000000000001') });
     expect(transfer.status).toBe(503);
     const trade = await fx(t, 'POST', '/trades', { xml: instruction() });
     expect(trade.status).toBe(503);
