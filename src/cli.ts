@@ -50,8 +50,8 @@ Options (environment variable in brackets):
                     request; 0 keeps every tenant. Default 30d [SANDBOX_TENANT_RETENTION]
   --max-resources N most resources one key may hold; a create past it is refused with
                     409 TENANT_FULL. 0: no cap. Default 100000 [SANDBOX_MAX_RESOURCES]
-  --heap-budget PERCENT  the share of the heap limit the live heap may fill, for all
-                    keys together; past it creates and keys first seen are refused with
+  --heap-budget PERCENT  the share of what the heap may hold that the live heap may
+                    fill, for all keys together; past it creates and keys first seen are refused with
                     503 and Retry-After. 0 turns it off. Default 75 [SANDBOX_HEAP_BUDGET]
   --heartbeat-seconds N  how often an open rate stream sends a heartbeat, 1 to 300,
                     default 15 [SANDBOX_HEARTBEAT_SECONDS]

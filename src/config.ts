@@ -76,8 +76,8 @@ export const ConfigSchema = z.object({
   tenantRetention: duration.default(30 * 86_400),
   /** Most resources one key may hold; a create past it is refused with 409 TENANT_FULL. 0: no cap. */
   maxResources: z.coerce.number().int().min(0).default(100_000),
-  /** The share of V8's heap limit, in percent, the live heap may fill before creates and keys first
-   * seen are refused with 503 (every key shares one heap). 0 turns the budget off. */
+  /** The share of what V8 lets the old generation hold, in percent, the live heap may fill before
+   * creates and keys first seen are refused with 503 (every key shares one heap). 0 turns it off. */
   heapBudget: z.coerce.number().int().min(0).max(95).default(75),
   /** Connection timeouts, in ms; 0 turns one off. Headers must arrive within headersTimeoutMs and
    * the whole request (headers and body) within requestTimeoutMs, else 408 and the connection closes;

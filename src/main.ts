@@ -57,7 +57,7 @@ function banner(config: Config, s: SandboxServer, picked: boolean, streams: stri
     `  streams:  ${streams}`,
     `  sockets:  ${sockets}`,
     `  webhooks: ${config.webhookTargets === 'public' ? 'public addresses only' : 'any address, loopback included'}`,
-    `  memory:   ${s.memory ? `${s.memory.budgetMb} MB of live heap for all keys (${s.memory.percent} % of the ${s.memory.limitMb} MB heap limit); past it creates and keys first seen get 503` : 'no budget (--heap-budget 0)'}`,
+    `  memory:   ${s.memory ? `${s.memory.budgetMb} MB of live heap for all keys (${s.memory.percent} % of the ${s.memory.limitMb} MB the heap may hold); past it creates and keys first seen get 503` : 'no budget (--heap-budget 0)'}`,
     `  tenants:  ${config.store ? 'read from the database under a per-tenant lock on each request' : !config.data ? 'all kept in memory' : `loaded on first use${config.maxTenants ? `, at most ${config.maxTenants} in memory, idle ones reload from disk` : ''}`}`,
     `  docs:     ${s.url}/docs   OpenAPI: ${s.url}/openapi.json`,
   ].join('\n');

@@ -41,7 +41,7 @@ export function heapFull(heap: HeapBudget, what: string): SandboxError {
   return new SandboxError(
     'SERVICE_UNAVAILABLE',
     `This sandbox holds as much as its memory allows (${f.liveMb} MB in use against a budget of ${f.budgetMb} MB, ` +
-      `${f.percent} % of its ${f.limitMb} MB heap), so ${what} until room is made. Nothing was written. ` +
+      `${f.percent} % of the ${f.limitMb} MB its heap may hold), so ${what} until room is made. Nothing was written. ` +
       `Retry after ${HEAP_RETRY_AFTER_S} s: resources leave as they age, and POST /_sandbox/reset forgets this key's resources. ` +
       `Reads, timed moves and webhooks go on.`,
     [],

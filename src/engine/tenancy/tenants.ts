@@ -83,12 +83,10 @@ export class Tenants {
     }
     let p = this.opening.get(key);
     if (!p) {
-      if (this.env.heap?.over()) {
-        // A key first seen would add a tenant to a heap past its budget. A store that keeps files lets
-        // the idle tenants go instead (they load again when used); the memory store has nowhere to put them.
-        if (!this.evicts) return Promise.reject(heapFull(this.env.heap, 'an API key it has not seen before cannot begin'));
-        this.evictIdle(0);
-      }
+      // A key first seen would add a tenant to a heap past its budget. A store that keeps files lets
+      // idle tenants go instead (they load again when used); the memory store has nowhere to put them,
+      // and neither has a store whose loaded tenants are all in use.
+      if (this.env.heap?.over() && !this.relieve()) return Promise.reject(heapFull(this.env.heap, 'an API key it has not seen before cannot begin'));
       const id = tenantIdOf(key);
       p = (this.evicting.get(id) ?? Promise.resolve())
         .then(() => this.store.tenant(id))
@@ -309,8 +307,24 @@ export class Tenants {
     else this.holds.delete(t);
   }
 
+  /** The heap is past its budget: unload the least recently used half of the idle tenants, at most
+   * once a second (until the budget samples the heap again, what was let go is not seen, and unloading
+   * on every request would have two keys taking turns reload each other). False when none could go. */
+  private relieve(): boolean {
+    if (!this.evicts) return false;
+    const now = performance.now();
+    if (now - this.relievedAt < 1000) return true;
+    let idle = 0;
+    for (const t of this.byKey.values()) if (!this.holds.has(t) && !this.options.busy?.(t)) idle++;
+    if (idle === 0) return false;
+    this.relievedAt = now;
+    this.evictIdle(this.byKey.size - Math.ceil(idle / 2));
+    return true;
+  }
+  private relievedAt = Number.NEGATIVE_INFINITY;
+
   /** Drop least recently used idle tenants until the limit holds (or only busy ones are left); `max`,
-   * when given, replaces the limit (0: every idle tenant, as a heap past its budget asks). */
+   * when given, replaces the limit (relieve()). */
   private evictIdle(max = this.options.maxLoaded || undefined): void {
     if (max === undefined || !this.evicts) return;
     let over = this.byKey.size - max;
