@@ -102,8 +102,12 @@ export class Lanes {
    * in use: stuck ones are dropped within the round-trip limit, so the wait ends. */
   take(): Promise<Lane> {
     if (this.ended) return Promise.reject(new Error('the store is closed'));
-    const lane = this.idle.pop();
-    if (lane) return Promise.resolve(lane);
+    let lane: Lane | undefined;
+    while ((lane = this.idle.pop())) {
+      // One whose reconnection failed (used meanwhile by first()) is not handed out.
+      if (!lane.stuck) return Promise.resolve(lane);
+      this.drop(lane, false);
+    }
     if (this.all.size < this.size) return Promise.resolve(this.open());
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
@@ -235,7 +239,8 @@ export class Lanes {
   first(): Sql {
     const idle = this.idle.find((lane) => !lane.stuck && this.all.has(lane));
     if (idle) return idle.sql;
-    if (!this.tools) {
+    if (!this.tools || this.tools.stuck) {
+      this.tools?.sql.end({ timeout: 0 }).catch(() => undefined);
       this.tools = this.create();
       // Given the idle-in-transaction limit as the pool's connections are, before its first statement.
       this.tools.sql.unsafe(SET_IDLE_IN_TRANSACTION, [String(this.idleInTransactionMs)]).catch(() => undefined);
@@ -278,16 +283,68 @@ export class Lanes {
   private usesTls: boolean | undefined;
 
   /** The driver's `socket` option: each (re)connection of the lane opens a socket here, as the driver
-   * would (a Unix socket path, or the hosts of the URL in turn), kept as the lane's. */
-  private connector(lane: Lane): (o: { path: string | false; host: string[]; port: number[] }) => Socket {
+   * would (a Unix socket path, or the hosts of the URL in turn), kept as the lane's. The socket is
+   * handed over connected: the driver listens for its errors only once the promise has resolved, and
+   * a connection that fails at once (an unreachable address) reports its error before that, which
+   * with no listener would end the process. A failure rejects the promise instead, which the driver
+   * turns into the failure of the query waiting for the connection. The driver's own connect timer
+   * starts once the socket is handed over, so the connection is given its time limit here too. */
+  private connector(lane: Lane): (o: ConnectOptions) => Promise<Socket> {
     let next = 0;
-    return (o) => {
-      const i = next++ % o.host.length;
-      const socket = o.path ? connect(o.path) : connect(o.port[i]!, o.host[i]!);
-      // Where the driver's messages of a failed connection say it was going.
-      if (!o.path) Object.assign(socket, { host: o.host[i], port: o.port[i] });
-      lane.socket = socket;
-      return socket;
+    return async (o) => {
+      let failure: unknown;
+      // Each host of the URL in turn, as the driver tries them.
+      for (let tries = o.path ? 1 : o.host.length; tries > 0; tries--) {
+        try {
+          return await this.connectOne(lane, o, next++ % o.host.length);
+        } catch (err) {
+          failure = err;
+        }
+      }
+      // The driver's connection is left waiting for a socket that never comes: the lane is not used again.
+      lane.stuck = true;
+      throw failure;
     };
   }
+
+  private connectOne(lane: Lane, o: ConnectOptions, i: number): Promise<Socket> {
+    const socket = o.path ? connect(o.path) : connect(o.port[i]!, o.host[i]!);
+    // Where the driver's messages of a failed connection say it was going.
+    if (!o.path) Object.assign(socket, { host: o.host[i], port: o.port[i] });
+    // An error between the hand-over and the driver's own listener is not left unhandled (the driver
+    // sees the close, or its connect timer ends the connection).
+    socket.on('error', () => undefined);
+    lane.socket = socket;
+    const where = o.path || `${o.host[i]}:${o.port[i]}`;
+    const seconds = Number(o.connect_timeout) || 0;
+    return new Promise<Socket>((resolve, reject) => {
+      const timer = seconds
+        ? setTimeout(() => {
+            socket.destroy();
+            fail(Object.assign(new Error(`connect CONNECT_TIMEOUT ${where}`), { code: 'CONNECT_TIMEOUT' }));
+          }, seconds * 1000)
+        : undefined;
+      const fail = (err: Error) => {
+        clearTimeout(timer);
+        socket.off('connect', done).off('close', closed);
+        reject(err);
+      };
+      const closed = () => fail(new Error(`connect ${where}: the socket closed before it connected`));
+      const done = () => {
+        clearTimeout(timer);
+        socket.off('error', fail).off('close', closed);
+        resolve(socket);
+      };
+      socket.once('connect', done).once('error', fail).once('close', closed);
+    });
+  }
+}
+
+/** What the driver passes its `socket` option (its parsed options). */
+interface ConnectOptions {
+  path: string | false;
+  host: string[];
+  port: number[];
+  /** Seconds a connection may take (0: no limit). */
+  connect_timeout?: number;
 }

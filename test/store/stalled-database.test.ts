@@ -281,6 +281,28 @@ describe('a database that stops answering on an open connection', () => {
   });
 });
 
+describe('a database address that fails at once', () => {
+  it('refuses to open, and the process goes on (the failure reaches the caller, not an unhandled socket error)', async () => {
+    const uncaught: unknown[] = [];
+    const note = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', note);
+    try {
+      // A broadcast address: connecting fails before the driver listens on the socket (ENETUNREACH).
+      await expect(PostgresStore.open('postgres://sandbox@255.255.255.255:5432/sandbox')).rejects.toThrow(/255\.255\.255\.255/);
+      // A closed port: the refusal comes a moment later.
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      await expect(PostgresStore.open(`postgres://sandbox@127.0.0.1:${port}/sandbox`)).rejects.toThrow('ECONNREFUSED');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('uncaughtException', note);
+    }
+    expect(uncaught).toEqual([]);
+  });
+});
+
 describe('a key held on another replica', () => {
   /** Holds the key's row lock on a connection of a store of its own, as a long session would. */
   async function holdKey(key: string) {
