@@ -361,4 +361,27 @@ describe('a key held on another replica', () => {
     }
     expect((await a.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
   });
+
+  it('cancels only the backend the dropped connection had, named by its pid and start, not whatever session has its pid now', async () => {
+    const { a } = await replicas({ roundTripMs: LIMIT_MS });
+    expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
+    // The replica's connection is taken for one whose backend started at another instant, as when the
+    // database restarted between the drop and the cancel and the pid now names another session.
+    const lanes = (stores[0] as unknown as { lanes: { all: Set<{ started?: string }>; cancelling: boolean } }).lanes;
+    for (const lane of lanes.all) lane.started = '0';
+    const release = await holdKey(KEY);
+    try {
+      await expect(stores[0].dropIdle(tenantIdOf(KEY), Number.MAX_SAFE_INTEGER)).rejects.toThrow('no answer from the database within 1 s');
+      expect(await waiting()).toBe(1);
+      // The database answers the replica again, and the queued cancel is sent: it finds no backend of
+      // that pid and start, so the backend of that pid goes on waiting.
+      expect((await a.call('POST', PAYOUTS, { key: KEY_B, body: payoutRequest('order-b') })).status).toBe(201);
+      await expect.poll(() => lanes.cancelling, { timeout: MARGIN_MS }).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await waiting()).toBe(1);
+    } finally {
+      await release();
+    }
+    expect((await a.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
+  });
 });
