@@ -2,6 +2,7 @@
 // cut without the connection being closed): one replica reaches it through a proxy that can stop
 // forwarding without closing anything, another reaches it directly. The first answers 503 within the
 // round-trip limit, drops the connection that got no answer, and recovers by itself.
+import { createServer as createHttpServer } from 'node:http';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -342,6 +343,34 @@ describe('a key held on another replica', () => {
     expect([read.status, read.body.data]).toEqual([200, created.body.data]);
     expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-2') })).status).toBe(201);
     expect(proxy.opened).toBe(connections);
+  });
+
+  it('answers a probe whose next session waits past the lock limit that what it wrote before is kept', async () => {
+    const { a } = await replicas({ roundTripMs: 5000, lockWaitMs: 300 });
+    // The receiver: at the first delivery the probing request has committed its plan and let the key
+    // go; another replica takes the key and holds it past the lock limit.
+    let holding: Promise<() => Promise<void>> | undefined;
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => void (holding ??= holdKey(KEY)).then(() => res.writeHead(200).end('ok')));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      expect((await a.call('PUT', '/_sandbox/webhooks', { body: { url } })).status).toBe(200);
+      const probed = await a.call('POST', '/_sandbox/webhooks/probe');
+      expect([probed.status, probed.headers.get('retry-after'), probed.body.error?.code]).toEqual([503, '1', 'SERVICE_UNAVAILABLE']);
+      // Not "nothing of this request was done": its plan was committed before the key was let go.
+      expect(probed.body.message).toBe(
+        'Another request of this API key held its data for longer than this request may wait (a clock advance waiting for webhook attempts, on another replica), so this request could not finish. What it had written before is kept: retry it shortly, and a retry with the same reference or idempotency key answers from what was kept.',
+      );
+      expect(holding).toBeDefined();
+    } finally {
+      await (await holding)?.();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+    expect((await a.call('GET', '/_sandbox/webhooks')).status).toBe(200);
   });
 
   it('asks the database to cancel the statement of a connection it drops, so its backend stops waiting for the lock', async () => {
