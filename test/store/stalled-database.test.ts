@@ -373,13 +373,31 @@ describe('a key held on another replica', () => {
     expect((await a.call('GET', '/_sandbox/webhooks')).status).toBe(200);
   });
 
+  it('leaves a tenant another connection holds out of a retention drop at once: a tenant in use is not idle', async () => {
+    const { a } = await replicas({ roundTripMs: 5000 });
+    expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
+    const release = await holdKey(KEY);
+    try {
+      const [dropped, took] = await timed(() => stores[0].dropIdle(tenantIdOf(KEY), Number.MAX_SAFE_INTEGER));
+      expect(dropped).toBe(false);
+      expect(took).toBeLessThan(1000);
+      expect(await waiting()).toBe(0);
+    } finally {
+      await release();
+    }
+    expect((await a.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
+    // Let go, it is dropped as any idle tenant.
+    expect(await stores[0].dropIdle(tenantIdOf(KEY), Number.MAX_SAFE_INTEGER)).toBe(true);
+    expect(await stores[1].sql`SELECT 1 FROM sandbox_tenants WHERE id = ${tenantIdOf(KEY)}`).toHaveLength(0);
+  });
+
   it('asks the database to cancel the statement of a connection it drops, so its backend stops waiting for the lock', async () => {
     const { a } = await replicas({ roundTripMs: LIMIT_MS });
     expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
     const release = await holdKey(KEY);
     try {
-      // A retention pass's drop of the tenant waits for its lock, past the round-trip limit.
-      await expect(stores[0].dropIdle(tenantIdOf(KEY), Number.MAX_SAFE_INTEGER)).rejects.toThrow('no answer from the database within 1 s');
+      // A drop of the tenant waits for its lock, past the round-trip limit.
+      await expect(stores[0].drop(tenantIdOf(KEY))).rejects.toThrow('no answer from the database within 1 s');
       expect(await waiting()).toBe(1);
       // Once the database has answered the replica again (another key's request), the dropped
       // connection's statement is cancelled: its backend no longer waits for the lock.
@@ -400,7 +418,7 @@ describe('a key held on another replica', () => {
     for (const lane of lanes.all) lane.started = '0';
     const release = await holdKey(KEY);
     try {
-      await expect(stores[0].dropIdle(tenantIdOf(KEY), Number.MAX_SAFE_INTEGER)).rejects.toThrow('no answer from the database within 1 s');
+      await expect(stores[0].drop(tenantIdOf(KEY))).rejects.toThrow('no answer from the database within 1 s');
       expect(await waiting()).toBe(1);
       // The database answers the replica again, and the queued cancel is sent: it finds no backend of
       // that pid and start, so the backend of that pid goes on waiting.
