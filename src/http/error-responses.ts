@@ -43,15 +43,16 @@ export function databaseUnavailable(writing: boolean): SandboxError {
   return new SandboxError('SERVICE_UNAVAILABLE', message, [], { 'Retry-After': '1' });
 }
 
-/** The key's lock was held by another of its requests past the lock limit (a shared store): 503, and
- * nothing was done. */
-export const keyBusy = () =>
-  new SandboxError(
-    'SERVICE_UNAVAILABLE',
-    "Another request of this API key held its data for longer than this request may wait (a clock advance waiting for webhook attempts, on another replica), so nothing of this request was done. Retry it shortly.",
-    [],
-    { 'Retry-After': '1' },
-  );
+/** The key's lock was held by another of its requests past the lock limit (a shared store): 503.
+ * `writing`: the request had committed writes before the session that waited (one that lets its key
+ * go while it waits outside, a receiver probe), which stay. */
+export function keyBusy(writing = false): SandboxError {
+  const held = 'Another request of this API key held its data for longer than this request may wait (a clock advance waiting for webhook attempts, on another replica), so';
+  const message = writing
+    ? `${held} this request could not finish. What it had written before is kept: retry it shortly, and a retry with the same reference or idempotency key answers from what was kept.`
+    : `${held} nothing of this request was done. Retry it shortly.`;
+  return new SandboxError('SERVICE_UNAVAILABLE', message, [], { 'Retry-After': '1' });
+}
 
 export const payloadTooLarge = () =>
   new SandboxError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB. Send a smaller body.', [{ field: 'body', issue: 'is larger than 1 MiB' }]);

@@ -155,7 +155,7 @@ let lastOutage = 0;
 /** The shared database cannot be reached: 503, and the request is safe to retry. Logged at most once
  * a minute, however many requests meet the outage. */
 function unavailable(writing: boolean, err: StoreUnavailableError): SandboxError {
-  if (err.lockWait) return keyBusy();
+  if (err.lockWait) return keyBusy(writing);
   if (Date.now() - lastOutage > 60_000) {
     lastOutage = Date.now();
     console.error('[sandbox]', err.message);

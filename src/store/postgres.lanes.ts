@@ -44,6 +44,9 @@ export interface Lane {
   configured: number;
   /** Its connection's backend process id, read with the idle-in-transaction limit. */
   pid: number | undefined;
+  /** When that backend started (µs since the epoch, as text), read with it: with the pid, it names
+   * that backend alone, where a pid alone may name another session's after a restart. */
+  started: string | undefined;
   /** Queries sent on it that the database has not answered yet. */
   pending: number;
   /** Its connection's socket, opened here (none with TLS, where the driver opens its own): destroyed
@@ -57,7 +60,7 @@ export interface Lane {
  * session mode (PgBouncer) refuses a connection that starts with a parameter it does not know, and a
  * start parameter would override an operator's ALTER ROLE … SET. */
 const SET_IDLE_IN_TRANSACTION =
-  "SELECT pg_backend_pid() AS pid, CASE WHEN current_setting('idle_in_transaction_session_timeout') = '0' THEN set_config('idle_in_transaction_session_timeout', $1, false) END AS idle";
+  "SELECT pg_backend_pid() AS pid, (SELECT (extract(epoch FROM backend_start) * 1000000)::bigint::text FROM pg_stat_activity WHERE pid = pg_backend_pid()) AS started, CASE WHEN current_setting('idle_in_transaction_session_timeout') = '0' THEN set_config('idle_in_transaction_session_timeout', $1, false) END AS idle";
 
 /** A session's connection: reserved on its lane, so the driver's idle and lifetime timers leave it
  * alone between the session's round trips. */
@@ -73,8 +76,9 @@ export class Lanes {
   private readonly all = new Set<Lane>();
   private readonly waiting: { resolve: (lane: Lane) => void; reject: (err: Error) => void }[] = [];
   private ended = false;
-  /** Backends of dropped lanes whose statements are to be cancelled, and whether that is under way. */
-  private readonly cancels: number[] = [];
+  /** Backends of dropped lanes whose statements are to be cancelled (pid and start), and whether that
+   * is under way. */
+  private readonly cancels: { pid: number; started: string }[] = [];
   private cancelling = false;
 
   constructor(
@@ -93,8 +97,9 @@ export class Lanes {
   /** Give the lane's connection the idle-in-transaction limit, once per connection. */
   private async configure(lane: Lane, sql: Sql | ReservedSql): Promise<void> {
     if (lane.configured === lane.closes) return;
-    const [row] = await this.trip(lane, sql.unsafe<{ pid: number }[]>(SET_IDLE_IN_TRANSACTION, [String(this.idleInTransactionMs)]));
+    const [row] = await this.trip(lane, sql.unsafe<{ pid: number; started: string | null }[]>(SET_IDLE_IN_TRANSACTION, [String(this.idleInTransactionMs)]));
     lane.pid = row?.pid;
+    lane.started = row?.started ?? undefined;
     lane.configured = lane.closes;
   }
 
@@ -102,8 +107,12 @@ export class Lanes {
    * in use: stuck ones are dropped within the round-trip limit, so the wait ends. */
   take(): Promise<Lane> {
     if (this.ended) return Promise.reject(new Error('the store is closed'));
-    const lane = this.idle.pop();
-    if (lane) return Promise.resolve(lane);
+    let lane: Lane | undefined;
+    while ((lane = this.idle.pop())) {
+      // One whose reconnection failed (used meanwhile by first()) is not handed out.
+      if (!lane.stuck) return Promise.resolve(lane);
+      this.drop(lane, false);
+    }
     if (this.all.size < this.size) return Promise.resolve(this.open());
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
@@ -126,8 +135,8 @@ export class Lanes {
     // would otherwise run on, holding its place in the lock's queue, after its client has gone.
     // Asked on a connection of the pool once the database has answered one (a lane given back), or at
     // once on one already open: a paused database costs no new connection for it.
-    if (cancel && lane.pending > 0 && lane.pid !== undefined && lane.configured === lane.closes) {
-      this.cancels.push(lane.pid);
+    if (cancel && lane.pending > 0 && lane.pid !== undefined && lane.started !== undefined && lane.configured === lane.closes) {
+      this.cancels.push({ pid: lane.pid, started: lane.started });
       if (this.idle.length) this.sendCancels();
     }
     // The driver's end only half-closes its socket, which stays open until the database reads it: it
@@ -161,16 +170,28 @@ export class Lanes {
   }
 
   /** Ask the database to cancel the statements of the dropped lanes' backends, in one statement on a
-   * lane of the pool (one such statement at a time). Those that fail are not asked again: the
-   * backends' connections are gone, so each ends by itself once its statement does. */
+   * lane of the pool (one such statement at a time). Each is named by its pid and start, so a backend
+   * that has gone since (the database restarted, say) is not confused with a later one given its pid.
+   * Those that fail are not asked again: the backends' connections are gone, so each ends by itself
+   * once its statement does. */
   private sendCancels(): void {
     if (this.cancelling || this.ended || !this.cancels.length) return;
     this.cancelling = true;
     void (async () => {
       try {
         while (this.cancels.length && !this.ended) {
-          const pids = this.cancels.splice(0).map((p) => Math.trunc(Number(p)));
-          await this.run((sql) => sql.unsafe(`SELECT pg_cancel_backend(p) FROM unnest(ARRAY[${pids.join(', ')}]::int[]) AS p`), { cancel: false });
+          const backends = this.cancels.splice(0).filter((b) => /^-?\d{1,19}$/.test(b.started));
+          if (!backends.length) continue;
+          const pids = backends.map((b) => Math.trunc(Number(b.pid))).join(', ');
+          const starts = backends.map((b) => b.started).join(', ');
+          await this.run(
+            (sql) =>
+              sql.unsafe(
+                `SELECT pg_cancel_backend(a.pid) FROM pg_stat_activity a JOIN unnest(ARRAY[${pids}]::int[], ARRAY[${starts}]::bigint[]) AS d(pid, started) ` +
+                  'ON a.pid = d.pid AND (extract(epoch FROM a.backend_start) * 1000000)::bigint = d.started',
+              ),
+            { cancel: false },
+          );
         }
       } catch {
         this.cancels.length = 0;
@@ -235,7 +256,8 @@ export class Lanes {
   first(): Sql {
     const idle = this.idle.find((lane) => !lane.stuck && this.all.has(lane));
     if (idle) return idle.sql;
-    if (!this.tools) {
+    if (!this.tools || this.tools.stuck) {
+      this.tools?.sql.end({ timeout: 0 }).catch(() => undefined);
       this.tools = this.create();
       // Given the idle-in-transaction limit as the pool's connections are, before its first statement.
       this.tools.sql.unsafe(SET_IDLE_IN_TRANSACTION, [String(this.idleInTransactionMs)]).catch(() => undefined);
@@ -257,7 +279,7 @@ export class Lanes {
   }
 
   private create(): Lane {
-    const lane: Lane = { sql: undefined as unknown as Sql, closes: 0, stuck: false, configured: -1, pid: undefined, pending: 0, socket: undefined };
+    const lane: Lane = { sql: undefined as unknown as Sql, closes: 0, stuck: false, configured: -1, pid: undefined, started: undefined, pending: 0, socket: undefined };
     (lane as { sql: Sql }).sql = postgres(this.url, {
       ...this.options,
       max: 1,
@@ -278,16 +300,68 @@ export class Lanes {
   private usesTls: boolean | undefined;
 
   /** The driver's `socket` option: each (re)connection of the lane opens a socket here, as the driver
-   * would (a Unix socket path, or the hosts of the URL in turn), kept as the lane's. */
-  private connector(lane: Lane): (o: { path: string | false; host: string[]; port: number[] }) => Socket {
+   * would (a Unix socket path, or the hosts of the URL in turn), kept as the lane's. The socket is
+   * handed over connected: the driver listens for its errors only once the promise has resolved, and
+   * a connection that fails at once (an unreachable address) reports its error before that, which
+   * with no listener would end the process. A failure rejects the promise instead, which the driver
+   * turns into the failure of the query waiting for the connection. The driver's own connect timer
+   * starts once the socket is handed over, so the connection is given its time limit here too. */
+  private connector(lane: Lane): (o: ConnectOptions) => Promise<Socket> {
     let next = 0;
-    return (o) => {
-      const i = next++ % o.host.length;
-      const socket = o.path ? connect(o.path) : connect(o.port[i]!, o.host[i]!);
-      // Where the driver's messages of a failed connection say it was going.
-      if (!o.path) Object.assign(socket, { host: o.host[i], port: o.port[i] });
-      lane.socket = socket;
-      return socket;
+    return async (o) => {
+      let failure: unknown;
+      // Each host of the URL in turn, as the driver tries them.
+      for (let tries = o.path ? 1 : o.host.length; tries > 0; tries--) {
+        try {
+          return await this.connectOne(lane, o, next++ % o.host.length);
+        } catch (err) {
+          failure = err;
+        }
+      }
+      // The driver's connection is left waiting for a socket that never comes: the lane is not used again.
+      lane.stuck = true;
+      throw failure;
     };
   }
+
+  private connectOne(lane: Lane, o: ConnectOptions, i: number): Promise<Socket> {
+    const socket = o.path ? connect(o.path) : connect(o.port[i]!, o.host[i]!);
+    // Where the driver's messages of a failed connection say it was going.
+    if (!o.path) Object.assign(socket, { host: o.host[i], port: o.port[i] });
+    // An error between the hand-over and the driver's own listener is not left unhandled (the driver
+    // sees the close, or its connect timer ends the connection).
+    socket.on('error', () => undefined);
+    lane.socket = socket;
+    const where = o.path || `${o.host[i]}:${o.port[i]}`;
+    const seconds = Number(o.connect_timeout) || 0;
+    return new Promise<Socket>((resolve, reject) => {
+      const timer = seconds
+        ? setTimeout(() => {
+            socket.destroy();
+            fail(Object.assign(new Error(`connect CONNECT_TIMEOUT ${where}`), { code: 'CONNECT_TIMEOUT' }));
+          }, seconds * 1000)
+        : undefined;
+      const fail = (err: Error) => {
+        clearTimeout(timer);
+        socket.off('connect', done).off('close', closed);
+        reject(err);
+      };
+      const closed = () => fail(new Error(`connect ${where}: the socket closed before it connected`));
+      const done = () => {
+        clearTimeout(timer);
+        socket.off('error', fail).off('close', closed);
+        resolve(socket);
+      };
+      socket.once('connect', done).once('error', fail).once('close', closed);
+    });
+  }
+}
+
+/** What the driver passes its `socket` option (its parsed options). */
+interface ConnectOptions {
+  path: string | false;
+  host: string[];
+  port: number[];
+  /** Seconds a connection may take (0: no limit). */
+  connect_timeout?: number;
 }

@@ -141,7 +141,9 @@ export class PostgresStore implements Store {
   }
 
   /** Drop the tenant only if its last write is still older than `unusedSince` (base clock): it may
-   * have been used since it was found idle. True when it was dropped. */
+   * have been used since it was found idle. A tenant whose row a session holds is in use, so not
+   * idle: it is skipped at once (SKIP LOCKED) rather than waited for, which a long session would make
+   * last past the round-trip limit. True when it was dropped. */
   dropIdle(tenantId: string, unusedSince: number): Promise<boolean> {
     return this.remove(tenantId, unusedSince);
   }
@@ -149,7 +151,10 @@ export class PostgresStore implements Store {
   private async remove(tenantId: string, unusedSince?: number): Promise<boolean> {
     const dropped = await this.query((sql) =>
       sql.begin(async (tx) => {
-        const [row] = await tx<{ used_at: string | null }[]>`SELECT used_at FROM sandbox_tenants WHERE id = ${tenantId} FOR UPDATE`;
+        const [row] =
+          unusedSince === undefined
+            ? await tx<{ used_at: string | null }[]>`SELECT used_at FROM sandbox_tenants WHERE id = ${tenantId} FOR UPDATE`
+            : await tx<{ used_at: string | null }[]>`SELECT used_at FROM sandbox_tenants WHERE id = ${tenantId} FOR UPDATE SKIP LOCKED`;
         if (unusedSince !== undefined && (!row || row.used_at === null || Number(row.used_at) >= unusedSince)) return false;
         await tx`DELETE FROM sandbox_records WHERE tenant = ${tenantId}`;
         await tx`DELETE FROM sandbox_journal WHERE tenant = ${tenantId}`;

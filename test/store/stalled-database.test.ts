@@ -2,6 +2,7 @@
 // cut without the connection being closed): one replica reaches it through a proxy that can stop
 // forwarding without closing anything, another reaches it directly. The first answers 503 within the
 // round-trip limit, drops the connection that got no answer, and recovers by itself.
+import { createServer as createHttpServer } from 'node:http';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -212,7 +213,7 @@ describe('a database that stops answering on an open connection', () => {
     expect((await b.call('GET', `${PAYOUTS}/order-2`)).body.data).toEqual(again.body.data);
   });
 
-  it('stops a tick or a retention pass at the first tenant the database does not answer for, and logs the outage when it begins and ends', async () => {
+  it('ends a tick at the second tenant and a retention pass at the first the database does not answer for, and logs the outage when it begins and ends', async () => {
     const { a, clock } = await replicas({ roundTripMs: LIMIT_MS });
     const keys = [KEY, KEY_B, 'sk_test_00000000000000000000000000000003'];
     for (const key of keys) expect((await a.call('POST', PAYOUTS, { key, body: payoutRequest('order-1') })).status).toBe(201);
@@ -228,21 +229,27 @@ describe('a database that stops answering on an open connection', () => {
       proxy.stallFrom('sandbox_lock_skip');
       const before = proxy.opened;
       await a.tenants.tick();
-      // One attempt: the tick gave up at the first tenant, opening no connection for the others.
-      expect(proxy.opened - before).toBe(0);
+      // Two attempts: the first tenant on the connection the tick had, the second on a new one; the
+      // tick gave up there, opening no connection for the third.
+      expect(proxy.opened - before).toBe(1);
       expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([
         '[sandbox] background moves paused, retried every tick: the database is unavailable: no answer from the database within 1 s',
       ]);
-      // The outage goes on: the next ticks try again (one connection each), and say nothing more.
+      // The outage goes on: the next ticks try again (one connection each, the two tenants that failed
+      // left alone for a while), and say nothing more.
       await a.tenants.tick();
       await a.tenants.tick();
-      expect(proxy.opened - before).toBe(2);
+      expect(proxy.opened - before).toBe(3);
       expect(errors).toHaveBeenCalledTimes(1);
 
-      // A retention pass over the three tenants stops at the first one too, saying so once.
+      // A retention pass: the database answers its search for idle tenants and stops answering at
+      // the first tenant it sweeps. The pass stops there, saying so once.
+      proxy.resume();
+      proxy.stallFrom('sandbox_lock_skip');
       errors.mockClear();
+      const beforePass = proxy.opened;
       await a.tenants.retain();
-      expect(proxy.opened - before).toBe(3);
+      expect(proxy.opened - beforePass).toBe(1);
       expect(errors.mock.calls.map((c) => String(c[0]))).toEqual(['[sandbox] retention pass failed:']);
       expect(String(errors.mock.calls[0][1])).toContain('no answer from the database within 1 s');
 
@@ -256,6 +263,44 @@ describe('a database that stops answering on an open connection', () => {
     } finally {
       errors.mockRestore();
     }
+    for (const key of keys) expect((await a.call('GET', `${PAYOUTS}/order-1`, { key })).body.data.status).toBe('PROCESSING');
+  });
+
+  it('skips for a while a tenant the database does not answer for and serves the other due tenants', async () => {
+    const { a, clock } = await replicas({ roundTripMs: LIMIT_MS });
+    const keys = [KEY, KEY_B, 'sk_test_00000000000000000000000000000003'];
+    for (const key of keys) expect((await a.call('POST', PAYOUTS, { key, body: payoutRequest('order-1') })).status).toBe(201);
+    await a.tenants.tick();
+    await a.tenants.retain();
+    clock.advance(31);
+    /** The keys whose next move is due now, as the database has them. */
+    const due = async () => {
+      const rows = await stores[1].sql<{ id: string }[]>`SELECT id FROM sandbox_tenants WHERE due_at <= ${clock.now()}`;
+      return keys.filter((key) => rows.some((r) => r.id === tenantIdOf(key)));
+    };
+    expect(await due()).toEqual(keys);
+
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      // Only the session of KEY's tenant gets no answer (a tenant too large to read in time, say).
+      proxy.holdOn(`sandbox_lock_skip('${tenantIdOf(KEY)}')`);
+      await a.tenants.tick();
+      expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([
+        `[sandbox] background moves of tenant ${tenantIdOf(KEY)} skipped for 60 s: the database is unavailable: no answer from the database within 1 s`,
+      ]);
+      // The other two tenants' moves were applied by that tick.
+      expect(await due()).toEqual([KEY]);
+      // The next tick leaves KEY's tenant alone (no new connection, nothing said).
+      proxy.resume();
+      const before = proxy.opened;
+      errors.mockClear();
+      await a.tenants.tick();
+      expect([proxy.opened - before, errors.mock.calls.length]).toEqual([0, 0]);
+      expect(await due()).toEqual([KEY]);
+    } finally {
+      errors.mockRestore();
+    }
+    // A request of the key catches its moves up itself.
     for (const key of keys) expect((await a.call('GET', `${PAYOUTS}/order-1`, { key })).body.data.status).toBe('PROCESSING');
   });
 
@@ -278,6 +323,28 @@ describe('a database that stops answering on an open connection', () => {
     proxy.resume();
     const back = await a.call('GET', `${PAYOUTS}/order-1`);
     expect([back.status, back.body.data]).toEqual([200, created.body.data]);
+  });
+});
+
+describe('a database address that fails at once', () => {
+  it('refuses to open, and the process goes on (the failure reaches the caller, not an unhandled socket error)', async () => {
+    const uncaught: unknown[] = [];
+    const note = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', note);
+    try {
+      // A broadcast address: connecting fails before the driver listens on the socket (ENETUNREACH).
+      await expect(PostgresStore.open('postgres://sandbox@255.255.255.255:5432/sandbox')).rejects.toThrow(/255\.255\.255\.255/);
+      // A closed port: the refusal comes a moment later.
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      await expect(PostgresStore.open(`postgres://sandbox@127.0.0.1:${port}/sandbox`)).rejects.toThrow('ECONNREFUSED');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('uncaughtException', note);
+    }
+    expect(uncaught).toEqual([]);
   });
 });
 
@@ -322,18 +389,87 @@ describe('a key held on another replica', () => {
     expect(proxy.opened).toBe(connections);
   });
 
+  it('answers a probe whose next session waits past the lock limit that what it wrote before is kept', async () => {
+    const { a } = await replicas({ roundTripMs: 5000, lockWaitMs: 300 });
+    // The receiver: at the first delivery the probing request has committed its plan and let the key
+    // go; another replica takes the key and holds it past the lock limit.
+    let holding: Promise<() => Promise<void>> | undefined;
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => void (holding ??= holdKey(KEY)).then(() => res.writeHead(200).end('ok')));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      expect((await a.call('PUT', '/_sandbox/webhooks', { body: { url } })).status).toBe(200);
+      const probed = await a.call('POST', '/_sandbox/webhooks/probe');
+      expect([probed.status, probed.headers.get('retry-after'), probed.body.error?.code]).toEqual([503, '1', 'SERVICE_UNAVAILABLE']);
+      // Not "nothing of this request was done": its plan was committed before the key was let go.
+      expect(probed.body.message).toBe(
+        'Another request of this API key held its data for longer than this request may wait (a clock advance waiting for webhook attempts, on another replica), so this request could not finish. What it had written before is kept: retry it shortly, and a retry with the same reference or idempotency key answers from what was kept.',
+      );
+      expect(holding).toBeDefined();
+    } finally {
+      await (await holding)?.();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+    expect((await a.call('GET', '/_sandbox/webhooks')).status).toBe(200);
+  });
+
+  it('leaves a tenant another connection holds out of a retention drop at once: a tenant in use is not idle', async () => {
+    const { a } = await replicas({ roundTripMs: 5000 });
+    expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
+    const release = await holdKey(KEY);
+    try {
+      const [dropped, took] = await timed(() => stores[0].dropIdle(tenantIdOf(KEY), Number.MAX_SAFE_INTEGER));
+      expect(dropped).toBe(false);
+      expect(took).toBeLessThan(1000);
+      expect(await waiting()).toBe(0);
+    } finally {
+      await release();
+    }
+    expect((await a.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
+    // Let go, it is dropped as any idle tenant.
+    expect(await stores[0].dropIdle(tenantIdOf(KEY), Number.MAX_SAFE_INTEGER)).toBe(true);
+    expect(await stores[1].sql`SELECT 1 FROM sandbox_tenants WHERE id = ${tenantIdOf(KEY)}`).toHaveLength(0);
+  });
+
   it('asks the database to cancel the statement of a connection it drops, so its backend stops waiting for the lock', async () => {
     const { a } = await replicas({ roundTripMs: LIMIT_MS });
     expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
     const release = await holdKey(KEY);
     try {
-      // A retention pass's drop of the tenant waits for its lock, past the round-trip limit.
-      await expect(stores[0].dropIdle(tenantIdOf(KEY), Number.MAX_SAFE_INTEGER)).rejects.toThrow('no answer from the database within 1 s');
+      // A drop of the tenant waits for its lock, past the round-trip limit.
+      await expect(stores[0].drop(tenantIdOf(KEY))).rejects.toThrow('no answer from the database within 1 s');
       expect(await waiting()).toBe(1);
       // Once the database has answered the replica again (another key's request), the dropped
       // connection's statement is cancelled: its backend no longer waits for the lock.
       expect((await a.call('POST', PAYOUTS, { key: KEY_B, body: payoutRequest('order-b') })).status).toBe(201);
       await expect.poll(waiting, { timeout: MARGIN_MS }).toBe(0);
+    } finally {
+      await release();
+    }
+    expect((await a.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
+  });
+
+  it('cancels only the backend the dropped connection had, named by its pid and start, not whatever session has its pid now', async () => {
+    const { a } = await replicas({ roundTripMs: LIMIT_MS });
+    expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
+    // The replica's connection is taken for one whose backend started at another instant, as when the
+    // database restarted between the drop and the cancel and the pid now names another session.
+    const lanes = (stores[0] as unknown as { lanes: { all: Set<{ started?: string }>; cancelling: boolean } }).lanes;
+    for (const lane of lanes.all) lane.started = '0';
+    const release = await holdKey(KEY);
+    try {
+      await expect(stores[0].drop(tenantIdOf(KEY))).rejects.toThrow('no answer from the database within 1 s');
+      expect(await waiting()).toBe(1);
+      // The database answers the replica again, and the queued cancel is sent: it finds no backend of
+      // that pid and start, so the backend of that pid goes on waiting.
+      expect((await a.call('POST', PAYOUTS, { key: KEY_B, body: payoutRequest('order-b') })).status).toBe(201);
+      await expect.poll(() => lanes.cancelling, { timeout: MARGIN_MS }).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await waiting()).toBe(1);
     } finally {
       await release();
     }

@@ -28,6 +28,11 @@ const noUse = () => null;
 /** Tenants a tick looks at, at most. */
 const DUE_BATCH = 100;
 
+/** How long the ticks leave alone a tenant whose session met an unavailable database (real ms): a
+ * tenant too large to read within the round-trip limit would otherwise stop every tick, and it sorts
+ * first by its due time. */
+const SKIP_FAILED_MS = 60_000;
+
 export class SharedTenants {
   private readonly byId = new Map<string, Tenant>();
   private readonly idOf = new BoundedMap<string, string>(10_000);
@@ -38,6 +43,9 @@ export class SharedTenants {
   private readonly now = () => this.env.clock.now();
   /** When the tick last found the database unavailable, since it last answered (real ms). */
   private outageSince: number | undefined;
+  /** Tenants whose session in a tick met an unavailable database, and until when (real ms) the ticks
+   * skip them. */
+  private readonly failedUntil = new BoundedMap<string, number>(1000);
 
   constructor(
     private readonly store: PostgresStore,
@@ -148,21 +156,36 @@ export class SharedTenants {
     return this.byId.values();
   }
 
-  /** Apply the due moves of every tenant whose next move has come, on whichever replica gets it. The
-   * tick stops at the first tenant the database does not answer for (the next tick tries again), and
-   * an outage is logged when it begins and when it ends, not at every tick. */
+  /** Apply the due moves of every tenant whose next move has come, on whichever replica gets it. A
+   * tenant whose session meets an unavailable database is skipped by the ticks for SKIP_FAILED_MS
+   * and the tick goes on with the next; a second such tenant in one tick ends it (the database is
+   * taken for away; the next tick tries again). An outage is logged when it begins and when it ends,
+   * not at every tick. */
   async tick(): Promise<void> {
+    let failed: { id: string; err: StoreUnavailableError } | undefined;
     try {
       for (const { id, mode } of await this.store.due(this.env.clock.now(), DUE_BATCH)) {
-        await this.inSession(
-          id,
-          mode as Mode,
-          (t) => {
-            t.catchUp();
-            this.env.overdue?.resume(t);
-          },
-          'background moves',
-        );
+        const until = this.failedUntil.get(id);
+        if (until !== undefined) {
+          if (Date.now() < until) continue;
+          this.failedUntil.delete(id);
+        }
+        try {
+          await this.inSession(
+            id,
+            mode as Mode,
+            (t) => {
+              t.catchUp();
+              this.env.overdue?.resume(t);
+            },
+            'background moves',
+          );
+        } catch (err) {
+          if (!(err instanceof StoreUnavailableError)) throw err;
+          this.failedUntil.set(id, Date.now() + SKIP_FAILED_MS);
+          if (failed) throw err;
+          failed = { id, err };
+        }
       }
     } catch (err) {
       if (!(err instanceof StoreUnavailableError)) throw err;
@@ -172,6 +195,8 @@ export class SharedTenants {
       }
       return;
     }
+    // One tenant failed and the others were served: that tenant's trouble, not an outage.
+    if (failed) console.error(`[sandbox] background moves of tenant ${failed.id} skipped for ${SKIP_FAILED_MS / 1000} s: ${failed.err.message}`);
     if (this.outageSince !== undefined) {
       console.error(`[sandbox] background moves resumed: the database answers again (after ${Math.round((Date.now() - this.outageSince) / 1000)} s)`);
       this.outageSince = undefined;
