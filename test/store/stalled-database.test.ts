@@ -213,15 +213,20 @@ describe('a database that stops answering on an open connection', () => {
     expect((await b.call('GET', `${PAYOUTS}/order-2`)).body.data).toEqual(again.body.data);
   });
 
-  it('ends a tick at the second tenant and a retention pass at the first the database does not answer for, and logs the outage when it begins and ends', async () => {
+  /** Three keys with a payout each, whose next moves have fallen due: a tick finds three tenants. */
+  async function threeDue() {
     const { a, clock } = await replicas({ roundTripMs: LIMIT_MS });
     const keys = [KEY, KEY_B, 'sk_test_00000000000000000000000000000003'];
     for (const key of keys) expect((await a.call('POST', PAYOUTS, { key, body: payoutRequest('order-1') })).status).toBe(201);
     // A tick with the database answering (it starts the minute's retention pass, which ends first).
     await a.tenants.tick();
     await a.tenants.retain();
-    // Each payout's next move falls due: the tick finds three tenants.
     clock.advance(31);
+    return { a, clock, keys };
+  }
+
+  it('ends a tick at the second tenant and a retention pass at the first the database does not answer for, and logs the outage when it begins and ends', async () => {
+    const { a, keys } = await threeDue();
 
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
@@ -267,12 +272,7 @@ describe('a database that stops answering on an open connection', () => {
   });
 
   it('skips for a while a tenant the database does not answer for and serves the other due tenants', async () => {
-    const { a, clock } = await replicas({ roundTripMs: LIMIT_MS });
-    const keys = [KEY, KEY_B, 'sk_test_00000000000000000000000000000003'];
-    for (const key of keys) expect((await a.call('POST', PAYOUTS, { key, body: payoutRequest('order-1') })).status).toBe(201);
-    await a.tenants.tick();
-    await a.tenants.retain();
-    clock.advance(31);
+    const { a, clock, keys } = await threeDue();
     /** The keys whose next move is due now, as the database has them. */
     const due = async () => {
       const rows = await stores[1].sql<{ id: string }[]>`SELECT id FROM sandbox_tenants WHERE due_at <= ${clock.now()}`;
