@@ -46,6 +46,8 @@ export class SharedTenants {
   /** Tenants whose session in a tick met an unavailable database, and until when (real ms) the ticks
    * skip them. */
   private readonly failedUntil = new BoundedMap<string, number>(1000);
+  /** The same for retention's sweeps. */
+  private readonly sweepFailedUntil = new BoundedMap<string, number>(1000);
 
   constructor(
     private readonly store: PostgresStore,
@@ -220,14 +222,27 @@ export class SharedTenants {
       }
     }
     if (this.env.retentionMs <= 0) return;
+    // As the tick: a tenant whose sweep meets an unavailable database is left out for a while (a very
+    // large one read whole past the round-trip limit, first in the copies' order, would otherwise end
+    // every pass before the others), and a second such tenant ends the pass.
+    let failedOnce = false;
     for (const t of [...this.byId.values()]) {
       if (stopped()) return;
+      const until = this.sweepFailedUntil.get(t.id);
+      if (until !== undefined && Date.now() < until) continue;
       const cutoff = this.env.clock.now() - this.env.retentionMs;
-      // The sweep catches up due moves too: a tick that found the tenant held here skipped it.
-      await this.inSession(t.id, t.mode, (held) => {
-        for (const _ of sweepTenant(held, cutoff, this.env.retained));
-        this.env.overdue?.resume(held);
-      }, 'retention');
+      try {
+        // The sweep catches up due moves too: a tick that found the tenant held here skipped it.
+        await this.inSession(t.id, t.mode, (held) => {
+          for (const _ of sweepTenant(held, cutoff, this.env.retained));
+          this.env.overdue?.resume(held);
+        }, 'retention');
+      } catch (err) {
+        if (!(err instanceof StoreUnavailableError)) throw err;
+        this.sweepFailedUntil.set(t.id, Date.now() + SKIP_FAILED_MS);
+        if (failedOnce) throw err;
+        failedOnce = true;
+      }
     }
   }
 
