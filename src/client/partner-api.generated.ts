@@ -5913,7 +5913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description The sandbox has 16 uploads under way for all keys (SERVICE_UNAVAILABLE, with Retry-After), or a scenario asks for it */
+            /** @description The sandbox has 16 uploads under way for all keys, or its memory budget is reached (SERVICE_UNAVAILABLE, with Retry-After, before the file is read), or a scenario asks for it */
             503: {
                 headers: {
                     "X-Sandbox-Warning": components["headers"]["SandboxWarning"];

@@ -140,6 +140,9 @@ describe('creates and keys past the budget', () => {
     }
     const transfer = await t.call('POST', TRANSFERS, { headers: { 'x-service-source': 'test' }, body: transferRequest('0000beef-0000-4000-8000-000000000001') });
     expect(transfer.status).toBe(503);
+    // A bulk file is refused before it is read: a text that is no JSON at all gets the 503, not a 400.
+    const bulk = await t.call('POST', '/_sandbox/bulk-disbursements', { raw: '{"items": [', headers: { 'content-type': 'application/json' } });
+    expect([bulk.status, bulk.headers.get('retry-after'), bulk.body.error?.code]).toEqual([503, '10', 'SERVICE_UNAVAILABLE']);
     const trade = await fx(t, 'POST', '/trades', { xml: instruction() });
     expect(trade.status).toBe(503);
     expect(trade.headers.get('retry-after')).toBe('10');

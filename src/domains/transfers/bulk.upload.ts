@@ -98,7 +98,7 @@ export const uploadRoute = createRoute({
       },
     },
   },
-  responses: { 201: jsonResponse(BulkFile, UPLOADED), ...errorResponses(400, 409, 413, 415), 429: { ...errorResponses(429)[429], description: `The key has ${UPLOADS_PER_KEY} uploads under way (send again once one is answered), or a scenario asks for a rate limit` }, 503: { ...errorResponses(503)[503], description: `The sandbox has ${UPLOADS_AT_ONCE} uploads under way for all keys (SERVICE_UNAVAILABLE, with Retry-After), or a scenario asks for it` } },
+  responses: { 201: jsonResponse(BulkFile, UPLOADED), ...errorResponses(400, 409, 413, 415), 429: { ...errorResponses(429)[429], description: `The key has ${UPLOADS_PER_KEY} uploads under way (send again once one is answered), or a scenario asks for a rate limit` }, 503: { ...errorResponses(503)[503], description: `The sandbox has ${UPLOADS_AT_ONCE} uploads under way for all keys, or its memory budget is reached (SERVICE_UNAVAILABLE, with Retry-After, before the file is read), or a scenario asks for it` } },
 });
 
 /** The upload route's handler, holding one of `slots` while it reads and checks the file. */
@@ -119,6 +119,9 @@ async function upload(c: Context<AppEnv>) {
   const t = c.get('tenant');
   // Read by this handler rather than a validator: its unknown query parameters are named here.
   warnUnknownQuery(c, uploadRoute.request.query);
+  // A file of megabytes is not read into a heap past the process's memory budget (its rows are
+  // counted against the key's cap once known, below).
+  t.checkRoom(0);
   const type = mediaTypeOf(c.req.header('content-type'));
   const text = await c.req.text();
   // Decoded leniently, each invalid sequence as U+FFFD (three bytes): with those in it, a text whose
