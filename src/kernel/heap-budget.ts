@@ -72,6 +72,8 @@ export const v8Gauge: HeapGauge = {
 export class HeapBudget {
   /** Bytes the live heap may hold (0: no budget). */
   readonly bytes: number;
+  /** What the old generation may hold, bytes (read once: the flags do not change while running). */
+  private readonly limit: number;
   /** Bytes in use at the last sample, garbage included. */
   private sampled = 0;
   /** Bytes in use right after the last full collection, and when that was. */
@@ -89,7 +91,8 @@ export class HeapBudget {
     private readonly gauge: HeapGauge = v8Gauge,
     private readonly opts: { sampleEveryMs?: number; forceEveryMs?: number; recheckEveryMs?: number } = {},
   ) {
-    this.bytes = share > 0 ? Math.floor(share * gauge.limit()) : 0;
+    this.limit = gauge.limit();
+    this.bytes = share > 0 ? Math.floor(share * this.limit) : 0;
   }
 
   /** Sample the heap every second, until stop(). */
@@ -154,7 +157,7 @@ export class HeapBudget {
 
   /** The figures a refusal states: the live heap and the budget, in MB. */
   figures(): { liveMb: number; budgetMb: number; limitMb: number; percent: number } {
-    const mb = (n: number) => Math.round(n / 2 ** 20);
-    return { liveMb: mb(this.live), budgetMb: mb(this.bytes), limitMb: mb(this.gauge.limit()), percent: Math.round(this.share * 100) };
+    const mb = (n: number) => Math.round(n / MB);
+    return { liveMb: mb(this.live), budgetMb: mb(this.bytes), limitMb: mb(this.limit), percent: Math.round(this.share * 100) };
   }
 }

@@ -3,6 +3,7 @@
 // moves falling due at once (a load test's creations, thirty seconds on) does not stall the server.
 import { describe, expect, it } from 'vitest';
 import { createTestApp, KEY_B, payoutRequest } from '../support/app.js';
+import { turnsDuring } from '../support/turns.js';
 
 describe('background tick', () => {
   it('applies every due move in slices, letting other work run between them', async () => {
@@ -13,15 +14,7 @@ describe('background tick', () => {
     await t.tenants.retain();
     // Thirty seconds of the base clock: every payout falls due for PROCESSING, and no request comes.
     t.clock.advance(31);
-    let turns = 0;
-    let ticking = true;
-    const spin = () => {
-      turns++;
-      if (ticking) setImmediate(spin);
-    };
-    setImmediate(spin);
-    await t.tenants.tick();
-    ticking = false;
+    const { turns } = await turnsDuring(() => t.tenants.tick());
     expect(turns).toBeGreaterThanOrEqual(2);
     const events = (await t.call('GET', '/_sandbox/events?type=payout.processing&limit=1000')).body.data;
     expect(events).toHaveLength(count);

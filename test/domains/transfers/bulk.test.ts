@@ -1,20 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { advance, createTestApp, KEY_B, LIVE_KEY, type TestApp } from '../../support/app.js';
+import { bulkRow } from '../../support/bulk.js';
 
 const UPLOAD = '/_sandbox/bulk-disbursements';
 const SOURCE = { 'x-service-source': 'payroll-service' };
 const HEADER = 'reference,amount,currency,type,source.accountNumber,destination.accountNumber,destination.accountName,destination.bankCode,destination.branchCode,narrations,category';
 
-const row = (i: number, over: Record<string, unknown> = {}) => ({
-  reference: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  amount: 1000 + i,
-  currency: 'NGN',
-  type: 'BANK',
-  source: { accountNumber: '1000200030' },
-  destination: { accountNumber: `01${String(i).padStart(8, '0')}`, accountName: `Worker ${i}`, bankCode: '058' },
-  category: 'SALARY',
-  ...over,
-});
+const row = (i: number, over: Record<string, unknown> = {}) => ({ ...bulkRow(i), amount: 1000 + i, ...over });
 const rows = (n: number, f: (i: number) => Record<string, unknown> = () => ({})) => Array.from({ length: n }, (_, i) => row(i + 1, f(i + 1)));
 
 let t: TestApp;
