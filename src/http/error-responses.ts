@@ -82,8 +82,12 @@ function leftStatus(c: Context<AppEnv>): number | undefined {
 export function onError(err: Error, c: Context<AppEnv>): Response {
   const left = leftStatus(c);
   if (left) return new Response(null, { status: left });
-  // The body's budget was exceeded: the validator met that as a failure to parse.
-  let e = bodyRefusalOf(c) ?? toSandboxError(err);
+  // The body's budget was exceeded: the validator met that as a failure to parse. Only that failure
+  // is answered with the refusal: another error of a request whose body a fault rule read over its
+  // budget (an unknown reference's 404, say) stays what it is.
+  const refusal = bodyRefusalOf(c);
+  const converted = toSandboxError(err);
+  let e = refusal && (err === refusal || converted.code === 'MALFORMED_JSON') ? refusal : converted;
   // "Not valid JSON" would send the caller looking for a typo in a body it never sent.
   if (e.code === 'MALFORMED_JSON' && !hasBody(c)) {
     e = new SandboxError('MALFORMED_JSON', 'The request body is empty. Send a JSON object with Content-Type: application/json.', [

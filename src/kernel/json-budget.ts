@@ -17,7 +17,6 @@ export const VALUE_BUDGET = 20_000;
 /** A body this short cannot hold enough to cost more than a millisecond: not counted. */
 const SCAN_FROM = 16 * 1024;
 
-
 /** Names are told apart by a hash seeded at random per process, so no text sent can be made to
  * collide; a collision by chance only lets one more name in. */
 const SEED = randomBytes(4).readUInt32LE(0);

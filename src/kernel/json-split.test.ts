@@ -77,3 +77,14 @@ describe('splitting a JSON object around its array', () => {
     }
   });
 });
+
+describe('strings with escapes', () => {
+  it('ends a string at its first quote not escaped, past escaped quotes and escaped backslashes', () => {
+    const items = ['a\\"b', '\\', '"', 'x\\\\"y"z', '\\"'.repeat(1000), '"'.repeat(500) + '\\'];
+    const text = JSON.stringify({ items, name: 'q"\\' });
+    expect(splitArray(text, 'items')!.items).toHaveLength(items.length);
+    expect(parsedSplit(text)).toEqual(JSON.parse(text));
+    // A quote after an odd run of backslashes is escaped; a text whose string never ends is refused as JSON.parse refuses it.
+    expect(outcome(() => parsedSplit('{"items":["a\\\\\\"]}'))).toEqual(outcome(() => JSON.parse('{"items":["a\\\\\\"]}')));
+  });
+});

@@ -14,13 +14,20 @@ export const CLOSE_BRACKET = 93;
 export const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 
 /** The index of the closing quote of the string whose opening quote is at `open` (the first quote
- * after it not escaped, that is not after an odd run of backslashes); -1 if none. Each backslash run
- * is counted back from the one quote it precedes, so the search is linear in the text. */
+ * not escaped, that is not after an odd run of backslashes); -1 if none. The first quote is found
+ * with indexOf and its backslashes counted back; past an escaped quote, the rest of the string is
+ * walked forward, each escape stepped over, so a string of many escaped quotes is read once rather
+ * than counted back over at each of them. Linear in the text either way. */
 export function stringEnd(text: string, open: number): number {
-  for (let end = text.indexOf('"', open + 1); end >= 0; end = text.indexOf('"', end + 1)) {
-    let slashes = 0;
-    while (end - 1 - slashes > open && text.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
-    if (slashes % 2 === 0) return end;
+  const first = text.indexOf('"', open + 1);
+  if (first < 0) return -1;
+  let slashes = 0;
+  while (first - 1 - slashes > open && text.charCodeAt(first - 1 - slashes) === BACKSLASH) slashes++;
+  if (slashes % 2 === 0) return first;
+  for (let i = first + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) return i;
   }
   return -1;
 }

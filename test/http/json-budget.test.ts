@@ -134,3 +134,21 @@ describe('the budget of distinct field names in a JSON body', () => {
     expect(h, `CPU µs: ${h} for 90,000 names, ${p} for one long value`).toBeLessThan(3 * p);
   });
 });
+
+describe('a refusal of the budget beside another error', () => {
+  it("answers the route's own error when a fault rule, not the route, read the body over its budget", async () => {
+    // A fault rule whose `when` reads the body's fields reads every body of its route; this one never fires.
+    const route = { method: 'PUT', path: '/api/v1/quotes/complete/{id}' };
+    const scenario = { scenario: { faults: [{ route, when: { accountNumber: '^0000000000$' }, fault: { kind: 'error', status: 503 } }] } };
+    const put = await t.call('PUT', '/_sandbox/scenario', { body: scenario });
+    expect(put.status, put.text).toBe(200);
+    const raw = `{${MANY_NAMES},"destination":{"blockChain":{"address":"0x52908400098527886E0F7030069857D2E4169EE7"}}}`;
+    // Not a quote id: the route refuses its path before it reads the body.
+    const res = await t.call('PUT', '/api/v1/quotes/complete/not-a-quote', { raw, headers: JSON_TYPE });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(['id']);
+    // With a quote id, the route reads the body and meets the refusal.
+    const read = await t.call('PUT', '/api/v1/quotes/complete/3f1c2a9e-8b7d-4c6e-9f10-2a3b4c5d6e7f', { raw, headers: JSON_TYPE });
+    expect(read.body).toEqual(REFUSAL);
+  });
+});

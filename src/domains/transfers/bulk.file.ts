@@ -60,7 +60,6 @@ function checkCount(n: number, field: string): void {
   }
 }
 
-/** A JSON upload: {"name"?: string, "items": [row, ...]}. */
 /**
  * A JSON bulk file's text parsed a row at a time, with turns of the event loop between the steps and
  * between slices of rows: the object with its items left out, then each item (kernel/json-split.ts).
@@ -72,12 +71,16 @@ export async function parseBulkJson(text: string): Promise<unknown> {
   await nextTurn();
   const split = splitArray(text, 'items');
   if (!split) return JSON.parse(text);
+  // More rows than a file may hold are refused before any is parsed (the value budget lets through
+  // some 150,000 small items).
+  if (split.items.length > MAX_ROWS) checkCount(split.items.length, 'items');
   await nextTurn();
   const file = JSON.parse(split.envelope) as Record<string, unknown>;
   file.items = await mapInSlices(split.items, (item) => JSON.parse(item) as unknown);
   return file;
 }
 
+/** A JSON upload: {"name"?: string, "items": [row, ...]}. */
 export async function readJson(body: unknown): Promise<ParsedFile> {
   const obj = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   if (!obj || !Array.isArray(obj.items)) {

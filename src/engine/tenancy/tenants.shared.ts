@@ -167,11 +167,7 @@ export class SharedTenants {
     let failed: { id: string; err: StoreUnavailableError } | undefined;
     try {
       for (const { id, mode } of await this.store.due(this.env.clock.now(), DUE_BATCH)) {
-        const until = this.failedUntil.get(id);
-        if (until !== undefined) {
-          if (Date.now() < until) continue;
-          this.failedUntil.delete(id);
-        }
+        if (leftOut(this.failedUntil, id)) continue;
         try {
           await this.inSession(
             id,
@@ -228,8 +224,7 @@ export class SharedTenants {
     let failedOnce = false;
     for (const t of [...this.byId.values()]) {
       if (stopped()) return;
-      const until = this.sweepFailedUntil.get(t.id);
-      if (until !== undefined && Date.now() < until) continue;
+      if (leftOut(this.sweepFailedUntil, t.id)) continue;
       const cutoff = this.env.clock.now() - this.env.retentionMs;
       try {
         // The sweep catches up due moves too: a tick that found the tenant held here skipped it.
@@ -271,4 +266,14 @@ export class SharedTenants {
     if (s === undefined) this.seeds.set(id, (s = tenantSeed(this.seed, id)));
     return s;
   }
+}
+
+/** Whether a tenant that met an unavailable database is still left out of the background work that
+ * `until` holds for (real ms); an entry past its time is forgotten. */
+function leftOut(until: BoundedMap<string, number>, id: string): boolean {
+  const at = until.get(id);
+  if (at === undefined) return false;
+  if (Date.now() < at) return true;
+  until.delete(id);
+  return false;
 }

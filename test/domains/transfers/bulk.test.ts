@@ -89,6 +89,11 @@ describe('JSON upload', () => {
     const over = await upload(rows(10_001));
     expect(over.status).toBe(400);
     expect(over.body.error.details).toEqual([{ field: 'items', issue: 'has 10001 rows; at most 10000 are accepted' }]);
+    // Many small items within the file's value budget are counted, not parsed, before the refusal:
+    // one of them not even JSON does not change the answer.
+    const small = await t.call('POST', UPLOAD, { raw: `{"items":[${'0,'.repeat(149_999)}nope]}`, headers: { ...SOURCE, 'content-type': 'application/json' } });
+    expect(small.status).toBe(400);
+    expect(small.body.error.details).toEqual([{ field: 'items', issue: 'has 150000 rows; at most 10000 are accepted' }]);
   });
 });
 
