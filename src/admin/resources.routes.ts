@@ -58,15 +58,18 @@ const list = (kinds: readonly string[]) =>
 
 type Row = Record<string, unknown>;
 
-/** The records of a collection whose id is `id`: the one kept under it, else any that reads so,
- * looked for a slice at a time (an id kept under no key, or none at all, is looked for in every record). */
-async function withId(collection: { get(id: string): Row | undefined; values(): Iterable<Row> }, k: Resource, id: string): Promise<Row[]> {
+/** The records of a collection whose id is `id`: the one kept under it, else the records (as taken,
+ * references only) that read so, looked through a slice at a time (an id kept under no key, or none
+ * at all, is looked for in every record). */
+function withId(collection: { get(id: string): Row | undefined; values(): Iterable<Row> }, k: Resource, id: string): { kept: Row } | { all: Row[] } {
   const kept = collection.get(id);
-  if (kept !== undefined && k.id(kept) === id) return [kept];
+  return kept !== undefined && k.id(kept) === id ? { kept } : { all: [...collection.values()] };
+}
+
+async function idIn(records: Row[], k: Resource, id: string): Promise<Row[]> {
   const out: Row[] = [];
   let seen = 0;
-  // The records as they stand now (references only), not the collection read while it changes.
-  for (const r of [...collection.values()]) {
+  for (const r of records) {
     if (++seen % SLICE === 0) await nextTurn();
     if (k.id(r) === id) out.push(r);
   }
@@ -141,19 +144,21 @@ export function resourceRoutes(kinds: readonly Resource[]) {
     const data: z.infer<typeof ResourceItem>[] = [];
     const counts: Record<string, number> = {};
     // Every kind's records as they stand now, taken in one go (references only: about a millisecond
-    // for 100,000), then looked through in slices: the listing is of one instant even though the
-    // key's other requests run between its slices (a bulk file and its rows appear together or not at all).
+    // for 100,000), then looked through in slices: the records listed are those of one instant even
+    // though the key's other requests run between its slices (a bulk file and its rows appear
+    // together or not at all). Each view is built as it is written, so a view reads the key's clock
+    // of that moment (an FX trade's TTL, say).
     const taken = kinds
       .filter((k) => kind === undefined || k.segment === kind)
       .map((k) => {
         const collection = t.store.collection<Record<string, unknown>>(k.collection);
         counts[k.segment] = collection.size;
-        return { k, collection, records: only === undefined ? [...collection.values()] : undefined };
+        return { k, found: only === undefined ? { all: [...collection.values()] } : withId(collection, k, only) };
       });
-    for (const { k, collection, records: all } of taken) {
+    for (const { k, found } of taken) {
       // Each kind's slices start afresh: a turn between kinds keeps what runs between turns to one slice.
       if (counts[k.segment] > 0) await nextTurn();
-      const records = all ?? (await withId(collection, k, only!));
+      const records = 'kept' in found ? [found.kept] : only === undefined ? found.all : await idIn(found.all, k, only);
       for (const { r, createdAt, id } of await newestOf(records, k, limit)) {
         if ((data.length + 1) % VIEWS === 0) await nextTurn();
         const status = k.status(r);
