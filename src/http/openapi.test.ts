@@ -3,17 +3,19 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
 import { onError } from './error-responses.js';
-import { jsonBody, newRouter } from './openapi.js';
+import { jsonBody, jsonResponse, newRouter } from './openapi.js';
 
 const Body = z.object({ reference: z.string().min(3), amount: z.number().positive() });
 const Checked = z.object({ reference: z.string().refine(async (v) => v !== 'taken', 'is taken: send another reference') });
 
+const ECHO = { 200: jsonResponse(z.any(), 'what the route was given') };
+
 function app() {
   const r = newRouter();
-  r.openapi(createRoute({ method: 'post', path: '/plain/{id}', request: { params: z.object({ id: z.string().regex(/^\d+$/) }), body: jsonBody(Body) }, responses: {} }), (c) =>
+  r.openapi(createRoute({ method: 'post', path: '/plain/{id}', request: { params: z.object({ id: z.string().regex(/^\d+$/) }), body: jsonBody(Body) }, responses: ECHO }), (c) =>
     c.json({ id: c.req.valid('param').id, body: c.req.valid('json') }, 200),
   );
-  r.openapi(createRoute({ method: 'post', path: '/checked', request: { body: jsonBody(Checked) }, responses: {} }), (c) => c.json(c.req.valid('json'), 200));
+  r.openapi(createRoute({ method: 'post', path: '/checked', request: { body: jsonBody(Checked) }, responses: ECHO }), (c) => c.json(c.req.valid('json'), 200));
   r.onError(onError);
   return r;
 }

@@ -11,7 +11,7 @@ import postgres, { type Options, type ReservedSql, type Sql } from 'postgres';
 /** The longest a round trip may take before the database is taken for unreachable (ms). */
 export const ROUND_TRIP_MS = 20_000;
 
-/** The longest a session waits for its tenant's row lock (ms), set as the transaction's lock_timeout:
+/** The longest a session waits for its tenant's row lock (ms), set as each connection's lock_timeout:
  * past it the database answers SQLSTATE 55P03 and the request 503, its connection kept. Below the
  * round-trip limit, so that a healthy database answers first and a database that stops answering is
  * still found out within the limit; above an advance's 15 s of webhook attempts, so one advance of
@@ -40,9 +40,9 @@ export interface Lane {
   closes: number;
   /** A round trip on it timed out: it is dropped, not used again. */
   stuck: boolean;
-  /** Its `closes` when its connection was last given the idle-in-transaction limit (-1: never). */
+  /** Its `closes` when its connection was last given its limits (-1: never). */
   configured: number;
-  /** Its connection's backend process id, read with the idle-in-transaction limit. */
+  /** Its connection's backend process id, read with its limits. */
   pid: number | undefined;
   /** When that backend started (µs since the epoch, as text), read with it: with the pid, it names
    * that backend alone, where a pid alone may name another session's after a restart. */
@@ -55,12 +55,13 @@ export interface Lane {
   socket: Socket | undefined;
 }
 
-/** The idle-in-transaction limit, set on a connection at its first use unless the URL, the role or the
- * database set one already. A statement, not a parameter the connection starts with: a pooler in
+/** The limits a connection is given at its first use: idle in a transaction, unless the URL, the role or
+ * the database set one already, and the lock wait (LOCK_WAIT_MS), always, as each session's bound (set
+ * once here rather than by a statement in every session). A statement, not a parameter the connection starts with: a pooler in
  * session mode (PgBouncer) refuses a connection that starts with a parameter it does not know, and a
  * start parameter would override an operator's ALTER ROLE … SET. */
-const SET_IDLE_IN_TRANSACTION =
-  "SELECT pg_backend_pid() AS pid, (SELECT (extract(epoch FROM backend_start) * 1000000)::bigint::text FROM pg_stat_activity WHERE pid = pg_backend_pid()) AS started, CASE WHEN current_setting('idle_in_transaction_session_timeout') = '0' THEN set_config('idle_in_transaction_session_timeout', $1, false) END AS idle";
+const SET_LIMITS =
+  "SELECT pg_backend_pid() AS pid, (SELECT (extract(epoch FROM backend_start) * 1000000)::bigint::text FROM pg_stat_activity WHERE pid = pg_backend_pid()) AS started, CASE WHEN current_setting('idle_in_transaction_session_timeout') = '0' THEN set_config('idle_in_transaction_session_timeout', $1, false) END AS idle, set_config('lock_timeout', $2, false) AS lock";
 
 /** A session's connection: reserved on its lane, so the driver's idle and lifetime timers leave it
  * alone between the session's round trips. */
@@ -94,10 +95,15 @@ export class Lanes {
     readonly lockWaitMs: number = LOCK_WAIT_MS,
   ) {}
 
-  /** Give the lane's connection the idle-in-transaction limit, once per connection. */
+  /** The arguments of SET_LIMITS: the idle-in-transaction and lock-wait limits. */
+  private limits(): string[] {
+    return [String(this.idleInTransactionMs), String(this.lockWaitMs)];
+  }
+
+  /** Give the lane's connection the idle-in-transaction and lock-wait limits, once per connection. */
   private async configure(lane: Lane, sql: Sql | ReservedSql): Promise<void> {
     if (lane.configured === lane.closes) return;
-    const [row] = await this.trip(lane, sql.unsafe<{ pid: number; started: string | null }[]>(SET_IDLE_IN_TRANSACTION, [String(this.idleInTransactionMs)]));
+    const [row] = await this.trip(lane, sql.unsafe<{ pid: number; started: string | null }[]>(SET_LIMITS, this.limits()));
     lane.pid = row?.pid;
     lane.started = row?.started ?? undefined;
     lane.configured = lane.closes;
@@ -259,8 +265,8 @@ export class Lanes {
     if (!this.tools || this.tools.stuck) {
       this.tools?.sql.end({ timeout: 0 }).catch(() => undefined);
       this.tools = this.create();
-      // Given the idle-in-transaction limit as the pool's connections are, before its first statement.
-      this.tools.sql.unsafe(SET_IDLE_IN_TRANSACTION, [String(this.idleInTransactionMs)]).catch(() => undefined);
+      // Given the limits as the pool's connections are, before its first statement.
+      this.tools.sql.unsafe(SET_LIMITS, this.limits()).catch(() => undefined);
     }
     return this.tools.sql;
   }

@@ -177,12 +177,8 @@ export class PostgresTenantStore extends MemoryTenantStore {
   ): Promise<{ row: Row | undefined; changes: ChangeRow[] | undefined }> {
     const id = text(this.id);
     const known = this.at >= 0;
-    // A session waits for the lock at most the lock limit (the database answers 55P03 past it, and
-    // the connection stays usable), within the round trip's own limit.
-    const wait = how.skipLocked ? 0 : this.lanes.lockWaitMs;
     const statements = [
       how.begin ? 'BEGIN' : '',
-      how.begin && wait ? `SET LOCAL lock_timeout = ${int(wait)}` : '',
       how.create ? `EXECUTE sandbox_create(${id}, ${text(mode)}, ${int(this.now())})` : '',
       `EXECUTE ${how.skipLocked ? 'sandbox_lock_skip' : 'sandbox_lock'}(${id})`,
       known ? `EXECUTE sandbox_changes(${id}, ${int(this.at)})` : '',

@@ -390,6 +390,23 @@ describe('a key held on another replica', () => {
     expect(proxy.opened).toBe(connections);
   });
 
+  it('bounds a statement outside a session by the lock limit too: a drop of a held key is refused and its connection kept', async () => {
+    const { a } = await replicas({ roundTripMs: 5000, lockWaitMs: 300 });
+    expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
+    const connections = proxy.opened;
+    const release = await holdKey(KEY);
+    try {
+      const [refused, took] = await timed(() => stores[0].drop(tenantIdOf(KEY)).then(() => 'dropped', (err: Error) => err.message));
+      expect(refused).toContain('lock timeout');
+      expect(took).toBeLessThan(5000);
+      expect(await waiting()).toBe(0);
+    } finally {
+      await release();
+    }
+    expect((await a.call('GET', `${PAYOUTS}/order-1`)).status).toBe(200);
+    expect(proxy.opened).toBe(connections);
+  });
+
   it('answers a probe whose next session waits past the lock limit that what it wrote before is kept', async () => {
     const { a } = await replicas({ roundTripMs: 5000, lockWaitMs: 300 });
     // The receiver: at the first delivery the probing request has committed its plan and let the key
@@ -437,7 +454,8 @@ describe('a key held on another replica', () => {
   });
 
   it('asks the database to cancel the statement of a connection it drops, so its backend stops waiting for the lock', async () => {
-    const { a } = await replicas({ roundTripMs: LIMIT_MS });
+    // A lock limit above the round-trip limit: the round trip is cut off while its backend still waits.
+    const { a } = await replicas({ roundTripMs: LIMIT_MS, lockWaitMs: 10 * LIMIT_MS });
     expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
     const release = await holdKey(KEY);
     try {
@@ -455,7 +473,7 @@ describe('a key held on another replica', () => {
   });
 
   it('cancels only the backend the dropped connection had, named by its pid and start, not whatever session has its pid now', async () => {
-    const { a } = await replicas({ roundTripMs: LIMIT_MS });
+    const { a } = await replicas({ roundTripMs: LIMIT_MS, lockWaitMs: 10 * LIMIT_MS });
     expect((await a.call('POST', PAYOUTS, { body: payoutRequest('order-1') })).status).toBe(201);
     // The replica's connection is taken for one whose backend started at another instant, as when the
     // database restarted between the drop and the cancel and the pid now names another session.
