@@ -429,6 +429,15 @@ export class PostgresTenantStore extends MemoryTenantStore {
 function collapse(ops: StoreOp[], firstSeq: number) {
   const clears: { coll?: string; keep: string[] }[] = [];
   const changes = new Map<string, Map<string, Change>>();
+  // A record put under two names (a resource and its record as created) is one object: written once.
+  // Values are read here, at commit, so the text is the same whichever put it is taken from.
+  const texts = new Map<unknown, string>();
+  const json = (v: unknown): string => {
+    if (v === null || typeof v !== 'object') return JSON.stringify(v);
+    let t = texts.get(v);
+    if (t === undefined) texts.set(v, (t = JSON.stringify(v)));
+    return t;
+  };
   let seq = firstSeq;
   for (const op of ops) {
     if (op.op === 'clearAll') {
@@ -448,9 +457,9 @@ function collapse(ops: StoreOp[], firstSeq: number) {
     if (op.op === 'del') {
       if (ch) ch.v = null;
       else byId.set(op.id, { v: null, seq: 0, moved: false });
-    } else if (!ch) byId.set(op.id, { v: JSON.stringify(op.v), seq: seq++, moved: false });
-    else if (ch.v === null) Object.assign(ch, { v: JSON.stringify(op.v), seq: seq++, moved: true });
-    else ch.v = JSON.stringify(op.v);
+    } else if (!ch) byId.set(op.id, { v: json(op.v), seq: seq++, moved: false });
+    else if (ch.v === null) Object.assign(ch, { v: json(op.v), seq: seq++, moved: true });
+    else ch.v = json(op.v);
   }
   return { clears, changes, nextSeq: seq };
 }
