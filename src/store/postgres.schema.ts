@@ -4,7 +4,7 @@
 import type { Sql } from 'postgres';
 
 /** Key of the advisory lock migrations run under (any constant the sandbox alone uses). */
-const MIGRATION_LOCK = 0x5a4e_4442;
+export const MIGRATION_LOCK = 0x5a4e_4442;
 
 /**
  * tenants: one row per tenant; the row lock is the tenant's lock across replicas. `version` counts
@@ -51,6 +51,9 @@ export class SchemaTooNewError extends Error {}
 /** Bring the schema to the latest version; returns the version it is at. */
 export async function migrate(sql: Sql): Promise<number> {
   return sql.begin(async (tx) => {
+    // A replica waits for another's migration, however long it takes: not bounded by the lock limit
+    // each connection is given for sessions.
+    await tx`SET LOCAL lock_timeout = 0`;
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS sandbox_schema (version integer NOT NULL)`;
     const [row] = await tx<{ version: number }[]>`SELECT version FROM sandbox_schema`;

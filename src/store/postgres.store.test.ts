@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres } from '../../test/support/postgres.js';
-import { MIGRATIONS } from './postgres.schema.js';
+import { MIGRATION_LOCK, MIGRATIONS } from './postgres.schema.js';
 import { PostgresStore } from './postgres.store.js';
 import { READ_SLICE, TOMBSTONE_VERSIONS, type PostgresTenantStore } from './postgres.tenant.js';
 
@@ -47,6 +47,22 @@ describe('postgres store across replicas', () => {
     const [a] = await replicas(url);
     const rows = await a.sql<{ version: number }[]>`SELECT version FROM sandbox_schema`;
     expect(rows).toEqual([{ version: MIGRATIONS.length }]);
+  });
+
+  it("waits for another replica's migration past the lock limit sessions are given", async () => {
+    const url = await database();
+    const [a] = await replicas(url);
+    // A replica migrating: the migrations' advisory lock held on a connection of its own for 1 s.
+    const holder = await a.sql.reserve();
+    await holder.unsafe('BEGIN');
+    await holder.unsafe(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    const released = new Promise((resolve) => setTimeout(resolve, 1000)).then(() => holder.unsafe('COMMIT')).finally(() => holder.release());
+    const started = Date.now();
+    const b = await PostgresStore.open(url, { lockWaitMs: 200 });
+    opened.push(b);
+    await released;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(await b.sql<{ version: number }[]>`SELECT version FROM sandbox_schema`).toEqual([{ version: MIGRATIONS.length }]);
   });
 
   it("opens the pool the URL's max asks for (two per core, 4 to 20, without it), which the driver alone would not take from a URL", async () => {
