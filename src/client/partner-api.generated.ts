@@ -2694,6 +2694,16 @@ export interface operations {
                     "application/json": components["schemas"]["PayoutEnvelope"];
                 };
             };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
@@ -2838,6 +2848,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WalletPayout"];
+                };
+            };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3007,6 +3027,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Withdrawal"];
+                };
+            };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing or invalid API key */

@@ -39,7 +39,7 @@ const read = createRoute({
   security,
   summary: 'Read a fiat payout by reference',
   request: { params: ReferenceParam },
-  responses: { 200: jsonResponse(PayoutEnvelope, 'The payout in its current state'), ...errorResponses(404) },
+  responses: { 200: jsonResponse(PayoutEnvelope, 'The payout in its current state'), ...errorResponses(400, 404) },
 });
 
 export const payoutRoutes = newRouter()

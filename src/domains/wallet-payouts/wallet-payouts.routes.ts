@@ -40,7 +40,7 @@ const read = createRoute({
   security,
   summary: 'Read a crypto wallet payout by reference',
   request: { params: WalletPayoutReferenceParam },
-  responses: { 200: jsonResponse(WalletPayout, 'The payout in its current state'), ...errorResponses(404) },
+  responses: { 200: jsonResponse(WalletPayout, 'The payout in its current state'), ...errorResponses(400, 404) },
 });
 
 export const walletPayoutRoutes = newRouter()

@@ -42,7 +42,7 @@ const read = createRoute({
   security,
   summary: 'Read a bank withdrawal by its reference (TRF-...)',
   request: { params: WithdrawalReferenceParam },
-  responses: { 200: jsonResponse(Withdrawal, 'The withdrawal in its current state'), ...errorResponses(404) },
+  responses: { 200: jsonResponse(Withdrawal, 'The withdrawal in its current state'), ...errorResponses(400, 404) },
 });
 
 export const withdrawalRoutes = newRouter()
