@@ -288,3 +288,17 @@ it('documents the FX routes in /openapi.json with XML bodies naming their root a
   }
   expect(doc.paths['/xsd/{file}'].get).toBeDefined();
 });
+
+it('names in /openapi.json the ISO 20022 message type of every FX operation, as the API document lists them', async () => {
+  const doc = await (await t.app.request('/openapi.json')).json();
+  const types: [string, string, string][] = [
+    ['/trades', 'post', 'fxtr.014.001.05'],
+    ['/trades/{transactionId}', 'get', 'fxtr.017.001.05'],
+    ['/trades/{transactionId}/cancellation', 'put', 'fxtr.016.001.05'],
+    ['/trades/{transactionId}/confirmation', 'post', 'fxtr.037.001.02'],
+    ['/trades/{transactionId}/accept', 'post', 'fxtr.014.001.05'],
+    ['/listings', 'get', 'reda.041.001.01'],
+    ['/rates/makers', 'get', 'fxtr.014.001.05'],
+  ];
+  for (const [path, method, type] of types) expect(doc.paths[`${FX}${path}`][method].summary, `${method} ${path}`).toContain(`(${type})`);
+});
