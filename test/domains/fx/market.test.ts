@@ -47,6 +47,16 @@ describe('GET /listings', () => {
     expect(escaped.headers.get('x-sandbox-warning')).toBeNull();
   });
 
+  it('takes the query as the API document writes it, every parameter empty (?source=&destination=&page=&pageSize=), as not sent', async () => {
+    const res = await fx(t, 'GET', '/listings?source=&destination=&page=&pageSize=');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-sandbox-warning')).toBeNull();
+    expect(res.xml.Pgntn).toEqual({ PageNumber: '0', PageSize: '10', TotalElements: '40' });
+    expect(listings(res)).toHaveLength(10);
+    const ngn = await fx(t, 'GET', '/listings?source=NGN&destination=&pageSize=');
+    expect(ngn.xml.Pgntn).toEqual({ PageNumber: '0', PageSize: '10', TotalElements: '8' });
+  });
+
   it('names a currency no listing has in X-Sandbox-Warning, as the bulk page names a filter value', async () => {
     const eur = await fx(t, 'GET', '/listings?source=EUR');
     expect(eur.status).toBe(200);
