@@ -526,7 +526,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read the market-maker rate of a pair
+         * Read the market-maker rate of a pair (fxtr.014.001.05)
          * @description Rates are fiat units per one token, whichever way the pair goes; for two fiat currencies (the cross of their USDT markets) to units per one from unit. A currency or pair trades do not take (token to token) is 400 UNSUPPORTED_CURRENCY, as on a trade.
          */
         get: operations["getMakerRate"];

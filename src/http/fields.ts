@@ -47,9 +47,13 @@ export const wholeNumberParam = (min: number, max: number, def: number) => {
   return z.preprocess(digitsOnly, z.coerce.number({ error }).int({ error }).min(min).max(max).default(def));
 };
 
+/** An optional query parameter sent empty (`?pageSize=`, as the API document writes the listings'
+ * query) is read as not sent: its default, or no filter. */
+export const emptyAsUnset = (v: unknown): unknown => (v === '' ? undefined : v);
+
 /** A whole-number query parameter (a page, a page size), published as the int32 the API document
- * names; text that is not one in range is 400 saying which numbers it takes (an empty value is 0). */
+ * names; text that is not one in range is 400 saying which numbers it takes (an empty value is the default). */
 export const wholeNumberQuery = (name: string, def: number, min: number, max: number, description = `A whole number from ${min} to ${max}; default ${def}`) =>
-  wholeNumberParam(min, max, def)
+  z.preprocess(emptyAsUnset, wholeNumberParam(min, max, def))
     // An integer, as the document publishes it: a coerced number with a default would read as one that may be null.
     .openapi({ param: { name, in: 'query' }, type: 'integer', format: 'int32', minimum: min, maximum: max, default: def, description, example: def } as never);

@@ -1,7 +1,7 @@
 // The OpenAPI side of the FX routes: XML bodies are documented as text naming their root and XSD,
 // and the query and path parameters are zod schemas that also validate.
 import { z } from '@hono/zod-openapi';
-import { INT32_MAX, wholeNumberQuery } from '../../http/fields.js';
+import { emptyAsUnset, INT32_MAX, wholeNumberQuery } from '../../http/fields.js';
 import type { XsdName } from '../../iso20022/xsd-names.js';
 import { REQUEST_EXAMPLES } from './fx.examples.js';
 import { PAGE_DEFAULT, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './fx.listings.js';
@@ -49,8 +49,8 @@ const CURRENCY_PATTERN = /^[A-Za-z]{3,5}$/;
 const currency = z.string().regex(CURRENCY_PATTERN, { message: CURRENCY_CODE });
 
 export const ListingsQuery = z.object({
-  source: currency.optional().openapi({ description: 'Only pools paid in this currency (any case), e.g. NGN', example: 'NGN' }),
-  destination: currency.optional().openapi({ description: 'Only pools delivering this currency, e.g. USDT', example: 'USDT' }),
+  source: z.preprocess(emptyAsUnset, currency.optional()).openapi({ description: 'Only pools paid in this currency (any case), e.g. NGN', example: 'NGN' }),
+  destination: z.preprocess(emptyAsUnset, currency.optional()).openapi({ description: 'Only pools delivering this currency, e.g. USDT', example: 'USDT' }),
   // Any int32 page answers, as on the bulk transfer list; a page past the end is empty.
   page: wholeNumberQuery('page', PAGE_DEFAULT, 0, INT32_MAX, `0-based page number, default ${PAGE_DEFAULT}`),
   pageSize: wholeNumberQuery('pageSize', PAGE_SIZE_DEFAULT, 1, PAGE_SIZE_MAX, `Listings per page, 1 to ${PAGE_SIZE_MAX}, default ${PAGE_SIZE_DEFAULT}`),

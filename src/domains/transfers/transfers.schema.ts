@@ -1,7 +1,7 @@
 // Disbursement transfers (API document §2.9, §2.10, §4.5): the single-transfer request, the
 // transfer as the sandbox returns it, bulk files and the bulk page.
 import { z } from '@hono/zod-openapi';
-import { fiatAmount, INT32_MAX, timestamp, wholeNumberQuery } from '../../http/fields.js';
+import { emptyAsUnset, fiatAmount, INT32_MAX, timestamp, wholeNumberQuery } from '../../http/fields.js';
 import { SETTLEMENT_STATUSES } from '../reference/settlement.js';
 
 export const TRANSFER_CURRENCIES = ['NGN', 'GHS', 'USD'] as const;
@@ -169,11 +169,15 @@ const ISO_DATE = z.iso.date();
 const ISO_DATE_TIME = z.iso.datetime({ offset: true });
 const when = (name: string) =>
   z
-    .string()
-    .refine((s) => (ISO_DATE.safeParse(s).success || ISO_DATE_TIME.safeParse(s).success) && !Number.isNaN(Date.parse(s)), {
-      message: 'must be a date (2026-01-15) or an ISO 8601 date-time (2026-01-15T09:00:00Z)',
-    })
-    .optional()
+    .preprocess(
+      emptyAsUnset,
+      z
+        .string()
+        .refine((s) => (ISO_DATE.safeParse(s).success || ISO_DATE_TIME.safeParse(s).success) && !Number.isNaN(Date.parse(s)), {
+          message: 'must be a date (2026-01-15) or an ISO 8601 date-time (2026-01-15T09:00:00Z)',
+        })
+        .optional(),
+    )
     .openapi({ ...q(name), example: '2026-01-15' });
 
 /** The values a bulk page filter matches; any other string is taken and matches nothing (bulk.page.ts warns of it). */

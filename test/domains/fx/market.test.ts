@@ -47,6 +47,16 @@ describe('GET /listings', () => {
     expect(escaped.headers.get('x-sandbox-warning')).toBeNull();
   });
 
+  it('takes the query as the API document writes it, every parameter empty (?source=&destination=&page=&pageSize=), as not sent', async () => {
+    const res = await fx(t, 'GET', '/listings?source=&destination=&page=&pageSize=');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-sandbox-warning')).toBeNull();
+    expect(res.xml.Pgntn).toEqual({ PageNumber: '0', PageSize: '10', TotalElements: '40' });
+    expect(listings(res)).toHaveLength(10);
+    const ngn = await fx(t, 'GET', '/listings?source=NGN&destination=&pageSize=');
+    expect(ngn.xml.Pgntn).toEqual({ PageNumber: '0', PageSize: '10', TotalElements: '8' });
+  });
+
   it('names a currency no listing has in X-Sandbox-Warning, as the bulk page names a filter value', async () => {
     const eur = await fx(t, 'GET', '/listings?source=EUR');
     expect(eur.status).toBe(200);
@@ -287,4 +297,18 @@ it('documents the FX routes in /openapi.json with XML bodies naming their root a
     expect(doc.paths[`${FX}${p}`], p).toBeDefined();
   }
   expect(doc.paths['/xsd/{file}'].get).toBeDefined();
+});
+
+it('names in /openapi.json the ISO 20022 message type of every FX operation, as the API document lists them', async () => {
+  const doc = await (await t.app.request('/openapi.json')).json();
+  const types: [string, string, string][] = [
+    ['/trades', 'post', 'fxtr.014.001.05'],
+    ['/trades/{transactionId}', 'get', 'fxtr.017.001.05'],
+    ['/trades/{transactionId}/cancellation', 'put', 'fxtr.016.001.05'],
+    ['/trades/{transactionId}/confirmation', 'post', 'fxtr.037.001.02'],
+    ['/trades/{transactionId}/accept', 'post', 'fxtr.014.001.05'],
+    ['/listings', 'get', 'reda.041.001.01'],
+    ['/rates/makers', 'get', 'fxtr.014.001.05'],
+  ];
+  for (const [path, method, type] of types) expect(doc.paths[`${FX}${path}`][method].summary, `${method} ${path}`).toContain(`(${type})`);
 });

@@ -197,6 +197,17 @@ describe('bulk page', () => {
     }
   });
 
+  it('reads a parameter sent empty as not sent: every documented parameter empty is page 0 of size 10, unfiltered', async () => {
+    const id = (await upload(rows(12))).body.id;
+    const res = await page(id, '?page=&size=&query=&status=&category=&currency=&from=&to=');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-sandbox-warning')).toBeNull();
+    expect(res.body).toMatchObject({ pageNumber: 0, pageSize: 10, totalElements: 12, totalPages: 2 });
+    expect(res.body.content).toHaveLength(10);
+    expect((await page(id, '?page=1&size=')).body).toMatchObject({ pageNumber: 1, pageSize: 10, totalElements: 12 });
+    expect((await page(id, '?from=&to=2020-01-01')).body).toMatchObject({ totalElements: 0 });
+  });
+
   it('takes any string as status, category or currency: an unknown value matches nothing and is named in X-Sandbox-Warning, with did you mean', async () => {
     const id = (await upload(rows(3))).body.id;
     const empty = { content: [], pageNumber: 0, pageSize: 10, totalElements: 0, totalPages: 0 };
