@@ -286,7 +286,7 @@ const remove = createRoute({
   security,
   summary: "Forget one of this key's saved scenarios",
   request: { params: ScenarioName },
-  responses: { 200: jsonResponse(ScenarioList, "This key's scenarios left, with the server's"), ...errorResponses(404) },
+  responses: { 200: jsonResponse(ScenarioList, "This key's scenarios left, with the server's"), ...errorResponses(400, 404) },
 });
 
 const clear = createRoute({

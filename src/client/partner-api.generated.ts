@@ -4976,6 +4976,16 @@ export interface operations {
                     "application/json": components["schemas"]["ScenarioList"];
                 };
             };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
@@ -6266,6 +6276,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed body, failed validation, unsupported currency or missing header */
+            400: {
+                headers: {
+                    "X-Sandbox-Warning": components["headers"]["SandboxWarning"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing or invalid API key */

@@ -77,7 +77,7 @@ const resend = createRoute({
   summary: 'Send a delivery once more, with the same webhook-id',
   description: 'The attempt is made in the background and added to the delivery\'s attempts; it is not retried.',
   request: { params: DeliveryParam },
-  responses: { 202: jsonResponse(Delivery, 'Redelivery queued'), ...errorResponses(404, 409) },
+  responses: { 202: jsonResponse(Delivery, 'Redelivery queued'), ...errorResponses(400, 404, 409) },
 });
 
 const test = createRoute({
