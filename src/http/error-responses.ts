@@ -142,9 +142,13 @@ export function onNotFound(routes: () => readonly RouteEntry[]) {
 /** The hook zod-openapi calls after validating a request part. */
 export function validationHook(
   result: { success: true } | { success: false; error: ZodError; target?: Target; data?: unknown },
-  _c: Context,
+  c: Context,
 ): void {
   if (result.success) return;
-  throw validationError(result.error, result.target ?? 'json', result.data);
+  const target = result.target ?? 'json';
+  // No body and no Content-Type: the framework validates an empty object, whose missing fields
+  // would hide that nothing was sent. Answered as any empty body is (onError).
+  if (target === 'json' && c.req.header('content-type') === undefined && !hasBody(c)) throw new SandboxError('MALFORMED_JSON', 'The request body is empty.');
+  throw validationError(result.error, target, result.data);
 }
 

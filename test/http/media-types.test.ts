@@ -63,6 +63,20 @@ describe('An empty JSON body', () => {
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'MALFORMED_JSON' });
     expect(res.body.message).toBe('The request body is empty. Send a JSON object with Content-Type: application/json.');
   });
+
+  it.each([
+    ['POST', '/api/v1/partners/payouts'],
+    ['POST', '/api/v1/partners/wallets/payouts'],
+    ['POST', '/api/v1/transfers'],
+  ])('is the same 400 on %s %s sent with no body and no Content-Type, not a list of missing fields', async (method, path) => {
+    const t = await createTestApp();
+    const headers: Record<string, string> = path === '/api/v1/transfers' ? { 'x-service-source': 'media-test' } : {};
+    const res = await t.call(method, path, { headers });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'MALFORMED_JSON' });
+    expect(res.body.message).toBe('The request body is empty. Send a JSON object with Content-Type: application/json.');
+    expect(res.body.error.details).toEqual([{ field: 'body', issue: 'is empty: send a JSON object' }]);
+  });
 });
 
 describe('XML bodies of the FX interface', () => {
