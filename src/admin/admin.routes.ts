@@ -334,7 +334,11 @@ export function adminRoutes(opts: AdminOptions) {
           { field: 'event', issue: `must be one of: ${sim.events.join(', ')}` },
         ]);
       }
-      const state = sim.apply(c.get('tenant'), id, event, await simulateBody(c.req.raw));
+      const body = await simulateBody(c.req.raw);
+      const state = sim.apply(c.get('tenant'), id, event, body);
+      // A field this move does not read (a reason on a complete, an accountId off an FX accept) is named, not dropped without a word.
+      const reads = sim.reads?.(event) ?? [];
+      warn(c, Object.keys(body).filter((f) => body[f] !== undefined && !reads.includes(f)).map((f) => `field '${f}' was ignored: the ${event} move of ${resource} does not read it`));
       return c.json({ resource, id, event, state }, 200);
     });
 }
