@@ -12,6 +12,7 @@ import type { Tenant } from '../engine/tenancy/tenant.js';
 import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 import { isJsonType } from '../http/media-type.js';
 import { streamedList } from '../http/json-list.js';
+import { warn } from '../http/warnings.js';
 import {
   AdvanceRequest,
   AdvanceResult,
@@ -74,6 +75,16 @@ function clockState(t: Tenant) {
     pendingJobs: t.store.collection('jobs').size,
     nextDueAt: next === undefined ? null : iso(next),
   };
+}
+
+/** What to say of a journal `path` filter no entry can match: the journal keeps requests to /api routes
+ * only, so a pattern whose first segment cannot be `api` (`/v1/partners/payouts`, `/_sandbox/clock`)
+ * would answer an empty list without a word, as a bulk page's unknown filter value would. */
+function pathOutsideJournal(path: string): string | undefined {
+  const first = path.split('/')[1] ?? '';
+  if (compileGlob(`/${first}`)('/api')) return undefined;
+  const hint = first === 'v1' ? `: did you mean '/api${path}'?` : '';
+  return `path '${path}' can match no entry: the journal keeps requests to /api routes only${hint}`;
 }
 
 /** The filters of a journal query as one test, or undefined when it has none (every filter empty or left out). */
@@ -296,6 +307,8 @@ export function adminRoutes(opts: AdminOptions) {
     .openapi(journal, async (c) => {
       const q = c.req.valid('query');
       const match = journalFilter(q);
+      const outside = q.path ? pathOutsideJournal(q.path) : undefined;
+      if (outside) warn(c, [outside]);
       const journal = c.get('tenant').journal;
       // The journal holds at most --journal-size entries: filtered as kept, newest first, until `limit` match.
       // Up to 200 bodies of 16 KiB: written a slice at a time (http/json-list.ts).
@@ -321,7 +334,11 @@ export function adminRoutes(opts: AdminOptions) {
           { field: 'event', issue: `must be one of: ${sim.events.join(', ')}` },
         ]);
       }
-      const state = sim.apply(c.get('tenant'), id, event, await simulateBody(c.req.raw));
+      const body = await simulateBody(c.req.raw);
+      const state = sim.apply(c.get('tenant'), id, event, body);
+      // A field this move does not read (a reason on a complete, an accountId off an FX accept) is named, not dropped without a word.
+      const reads = sim.reads?.(event) ?? [];
+      warn(c, Object.keys(body).filter((f) => body[f] !== undefined && !reads.includes(f)).map((f) => `field '${f}' was ignored: the ${event} move of ${resource} does not read it`));
       return c.json({ resource, id, event, state }, 200);
     });
 }

@@ -27,3 +27,38 @@ describe('control bodies name the fields they do not take', () => {
     expect(unknownField(webhook)).toEqual([{ field: 'faults.delay', issue: 'is not a field of this request: remove it' }]);
   });
 });
+
+describe('a simulate body field the move does not read is named in X-Sandbox-Warning', () => {
+  const payout = (reference: string) => ({
+    reference,
+    amount: 1000,
+    currency: 'NGN',
+    destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' },
+  });
+
+  it('a reason on a move that ends no payout FAILED, an accountId off an FX accept, and neither where they are read', async () => {
+    expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout('sim-1') })).status).toBe(201);
+    const complete = await t.call('POST', '/_sandbox/simulate/payouts/sim-1/complete', { body: { reason: 'Bank closed', accountId: '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9' } });
+    expect(complete.status).toBe(200);
+    expect(complete.body.state).toMatchObject({ status: 'SUCCESSFUL', failureReason: null });
+    expect(complete.headers.get('x-sandbox-warning')).toBe(
+      "field 'reason' was ignored: the complete move of payouts does not read it; field 'accountId' was ignored: the complete move of payouts does not read it",
+    );
+    expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout('sim-2') })).status).toBe(201);
+    const fail = await t.call('POST', '/_sandbox/simulate/payouts/sim-2/fail', { body: { reason: 'Bank closed' } });
+    expect(fail.body.state).toMatchObject({ status: 'FAILED', failureReason: 'Bank closed' });
+    expect(fail.headers.get('x-sandbox-warning')).toBeNull();
+    const quote = await t.call('POST', '/api/v1/partners/marketplace/intent', { body: { sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 100000, amountDirection: 'source' } });
+    const cancel = await t.call('POST', `/_sandbox/simulate/quotes/${quote.body.quoteId}/cancel`, { body: { reason: 'Changed my mind' } });
+    expect(cancel.body.state).toMatchObject({ status: 'cancelled' });
+    expect(cancel.headers.get('x-sandbox-warning')).toBe("field 'reason' was ignored: the cancel move of quotes does not read it");
+  });
+
+  it('a wallet payout cancelled with a reason keeps it, so no warning', async () => {
+    const body = { reference: 'w-1', chain: 'polygon', asset: 'usdt', amount: 20, toAddress: `0x${'a'.repeat(40)}` };
+    expect((await t.call('POST', '/api/v1/partners/wallets/payouts', { body })).status).toBe(201);
+    const res = await t.call('POST', '/_sandbox/simulate/wallet-payouts/w-1/cancel', { body: { reason: 'Wrong address' } });
+    expect(res.body.state).toMatchObject({ status: 'CANCELLED' });
+    expect(res.headers.get('x-sandbox-warning')).toBeNull();
+  });
+});

@@ -50,6 +50,23 @@ describe('GET /_sandbox/requests filters', () => {
     expect(summary(await journal(t, '?path=/api/v1/partners/b*'))).toEqual(['GET /api/v1/partners/banks 200']);
   });
 
+  it('names in X-Sandbox-Warning a path no journal entry can have, the journal keeping /api requests only', async () => {
+    const t = await traffic();
+    const missingApi = await t.call('GET', '/_sandbox/requests?path=/v1/partners/payouts');
+    expect(missingApi.status).toBe(200);
+    expect(missingApi.body.data).toEqual([]);
+    expect(missingApi.headers.get('x-sandbox-warning')).toBe(
+      "path '/v1/partners/payouts' can match no entry: the journal keeps requests to /api routes only: did you mean '/api/v1/partners/payouts'?",
+    );
+    const control = await t.call('GET', '/_sandbox/requests?path=/_sandbox/clock');
+    expect(control.body.data).toEqual([]);
+    expect(control.headers.get('x-sandbox-warning')).toBe("path '/_sandbox/clock' can match no entry: the journal keeps requests to /api routes only");
+    for (const path of ['/api/v1/partners/payouts', '/api/v1/nothing-yet', '/**', '/*/v1/**', '/{prefix}/v1/partners/banks']) {
+      const res = await t.call('GET', `/_sandbox/requests?path=${path}`);
+      expect(res.headers.get('x-sandbox-warning'), path).toBeNull();
+    }
+  });
+
   it('by status or class, and limit counts after the filters', async () => {
     const t = await traffic();
     expect(summary(await journal(t, '?status=404'))).toEqual(['GET /api/v1/partners/payouts/nope 404']);

@@ -49,7 +49,11 @@ export const fxTradeResource = defineResource(fxTrade, {
   status: (r) => r.status,
   view: tradeView,
   jobs: fxTradeJobs,
-  simulate: { events: fxTrade.machine.events, apply: (t, id, event, body) => tradeView(t, simulate(t, id, event, body)) },
+  simulate: {
+    events: fxTrade.machine.events,
+    apply: (t, id, event, body) => tradeView(t, simulate(t, id, event, body)),
+    reads: (event) => (event === 'accept' ? ['accountId'] : []),
+  },
 });
 
 /** Every error of the FX paths and of the XSDs, those of the key check and the body limit included, is the XML reject. */

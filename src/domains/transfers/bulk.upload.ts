@@ -11,7 +11,8 @@ import type { AppEnv } from '../../http/types.js';
 import { CSV_COLUMNS, MAX_ROWS, parseBulkJson, readCsv, readJson } from './bulk.file.js';
 import { createBulk } from './bulk.service.js';
 import { BulkFile, BulkUploadRequest } from './transfers.schema.js';
-import { warnUnknownQuery } from '../../http/unknown-fields.js';
+import { unknownFields, warnUnknownQuery } from '../../http/unknown-fields.js';
+import { warn } from '../../http/warnings.js';
 import { notUtf8 } from '../../http/limits.js';
 import { checkJsonBudgetInSlices } from '../../kernel/json-budget.js';
 
@@ -142,6 +143,9 @@ async function upload(c: Context<AppEnv>) {
       throw new SandboxError('MALFORMED_JSON', 'The request body is not valid JSON. Send {"items": [...]} with Content-Type: application/json.');
     }
     file = await readJson(body);
+    // A field of the file it does not take (`nmae` for `name`) is ignored, and named as the API's are;
+    // a row's is refused with the row (its schema is strict, so the walk does not look into rows).
+    warn(c, unknownFields(BulkUploadRequest, body));
   } else if (type === 'text/csv') {
     const name = c.req.query('name');
     if (name !== undefined && (name.length < 1 || name.length > 100)) {

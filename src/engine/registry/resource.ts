@@ -13,6 +13,8 @@ export interface Simulator {
   readonly events: readonly string[];
   /** Apply the event and return the resource as the API shows it. */
   apply(tenant: Tenant, id: string, event: string, body: Record<string, unknown>): Record<string, unknown>;
+  /** The body fields `event` reads; another one sent is named in X-Sandbox-Warning. Left out: none. */
+  reads?(event: string): readonly string[];
 }
 
 export interface ResourceSpec<R, E extends string> {
@@ -26,6 +28,7 @@ export interface ResourceSpec<R, E extends string> {
   simulate?: {
     events: readonly E[];
     apply(t: Tenant, id: string, event: E, body: Record<string, unknown>): Record<string, unknown>;
+    reads?(event: E): readonly string[];
   };
   /** Its timed moves, by job kind. */
   jobs?: Record<string, JobHandler>;
@@ -58,6 +61,8 @@ export interface RecordSpec<E extends string, R> {
   present(r: R): Record<string, unknown>;
   /** One move of its machine, with its side effects; a simulated move passes the body's reason. */
   move(t: Tenant, reference: string, event: E, reason?: string): R;
+  /** The events whose move keeps the body's reason; default `fail`. */
+  reasonOn?: readonly E[];
   jobs?: Record<string, JobHandler>;
   ownedBy?: ResourceSpec<R, E>['ownedBy'];
 }
@@ -74,6 +79,7 @@ export function recordResource<N extends string, E extends string, R extends { r
     simulate: {
       events: lifecycle.machine.events,
       apply: (t, id, event, body) => spec.present(spec.move(t, id, event, body.reason as string | undefined)),
+      reads: (event) => ((spec.reasonOn ?? (['fail'] as readonly string[])).includes(event) ? ['reason'] : []),
     },
     jobs: spec.jobs,
     ownedBy: spec.ownedBy,

@@ -39,6 +39,16 @@ describe('JSON upload', () => {
     expect(one.body).toMatchObject({ category: 'VENDOR', bulkId: res.body.id });
   });
 
+  it('names a field of the file it does not take in X-Sandbox-Warning, with did you mean, and creates the file without it', async () => {
+    const res = await t.call('POST', UPLOAD, { body: { nmae: 'March payroll', items: rows(1) }, headers: SOURCE });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: null, count: 1 });
+    expect(res.headers.get('x-sandbox-warning')).toBe("unknown field 'nmae' was ignored: did you mean 'name'?");
+    const named = await upload([row(2)], { name: 'April payroll' });
+    expect(named.status).toBe(201);
+    expect(named.headers.get('x-sandbox-warning')).toBeNull();
+  });
+
   it('refuses the whole file, naming every bad row and field as items[i].field', async () => {
     const items = rows(5, (i) => (i === 2 ? { amount: -1 } : i === 4 ? { category: 'BONUS', currency: 'EUR' } : {}));
     items[4] = { ...items[4], reference: items[0].reference };
