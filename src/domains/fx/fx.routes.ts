@@ -181,8 +181,9 @@ export const fxRoutes = newRouter()
     const t = c.get('tenant');
     const id = c.req.valid('param').transactionId;
     getTrade(t, id);
-    parseTradeCancellation(await xmlBody(c, true));
-    const r = cancelTrade(t, id);
+    // The partner's reason (Rsn) is the trade's cancellation reason, in its events as a rule's is.
+    const { reason } = parseTradeCancellation(await xmlBody(c, true));
+    const r = cancelTrade(t, id, reason);
     return xml(c, buildTradeCancellationResponse({ txId: r.txId, mode: t.mode }));
   })
   .openapi(listings, (c) => {

@@ -15,7 +15,7 @@ import { SandboxError } from '../../kernel/errors.js';
  * for tests that want to push a trade along without writing XML. accept takes {"accountId": uuid}
  * (an internal balance settlement); without it the trade settles to a generated account id, or under
  * a live key, which settles only into its own balance accounts, to its account in the trade's fiat
- * currency (the bought one when both are fiat).
+ * currency (the bought one when both are fiat). cancel takes {"reason"}, as the XML's Rsn.
  */
 function simulate(t: Tenant, id: string, event: TradeEvent, body: Record<string, unknown>): TradeRecord {
   switch (event) {
@@ -32,7 +32,7 @@ function simulate(t: Tenant, id: string, event: TradeEvent, body: Record<string,
     case 'confirm':
       return confirmTrade(t, id);
     case 'cancel':
-      return cancelTrade(t, id);
+      return cancelTrade(t, id, typeof body.reason === 'string' ? body.reason : undefined);
   }
 }
 
@@ -52,7 +52,7 @@ export const fxTradeResource = defineResource(fxTrade, {
   simulate: {
     events: fxTrade.machine.events,
     apply: (t, id, event, body) => tradeView(t, simulate(t, id, event, body)),
-    reads: (event) => (event === 'accept' ? ['accountId'] : []),
+    reads: (event) => (event === 'accept' ? ['accountId'] : event === 'cancel' ? ['reason'] : []),
   },
 });
 

@@ -293,7 +293,16 @@ describe('confirmation and cancellation', () => {
     const rb = await fx(t, 'PUT', `/trades/${b}/cancellation`, { xml: '<FXTradCxlReq><Rsn>changed my mind</Rsn></FXTradCxlReq>' });
     expect(rb.xml.Sts).toBe('CANC');
     expect(await trade(b)).toMatchObject({ status: 'CANC', ttl: '0' });
-    expect(await events('fx_trade.canc')).toHaveLength(2);
+    // The partner's Rsn is the cancellation reason of its event; a cancellation without one has none.
+    const cancelled = await events('fx_trade.canc');
+    expect(cancelled.map((e) => [e.data.tx_id ?? e.data.txId, e.data.cancellation_reason])).toEqual([
+      [a, undefined],
+      [b, 'changed my mind'],
+    ]);
+    const c2 = await newTrade(t);
+    const simulated = await t.call('POST', `/_sandbox/simulate/fx-trades/${c2}/cancel`, { body: { reason: 'rate moved' } });
+    expect([simulated.status, simulated.headers.get('x-sandbox-warning')]).toEqual([200, null]);
+    expect((await events('fx_trade.canc')).at(-1)?.data.cancellation_reason).toBe('rate moved');
     const listing = await fx(t, 'GET', '/listings?pageSize=1');
     expect((listing.xml.Listgs as XmlElement[])[0]).toMatchObject({ AvlblBal: '42500', TradsCnt: '1842' });
   });
