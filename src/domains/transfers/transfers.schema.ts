@@ -167,6 +167,9 @@ const q = (name: string) => ({ param: { name, in: 'query' as const } });
 /** A calendar date (YYYY-MM-DD, no 02-30) or a date-time with an offset, over createdAt. */
 const ISO_DATE = z.iso.date();
 const ISO_DATE_TIME = z.iso.datetime({ offset: true });
+const WHEN = 'must be a date (2026-01-15) or an ISO 8601 date-time (2026-01-15T09:00:00Z)';
+/** A date-time whose offset's + was sent unencoded: a query reads it as a space. */
+const PLUS_AS_SPACE = /T[\d:.]+ \d{2}:?\d{2}$/;
 const when = (name: string) =>
   z
     .preprocess(
@@ -174,7 +177,8 @@ const when = (name: string) =>
       z
         .string()
         .refine((s) => (ISO_DATE.safeParse(s).success || ISO_DATE_TIME.safeParse(s).success) && !Number.isNaN(Date.parse(s)), {
-          message: 'must be a date (2026-01-15) or an ISO 8601 date-time (2026-01-15T09:00:00Z)',
+          error: (issue) =>
+            typeof issue.input === 'string' && PLUS_AS_SPACE.test(issue.input) ? `${WHEN}: its offset's + arrived as a space, send it as %2B` : WHEN,
         })
         .optional(),
     )

@@ -304,6 +304,12 @@ describe('bulk page', () => {
     expect(await count(second, '?from=2026-01-16T09:00:00.000Z&to=2026-01-16T09:00:00Z')).toBe(2);
     expect(await count(second, '?from=2026-01-16T10:00:00%2B01:00')).toBe(2);
     expect(await count(second, '?from=2026-01-16T09:00:00.001Z')).toBe(0);
+    // A + sent unencoded reads as a space: the answer says to send it as %2B.
+    const plus = await page(second, '?from=2026-01-16T10:00:00+01:00');
+    expect([plus.status, plus.body.error.details]).toEqual([
+      400,
+      [{ field: 'from', issue: "must be a date (2026-01-15) or an ISO 8601 date-time (2026-01-15T09:00:00Z): its offset's + arrived as a space, send it as %2B" }],
+    ]);
     const wrong = await page(first, '?from=2026-01-16&to=2026-01-15');
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.details).toEqual([{ field: 'from', issue: 'must not be after to' }]);
