@@ -95,7 +95,9 @@ export function nearest(word: string, names: readonly string[]): string | undefi
     const d = distance(lower, n.toLowerCase());
     if (d < bestD) [best, bestD] = [n, d];
   }
-  return best;
+  // Else a name that ends with the word, or that the word ends with, of four letters or more: `size`
+  // for `pageSize`, `pageSize` for `size` (another route's name for the same thing).
+  return best ?? (lower.length >= 4 ? names.find((n) => { const l = n.toLowerCase(); return l.length >= 4 && (l.endsWith(lower) || lower.endsWith(l)); }) : undefined);
 }
 
 const didYouMean = (word: string, names: readonly string[]) => {

@@ -41,6 +41,9 @@ describe('GET /listings', () => {
     const answered = await fx(t, 'GET', '/listings?source=NGN&pagesize=5');
     expect(answered.status).toBe(200);
     expect(answered.headers.get('x-sandbox-warning')).toBe("unknown query parameter 'pagesize' was ignored: did you mean 'pageSize'?");
+    // The bulk page's name for it is suggested too.
+    const size = await fx(t, 'GET', '/listings?size=5');
+    expect([size.status, size.headers.get('x-sandbox-warning')]).toEqual([200, "unknown query parameter 'size' was ignored: did you mean 'pageSize'?"]);
     // A known name written with escapes, and separators without names, are no unknown parameter.
     const escaped = await fx(t, 'GET', `/listings?s%6Furce=NGN&&${'&'.repeat(5000)}page=0`);
     expect(escaped.status).toBe(200);

@@ -244,7 +244,7 @@ describe('bulk page', () => {
     expect(typo.status).toBe(200);
     expect(typo.body).toMatchObject({ pageNumber: 0, pageSize: 10, totalElements: 3 });
     expect(typo.headers.get('x-sandbox-warning')).toBe(
-      "unknown query parameter 'stauts' was ignored: did you mean 'status'?; unknown query parameter 'pageSize' was ignored",
+      "unknown query parameter 'stauts' was ignored: did you mean 'status'?; unknown query parameter 'pageSize' was ignored: did you mean 'size'?",
     );
     expect((await t.call('GET', '/_sandbox/requests?limit=1')).body.data[0].warnings).toHaveLength(2);
     expect((await page(id, '?status=PENDING&size=5')).headers.get('x-sandbox-warning')).toBeNull();
