@@ -18,9 +18,6 @@ export const ROUND_TRIP_MS = 20_000;
  * the key on another replica fits before it. */
 export const LOCK_WAIT_MS = 18_000;
 
-/** SQLSTATE lock_not_available: a lock wait passed lock_timeout. */
-export const LOCK_NOT_AVAILABLE = '55P03';
-
 /** The database ends a session left idle in its transaction this long (ms), letting its row lock go:
  * a replica that vanished mid-session (cut off, not closed) holds no key for longer. Longer than a
  * session legitimately waits between its round trips (an advance's 15 s of webhook attempts). */

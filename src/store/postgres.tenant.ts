@@ -14,7 +14,7 @@
 // has a time limit: past it the session fails as when the database cannot be reached, and the
 // connection is dropped (its transaction, if the database ever reads on, is ended with it).
 import postgres, { type ReservedSql, type Sql } from 'postgres';
-import { LOCK_NOT_AVAILABLE, type Held, type Lanes } from './postgres.lanes.js';
+import type { Held, Lanes } from './postgres.lanes.js';
 import { int, lastResults, text } from './postgres.literal.js';
 import { NOT_PREPARED, preparing } from './postgres.prepared.js';
 import { mapFor, MemoryTenantStore, StoreUnavailableError, type JournalStore, type StoreOp } from './store.js';
@@ -160,10 +160,11 @@ export class PostgresTenantStore extends MemoryTenantStore {
       return (await this.sync(opened.row, opened.changes)) ? 'changed' : 'fresh';
     } catch (err) {
       await this.close('ROLLBACK');
+      const failed = unavailable(err);
       // A lock wait past its limit read nothing: the copy stays as it was.
-      if ((err as { code?: string }).code !== LOCK_NOT_AVAILABLE) this.at = -1;
+      if (!failed.lockWait) this.at = -1;
       this.release();
-      throw unavailable(err);
+      throw failed;
     }
   }
 
@@ -464,6 +465,6 @@ function collapse(ops: StoreOp[], firstSeq: number) {
   return { clears, changes, nextSeq: seq };
 }
 
-function unavailable(err: unknown): Error {
+function unavailable(err: unknown): StoreUnavailableError {
   return err instanceof StoreUnavailableError ? err : new StoreUnavailableError(err);
 }

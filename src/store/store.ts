@@ -43,12 +43,15 @@ export interface JournalStore {
 
 /** The database behind a shared store cannot be reached (or failed mid-write): nothing of the work
  * in hand was kept, and a retry may succeed once it is back. */
+/** SQLSTATE lock_not_available: a lock wait passed lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
 export class StoreUnavailableError extends Error {
   /** The database answered, but the tenant's lock was held past the lock limit (SQLSTATE 55P03). */
   readonly lockWait: boolean;
   constructor(cause: unknown) {
     super(`the database is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-    this.lockWait = (cause as { code?: unknown } | undefined)?.code === '55P03';
+    this.lockWait = (cause as { code?: unknown } | undefined)?.code === LOCK_NOT_AVAILABLE;
   }
 }
 

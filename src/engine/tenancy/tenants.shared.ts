@@ -164,12 +164,11 @@ export class SharedTenants {
    * taken for away; the next tick tries again). An outage is logged when it begins and when it ends,
    * not at every tick. */
   async tick(): Promise<void> {
-    let failed: { id: string; err: StoreUnavailableError } | undefined;
+    const pass: Pass = {};
     try {
       for (const { id, mode } of await this.store.due(this.env.clock.now(), DUE_BATCH)) {
-        if (leftOut(this.failedUntil, id)) continue;
-        try {
-          await this.inSession(
+        await attempt(this.failedUntil, pass, id, () =>
+          this.inSession(
             id,
             mode as Mode,
             (t) => {
@@ -177,13 +176,8 @@ export class SharedTenants {
               this.env.overdue?.resume(t);
             },
             'background moves',
-          );
-        } catch (err) {
-          if (!(err instanceof StoreUnavailableError)) throw err;
-          this.failedUntil.set(id, Date.now() + SKIP_FAILED_MS);
-          if (failed) throw err;
-          failed = { id, err };
-        }
+          ),
+        );
       }
     } catch (err) {
       if (!(err instanceof StoreUnavailableError)) throw err;
@@ -194,7 +188,7 @@ export class SharedTenants {
       return;
     }
     // One tenant failed and the others were served: that tenant's trouble, not an outage.
-    if (failed) console.error(`[sandbox] background moves of tenant ${failed.id} skipped for ${SKIP_FAILED_MS / 1000} s: ${failed.err.message}`);
+    if (pass.failed) console.error(`[sandbox] background moves of tenant ${pass.failed.id} skipped for ${SKIP_FAILED_MS / 1000} s: ${pass.failed.err.message}`);
     if (this.outageSince !== undefined) {
       console.error(`[sandbox] background moves resumed: the database answers again (after ${Math.round((Date.now() - this.outageSince) / 1000)} s)`);
       this.outageSince = undefined;
@@ -221,23 +215,17 @@ export class SharedTenants {
     // As the tick: a tenant whose sweep meets an unavailable database is left out for a while (a very
     // large one read whole past the round-trip limit, first in the copies' order, would otherwise end
     // every pass before the others), and a second such tenant ends the pass.
-    let failedOnce = false;
+    const pass: Pass = {};
     for (const t of [...this.byId.values()]) {
       if (stopped()) return;
-      if (leftOut(this.sweepFailedUntil, t.id)) continue;
       const cutoff = this.env.clock.now() - this.env.retentionMs;
-      try {
-        // The sweep catches up due moves too: a tick that found the tenant held here skipped it.
-        await this.inSession(t.id, t.mode, (held) => {
+      // The sweep catches up due moves too: a tick that found the tenant held here skipped it.
+      await attempt(this.sweepFailedUntil, pass, t.id, () =>
+        this.inSession(t.id, t.mode, (held) => {
           for (const _ of sweepTenant(held, cutoff, this.env.retained));
           this.env.overdue?.resume(held);
-        }, 'retention');
-      } catch (err) {
-        if (!(err instanceof StoreUnavailableError)) throw err;
-        this.sweepFailedUntil.set(t.id, Date.now() + SKIP_FAILED_MS);
-        if (failedOnce) throw err;
-        failedOnce = true;
-      }
+        }, 'retention'),
+      );
     }
   }
 
@@ -268,12 +256,27 @@ export class SharedTenants {
   }
 }
 
-/** Whether a tenant that met an unavailable database is still left out of the background work that
- * `until` holds for (real ms); an entry past its time is forgotten. */
-function leftOut(until: BoundedMap<string, number>, id: string): boolean {
+/** A pass of background work over tenants (a tick, a retention pass): the first tenant in it whose
+ * session met an unavailable database. */
+interface Pass {
+  failed?: { id: string; err: StoreUnavailableError };
+}
+
+/** One tenant's background work in a pass. A tenant whose work meets an unavailable database is left
+ * out of the passes that `until` holds for SKIP_FAILED_MS (real ms), and the pass goes on; a second
+ * such tenant in one pass ends it (rethrown: the database is taken for away). */
+async function attempt(until: BoundedMap<string, number>, pass: Pass, id: string, work: () => Promise<void>): Promise<void> {
   const at = until.get(id);
-  if (at === undefined) return false;
-  if (Date.now() < at) return true;
-  until.delete(id);
-  return false;
+  if (at !== undefined) {
+    if (Date.now() < at) return;
+    until.delete(id);
+  }
+  try {
+    await work();
+  } catch (err) {
+    if (!(err instanceof StoreUnavailableError)) throw err;
+    until.set(id, Date.now() + SKIP_FAILED_MS);
+    if (pass.failed) throw err;
+    pass.failed = { id, err };
+  }
 }
