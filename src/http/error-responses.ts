@@ -54,6 +54,12 @@ export function keyBusy(writing = false): SandboxError {
   return new SandboxError('SERVICE_UNAVAILABLE', message, [], { 'Retry-After': '1' });
 }
 
+/** A JSON route sent no body. */
+const emptyBody = () =>
+  new SandboxError('MALFORMED_JSON', 'The request body is empty. Send a JSON object with Content-Type: application/json.', [
+    { field: 'body', issue: 'is empty: send a JSON object' },
+  ]);
+
 export const payloadTooLarge = () =>
   new SandboxError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB. Send a smaller body.', [{ field: 'body', issue: 'is larger than 1 MiB' }]);
 
@@ -89,11 +95,7 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
   const converted = toSandboxError(err);
   let e = refusal && (err === refusal || converted.code === 'MALFORMED_JSON') ? refusal : converted;
   // "Not valid JSON" would send the caller looking for a typo in a body it never sent.
-  if (e.code === 'MALFORMED_JSON' && !hasBody(c)) {
-    e = new SandboxError('MALFORMED_JSON', 'The request body is empty. Send a JSON object with Content-Type: application/json.', [
-      { field: 'body', issue: 'is empty: send a JSON object' },
-    ]);
-  }
+  if (e.code === 'MALFORMED_JSON' && !hasBody(c)) e = emptyBody();
   if (e.code === 'INTERNAL_ERROR' && e !== err) console.error(`[sandbox] ${c.req.method} ${c.req.path} failed:`, err);
   return renderError(c, e);
 }
@@ -147,8 +149,8 @@ export function validationHook(
   if (result.success) return;
   const target = result.target ?? 'json';
   // No body and no Content-Type: the framework validates an empty object, whose missing fields
-  // would hide that nothing was sent. Answered as any empty body is (onError).
-  if (target === 'json' && c.req.header('content-type') === undefined && !hasBody(c)) throw new SandboxError('MALFORMED_JSON', 'The request body is empty.');
+  // would hide that nothing was sent. Answered as any empty body is.
+  if (target === 'json' && c.req.header('content-type') === undefined && !hasBody(c)) throw emptyBody();
   throw validationError(result.error, target, result.data);
 }
 

@@ -68,6 +68,7 @@ describe('An empty JSON body', () => {
     ['POST', '/api/v1/partners/payouts'],
     ['POST', '/api/v1/partners/wallets/payouts'],
     ['POST', '/api/v1/transfers'],
+    ['POST', '/_sandbox/clock/advance'],
   ])('is the same 400 on %s %s sent with no body and no Content-Type, not a list of missing fields', async (method, path) => {
     const t = await createTestApp();
     const headers: Record<string, string> = path === '/api/v1/transfers' ? { 'x-service-source': 'media-test' } : {};
