@@ -309,19 +309,21 @@ export class Tenants {
 
   /** The heap is past its budget: unload the least recently used half of the idle tenants, at most
    * once a second (until the budget samples the heap again, what was let go is not seen, and unloading
-   * on every request would have two keys taking turns reload each other). False when none could go. */
+   * on every request would have two keys taking turns reload each other). False when none could go;
+   * the answer holds for that second, so keys first seen meanwhile do not each count the tenants. */
   private relieve(): boolean {
     if (!this.evicts) return false;
     const now = performance.now();
-    if (now - this.relievedAt < 1000) return true;
+    if (now - this.relievedAt < 1000) return this.relieved;
+    this.relievedAt = now;
     let idle = 0;
     for (const t of this.byKey.values()) if (!this.holds.has(t) && !this.options.busy?.(t)) idle++;
-    if (idle === 0) return false;
-    this.relievedAt = now;
-    this.evictIdle(this.byKey.size - Math.ceil(idle / 2));
-    return true;
+    this.relieved = idle > 0;
+    if (this.relieved) this.evictIdle(this.byKey.size - Math.ceil(idle / 2));
+    return this.relieved;
   }
   private relievedAt = Number.NEGATIVE_INFINITY;
+  private relieved = false;
 
   /** Drop least recently used idle tenants until the limit holds (or only busy ones are left); `max`,
    * when given, replaces the limit (relieve()). */
