@@ -1,21 +1,25 @@
 // A collection's map in memory. Ids of the engine's numbered records (evt_0000000001, job_42) are
-// a prefix and a counter: while every id of a collection has one prefix and one way of writing its
-// number, the map keys entries by the number (a small integer, held in the entry itself) and writes
-// the id again when listed, so no id is kept as text. The first id that does not fit turns the map
-// into one keyed by text, in the same order. Either way it behaves as a Map of text ids, kept in
-// segments (SegmentedMap) so that its growth never rebuilds one large table.
+// a prefix and a counter: the map learns the prefix and the way the number is written from its first
+// id, and keys each id that fits by its number (a small integer, held in the entry itself), writing
+// the id again when listed, so no such id is kept as text. An id that does not fit is keyed by its
+// text, in the same map: entries of both kinds stay in the order they were added, and nothing is
+// moved when the first such id arrives, so an iterator running then (a retention pass, between its
+// slices) goes on as a Map's would. It behaves as a Map of text ids, kept in segments
+// (SegmentedMap) so that its growth never rebuilds one large table; clear() empties it in place.
 
 import { numberShard, SegmentedMap, textShard } from '../kernel/segmented-map.js';
 
 /** Longest counter kept as a number: 15 digits stay exact in a double. */
 const MAX_DIGITS = 15;
 
+const shardOf = (key: number | string): number => (typeof key === 'number' ? numberShard(key) : textShard(key));
+
 export class NumberedMap<V> implements Map<string, V> {
   private prefix: string | undefined;
   /** Digits the number is zero-padded to (0: written as is, no leading zero). */
   private width = 0;
-  private byNumber: Map<number, V> | undefined = new SegmentedMap<number, V>(numberShard);
-  private byText: Map<string, V> | undefined;
+  /** Every entry in the order added: keyed by its number when its id fits, else by the id itself. */
+  private readonly map = new SegmentedMap<number | string, V>(shardOf);
 
   /** The number `id` is written with under this map's prefix and width; undefined when it does not fit. */
   private numberOf(id: string): number | undefined {
@@ -34,87 +38,68 @@ export class NumberedMap<V> implements Map<string, V> {
     return n;
   }
 
-  private idOf(n: number): string {
-    const digits = String(n);
+  /** The key `id` is held under: its number when it fits, else its text (one key per id). */
+  private keyOf(id: string): number | string {
+    return this.numberOf(id) ?? id;
+  }
+
+  private idOf(key: number | string): string {
+    if (typeof key === 'string') return key;
+    const digits = String(key);
     return this.prefix! + (this.width ? digits.padStart(this.width, '0') : digits);
   }
 
-  /** Take the prefix and width from the first id; false when it has no counter to key by. */
-  private learn(id: string): boolean {
+  /** Take the prefix and width from the first id; none when it has no counter to key by. */
+  private learn(id: string): void {
     let i = id.length;
     while (i > 0 && id.charCodeAt(i - 1) >= 48 && id.charCodeAt(i - 1) <= 57) i--;
     const digits = id.length - i;
-    if (digits < 1 || digits > MAX_DIGITS) return false;
+    if (digits < 1 || digits > MAX_DIGITS) {
+      this.prefix = undefined;
+      return;
+    }
     this.prefix = id.slice(0, i);
     this.width = digits > 1 && id.charCodeAt(i) === 48 ? digits : 0;
-    return true;
-  }
-
-  /** From here on keyed by text, in the order the entries were added. */
-  private toText(): Map<string, V> {
-    const text = new SegmentedMap<string, V>(textShard);
-    for (const [n, v] of this.byNumber!) text.set(this.idOf(n), v);
-    this.byNumber = undefined;
-    this.byText = text;
-    return text;
   }
 
   get(id: string): V | undefined {
-    if (this.byText) return this.byText.get(id);
-    const n = this.numberOf(id);
-    return n === undefined ? undefined : this.byNumber!.get(n);
+    return this.map.get(this.keyOf(id));
   }
 
   has(id: string): boolean {
-    if (this.byText) return this.byText.has(id);
-    const n = this.numberOf(id);
-    return n !== undefined && this.byNumber!.has(n);
+    return this.map.has(this.keyOf(id));
   }
 
   set(id: string, value: V): this {
-    if (this.byText) {
-      this.byText.set(id, value);
-      return this;
-    }
-    if (this.byNumber!.size === 0 && !this.learn(id)) {
-      this.toText().set(id, value);
-      return this;
-    }
-    const n = this.numberOf(id);
-    if (n === undefined) this.toText().set(id, value);
-    else this.byNumber!.set(n, value);
+    // Empty, it learns its ids again from the next one: no key is held under the old ones.
+    if (this.map.size === 0) this.learn(id);
+    this.map.set(this.keyOf(id), value);
     return this;
   }
 
   delete(id: string): boolean {
-    if (this.byText) return this.byText.delete(id);
-    const n = this.numberOf(id);
-    return n !== undefined && this.byNumber!.delete(n);
+    return this.map.delete(this.keyOf(id));
   }
 
   clear(): void {
-    // Empty, it learns its ids again from the next one.
-    this.byText = undefined;
-    this.byNumber = new SegmentedMap<number, V>(numberShard);
+    this.map.clear();
     this.prefix = undefined;
   }
 
   get size(): number {
-    return (this.byText ?? this.byNumber!).size;
+    return this.map.size;
   }
 
   *keys(): MapIterator<string> {
-    if (this.byText) return yield* this.byText.keys();
-    for (const n of this.byNumber!.keys()) yield this.idOf(n);
+    for (const key of this.map.keys()) yield this.idOf(key);
   }
 
   values(): MapIterator<V> {
-    return (this.byText ?? this.byNumber!).values();
+    return this.map.values();
   }
 
   *entries(): MapIterator<[string, V]> {
-    if (this.byText) return yield* this.byText.entries();
-    for (const [n, v] of this.byNumber!) yield [this.idOf(n), v];
+    for (const [key, v] of this.map) yield [this.idOf(key), v];
   }
 
   [Symbol.iterator](): MapIterator<[string, V]> {

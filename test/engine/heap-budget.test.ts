@@ -188,4 +188,33 @@ describe('a store that keeps files, past the budget', () => {
     expect(t.tenants.stats()).toMatchObject({ loaded: 2, evictions: 1 });
     expect((await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('more') })).status).toBe(503);
   });
+
+  it('refuses a key it loads while every loaded key is busy (an open rate stream), and lets the idle one go once it is not', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'heap-budget-'));
+    const { g, heap } = gauge();
+    const budget = new HeapBudget(0.75, heap);
+    const t = await createTestApp({ heap: budget, store: await LowdbStore.open(dir) });
+    afterThisTest(async () => {
+      await t.store.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    expect((await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('streaming') })).status).toBe(201);
+    const stream = await t.app.request('/api/v1/partners/marketplace/rates/stream?from=NGN&to=USDT', { headers: { authorization: `Bearer ${KEY}` } });
+    expect(stream.status).toBe(200);
+    g.inUse = g.live = 800 * MB;
+    g.at = 10_000;
+    budget.sample();
+    // The only loaded key holds a stream open: nothing can be let go, so the new key is refused.
+    const refused = await t.call('GET', '/api/v1/partners/payouts/streaming', { key: KEY_B });
+    expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '10']);
+    expect(refused.body.message).toMatch(/so an API key it has not seen before cannot begin until room is made/);
+    expect(t.tenants.stats()).toMatchObject({ loaded: 1, evictions: 0 });
+    // The busy key is served as ever.
+    expect((await t.call('GET', '/api/v1/partners/payouts/streaming')).body.data.reference).toBe('streaming');
+    // Its stream closed, it is idle: past the second the answer holds for, the new key begins in its place.
+    await stream.body!.cancel();
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await t.call('GET', '/api/v1/partners/payouts/streaming', { key: KEY_B })).status).toBe(404);
+    expect(t.tenants.stats()).toMatchObject({ loaded: 1, evictions: 1 });
+  });
 });
