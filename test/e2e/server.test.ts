@@ -127,8 +127,8 @@ describe('the sandbox process', () => {
     const long = await fetch(`${s.url}/api/v1/partners/withdrawal`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': 'k'.repeat(101) }, body: withdrawal });
     expect(long.status).toBe(400);
     expect(await long.json()).toMatchObject({
-      message: 'Invalid request headers: idempotency-key must be at most 100 characters long.',
-      error: { code: 'VALIDATION_ERROR', details: [{ field: 'idempotency-key', issue: 'must be at most 100 characters long' }] },
+      message: 'Invalid request headers: Idempotency-Key must be at most 100 characters long.',
+      error: { code: 'VALIDATION_ERROR', details: [{ field: 'Idempotency-Key', issue: 'must be at most 100 characters long' }] },
     });
     const first = await fetch(`${s.url}/api/v1/partners/withdrawal`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': 'settle-e2e' }, body: withdrawal });
     expect(first.status).toBe(201);
