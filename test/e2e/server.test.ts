@@ -122,6 +122,20 @@ describe('the sandbox process', () => {
     const read = await fetch(`${s.url}/api/v1/transfers/${ref}`, { headers: { ...headers, 'x-service-source': 'payroll' } });
     expect(read.status).toBe(200);
     expect(await read.json()).toMatchObject({ reference: ref, serviceSource: 'payroll' });
+    // Two x-service-source lines (a client's default header beside the request's own) reach the route joined: 400.
+    const { request } = await import('node:http');
+    const twice = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${s.url}/api/v1/transfers/${ref}`, { headers: { authorization: headers.authorization, 'x-service-source': ['payroll', 'billing'] } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(twice.status).toBe(400);
+    expect(JSON.parse(twice.body).error.details).toEqual([{ field: 'x-service-source', issue: 'is given 2 times: send it once' }]);
 
     const withdrawal = JSON.stringify({ accountId: '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9', accountName: 'John Doe', accountNumber: '0123456789', amount: 1000, bankCode: '058' });
     const long = await fetch(`${s.url}/api/v1/partners/withdrawal`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': 'k'.repeat(101) }, body: withdrawal });
