@@ -22,7 +22,7 @@ import { readinessRoutes } from './readiness/readiness.routes.js';
 import { webhookSources } from './readiness/sources.js';
 import { onError, onNotFound, validationHook } from './http/error-responses.js';
 import { CONTROL_TAG, partnerApiFirst, withScenarioHeader, withWarningHeader, type Tag } from './http/openapi.js';
-import { faultsMiddleware, type Sleep } from './http/fault-responses.js';
+import { faultsMiddleware, scenarioHeaderIgnored, type Sleep } from './http/fault-responses.js';
 import { journalMiddleware } from './http/journal-middleware.js';
 import { bodyLimit } from './http/limits.js';
 import { budgetedJson } from './http/json-body.js';
@@ -161,7 +161,7 @@ export function createApp(deps: AppDeps) {
   app.use('/api/*', faultsMiddleware({ registry: scenarios, seedOf, sleep: deps.sleep, drift }), requestScope());
   // A control route may declare its own body limit (the bulk upload's is larger); the rest keep this one.
   const sandboxLimit = bodyLimit(config.bodyLimitBytes, { yieldToRoute: true });
-  app.use('/_sandbox/*', sandboxLimit, budgetedJson(), plainJsonType(), (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)), requestScope());
+  app.use('/_sandbox/*', scenarioHeaderIgnored, sandboxLimit, budgetedJson(), plainJsonType(), (c, next) => (OPEN_PATHS.has(c.req.path) ? next() : withTenant(c, next)), requestScope());
 
   const ctx = { scenarios };
   app.route(

@@ -4,7 +4,7 @@ import { createRoute, type z } from '@hono/zod-openapi';
 import type { JournalEntry } from '../engine/requests/journal.js';
 import { compileGlob } from '../engine/scenario/scenario.glob.js';
 import { iso, LAST_CLOCK_INSTANT } from '../kernel/clock.js';
-import { SandboxError } from '../kernel/errors.js';
+import { notFoundAt, SandboxError } from '../kernel/errors.js';
 import type { HeapBudget } from '../kernel/heap-budget.js';
 import { parseJsonBody } from '../kernel/json-budget.js';
 import { validationError } from '../kernel/validation.js';
@@ -335,10 +335,20 @@ export function adminRoutes(opts: AdminOptions) {
         ]);
       }
       const body = await simulateBody(c.req.raw);
-      const state = sim.apply(c.get('tenant'), id, event, body);
+      const state = lookedUp(() => sim.apply(c.get('tenant'), id, event, body));
       // A field this move does not read (a reason on a complete, an accountId off an FX accept) is named, not dropped without a word.
       const reads = sim.reads?.(event) ?? [];
       warn(c, Object.keys(body).filter((f) => body[f] !== undefined && !reads.includes(f)).map((f) => `field '${f}' was ignored: the ${event} move of ${resource} does not read it`));
       return c.json({ resource, id, event, state }, 200);
     });
+}
+
+/** A simulated move of a resource this key does not have: its 404 names the path's `id`, whatever
+ * the resource's own route calls it (reference, transactionId). */
+function lookedUp<T>(move: () => T): T {
+  try {
+    return move();
+  } catch (err) {
+    throw err instanceof SandboxError && err.code === 'RESOURCE_NOT_FOUND' ? notFoundAt(err, 'id') : err;
+  }
 }

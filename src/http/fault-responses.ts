@@ -12,6 +12,8 @@ import type { Tenant } from '../engine/tenancy/tenant.js';
 import { answerSchema, driftJson, driftXml, type ApiDocument } from './drift.js';
 import { scopeOf } from './scope-middleware.js';
 import { requestScenario } from './respond.js';
+import { takesScenarioHeader } from './openapi.js';
+import { keepWarnings, warn } from './warnings.js';
 import type { AppEnv } from './types.js';
 import { isJsonType, isXmlType } from './media-type.js';
 
@@ -117,6 +119,19 @@ export function scenarioHeaderCheck(registry: ScenarioRegistry): MiddlewareHandl
     return next();
   };
 }
+
+/** The warning of an X-Sandbox-Scenario header sent to a control route that does not read it. */
+export const SCENARIO_HEADER_IGNORED =
+  "header 'X-Sandbox-Scenario' was ignored: it applies to API routes only (/api/v1/... and POST /_sandbox/bulk-disbursements); PUT /_sandbox/scenario sets this key's scenario";
+
+/** On /_sandbox: an X-Sandbox-Scenario header the route does not honour is named in X-Sandbox-Warning,
+ * on every answer the route gives (a refusal too), rather than passing without a word. */
+export const scenarioHeaderIgnored: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!requestScenario(c) || takesScenarioHeader(c.req.path)) return next();
+  warn(c, [SCENARIO_HEADER_IGNORED]);
+  await next();
+  keepWarnings(c);
+};
 
 /**
  * A fault holds a request only once all of it has arrived, so the server's request timeout (which

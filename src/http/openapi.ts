@@ -174,7 +174,7 @@ export const successEnvelope = <T extends z.ZodType>(data: T, name?: string) => 
 };
 
 /** Operations that honour X-Sandbox-Scenario: every /api route and the bulk upload. */
-const takesScenarioHeader = (path: string) => path.startsWith('/api/') || path === '/_sandbox/bulk-disbursements';
+export const takesScenarioHeader = (path: string) => path.startsWith('/api/') || path === '/_sandbox/bulk-disbursements';
 
 /**
  * Adds the optional X-Sandbox-Scenario header to every operation that honours it. The header is

@@ -88,9 +88,14 @@ export function errorEnvelope(err: SandboxError) {
 
 /** `by` names what the lookup key is (reference, id, quoteId...), so the message says what to send. */
 /** 404 for a record this key does not have; `hint` says where the right id comes from (by default,
- * the create call's answer). */
-export const notFound = (what: string, id: string, by = 'reference', hint = `Send the ${by} the create call answered with.`) =>
-  new SandboxError('RESOURCE_NOT_FOUND', `No ${what} with ${by} '${id}' exists for this API key. ${hint}`);
+ * the create call's answer). The detail names the request's parameter the id came in, `field`
+ * (the path or query parameter as /openapi.json names it; by default `by`). */
+export const notFound = (what: string, id: string, by = 'reference', hint = `Send the ${by} the create call answered with.`, field = by) =>
+  new SandboxError('RESOURCE_NOT_FOUND', `No ${what} with ${by} '${id}' exists for this API key. ${hint}`, [{ field, issue: `matches no ${what} of this API key` }]);
+
+/** The same 404 with its detail naming `field`: the parameter another route took the id in. */
+export const notFoundAt = (err: SandboxError, field: string) =>
+  new SandboxError(err.code, err.message, err.details.map((d) => ({ field, issue: d.issue })), err.headers, err.bodyInvalid);
 
 export const invalidTransition = (what: string, id: string, from: string, event: string, allowedFrom: readonly string[]) =>
   new SandboxError(

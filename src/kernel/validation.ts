@@ -31,7 +31,20 @@ function describeQueryRepeat(target: Target, path: PropertyKey[], input: unknown
   return Array.isArray(value) ? `is given ${value.length} times: send it once` : undefined;
 }
 
+/** A request header as the API document spells it, where it names one (x-service-source). */
+const DOCUMENT_SPELLING = new Set(['x-service-source']);
+
+/** How a refusal names a request header, whatever case it was declared or sent in: in its canonical
+ * spelling (Idempotency-Key), as the idempotency conflict and the other refusals (Authorization,
+ * Content-Type, Accept, X-Sandbox-Scenario) name theirs; one the API document spells (x-service-source)
+ * as it is spelt there. */
+export function headerField(name: string): string {
+  const lower = name.toLowerCase();
+  return DOCUMENT_SPELLING.has(lower) ? lower : lower.replace(/(^|-)([a-z])/g, (_, dash: string, first: string) => dash + first.toUpperCase());
+}
+
 function fieldName(path: PropertyKey[], target: Target): string {
+  if (target === 'header' && path.length > 0) return headerField(String(path[0]));
   const name = path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
   return name || (target === 'json' ? 'body' : target);
 }

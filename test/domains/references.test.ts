@@ -69,7 +69,7 @@ describe('a blank reference is refused wherever a reference is taken', () => {
     const res = await t.call('POST', '/api/v1/partners/withdrawal', { body: withdrawal, headers: { 'idempotency-key': '   ' } });
     expect(res.status).toBe(400);
     // Header values arrive trimmed, so a blank key is an empty one.
-    expect(res.body.error.details).toEqual([{ field: 'idempotency-key', issue: 'must not be empty' }]);
+    expect(res.body.error.details).toEqual([{ field: 'Idempotency-Key', issue: 'must not be empty' }]);
     expect((await balances()).find((b: { key: string }) => b.key === 'NGN').available).toBe('500000000.00');
   });
 

@@ -122,13 +122,27 @@ describe('the sandbox process', () => {
     const read = await fetch(`${s.url}/api/v1/transfers/${ref}`, { headers: { ...headers, 'x-service-source': 'payroll' } });
     expect(read.status).toBe(200);
     expect(await read.json()).toMatchObject({ reference: ref, serviceSource: 'payroll' });
+    // Two x-service-source lines (a client's default header beside the request's own) reach the route joined: 400.
+    const { request } = await import('node:http');
+    const twice = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${s.url}/api/v1/transfers/${ref}`, { headers: { authorization: headers.authorization, 'x-service-source': ['payroll', 'billing'] } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(twice.status).toBe(400);
+    expect(JSON.parse(twice.body).error.details).toEqual([{ field: 'x-service-source', issue: 'is given 2 times: send it once' }]);
 
     const withdrawal = JSON.stringify({ accountId: '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9', accountName: 'John Doe', accountNumber: '0123456789', amount: 1000, bankCode: '058' });
     const long = await fetch(`${s.url}/api/v1/partners/withdrawal`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': 'k'.repeat(101) }, body: withdrawal });
     expect(long.status).toBe(400);
     expect(await long.json()).toMatchObject({
-      message: 'Invalid request headers: idempotency-key must be at most 100 characters long.',
-      error: { code: 'VALIDATION_ERROR', details: [{ field: 'idempotency-key', issue: 'must be at most 100 characters long' }] },
+      message: 'Invalid request headers: Idempotency-Key must be at most 100 characters long.',
+      error: { code: 'VALIDATION_ERROR', details: [{ field: 'Idempotency-Key', issue: 'must be at most 100 characters long' }] },
     });
     const first = await fetch(`${s.url}/api/v1/partners/withdrawal`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': 'settle-e2e' }, body: withdrawal });
     expect(first.status).toBe(201);

@@ -156,7 +156,7 @@ function settlementText(pool: CrossPool, allocatedAmount: Decimal.Value): TradeA
 
 export function getTrade(t: Tenant, txId: string): TradeRecord {
   const trade = trades(t).get(txId.toLowerCase());
-  if (!trade) throw notFound('FX trade', txId, 'TxId');
+  if (!trade) throw notFound('FX trade', txId, 'TxId', undefined, 'transactionId');
   return trade;
 }
 

@@ -155,7 +155,7 @@ function onChain<R>(allocation: () => R, chain: string): R {
 export function getQuote(t: Tenant, id: string): QuoteRecord {
   // Quote ids are stored lower case (the case a UUID is made in); one sent in upper case names the same quote.
   const q = quotes(t).get(id.toLowerCase());
-  if (!q) throw notFound('marketplace quote', id, 'quoteId');
+  if (!q) throw notFound('marketplace quote', id, 'quoteId', undefined, 'id');
   return quoteOf(q);
 }
 

@@ -69,6 +69,31 @@ describe('x-service-source', () => {
     }
   });
 
+  it('is refused when sent twice, which arrives as one value joined by a comma', async () => {
+    for (const [method, path, body] of [
+      ['POST', PATH, transfer()],
+      ['GET', `${PATH}/${REF}`, undefined],
+      ['GET', `${PATH}/bulk/bulk_demo_salaries/transfers`, undefined],
+    ] as const) {
+      const headers = new Headers({ authorization: `Bearer ${KEY}`, 'content-type': 'application/json' });
+      headers.append('x-service-source', 'payroll-service');
+      headers.append('x-service-source', 'billing');
+      const res = await t.app.request(path, { method, headers, body: body && JSON.stringify(body) });
+      expect(res.status, path).toBe(400);
+      expect(await res.json()).toEqual({
+        status: 'error',
+        message:
+          'The x-service-source header holds 2 values joined by commas, as 2 x-service-source headers arrive. Send it once, with one service name (no comma), e.g. x-service-source: payroll-service.',
+        error: { type: 'invalid_request_error', code: 'VALIDATION_ERROR', details: [{ field: 'x-service-source', issue: 'is given 2 times: send it once' }] },
+      });
+    }
+    // Nothing was created under the joined name.
+    const read = await t.call('GET', `${PATH}/${REF}`, { headers: SOURCE });
+    expect(read.status).toBe(404);
+    const three = await t.call('POST', PATH, { body: transfer(), headers: { 'x-service-source': 'a,b , c' } });
+    expect(three.body.error.details).toEqual([{ field: 'x-service-source', issue: 'is given 3 times: send it once' }]);
+  });
+
   it('is checked before the body', async () => {
     const res = await t.call('POST', PATH, { body: { reference: 'nope' } });
     expect(res.body.error.code).toBe('MISSING_HEADER');

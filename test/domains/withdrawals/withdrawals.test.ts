@@ -302,7 +302,11 @@ describe('read-back, idempotency and tenants', () => {
     expect(await balance()).toBe('499975000.00');
     const long = await create({}, { headers: { 'Idempotency-Key': 'k'.repeat(101) } });
     expect(long.status).toBe(400);
-    expect(long.body.error.details).toEqual([{ field: 'idempotency-key', issue: 'must be at most 100 characters long' }]);
+    // The header is spelt one way in every refusal, whatever case it was sent in.
+    expect(long.body.message).toBe('Invalid request headers: Idempotency-Key must be at most 100 characters long.');
+    expect(long.body.error.details).toEqual([{ field: 'Idempotency-Key', issue: 'must be at most 100 characters long' }]);
+    const lower = await create({}, { headers: { 'idempotency-key': '' } });
+    expect([lower.status, lower.body.error.details]).toEqual([400, [{ field: 'Idempotency-Key', issue: 'must not be empty' }]]);
   });
 
   it('makes exactly one withdrawal from concurrent requests with one key', async () => {
