@@ -86,7 +86,7 @@ export class Journal {
   private async recordShared(entry: JournalEntry, body?: Promise<string>): Promise<void> {
     if (body) entry.requestBody = await body.then(kept, () => undefined);
     // The store numbers the entry: ids are then unique across replicas.
-    this.shared!.add(oneByte(JSON.stringify(listed(entry))), this.limit);
+    this.shared!.add(JSON.stringify(listed(entry)), this.limit);
   }
 
   /**
@@ -148,15 +148,6 @@ async function inSlices<T>(items: readonly T[], list: (item: T) => JournalEntry)
   }
   return out;
 }
-
-const WIDE = /[\u0100-\uffff]/;
-const WIDE_ALL = /[\u0100-\uffff]/g;
-
-/** JSON text with each character past Latin-1 written as its \u escape: the same JSON, one byte a
- * character. V8 widens a string to two bytes at its first such character, and with it every text
- * it is joined to: a masked key's `…` widened each hosted session's SQL, doubling its size. */
-export const oneByte = (json: string) =>
-  WIDE.test(json) ? json.replace(WIDE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
 
 /** A shared journal's entry as listed. */
 function fromShared({ id, entry }: { id: string; entry: string }): JournalEntry {
