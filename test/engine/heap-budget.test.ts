@@ -163,16 +163,22 @@ describe('creates and keys past the budget', () => {
   });
 });
 
+/** A sandbox over a store that keeps files in a directory of its own, with a budget over a heap the test sets. */
+async function keepingFiles() {
+  const dir = await mkdtemp(path.join(tmpdir(), 'heap-budget-'));
+  const { g, heap } = gauge();
+  const budget = new HeapBudget(0.75, heap);
+  const t = await createTestApp({ heap: budget, store: await LowdbStore.open(dir) });
+  afterThisTest(async () => {
+    await t.store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return { t, g, budget };
+}
+
 describe('a store that keeps files, past the budget', () => {
   it('lets half its idle keys go from memory for a key it loads, at most once a second, rather than refusing it', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'heap-budget-'));
-    const { g, heap } = gauge();
-    const budget = new HeapBudget(0.75, heap);
-    const t = await createTestApp({ heap: budget, store: await LowdbStore.open(dir) });
-    afterThisTest(async () => {
-      await t.store.close();
-      await rm(dir, { recursive: true, force: true });
-    });
+    const { t, g, budget } = await keepingFiles();
     expect((await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('on-disk') })).status).toBe(201);
     expect(t.tenants.stats()).toMatchObject({ loaded: 1, evictions: 0 });
     g.inUse = g.live = 800 * MB;
@@ -190,14 +196,7 @@ describe('a store that keeps files, past the budget', () => {
   });
 
   it('refuses a key it loads while every loaded key is busy (an open rate stream), and lets the idle one go once it is not', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'heap-budget-'));
-    const { g, heap } = gauge();
-    const budget = new HeapBudget(0.75, heap);
-    const t = await createTestApp({ heap: budget, store: await LowdbStore.open(dir) });
-    afterThisTest(async () => {
-      await t.store.close();
-      await rm(dir, { recursive: true, force: true });
-    });
+    const { t, g, budget } = await keepingFiles();
     expect((await t.call('POST', '/api/v1/partners/payouts', { body: payoutRequest('streaming') })).status).toBe(201);
     const stream = await t.app.request('/api/v1/partners/marketplace/rates/stream?from=NGN&to=USDT', { headers: { authorization: `Bearer ${KEY}` } });
     expect(stream.status).toBe(200);

@@ -1,11 +1,12 @@
 // Retention and caps as a partner sees them: old settled resources and old events go (and their
 // references may be used again), anything with a move still waiting stays, a key idle too long is
-// forgotten (files included), and a full key is refused before anything is written.
+// forgotten (files included), and a full key is refused before anything is written. A reset of a key
+// between two slices of a pass leaves the pass to go on over the key's log as it is now, as over a Map.
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tenantIdOf } from '../../src/engine/tenancy/tenants.js';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { LowdbStore } from '../../src/store/lowdb.store.js';
@@ -272,5 +273,34 @@ describe('the per-key cap on stored resources', () => {
     const full = await t.call('POST', '/api/v1/partners/payouts', { body: payout('cap-4') });
     expect([full.status, full.body.error.code]).toEqual([409, 'TENANT_FULL']);
     expect(full.body.message).toMatch(/^This API key holds 28 resources and this sandbox keeps at most 3 per key/);
+  });
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('a reset between the slices of a retention pass', () => {
+  it('leaves the pass to finish over the log as it is now, keeping what was recorded since', async () => {
+    const t = await createTestApp();
+    const items = Array.from({ length: 400 }, (_, i) => row(i + 1));
+    expect((await t.call('POST', '/_sandbox/bulk-disbursements', { body: { name: 'payroll', items }, headers: { 'x-service-source': 'payroll' } })).status).toBe(201);
+    await advance(t, DAY);
+    const before = (await t.call('GET', '/_sandbox/events?limit=1000')).body.data.length;
+    // More than one slice of old events.
+    expect(before).toBeGreaterThan(600);
+    t.clock.advance(8 * DAY);
+    const failed = vi.spyOn(console, 'error');
+    let finished = false;
+    const pass = t.tenants.retain().then(() => (finished = true));
+    // The pass has dropped its first slice of events and waits for its turn: the key resets and
+    // records two events.
+    await new Promise((r) => setImmediate(r));
+    expect((await t.call('POST', '/_sandbox/reset')).status).toBe(200);
+    for (const reference of ['after-1', 'after-2']) expect((await t.call('POST', '/api/v1/partners/payouts', { body: payout(reference) })).status).toBe(201);
+    // All of that ran between two slices of the pass.
+    expect(finished).toBe(false);
+    await pass;
+    expect(failed).not.toHaveBeenCalled();
+    const events = (await t.call('GET', '/_sandbox/events')).body.data.map((e: { id: string; event: string; data: { reference: string } }) => `${e.id} ${e.event} ${e.data.reference}`);
+    expect(events).toEqual(['evt_0000000001 payout.pending after-1', 'evt_0000000002 payout.pending after-2']);
   });
 });
