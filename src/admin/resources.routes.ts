@@ -2,7 +2,7 @@
 // API shows it. The console draws its resource list from here and each resource's history from the
 // event log. The kinds are the app's resources (engine/resource.ts): a new resource is listed here
 // with no edit.
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextTurn } from '../kernel/turns.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Resource } from '../engine/registry/resource.js';
 import { nearest } from '../engine/scenario/scenario.lint.js';
@@ -152,6 +152,9 @@ export function resourceRoutes(kinds: readonly Resource[]) {
     // though the key's other requests run between its slices (a bulk file and its rows appear
     // together or not at all). Each view is built as it is written, so a view reads the key's clock
     // of that moment (an FX trade's TTL, say).
+    // In a turn of its own: listings sent at once each take their records in a pass of the loop of
+    // their own (30 of them at once over 90,000 records held every key 150 ms).
+    await nextTurn();
     const taken = kinds
       .filter((k) => kind === undefined || k.segment === kind)
       .map((k) => {

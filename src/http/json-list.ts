@@ -3,7 +3,7 @@
 // written 25 items at a time, the event loop given its turn between slices, no slice holds it more
 // than a millisecond or two. The answer is the same JSON, sent chunked instead of with a length.
 import type { Context } from 'hono';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextTurn } from '../kernel/turns.js';
 
 const SLICE = 25;
 

@@ -1,6 +1,7 @@
 // One tenant (one API key): its store, clock, scheduler, event log, journal and randomness.
 // Everything a handler touches comes through its tenant, so isolation is structural.
 import { iso, type Clock } from '../../kernel/clock.js';
+import { nextTurn } from '../../kernel/turns.js';
 import type { HeapBudget } from '../../kernel/heap-budget.js';
 import { TenantRandom } from '../../kernel/random.js';
 import type { TenantStore } from '../../store/store.js';
@@ -302,7 +303,7 @@ export class Tenant {
   catchUpInSlices(): Promise<void> | undefined {
     if (this.catchUp(CATCH_UP_SLICE) < CATCH_UP_SLICE) return undefined;
     return (async () => {
-      do await new Promise((resolve) => setImmediate(resolve));
+      do await nextTurn();
       while (this.catchUp(CATCH_UP_SLICE) >= CATCH_UP_SLICE);
     })();
   }
