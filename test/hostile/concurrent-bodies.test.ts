@@ -10,8 +10,10 @@ const SCENARIO = `faults:\n${Array.from({ length: 50 }, () => '  - route: { path
 const TRADE = (inner: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:fxtr.014.001.05"><FXTradInstr><CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>USDT</QtdCcy></CcyPair>${inner}<TradAmts><TradgCcyAmt>100</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr></Document>`;
 
-const send = (t: Awaited<ReturnType<typeof createTestApp>>, method: string, path: string, type: string, body: string) =>
-  t.app.request(path, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': type }, body }).then((res) => res.status);
+async function send(t: Awaited<ReturnType<typeof createTestApp>>, method: string, path: string, type: string, body: string): Promise<number> {
+  const res = await t.app.request(path, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': type }, body });
+  return res.status;
+}
 
 describe('bodies of requests sent at once', () => {
   it('scenarios are each read and checked in a turn of their own', async () => {
