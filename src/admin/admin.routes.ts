@@ -7,6 +7,7 @@ import { iso, LAST_CLOCK_INSTANT } from '../kernel/clock.js';
 import { notFoundAt, SandboxError } from '../kernel/errors.js';
 import type { HeapBudget } from '../kernel/heap-budget.js';
 import { parseJsonBody } from '../kernel/json-budget.js';
+import { nextTurn } from '../kernel/turns.js';
 import { validationError } from '../kernel/validation.js';
 import type { Tenant } from '../engine/tenancy/tenant.js';
 import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
@@ -291,7 +292,7 @@ export function adminRoutes(opts: AdminOptions) {
           applied += step.applied;
           if (!step.paused) break;
           if (step.paused === 'slice') {
-            await new Promise((resolve) => setImmediate(resolve));
+            await nextTurn();
             continue;
           }
           // The key's requests may run while a webhook attempt is awaited (its receiver may call back).

@@ -23,6 +23,7 @@ import { validationHook } from '../http/error-responses.js';
 import { isJsonType, mediaTypeOf } from '../http/media-type.js';
 import type { AppEnv } from '../http/types.js';
 import { notUtf8, ownBodyLimit } from '../http/limits.js';
+import { nextTurn } from '../kernel/turns.js';
 import { CONTROL_TAG, errorResponses, jsonBody, jsonResponse, newRouter, openErrorResponses, security } from '../http/openapi.js';
 
 
@@ -309,6 +310,9 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
       const { name } = c.req.valid('param');
       const type = c.req.header('content-type') ?? '';
       let input: unknown;
+      // Read and checked in a turn of its own (kernel/turns.ts): thirty scenarios of 50 rules sent at
+      // once, each read and checked in the same turn, held every key 280 ms.
+      await nextTurn();
       if (isYaml(type)) input = yamlBody(await c.req.text(), c.req.header('content-length'));
       else if (isJsonType(type)) {
         const raw = (await c.req.json()) as Record<string, unknown>;
@@ -342,6 +346,8 @@ export function scenarioRoutes(registry: ScenarioRegistry) {
     .openapi(choose, async (c) => {
       const t = c.get('tenant');
       const type = c.req.header('content-type') ?? '';
+      // In a turn of its own, as a saved scenario is read.
+      await nextTurn();
       if (isYaml(type)) {
         const doc = inline(yamlBody(await c.req.text(), c.req.header('content-length')), registry);
         chooseScenario(t, { name: doc.name ?? 'inline', inline: doc });

@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ZodError } from 'zod';
 import { SandboxError, errorEnvelope } from '../kernel/errors.js';
+import { LIST_HERE, streamedIn } from './json-list.js';
 import { validationError, type Target } from '../kernel/validation.js';
 import { StoreUnavailableError } from '../store/store.js';
 import { hasBody, nodeRequest } from './framework.js';
@@ -70,8 +71,13 @@ export function renderError(c: Context<AppEnv>, err: SandboxError): Response {
   if (xml) return xml(err);
   const body = errorEnvelope(err);
   c.set('responseBody', body);
+  // Every problem of a large bulk file: the details are written a slice at a time (json-list.ts).
+  if (err.details.length > STREAMED_DETAILS) return streamedIn(c, { ...body, error: { ...body.error, details: LIST_HERE } }, err.details, err.status, err.headers);
   return c.json(body, err.status as 400, err.headers);
 }
+
+/** Past this many details an error's answer is written in slices. */
+const STREAMED_DETAILS = 1000;
 
 /**
  * When the request never fully arrived because its connection closed (the client went away, or the

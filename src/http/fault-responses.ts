@@ -258,13 +258,14 @@ function unparseable(text: string): string {
 }
 
 /**
- * A fault's wait, once the request's work is done. A request holding its tenant (locked, on a
- * shared store, for every replica) waits after letting it go, so the key's other requests never
- * wait behind a fault; the answer (or the dropped connection) leaves after the wait either way.
+ * A fault's wait, once the request's work is done and the journal has recorded it, which then lets
+ * go of the request's body (journal-middleware.ts): what waits is the answer alone. A request
+ * holding its tenant (locked, on a shared store, for every replica) waits after letting it go, so
+ * the key's other requests never wait behind a fault; the answer (or the dropped connection) leaves
+ * after the wait either way.
  */
-function wait(c: Context<AppEnv>, work: () => Promise<void>): Promise<void> | void {
-  if (c.get('tenantHeld')) c.set('afterRelease', work);
-  else return work();
+function wait(c: Context<AppEnv>, work: () => Promise<void>): void {
+  c.set(c.get('tenantHeld') ? 'afterRelease' : 'afterJournal', work);
 }
 
 const isStream = (c: Context) => (c.res.headers.get('content-type') ?? '').startsWith('text/event-stream');

@@ -91,6 +91,19 @@ export function setBodyText(c: Context<AppEnv>, text: Promise<string>): void {
   (c.req.bodyCache as { text?: Promise<string> }).text = text;
 }
 
+/**
+ * Lets go of the body a request read (its text and the parse of it every reader shares), once the
+ * route and the journal are done with it: a request whose answer a fault holds for up to two minutes
+ * would otherwise keep a 1 MiB body, and its parse, as long (ASSUMPTION (body cache) above). The data
+ * the validators checked stays, within each field's limit.
+ */
+export function forgetRequestBody(c: Context<AppEnv>): void {
+  const cache = c.req.bodyCache as Record<string, unknown>;
+  for (const key of Object.keys(cache)) delete cache[key];
+  // The parse readJsonOnce or budgetedJson (json-body.ts) put on the request, and what it holds.
+  if (Object.hasOwn(c.req, 'json')) delete (c.req as { json?: unknown }).json;
+}
+
 /** The body text the route read, if it read one (see setBodyText). */
 export function bodyTextRead(c: Context<AppEnv>): Promise<string> | undefined {
   const text = c.req.bodyCache.text as Promise<string> | string | undefined;

@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { HonoRequest } from 'hono/request';
 import { SandboxError } from '../kernel/errors.js';
 import { parseJsonBody } from '../kernel/json-budget.js';
+import { nextTurn } from '../kernel/turns.js';
 import type { AppEnv } from './types.js';
 
 /** Refusals of a JSON body's budget, by what its reader holds (the text's promise, or the request):
@@ -13,6 +14,19 @@ const refusals = new WeakMap<object, SandboxError>();
 export function bodyRefusalOf(c: Context): SandboxError | undefined {
   const text = c.req.bodyCache.text as unknown;
   return refusals.get(c.req) ?? (text instanceof Promise ? refusals.get(text) : undefined);
+}
+
+/** The API's bodies are a few KB; past this a body costs milliseconds to count and parse. */
+const LARGE_BODY = 64 * 1024;
+
+/**
+ * parseKeepingRefusal, a large body in a turn of the event loop of its own (kernel/turns.ts): the
+ * bodies of requests sent at once arrive together, and thirty bodies of 1 MB counted and parsed one
+ * after another in the same turn held every key 140 ms.
+ */
+async function parseInTurn(by: object, text: string): Promise<unknown> {
+  if (text.length > LARGE_BODY) await nextTurn();
+  return parseKeepingRefusal(by, text);
 }
 
 function parseKeepingRefusal(by: object, text: string): unknown {
@@ -34,7 +48,7 @@ function parseKeepingRefusal(by: object, text: string): unknown {
  */
 export function readJsonOnce(req: HonoRequest, text: Promise<string>): void {
   let json: Promise<unknown> | undefined;
-  req.json = (() => (json ??= text.then((t) => parseKeepingRefusal(text, t)))) as typeof req.json;
+  req.json = (() => (json ??= text.then((t) => parseInTurn(text, t)))) as typeof req.json;
 }
 
 /** The same for every other body (sent chunked, or in process), read when a reader first asks. */
@@ -43,7 +57,7 @@ export function budgetedJson(): MiddlewareHandler<AppEnv> {
     if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.bodyCache.text !== undefined) return next();
     const req = c.req;
     let json: Promise<unknown> | undefined;
-    req.json = (() => (json ??= req.text().then((t) => parseKeepingRefusal(req, t)))) as typeof req.json;
+    req.json = (() => (json ??= req.text().then((t) => parseInTurn(req, t)))) as typeof req.json;
     return next();
   };
 }

@@ -33,5 +33,7 @@ export interface AppEnv {
     outside: (<T>(work: () => Promise<T>) => Promise<T>) | undefined;
     /** Work to do once the request has let its tenant go (a fault's wait), so it holds no lock. */
     afterRelease: (() => Promise<void>) | undefined;
+    /** A fault's wait when the request holds no tenant: done once the journal has recorded the request. */
+    afterJournal: (() => Promise<void>) | undefined;
   };
 }

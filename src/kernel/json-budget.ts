@@ -6,7 +6,7 @@
 // distinct field names at any depth, and at most a budget of values (VALUE_BUDGET unless the route
 // reads more: a bulk file). The API's own bodies name a few dozen fields and hold fewer values.
 import { randomBytes } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextTurn } from './turns.js';
 import { SandboxError } from './errors.js';
 import { COLON, COMMA, isSpace, OPEN_BRACE, OPEN_BRACKET, stringEnd } from './json-text.js';
 

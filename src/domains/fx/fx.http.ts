@@ -2,6 +2,7 @@
 // responses sent as application/xml and kept for the journal.
 import type { Context, MiddlewareHandler } from 'hono';
 import { SandboxError } from '../../kernel/errors.js';
+import { nextTurn } from '../../kernel/turns.js';
 import { buildReject } from '../../iso20022/reject.js';
 import { malformed } from '../../iso20022/xml-errors.js';
 import { isXmlType } from '../../http/media-type.js';
@@ -77,6 +78,9 @@ export const xmlAccepted: MiddlewareHandler<AppEnv> = (c, next) => {
   return next();
 };
 
+/** A message of the FX interface is a few KB; past this its reading costs milliseconds. */
+const LARGE_BODY = 16 * 1024;
+
 /** Send one XML message. */
 export function xml(c: Context<AppEnv>, body: string, status: 200 | 201 = 200): Response {
   c.set('responseBody', body);
@@ -89,6 +93,10 @@ export function xml(c: Context<AppEnv>, body: string, status: 200 | 201 = 200): 
  */
 export async function xmlBody(c: Context<AppEnv>, optional = false): Promise<string> {
   const text = await c.req.text();
+  // A large body is read in a turn of the event loop of its own (kernel/turns.ts): the bodies of
+  // many requests sent at once arrive together, and thirty messages of 1 MB read one after another
+  // in the same turn held every key 435 ms.
+  if (text.length > LARGE_BODY) await nextTurn();
   // The body is decoded leniently, each invalid sequence read as U+FFFD (three bytes): with those in
   // it, a text longer or shorter than the bytes declared was not UTF-8 (a UTF-16 file, Latin-1 text),
   // and its values would otherwise be kept with U+FFFD in them.

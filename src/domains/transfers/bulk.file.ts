@@ -2,7 +2,7 @@
 // plus its category. Problems are collected per row, addressed the way each format is read:
 // JSON rows as items[i].field (the index in the items array), CSV rows as `row N: field` (N the
 // line of the file, the header being row 1, as a spreadsheet numbers them).
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextTurn } from '../../kernel/turns.js';
 import { parse } from 'csv-parse/stream';
 import { SandboxError, type ErrorDetail } from '../../kernel/errors.js';
 import { validationError } from '../../kernel/validation.js';

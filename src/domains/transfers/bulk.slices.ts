@@ -1,7 +1,7 @@
 // A bulk file of 10,000 rows takes a large share of a second to check and build. Done in one go it
 // would hold every other request of every key that long; done here, it runs in slices of a few
 // milliseconds with a turn of the event loop between them, so other requests are answered meanwhile.
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextTurn } from '../../kernel/turns.js';
 
 const SLICE_MS = 4;
 

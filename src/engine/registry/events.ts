@@ -5,7 +5,7 @@
 // records, never change them) and builds the camelCase view when read, so recording one copies
 // nothing and a kept event costs a few fields, not a copy of the resource. Readers get the
 // snake_case payload of the wire through `payloadOf()`.
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextTurn } from '../../kernel/turns.js';
 import { toSnake } from '../../kernel/json.js';
 import type { Collection } from '../../store/store.js';
 

@@ -115,6 +115,15 @@ export type Fault = z.infer<typeof FaultSchema>;
 
 const posInt = z.number().int().min(1);
 
+/**
+ * A rate rule keeps the times of the calls it let through within its window, and looks them all over
+ * at each matching call: the window holds `limit` times at most, so the limit bounds the work and
+ * what is kept. Unbounded, 50 rules of a limit no call reached kept every call's time, each call
+ * copying all of them: after 10,000 calls every call of the key took 10 to 20 ms of every key's time,
+ * and more with each call.
+ */
+export const RATE_LIMITS = { limit: 1000, perSeconds: 86_400 } as const;
+
 export const FaultRuleSchema = z
   .strictObject({
     description: z.string().max(300).optional(),
@@ -143,7 +152,12 @@ export const FaultRuleSchema = z
     probability: z.number().min(0).max(1).optional(),
     nth: z.union([posInt, z.array(posInt).min(1).max(100)]).optional(),
     every: posInt.optional(),
-    rate: z.strictObject({ limit: posInt, perSeconds: posInt }).optional(),
+    rate: z
+      .strictObject({
+        limit: posInt.max(RATE_LIMITS.limit).describe(`Calls let through within the window, at most ${RATE_LIMITS.limit}`),
+        perSeconds: posInt.max(RATE_LIMITS.perSeconds).describe(`The window, in seconds of the key's clock, at most ${RATE_LIMITS.perSeconds} (a day)`),
+      })
+      .optional(),
   })
   .superRefine((r, ctx) => {
     if ((r.fault === undefined) === (r.sequence === undefined)) {
@@ -287,10 +301,11 @@ function fires(t: Tenant, seed: number, key: string, n: number, rule: FaultRule)
   if (rule.nth !== undefined && !(Array.isArray(rule.nth) ? rule.nth : [rule.nth]).includes(n)) return undefined;
   if (rule.every !== undefined && n % rule.every !== 0) return undefined;
   if (rule.rate) {
-    const windowMs = rule.rate.perSeconds * 1000;
+    const windowMs = Math.min(rule.rate.perSeconds, RATE_LIMITS.perSeconds) * 1000;
     const now = t.now();
     const recent = (windows(t).get(key) ?? []).filter((at) => at > now - windowMs);
-    if (recent.length >= rule.rate.limit) {
+    // A document kept before the limit was bounded is held to it too.
+    if (recent.length >= Math.min(rule.rate.limit, RATE_LIMITS.limit)) {
       windows(t).put(key, recent);
       const retryAfter = Math.max(1, Math.ceil((recent[0] + windowMs - now) / 1000));
       const f = concrete(fault, seed, key, n);

@@ -2,7 +2,7 @@
 // held by reference and redacted only when read, so recording costs the hot path next to nothing.
 // On a shared store every replica must see every request: the entries then go to the store's
 // journal (written with the request's session), as listed, and are read back from it.
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextTurn } from '../../kernel/turns.js';
 import { BoundedMap } from '../../kernel/bounded-map.js';
 import type { JournalStore } from '../../store/store.js';
 import type { JournalFault } from './types.js';

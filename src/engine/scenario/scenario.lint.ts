@@ -73,12 +73,23 @@ export function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): strin
   }
 }
 
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
+/**
+ * Levenshtein distance, for "did you mean", when it is below `limit`; else `limit` or more. A pair
+ * whose lengths differ by the limit is not compared, and a comparison stops at the first row that is
+ * all at the limit: a scenario of 50 fault routes of 200 characters, none an API path, was compared
+ * in full with every path, 120 to 150 ms of every key's time.
+ */
+function distance(a: string, b: string, limit = Infinity): number {
+  if (Math.abs(a.length - b.length) >= limit) return limit;
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (row[j] < least) least = row[j];
+    }
+    if (least >= limit) return limit;
     prev = row;
   }
   return prev[b.length];
@@ -92,7 +103,7 @@ export function nearest(word: string, names: readonly string[]): string | undefi
   let best: string | undefined;
   let bestD = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const n of names) {
-    const d = distance(lower, n.toLowerCase());
+    const d = distance(lower, n.toLowerCase(), bestD);
     if (d < bestD) [best, bestD] = [n, d];
   }
   // Else a name that ends with the word, or that the word ends with, of four letters or more: `size`

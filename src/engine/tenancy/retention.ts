@@ -11,7 +11,7 @@ import { SandboxError } from '../../kernel/errors.js';
 import type { SandboxEvent } from '../registry/events.js';
 import { earlierKept, earlierRecords, earlierResponses, idempotencyRecords, keptSources, recordId } from '../requests/idempotency.js';
 import type { Resource } from '../registry/resource.js';
-import type { Tenant } from './tenant.js';
+import { CATCH_UP_SLICE, type Tenant } from './tenant.js';
 
 export type { Retained } from '../registry/types.js';
 import type { Retained } from '../registry/types.js';
@@ -38,8 +38,8 @@ export function slices(size: number): (work: number) => Promise<void> {
  * between slices. Nothing is held across a yield but the position in a collection.
  */
 export function* sweepTenant(t: Tenant, before: number, retained: Retained): Generator<number> {
-  // Moves that fell due first, so what has settled meanwhile is judged settled.
-  t.catchUp();
+  // Moves that fell due first, so what has settled meanwhile is judged settled: a slice at a time.
+  for (let moved = t.catchUp(CATCH_UP_SLICE); moved > 0; moved = moved < CATCH_UP_SLICE ? 0 : t.catchUp(CATCH_UP_SLICE)) yield moved;
   const cutoff = iso(t.timeAt(before));
   // Events are kept in the order they happened; the newest stays, so event ids go on from it.
   const events = t.store.collection<SandboxEvent>('events');
