@@ -5868,7 +5868,7 @@ export interface operations {
                 name?: string;
             };
             header?: {
-                /** @description Kept on each row; default sandbox-bulk-upload */
+                /** @description Kept on each row; default sandbox-bulk-upload. At most 100 characters, sent once (else 400) */
                 "x-service-source"?: string;
                 /** @description A bundled or loaded scenario to apply to this one request, e.g. `failures` (see GET /_sandbox/scenarios); an unknown name is 400. Leave it empty for the key's own scenario. */
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];

@@ -10,6 +10,7 @@ import { mediaTypeOf } from '../../http/media-type.js';
 import type { AppEnv } from '../../http/types.js';
 import { CSV_COLUMNS, MAX_ROWS, parseBulkJson, readCsv, readJson } from './bulk.file.js';
 import { createBulk } from './bulk.service.js';
+import { SERVICE_SOURCE_MAX, serviceSourceProblem } from './service-source.js';
 import { BulkFile, BulkUploadRequest } from './transfers.schema.js';
 import { unknownFields, warnUnknownQuery } from '../../http/unknown-fields.js';
 import { warn } from '../../http/warnings.js';
@@ -88,7 +89,7 @@ export const uploadRoute = createRoute({
     `CSV columns: ${CSV_COLUMNS.join(', ')}. Body limit 8 MiB for this route.`,
   request: {
     headers: z.object({
-      'x-service-source': z.string().optional().openapi({ param: { name: 'x-service-source', in: 'header' }, description: `Kept on each row; default ${DEFAULT_SOURCE}` }),
+      'x-service-source': z.string().optional().openapi({ param: { name: 'x-service-source', in: 'header' }, description: `Kept on each row; default ${DEFAULT_SOURCE}. At most ${SERVICE_SOURCE_MAX} characters, sent once (else 400)` }),
     }),
     query: z.object({ name: z.string().max(100).optional().openapi({ param: { name: 'name', in: 'query' }, description: 'Name of a CSV file' }) }),
     body: {
@@ -123,6 +124,11 @@ async function upload(c: Context<AppEnv>) {
   // A file of megabytes is not read into a heap past the process's memory budget (its rows are
   // counted against the key's cap once known, below).
   t.checkRoom(0);
+  // Optional here, and checked as the transfer routes check it when sent: a longer or repeated one
+  // was cut to 100 characters, or kept joined, without a word.
+  const source = c.req.header('x-service-source')?.trim() || DEFAULT_SOURCE;
+  const problem = serviceSourceProblem(source);
+  if (problem) throw problem;
   const type = mediaTypeOf(c.req.header('content-type'));
   const text = await c.req.text();
   // Decoded leniently, each invalid sequence as U+FFFD (three bytes): with those in it, a text whose
@@ -155,6 +161,5 @@ async function upload(c: Context<AppEnv>) {
   } else {
     throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'A bulk file is sent as application/json ({"items": [...]}) or as text/csv with a header row.');
   }
-  const source = c.req.header('x-service-source')?.trim().slice(0, 100) || DEFAULT_SOURCE;
   return c.json(await createBulk(t, file, source, requestScenario(c)), 201);
 }

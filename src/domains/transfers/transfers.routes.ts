@@ -8,6 +8,7 @@ import { warn } from '../../http/warnings.js';
 import { bulkPage, filterWarnings } from './bulk.page.js';
 import { BulkIdParam, BulkPageQuery, CreateTransferRequest, ReferenceParam, ServiceSourceHeader, Transfer, TransferList, TransferPage } from './transfers.schema.js';
 import { transfer } from './transfers.machine.js';
+import { serviceSourceProblem } from './service-source.js';
 import { createTransfer, getTransfer, present } from './transfers.service.js';
 
 export const transfersTag: Tag = {
@@ -25,21 +26,8 @@ const requireServiceSource: MiddlewareHandler<AppEnv> = async (c, next) => {
       { field: 'x-service-source', issue: 'is required' },
     ]);
   }
-  // Two header lines arrive as one value joined by commas (RFC 9110, 5.3): by Node, a proxy or a
-  // client's default header beside the request's own. Kept as sent, it named a service nobody sent.
-  const lines = value.split(',').length;
-  if (lines > 1) {
-    throw new SandboxError(
-      'VALIDATION_ERROR',
-      `The x-service-source header holds ${lines} values joined by commas, as ${lines} x-service-source headers arrive. Send it once, with one service name (no comma), e.g. x-service-source: payroll-service.`,
-      [{ field: 'x-service-source', issue: `is given ${lines} times: send it once` }],
-    );
-  }
-  if (value.length > 100) {
-    throw new SandboxError('VALIDATION_ERROR', 'The x-service-source header is longer than 100 characters. Send a shorter service name.', [
-      { field: 'x-service-source', issue: 'must be at most 100 characters long' },
-    ]);
-  }
+  const problem = serviceSourceProblem(value);
+  if (problem) throw problem;
   await next();
 };
 

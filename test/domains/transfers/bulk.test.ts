@@ -21,6 +21,26 @@ const uploadCsv = (text: string, query = '') =>
 const page = (id: string, query = '', key?: string) =>
   t.call('GET', `/api/v1/transfers/bulk/${id}/transfers${query}`, { key, headers: SOURCE });
 
+describe('the x-service-source of an upload', () => {
+  it('is optional, and checked as the transfer routes check it when sent: longer than 100 characters or sent twice is 400, nothing kept', async () => {
+    const items = rows(2);
+    const bare = await t.call('POST', UPLOAD, { body: { items } });
+    expect([bare.status, bare.body.serviceSource]).toEqual([201, 'sandbox-bulk-upload']);
+
+    const long = await t.call('POST', UPLOAD, { body: { items: rows(1, () => ({ reference: '00000000-0000-4000-8000-0000000000aa' })) }, headers: { 'x-service-source': 's'.repeat(101) } });
+    expect([long.status, long.body.error.code, long.body.error.details]).toEqual([400, 'VALIDATION_ERROR', [{ field: 'x-service-source', issue: 'must be at most 100 characters long' }]]);
+    const twice = await t.call('POST', UPLOAD, { body: { items: rows(1, () => ({ reference: '00000000-0000-4000-8000-0000000000bb' })) }, headers: { 'x-service-source': 'payroll, billing' } });
+    expect([twice.status, twice.body.error.details]).toEqual([400, [{ field: 'x-service-source', issue: 'is given 2 times: send it once' }]]);
+    // Neither file was kept: their rows' references are free.
+    for (const reference of ['00000000-0000-4000-8000-0000000000aa', '00000000-0000-4000-8000-0000000000bb']) {
+      expect((await t.call('GET', `/api/v1/transfers/${reference}`, { headers: SOURCE })).status).toBe(404);
+    }
+
+    const kept = await t.call('POST', UPLOAD, { body: { items: rows(1, () => ({ reference: '00000000-0000-4000-8000-0000000000cc' })) }, headers: { 'x-service-source': ` ${'s'.repeat(100)} ` } });
+    expect([kept.status, kept.body.serviceSource]).toEqual([201, 's'.repeat(100)]);
+  });
+});
+
 describe('JSON upload', () => {
   it('creates one PENDING transfer per row, with its category', async () => {
     const res = await upload(rows(3, (i) => ({ category: i === 2 ? 'VENDOR' : 'SALARY' })), { name: 'January payroll' });
