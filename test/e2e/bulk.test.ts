@@ -5,21 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { payout, serversPerTest } from '../support/server.js';
+import { payrollRow } from '../support/bulk.js';
 
 const UPLOADER = 'sk_test_bulk0000000000000000000000000001';
 const OTHER = 'sk_test_bulk0000000000000000000000000002';
 const N = 10_000;
 
-const item = (i: number) => ({
-  reference: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  amount: 150000 + i,
-  currency: 'NGN',
-  type: 'BANK',
-  source: { accountNumber: '1000200030' },
-  destination: { accountNumber: `01${String(i).padStart(8, '0')}`, accountName: `Oluwaseun Adebayo-Williams ${i}`, bankCode: '058' },
-  narrations: `Salary for January 2026, employee ${i}`,
-  category: 'SALARY',
-});
+const item = payrollRow;
 
 const start = serversPerTest();
 

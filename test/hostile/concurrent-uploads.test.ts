@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../support/server.js';
-import { bulkReference } from '../support/bulk.js';
+import { bulkReference, payrollRow } from '../support/bulk.js';
 
 const KEYS = ['sk_test_uploads_a', 'sk_test_uploads_b', 'sk_test_uploads_c', 'sk_test_uploads_d'];
 const ROWS = 10_000;
@@ -28,16 +28,7 @@ afterAll(async () => {
 const file = (n: number) =>
   JSON.stringify({
     name: `Payroll ${n}`,
-    items: Array.from({ length: ROWS }, (_, i) => ({
-      reference: bulkReference(n * ROWS + i),
-      amount: 150000 + i,
-      currency: 'NGN',
-      type: 'BANK',
-      source: { accountNumber: '1000200030' },
-      destination: { accountNumber: `01${String(i).padStart(8, '0')}`, accountName: `Oluwaseun Adebayo-Williams ${i}`, bankCode: '058' },
-      narrations: `Salary for January 2026, employee ${i}`,
-      category: 'SALARY',
-    })),
+    items: Array.from({ length: ROWS }, (_, i) => ({ ...payrollRow(i), reference: bulkReference(n * ROWS + i) })),
   });
 
 describe('sixteen bulk uploads at once', () => {

@@ -12,3 +12,10 @@ export const bulkRow = (i: number) => ({
   destination: { accountNumber: `01${String(i).padStart(8, '0')}`, accountName: `Worker ${i}`, bankCode: '058' },
   category: 'SALARY',
 });
+
+/** A payroll row as exports write them: a long name and a narration, row i numbered throughout. */
+export const payrollRow = (i: number) => ({
+  ...bulkRow(i),
+  destination: { accountNumber: `01${String(i).padStart(8, '0')}`, accountName: `Oluwaseun Adebayo-Williams ${i}`, bankCode: '058' },
+  narrations: `Salary for January 2026, employee ${i}`,
+});
