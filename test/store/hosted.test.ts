@@ -21,6 +21,7 @@ import { gauge, MB } from '../support/heap.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { receiver } from '../support/webhooks.js';
 import { INTENT, QUOTE } from '../support/quotes.js';
+import { bulkRow } from '../support/bulk.js';
 
 const PAYOUTS = '/api/v1/partners/payouts';
 
@@ -148,6 +149,24 @@ describe('two replicas on one database', () => {
     expect(rows).toEqual([{ due_at: null }]);
     const events = (await b.call('GET', '/_sandbox/events?type=payout')).body.data;
     expect(events.map((e: { event: string }) => e.event)).toEqual(['payout.pending', 'payout.processing', 'payout.successful']);
+  });
+
+  it('apply a bulk file\'s due rows from the tick in sessions of 256 moves, every row once and in file order', async () => {
+    const rows = 600;
+    const items = Array.from({ length: rows }, (_, i) => bulkRow(i + 1));
+    const uploaded = await a.call('POST', '/_sandbox/bulk-disbursements', { body: { name: 'Payroll', items }, headers: { 'x-service-source': 'payroll' } });
+    expect(uploaded.status, uploaded.text).toBe(201);
+    const version = async () => Number((await stores[0].sql<{ version: string }[]>`SELECT version::text FROM sandbox_tenants`)[0].version);
+    // A retention pass now, so the tick starts none (its catch-up would hold the key meanwhile).
+    await a.tenants.retain();
+    const before = await version();
+    a.clock.advance(31);
+    await a.tenants.tick();
+    // Three sessions (256, 256 and 88 rows), each committed by itself: one session applied them all,
+    // its SQL built for every row in one turn of the event loop.
+    expect((await version()) - before).toBe(3);
+    const events = (await b.call('GET', '/_sandbox/events?type=transfer.processing&limit=1000')).body.data;
+    expect(events.map((e: { data: { reference: string } }) => e.data.reference)).toEqual(items.map((r) => r.reference));
   });
 
   it("leave a frozen key's pending moves to its advance: no tick opens it meanwhile, and once the clock runs again a tick applies them", async () => {

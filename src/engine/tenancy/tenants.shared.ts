@@ -15,12 +15,13 @@
 // - Randomness (ids, names): reseeded at each session from the tenant's seed and the version it
 //   starts from, so two replicas never draw the same ids for one tenant.
 import { BoundedMap } from '../../kernel/bounded-map.js';
+import { nextTurn } from '../../kernel/turns.js';
 import { TenantRandom, tenantSeed } from '../../kernel/random.js';
 import type { PostgresStore } from '../../store/postgres.store.js';
 import type { PostgresTenantStore } from '../../store/postgres.tenant.js';
 import { StoreUnavailableError } from '../../store/store.js';
 import { sweepTenant } from './retention.js';
-import { RELOADED_BY_ID, Tenant, type Mode, type TenantEnv } from './tenant.js';
+import { CATCH_UP_SLICE, RELOADED_BY_ID, Tenant, type Mode, type TenantEnv } from './tenant.js';
 
 /** Background sessions (they skip locked tenants) are no use of the key. */
 const noUse = () => null;
@@ -123,7 +124,7 @@ export class SharedTenants {
       }
       try {
         if (t.advancing) await t.afterAdvance();
-        t.catchUp();
+        await t.catchUpInSlices();
       } catch (err) {
         this.release(t);
         throw err;
@@ -167,17 +168,24 @@ export class SharedTenants {
     const pass: Pass = {};
     try {
       for (const { id, mode } of await this.store.due(this.env.clock.now(), DUE_BATCH)) {
-        await attempt(this.failedUntil, pass, id, () =>
-          this.inSession(
-            id,
-            mode as Mode,
-            (t) => {
-              t.catchUp();
-              this.env.overdue?.resume(t);
-            },
-            'background moves',
-          ),
-        );
+        await attempt(this.failedUntil, pass, id, async () => {
+          // In sessions of CATCH_UP_SLICE moves, a turn of the event loop between them: thousands due
+          // at one instant (a bulk file's rows, a frozen clock let go) were one catch-up and one commit,
+          // the session's SQL built for all of them in one go, while every key on this replica waited.
+          for (let more = true; more; ) {
+            more = false;
+            await this.inSession(
+              id,
+              mode as Mode,
+              (t) => {
+                more = t.catchUp(CATCH_UP_SLICE) >= CATCH_UP_SLICE;
+                this.env.overdue?.resume(t);
+              },
+              'background moves',
+            );
+            if (more) await nextTurn();
+          }
+        });
       }
     } catch (err) {
       if (!(err instanceof StoreUnavailableError)) throw err;
