@@ -11,26 +11,7 @@ const SLICE = 25;
 
 /** `{"<field>":[...items],...rest}` as a stream, `items` stringified a slice at a time. */
 export function streamedList(c: Context, field: string, items: readonly unknown[], rest: Record<string, unknown> = {}): Response {
-  const encoder = new TextEncoder();
-  let i = 0;
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (i > 0) await nextTurn();
-        let text = i === 0 ? `{${JSON.stringify(field)}:[` : '';
-        const end = Math.min(items.length, i + SLICE);
-        for (; i < end; i++) text += (i > 0 ? ',' : '') + JSON.stringify(items[i]);
-        if (i === items.length) {
-          const tail = JSON.stringify(rest);
-          text += tail === '{}' ? ']}' : `],${tail.slice(1)}`;
-        }
-        controller.enqueue(encoder.encode(text));
-        if (i === items.length) controller.close();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return c.body(stream, 200, { 'content-type': 'application/json' });
+  return streamedIn(c, { [field]: LIST_HERE, ...rest }, items, 200, {}, SLICE);
 }
 
 /** Stands for the list in the answer given to streamedIn: a text no answer holds. */

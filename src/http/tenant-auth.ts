@@ -88,23 +88,13 @@ export function tenantMiddleware(tenants: Tenants, { allowedKeys, liveFormat }: 
       c.set('tenant', loaded);
       loaded.noteRequest();
       // An advance of this key applying its moves in slices: its requests wait for it (tenant.ts).
-      if (loaded.advancing) return caughtUp(loaded).then(next);
+      if (loaded.advancing) return loaded.caughtUp().then(next);
       // Moves due in thousands are applied a slice at a time before the request goes on.
       const catchingUp = loaded.catchUpInSlices();
-      return catchingUp ? catchingUp.then(() => caughtUp(loaded)).then(next) : next();
+      return catchingUp ? catchingUp.then(() => loaded.caughtUp()).then(next) : next();
     }
     return held(c, next, tenants, loaded ?? tenants.acquire(key, mode));
   };
-}
-
-/** Once the key's advance (if one is under way) has ended and every move due has been applied, a
- * slice at a time: an advance may begin between the slices. */
-async function caughtUp(t: Tenant): Promise<void> {
-  for (;;) {
-    if (t.advancing) await t.afterAdvance();
-    await t.catchUpInSlices();
-    if (!t.advancing) return;
-  }
 }
 
 /** The request with its tenant held throughout (so an idle-tenant limit never unloads it midway)
@@ -123,7 +113,7 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
     c.set('tenant', tenant);
     c.set('tenantHeld', true);
     tenant.noteRequest();
-    await caughtUp(tenant);
+    await tenant.caughtUp();
     c.set('outside', (work) =>
       tenants.outside(tenant, work).catch((err: unknown) => {
         // On a shared store the tenant was let go and not taken again: another request may hold it

@@ -308,6 +308,16 @@ export class Tenant {
     })();
   }
 
+  /** Resolves once the key's advance (if one is under way) has ended and every move due has been
+   * applied, a slice at a time: an advance may begin between the slices. */
+  async caughtUp(): Promise<void> {
+    for (;;) {
+      if (this.advancing) await this.afterAdvance();
+      await this.catchUpInSlices();
+      if (!this.advancing) return;
+    }
+  }
+
   /** Run a due job at the time it fell due; the moves it made (at least 1), 0 when no handler knows its kind. */
   private runJob(job: Job): number {
     const handler = this.env.jobHandlers[job.kind];

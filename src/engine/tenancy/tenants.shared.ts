@@ -123,8 +123,7 @@ export class SharedTenants {
         throw new Error(`the copy of tenant ${t.id} was replaced while a request waited outside it`);
       }
       try {
-        if (t.advancing) await t.afterAdvance();
-        await t.catchUpInSlices();
+        await t.caughtUp();
       } catch (err) {
         this.release(t);
         throw err;

@@ -17,7 +17,8 @@ import type { PostgresTenantStore } from '../../store/postgres.tenant.js';
 import { MemoryTenantStore, type Store } from '../../store/store.js';
 import { slices, sweepTenant } from './retention.js';
 import { heapFull } from './room.js';
-import { KEPT_JOURNAL, Tenant, type Mode, type TenantEnv } from './tenant.js';
+import { CATCH_UP_SLICE, KEPT_JOURNAL, Tenant, type Mode, type TenantEnv } from './tenant.js';
+import { nextTurn } from '../../kernel/turns.js';
 import { SharedTenants } from './tenants.shared.js';
 
 export function tenantIdOf(key: string): string {
@@ -36,8 +37,6 @@ export interface TenantsOptions {
 /** How often a retention pass starts at most (base-clock ms; a quarter of the retention age when
  * that is shorter), and the work it does before yielding. */
 export const RETENTION = { everyMs: 60_000, slice: 500 };
-/** Due moves the background tick, or a clock advance, applies before the event loop gets its turn: at some 8 µs a move, a few ms. */
-export const TICK_SLICE = 256;
 
 export class Tenants {
   /** Loaded tenants, least recently used first. */
@@ -182,10 +181,10 @@ export class Tenants {
         // In slices, giving the event loop its turn between them: thousands of moves can fall due in
         // one second (a load test's creations), and applying them at once stalled every request.
         for (;;) {
-          const ran = t.catchUp(TICK_SLICE);
+          const ran = t.catchUp(CATCH_UP_SLICE);
           if (ran > 0) await t.store.flush();
-          if (ran < TICK_SLICE || this.byKey.get(key) !== t || t.advancing) break;
-          await new Promise((resolve) => setImmediate(resolve));
+          if (ran < CATCH_UP_SLICE || this.byKey.get(key) !== t || t.advancing) break;
+          await nextTurn();
         }
       } catch (err) {
         console.error(`[sandbox] background moves of tenant ${t.id} failed:`, err);
