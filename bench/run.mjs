@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import autocannon from 'autocannon';
+import { Worker } from 'node:worker_threads';
+import { CREATING, WORKLOADS, created } from './workloads.mjs';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 /** Each server's seconds per workload are split into this many alternating rounds. */
@@ -20,6 +20,19 @@ const PARTS = process.env.BENCH_PARTS?.split(',').map((n) => n.trim());
 const CONNECTIONS = 50;
 let keySeq = 0;
 const newKey = () => `sk_test_bench${String(++keySeq).padStart(4, '0')}${Date.now().toString(16)}`;
+
+/** The load generator runs in a thread of its own at a lower priority (bench/load.mjs). */
+const LOAD_NICE = Number(process.env.BENCH_LOAD_NICE ?? 10);
+const loader = new Worker(new URL('./load.mjs', import.meta.url), { workerData: { nice: LOAD_NICE } });
+let loadSeq = 0;
+const pending = new Map();
+loader.on('message', (m) => {
+  const p = pending.get(m.id);
+  pending.delete(m.id);
+  if (m.error) p.reject(new Error(m.error));
+  else p.resolve(m);
+});
+loader.on('error', (e) => pending.forEach((p) => p.reject(e)));
 
 const children = new Set();
 process.on('exit', () => children.forEach((p) => p.kill('SIGKILL')));
@@ -65,126 +78,15 @@ async function stop(s) {
 
 const rssMb = (s) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.proc.pid}/status`, 'utf8'))[1]) / 1024);
 
-const json = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
-const xml = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/xml' });
-const hex8 = () => Math.floor(Math.random() * 2 ** 32).toString(16).padStart(8, '0');
-const uniq = () => Math.random().toString(36).slice(2, 8);
+/** A key's plan for a workload: what its read-back reads (its setup's resource) goes with it. */
+const planOf = (name, key) => ({ workload: name, key, id: created.get(key) });
 
-const payoutBody = (reference) =>
-  JSON.stringify({ reference, amount: 1000, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } });
-const walletPayoutBody = (reference) => JSON.stringify({ reference, chain: 'base', asset: 'usdc', amount: 10, toAddress: '0x52908400098527886E0F7030069857D2E4169EE7' });
-/** Every key's NGN balance account (a fixed id of the sandbox's accounts). */
-const NGN_ACCOUNT = '73fa4f38-0f4d-443c-acf8-4003ed7e9ee9';
-const WITHDRAWAL =
-  JSON.stringify({ accountId: NGN_ACCOUNT, accountName: 'John Doe', accountNumber: '0123456789', amount: 1000, bankCode: '058', authCode: '123456' });
-const transferHeaders = (key) => ({ ...json(key), 'x-service-source': 'bench' });
-const transferBody = (reference) =>
-  JSON.stringify({ reference, amount: 1000, currency: 'NGN', type: 'BANK', source: { accountNumber: '1000200030' }, destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } });
-/** A fresh UUID-shaped transfer reference from a run prefix and a counter. */
-const transferRef = (p, n) => `${p}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
-const INTENT = JSON.stringify({ sourceCurrency: 'NGN', destinationCurrency: 'USDT', amount: 1000, amountDirection: 'source' });
-const COMPLETE = JSON.stringify({ destination: { blockChain: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } } });
-
-const FX_TRADE =
-  '<?xml version="1.0" encoding="UTF-8"?><FXTradInstr><CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>USDT</QtdCcy></CcyPair><TradAmts><TradgCcyAmt>1000</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr>';
-/** What each key reads back in the read-back workloads, by workload and key. */
-const created = new Map();
-/** Create one resource for a key before a read-back workload and keep the id it is read by. */
-const keep = (key, id) => created.set(key, id);
-const topUp = (url, key) =>
-  fetch(`${url}/_sandbox/balances/top-up`, { method: 'POST', headers: json(key), body: JSON.stringify({ key: 'usdc:base', amount: 1e12 }) });
-
-/** A workload that creates a fresh resource per request: the request for one key, n the count so far. */
-const creating = (method, path, headers, body, prefix = uniq) => (key) => {
-  let n = 0;
-  const p = prefix();
-  return [{ method, path, headers: headers(key), setupRequest: (req) => ({ ...req, body: body(p, ++n) }) }];
-};
-
-/** Each workload: the autocannon requests for one key, an optional setup run first, and whether each
- * request creates a resource (the --data and memory measurements run those). */
-const WORKLOADS = {
-  'POST payout': { creates: true, requests: creating('POST', '/api/v1/partners/payouts', json, (p, n) => payoutBody(`b-${p}-${n}`)) },
-  'GET payout read-back': {
-    setup: async (url, key) => fetch(`${url}/api/v1/partners/payouts`, { method: 'POST', headers: json(key), body: payoutBody('bench-read') }),
-    requests: (key) => [{ method: 'GET', path: '/api/v1/partners/payouts/bench-read', headers: json(key) }],
-  },
-  // Enough usdc on base for every payout of the run.
-  'POST wallet payout': { creates: true, setup: topUp, requests: creating('POST', '/api/v1/partners/wallets/payouts', json, (p, n) => walletPayoutBody(`w-${p}-${n}`)) },
-  'GET wallet payout read-back': {
-    setup: async (url, key) => {
-      await topUp(url, key);
-      await fetch(`${url}/api/v1/partners/wallets/payouts`, { method: 'POST', headers: json(key), body: walletPayoutBody('bench-read') });
-    },
-    requests: (key) => [{ method: 'GET', path: '/api/v1/partners/wallets/payouts/bench-read', headers: json(key) }],
-  },
-  'POST withdrawal': { creates: true, requests: creating('POST', '/api/v1/partners/withdrawal', json, () => WITHDRAWAL) },
-  'GET withdrawal read-back': {
-    setup: async (url, key) => {
-      const res = await fetch(`${url}/api/v1/partners/withdrawal`, { method: 'POST', headers: json(key), body: WITHDRAWAL });
-      keep(key, (await res.json()).reference);
-    },
-    requests: (key) => [{ method: 'GET', path: `/api/v1/partners/withdrawal/${created.get(key)}`, headers: json(key) }],
-  },
-  'POST transfer': {
-    creates: true,
-    requests: creating('POST', '/api/v1/transfers', transferHeaders, (p, n) => transferBody(transferRef(p, n)), hex8),
-  },
-  'GET transfer read-back': {
-    setup: async (url, key) => fetch(`${url}/api/v1/transfers`, { method: 'POST', headers: transferHeaders(key), body: transferBody(transferRef('0000beef', 1)) }),
-    requests: (key) => [{ method: 'GET', path: `/api/v1/transfers/${transferRef('0000beef', 1)}`, headers: transferHeaders(key) }],
-  },
-  // The demo file is made only on request (the bare Hono answers its page without one).
-  'GET bulk page': {
-    setup: async (url, key) => fetch(`${url}/_sandbox/bulk-disbursements/demo`, { method: 'POST', headers: { authorization: `Bearer ${key}` } }),
-    requests: (key) => [{ method: 'GET', path: '/api/v1/transfers/bulk/bulk_demo_salaries/transfers', headers: transferHeaders(key) }],
-  },
-  'POST FX trade (XML)': { creates: true, requests: (key) => [{ method: 'POST', path: '/api/v1/partners/fx/trades', headers: xml(key), body: FX_TRADE }] },
-  'GET FX trade (XML)': {
-    setup: async (url, key) => {
-      const res = await fetch(`${url}/api/v1/partners/fx/trades`, { method: 'POST', headers: xml(key), body: FX_TRADE });
-      keep(key, /<TxId>([^<]+)<\/TxId>/.exec(await res.text())[1]);
-    },
-    requests: (key) => [{ method: 'GET', path: `/api/v1/partners/fx/trades/${created.get(key)}`, headers: xml(key) }],
-  },
-  'GET listings (XML)': (key) => [{ method: 'GET', path: '/api/v1/partners/fx/listings?source=NGN&destination=USDT', headers: xml(key) }],
-  'GET listings of 40 pools (XML)': (key) => [{ method: 'GET', path: '/api/v1/partners/fx/listings?pageSize=40', headers: xml(key) }],
-  'GET maker rate (XML)': (key) => [{ method: 'GET', path: '/api/v1/partners/fx/rates/makers?from=NGN&to=USDT', headers: xml(key) }],
-  'POST quote intent': { creates: true, requests: (key) => [{ method: 'POST', path: '/api/v1/partners/marketplace/intent', headers: json(key), body: INTENT }] },
-  'GET quote read-back': {
-    setup: async (url, key) => {
-      const res = await fetch(`${url}/api/v1/partners/marketplace/intent`, { method: 'POST', headers: json(key), body: INTENT });
-      keep(key, (await res.json()).quoteId);
-    },
-    requests: (key) => [{ method: 'GET', path: `/api/v1/partners/marketplace/quote/${created.get(key)}`, headers: json(key) }],
-  },
-  // Intent then complete: with 'POST quote intent' this gives the complete step's cost.
-  'quote flow: intent + complete': (key) => quoteFlow(key).slice(0, 2),
-  'quote flow: intent + complete + pay-in': (key) => quoteFlow(key),
-};
-
-function quoteFlow(key) {
-  return [
-    {
-      method: 'POST',
-      path: '/api/v1/partners/marketplace/intent',
-      headers: json(key),
-      body: INTENT,
-      onResponse: (status, body, context) => {
-        if (status < 300) context.quoteId = JSON.parse(body).quoteId;
-      },
-    },
-    { method: 'PUT', headers: json(key), setupRequest: (req, context) => ({ ...req, path: `/api/v1/quotes/complete/${context.quoteId}`, body: COMPLETE }) },
-    { method: 'POST', headers: json(key), setupRequest: (req, context) => ({ ...req, path: `/_sandbox/simulate/quotes/${context.quoteId}/pay-in` }) },
-  ];
-}
-
-/** A workload's autocannon requests for a key. */
-const requestsFor = (name) => (typeof WORKLOADS[name] === 'function' ? WORKLOADS[name] : WORKLOADS[name].requests);
-const CREATING = Object.keys(WORKLOADS).filter((n) => WORKLOADS[n].creates);
-
-async function load(url, requests, opts = {}) {
-  return autocannon({ url, connections: CONNECTIONS, requests, ...(opts.amount ? { amount: opts.amount } : { duration: opts.seconds ?? DURATION }) });
+/** Load a server with a plan (bench/workloads.mjs) in the generator's thread: autocannon's result and
+ * the generator's longest event-loop stall meanwhile. */
+async function load(url, plan, opts = {}) {
+  const id = ++loadSeq;
+  loader.postMessage({ id, url, connections: opts.connections ?? CONNECTIONS, plan, ...(opts.amount ? { amount: opts.amount } : { seconds: opts.seconds ?? DURATION }) });
+  return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
 }
 
 /** CPU time (user plus system, all threads) a server has used so far, in µs. */
@@ -196,24 +98,19 @@ function cpuUs(server) {
 /** Warm a server up on a workload, then give it the key it is measured with. */
 async function prepare(server, name) {
   const w = WORKLOADS[name];
-  const requestsOf = requestsFor(name);
   const warm = newKey();
   if (w.setup) await w.setup(server.url, warm);
-  await load(server.url, requestsOf(warm), { amount: 3000 });
+  await load(server.url, planOf(name, warm), { amount: 3000 });
   const key = newKey();
   if (w.setup) await w.setup(server.url, key);
-  return { server, requestsOf, key, rounds: [] };
+  return { server, name, key, rounds: [] };
 }
 
 async function round(m, seconds) {
   const cpu0 = cpuUs(m.server);
-  // The load generator's own event loop: a request it reads late looks slow though the server was not.
-  const client = monitorEventLoopDelay({ resolution: 5 });
-  client.enable();
   const from = Date.now();
-  const r = await load(m.server.url, m.requestsOf(m.key), { seconds });
-  client.disable();
-  m.rounds.push({ r, cpuUs: cpuUs(m.server) - cpu0, from, to: Date.now(), clientStallMs: Math.round(client.max / 1e6) });
+  const { r, clientStallMs } = await load(m.server.url, planOf(m.name, m.key), { seconds });
+  m.rounds.push({ r, cpuUs: cpuUs(m.server) - cpu0, from, to: Date.now(), clientStallMs });
 }
 
 function summary(m) {
@@ -301,14 +198,7 @@ async function rssAfter(kinds) {
   const s = await start([], 'dist/main.js', { spaces: true });
   const keys = Array.from({ length: 100 }, newKey);
   for (const key of keys) await WORKLOADS['POST wallet payout'].setup(s.url, key);
-  const perKey = keys.map((key) => kinds.map((k) => requestsFor(k)(key)[0]));
-  let n = 0;
-  const r = await load(s.url, [{ setupRequest: (req) => {
-    const i = n++;
-    const t = perKey[i % 100][Math.floor(i / 100) % kinds.length];
-    // Each template's own setupRequest gives it a fresh body.
-    return t.setupRequest ? t.setupRequest({ ...req, ...t }) : { ...req, ...t };
-  } }], { amount: Number(process.env.BENCH_RSS_COUNT ?? 100_000) });
+  const { r } = await load(s.url, { kinds, keys }, { amount: Number(process.env.BENCH_RSS_COUNT ?? 100_000) });
   const mb = rssMb(s);
   const heap = spacesNow();
   // What it settles at once idle (V8 gives back heap it no longer needs only when allocation stops).
@@ -340,9 +230,9 @@ for (const name of part('data') ? (process.env.BENCH_DATA?.split(',').map((n) =>
     const s = await start(['--data', dir, '--max-resources', '0']);
     const key = newKey();
     if (WORKLOADS[name].setup) await WORKLOADS[name].setup(s.url, key);
-    await load(s.url, requestsFor(name)(key), { amount: stored });
+    await load(s.url, planOf(name, key), { amount: stored });
     const cpu0 = cpuUs({ proc: s.proc });
-    const r = await load(s.url, requestsFor(name)(key));
+    const { r } = await load(s.url, planOf(name, key));
     dataRps[name][stored] = { rps: Math.round(r.requests.total / r.duration), p99: r.latency.p99, cpuUsPerRequest: Math.round(((cpuUs({ proc: s.proc }) - cpu0) / r.requests.total) * 10) / 10, non2xx: r.non2xx + r.errors + r.timeouts };
     await stop(s);
     rmSync(dir, { recursive: true, force: true });
@@ -413,16 +303,8 @@ if (part('pg')) {
     const uncapped = ['--max-resources', '0'];
     const servers = [await start(['--store', url, ...uncapped], 'dist/main.js', { probe: true }), await start(['--store', url, ...uncapped], 'dist/main.js', { probe: true })];
     const keys = Array.from({ length: count }, newKey);
-    const spread = (tag) => {
-      let n = 0;
-      const p = uniq();
-      return [{ method: 'POST', path: '/api/v1/partners/payouts', setupRequest: (req) => {
-        const i = n++;
-        return { ...req, headers: json(keys[i % count]), body: payoutBody(`k${tag}-${p}-${i}`) };
-      } }];
-    };
-    const run = (seconds) =>
-      Promise.all(servers.map((s, i) => autocannon({ url: s.url, connections: PG_KEY_CONNECTIONS, duration: seconds, requests: spread(i) })));
+    const run = async (seconds) =>
+      (await Promise.all(servers.map((s, i) => load(s.url, { spread: true, tag: i, keys }, { seconds, connections: PG_KEY_CONNECTIONS })))).map((x) => x.r);
     // Warmed longer than the workloads: at a few hundred requests a second V8 is still optimising
     // the session's code after 3 s.
     await run(PG_KEY_WARM_SECONDS);
@@ -433,7 +315,7 @@ if (part('pg')) {
     const to = Date.now();
     const cpu = servers.map((s, i) => cpuUs(s) - cpu0[i]);
     const pgCpu = treeCpuUs(pgPid) - pg0;
-    const load = loadAverage();
+    const loadAvg = loadAverage();
     for (const s of servers) await stop(s);
     const total = rs.reduce((n, r) => n + r.requests.total, 0);
     const { stallMs, stallOffCpuMs } = probed([{ from, to }]);
@@ -447,7 +329,7 @@ if (part('pg')) {
       non2xx: rs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
       stallMs,
       stallOffCpuMs,
-      load,
+      load: loadAvg,
     };
     console.error(`postgres, POST payout over ${count} keys: ${JSON.stringify(row)}`);
     return row;
@@ -500,3 +382,4 @@ writeFileSync(
   'bench/results.json',
   JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: DURATION, rounds: ROUNDS, fresh: FRESH, rows, dataRps, dataRatio, rss, coldStartMs, pgRows, pgKeyRows }, null, 2) + '\n',
 );
+await loader.terminate();
