@@ -133,6 +133,11 @@ export class PostgresTenantStore extends MemoryTenantStore {
     return this.at;
   }
 
+  /** Writes made since the session began (or the last commit), not yet sent. */
+  get pending(): number {
+    return this.ops.length;
+  }
+
   /** Whether a session of this process holds the tenant. */
   get held(): boolean {
     return this.unlock !== undefined;

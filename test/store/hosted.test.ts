@@ -418,6 +418,38 @@ describe('reset and retention on a shared store', () => {
   });
 });
 
+describe('a retention sweep on a shared store', () => {
+  it('drops a large key\'s old resources in sessions of its own, each committed by itself, and leaves nothing of them', async () => {
+    const headers = { 'x-service-source': 'payroll' };
+    const pages: string[] = [];
+    for (let file = 0; file < 3; file++) {
+      const items = Array.from({ length: 400 }, (_, i) => bulkRow(file * 400 + i + 1));
+      const uploaded = await a.call('POST', '/_sandbox/bulk-disbursements', { body: { name: `Payroll ${file}`, items }, headers });
+      expect(uploaded.status, uploaded.text).toBe(201);
+      pages.push(`/api/v1/transfers/bulk/${uploaded.body.id}/transfers?page=0&size=100`);
+    }
+    await advance(a, 3600);
+    expect((await b.call('GET', pages[2], { headers })).body.content[0].status).toBe('SUCCESSFUL');
+    const version = async () => Number((await stores[0].sql<{ version: string }[]>`SELECT version::text FROM sandbox_tenants`)[0].version);
+    const before = await version();
+    // Past the default retention age (7 days of real time): the files, their rows and their events go.
+    a.clock.advance(8 * 86_400);
+    await a.tenants.retain();
+    // The events (the log keeps its newest 1,000), then three files of 401 records each: a session
+    // ends once it holds 1,000 drops (a file goes whole), and each is committed by itself. One
+    // session dropped them all, its statement built for every drop in one go.
+    expect((await version()) - before).toBeGreaterThanOrEqual(2);
+    for (const page of pages) {
+      const gone = await b.call('GET', page, { headers });
+      expect([gone.status, gone.body.error?.code]).toEqual([404, 'RESOURCE_NOT_FOUND']);
+    }
+    // Only the newest event stays (event ids go on from it).
+    expect((await b.call('GET', '/_sandbox/events?limit=1000')).body.data.length).toBeLessThanOrEqual(1);
+    const left = await stores[0].sql<{ n: number }[]>`SELECT count(*)::int AS n FROM sandbox_records WHERE coll IN ('transfers', 'bulk_disbursements', 'events') AND value IS NOT NULL`;
+    expect(left[0].n).toBeLessThanOrEqual(1);
+  });
+});
+
 describe('a key on a replica', () => {
   it('is the key everywhere: another key on the other replica sees nothing of it', async () => {
     await a.call('POST', PAYOUTS, { body: payout() });

@@ -8,6 +8,7 @@
 // the tenant's time as it read `age` ago (Tenant.timeAt), so advancing a clock never drops anything.
 import { iso } from '../../kernel/clock.js';
 import { SandboxError } from '../../kernel/errors.js';
+import { nextTurn } from '../../kernel/turns.js';
 import type { SandboxEvent } from '../registry/events.js';
 import { earlierKept, earlierRecords, earlierResponses, idempotencyRecords, keptSources, recordId } from '../requests/idempotency.js';
 import type { Resource } from '../registry/resource.js';
@@ -19,16 +20,21 @@ import type { Retained } from '../registry/types.js';
 type Rec = { createdAt?: string; updatedAt?: string } & Record<string, unknown>;
 
 
+/** How often a retention pass starts at most (base-clock ms; a quarter of the retention age when
+ * that is shorter), and the work it does before yielding. */
+export const RETENTION = { everyMs: 60_000, slice: 500 };
+
 const changedAt = (r: Rec) => r.updatedAt ?? r.createdAt;
 
-/** Counts work done and gives the event loop its turn once a slice's worth is done. */
+/** Counts work done and gives the event loop its turn once a slice's worth is done (a turn of its
+ * own, as every slice's: kernel/turns.ts). */
 export function slices(size: number): (work: number) => Promise<void> {
   let done = 0;
   return async (work) => {
     done += work;
     if (done < size) return;
     done = 0;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   };
 }
 

@@ -20,11 +20,15 @@ import { TenantRandom, tenantSeed } from '../../kernel/random.js';
 import type { PostgresStore } from '../../store/postgres.store.js';
 import type { PostgresTenantStore } from '../../store/postgres.tenant.js';
 import { StoreUnavailableError } from '../../store/store.js';
-import { sweepTenant } from './retention.js';
+import { RETENTION, slices, sweepTenant } from './retention.js';
 import { CATCH_UP_SLICE, RELOADED_BY_ID, Tenant, type Mode, type TenantEnv } from './tenant.js';
 
 /** Background sessions (they skip locked tenants) are no use of the key. */
 const noUse = () => null;
+
+/** A retention sweep's session ends after this many drops (each a write of its commit); the next
+ * session goes on. */
+const SWEEP_WRITES = 1000;
 
 /** Tenants a tick looks at, at most. */
 const DUE_BATCH = 100;
@@ -226,20 +230,35 @@ export class SharedTenants {
     for (const t of [...this.byId.values()]) {
       if (stopped()) return;
       const cutoff = this.env.clock.now() - this.env.retentionMs;
-      // The sweep catches up due moves too: a tick that found the tenant held here skipped it.
-      await attempt(this.sweepFailedUntil, pass, t.id, () =>
-        this.inSession(t.id, t.mode, (held) => {
-          for (const _ of sweepTenant(held, cutoff, this.env.retained));
-          this.env.overdue?.resume(held);
-        }, 'retention'),
-      );
+      // The sweep catches up due moves too: a tick that found the tenant held here skipped it. It
+      // takes a turn of the event loop every slice, and ends its session every SWEEP_WRITES drops
+      // (the next session sweeps on from the start, where what was dropped is gone): a tenant of
+      // 100,000 old resources was swept in one stretch, and its drops committed in one statement
+      // built in one go, while every key on this replica waited.
+      for (let more = true; more && !stopped(); ) {
+        more = false;
+        await attempt(this.sweepFailedUntil, pass, t.id, () =>
+          this.inSession(t.id, t.mode, async (held) => {
+            const slice = slices(RETENTION.slice);
+            for (const n of sweepTenant(held, cutoff, this.env.retained)) {
+              if ((held.store as PostgresTenantStore).pending >= SWEEP_WRITES) {
+                more = true;
+                break;
+              }
+              await slice(n);
+              if (stopped()) break;
+            }
+            this.env.overdue?.resume(held);
+          }, 'retention'),
+        );
+      }
     }
   }
 
   /** One tenant's background work in a session. A failure of the work is logged and the caller goes
    * on with the next tenant; a database that does not answer (StoreUnavailableError) is rethrown, so
    * that a pass stops there instead of waiting the round-trip limit once per tenant. */
-  private async inSession(id: string, mode: Mode, work: (t: Tenant) => void, what: string): Promise<void> {
+  private async inSession(id: string, mode: Mode, work: (t: Tenant) => void | Promise<void>, what: string): Promise<void> {
     let t: Tenant | undefined;
     const failed = (err: unknown) => {
       if (err instanceof StoreUnavailableError) throw err;
@@ -248,7 +267,7 @@ export class SharedTenants {
     try {
       t = await this.open(id, mode, true);
       if (!t) return;
-      work(t);
+      await work(t);
     } catch (err) {
       failed(err);
     } finally {

@@ -15,7 +15,7 @@ import { TenantRandom, tenantSeed } from '../../kernel/random.js';
 import { PostgresStore } from '../../store/postgres.store.js';
 import type { PostgresTenantStore } from '../../store/postgres.tenant.js';
 import { MemoryTenantStore, type Store } from '../../store/store.js';
-import { slices, sweepTenant } from './retention.js';
+import { RETENTION, slices, sweepTenant } from './retention.js';
 import { heapFull } from './room.js';
 import { CATCH_UP_SLICE, KEPT_JOURNAL, Tenant, type Mode, type TenantEnv } from './tenant.js';
 import { nextTurn } from '../../kernel/turns.js';
@@ -33,10 +33,6 @@ export interface TenantsOptions {
   /** Base-clock ms without a request after which a tenant is dropped entirely; 0 keeps every tenant. */
   idleMs?: number;
 }
-
-/** How often a retention pass starts at most (base-clock ms; a quarter of the retention age when
- * that is shorter), and the work it does before yielding. */
-export const RETENTION = { everyMs: 60_000, slice: 500 };
 
 export class Tenants {
   /** Loaded tenants, least recently used first. */
