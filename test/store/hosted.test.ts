@@ -169,6 +169,22 @@ describe('two replicas on one database', () => {
     expect(events.map((e: { data: { reference: string } }) => e.data.reference)).toEqual(items.map((r) => r.reference));
   });
 
+  it("apply a key's due moves before its request in sessions of 256 moves, each committed, and answer with every one applied", async () => {
+    const count = 600;
+    for (let i = 0; i < count; i++) expect((await a.call('POST', PAYOUTS, { body: payout({ reference: `due-${i}` }) })).status).toBe(201);
+    const version = async () => Number((await stores[0].sql<{ version: string }[]>`SELECT version::text FROM sandbox_tenants`)[0].version);
+    const before = await version();
+    // Past the first move of every payout, with no tick: the key's next request finds 600 due.
+    a.clock.advance(31);
+    const read = await b.call('GET', `${PAYOUTS}/due-${count - 1}`);
+    expect(read.body.data.status).toBe('PROCESSING');
+    // Two sessions of 256 moves, each committed by itself, then the request's own with the last 88:
+    // the request's one session applied them all, its statement built for every move in one go.
+    expect((await version()) - before).toBe(3);
+    const events = (await a.call('GET', '/_sandbox/events?type=payout.processing&limit=1000')).body.data;
+    expect(events.map((e: { data: { reference: string } }) => e.data.reference)).toEqual(Array.from({ length: count }, (_, i) => `due-${i}`));
+  });
+
   it("leave a frozen key's pending moves to its advance: no tick opens it meanwhile, and once the clock runs again a tick applies them", async () => {
     const dueAt = async () => (await stores[0].sql<{ due_at: string | null }[]>`SELECT due_at FROM sandbox_tenants`).map((r) => r.due_at);
     expect((await a.call('PUT', '/_sandbox/clock', { body: { frozen: true } })).status).toBe(200);

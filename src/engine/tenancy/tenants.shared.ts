@@ -62,10 +62,26 @@ export class SharedTenants {
     private readonly options: { maxLoaded?: number; idleMs?: number; busy?: (t: Tenant) => boolean } = {},
   ) {}
 
-  acquire(key: string, mode: Mode): Promise<Tenant> {
+  /** Begin a request's session on the key's tenant. Moves due in thousands (a frozen clock let go,
+   * a bulk file's rows) are first applied CATCH_UP_SLICE at a time in sessions of their own, each
+   * committed, with a turn of the event loop between: in the request's session they were one commit
+   * whose statement was built for every move in one go, while every key on the replica waited. */
+  async acquire(key: string, mode: Mode): Promise<Tenant> {
     let id = this.idOf.get(key);
     if (id === undefined) this.idOf.set(key, (id = this.keyToId(key)));
-    return this.open(id, mode) as Promise<Tenant>;
+    for (;;) {
+      const t = (await this.open(id, mode))!;
+      let ran: number;
+      try {
+        ran = t.catchUp(CATCH_UP_SLICE);
+      } catch (err) {
+        this.release(t);
+        throw err;
+      }
+      if (ran < CATCH_UP_SLICE) return t;
+      await this.end(t);
+      await nextTurn();
+    }
   }
 
   /** Begin a session on a tenant; undefined when `skipLocked` and someone holds it. */
