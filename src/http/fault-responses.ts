@@ -82,8 +82,20 @@ export interface FaultsOptions {
   drift?: DriftSources;
 }
 
+/** How many of one key's requests latency and timeout faults hold at once, in this process. Each
+ * holds a connection, and the server's connections are shared by every key (--max-connections):
+ * past this a request the rule picks is refused, not held. */
+export const HELD_PER_KEY = 100;
+
 export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv> {
   const sleep = opts.sleep ?? realSleep;
+  /** Requests a latency or timeout fault holds now, by tenant. */
+  const held = new Map<string, number>();
+  const letGo = (id: string) => {
+    const n = (held.get(id) ?? 1) - 1;
+    if (n > 0) held.set(id, n);
+    else held.delete(id);
+  };
   // Not async (see framework.ts, plain middleware): a request under a scenario without faults (nearly every one) goes straight on.
   return (c, next) => {
     const t = c.get('tenant');
@@ -98,7 +110,13 @@ export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv>
   function strike(c: Context<AppEnv>, next: Next, t: Tenant, scope: string, rules: readonly FaultRule[], req: FaultRequest) {
     const hit = chooseFault(t, opts.seedOf(t), scope, rules, req);
     if (!hit) return next();
-    return applyFault(c, next, hit.fault, sleep, opts.drift).then((res) => {
+    const holdMs = hit.fault.kind === 'latency' ? hit.fault.ms : hit.fault.kind === 'timeout' ? hit.fault.holdMs : undefined;
+    if (holdMs !== undefined) hold(c, t.id, holdMs);
+    const applied = applyFault(c, next, hit.fault, sleep, opts.drift);
+    return (holdMs === undefined ? applied : applied.then(afterHold(c, t.id), (err: unknown) => {
+      letGo(t.id);
+      throw err;
+    })).then((res) => {
       // What the journal tells: the rule, the sandbox's own answer, and what reached the client.
       const f = hit.fault;
       const sent = f.kind === 'drop' ? 'dropped' : f.kind === 'timeout' ? 'timeout' : (res ?? c.res).status;
@@ -107,6 +125,32 @@ export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv>
       c.set('fault', { kind: f.kind, rule: hit.rule, scenario: scope, form, field, status: c.get('faultStatus') ?? (typeof sent === 'number' ? sent : null), sent });
       return res;
     });
+  }
+
+  /** Count a request a fault is about to hold, or refuse it (429) when its key holds HELD_PER_KEY. */
+  function hold(c: Context<AppEnv>, id: string, ms: number): void {
+    const n = held.get(id) ?? 0;
+    if (n >= HELD_PER_KEY) {
+      throw new SandboxError(
+        'RATE_LIMITED',
+        `This API key has ${HELD_PER_KEY} requests held by latency or timeout faults already, the most one key may have held at once: this one is refused rather than held. Retry once some have been answered, or give the fault rule a lower rate.`,
+        [{ field: 'faults', issue: `latency and timeout faults hold at most ${HELD_PER_KEY} requests of a key at once` }],
+        { 'Retry-After': String(Math.max(1, Math.ceil(ms / 1000))) },
+      );
+    }
+    held.set(id, n + 1);
+  }
+
+  /** Once the fault's wait (run after the journal, or once the tenant is let go) has ended, the
+   * request no longer counts as held; a fault that set no wait lets go at once. */
+  function afterHold(c: Context<AppEnv>, id: string) {
+    return (res: Response | void) => {
+      const slot = c.get('tenantHeld') ? 'afterRelease' : 'afterJournal';
+      const work = c.get(slot);
+      if (work) c.set(slot, () => work().finally(() => letGo(id)));
+      else letGo(id);
+      return res;
+    };
   }
 }
 

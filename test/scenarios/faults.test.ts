@@ -3,11 +3,16 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import type { Sleep } from '../../src/http/fault-responses.js';
+import { HELD_PER_KEY, type Sleep } from '../../src/http/fault-responses.js';
 import { ConfigSchema } from '../../src/config.js';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { MemoryStore } from '../../src/store/memory.store.js';
-import { KEY, KEY_B } from '../support/app.js';
+import { LowdbStore } from '../../src/store/lowdb.store.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { afterThisTest } from '../support/cleanup.js';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createTestApp, KEY, KEY_B } from '../support/app.js';
 import { fx, instruction, rejection } from '../support/fx.js';
 import { payout, PAYOUTS, scenarioApp, useScenario } from './support.js';
 
@@ -66,6 +71,42 @@ describe('latency', () => {
     expect(t.slept).toEqual([250]);
     expect((await t.call('POST', PAYOUTS, { body: payout('l-1') })).status).toBe(201);
     expect(t.slept).toEqual([250]);
+  });
+
+  // In memory a hold runs after the journal; with --data (as on PostgreSQL) once the key is let go.
+  it.each([
+    ['in memory', async () => undefined],
+    ['with --data', async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'held-'));
+      afterThisTest(() => rm(dir, { recursive: true, force: true }));
+      return LowdbStore.open(dir);
+    }],
+  ])('holds at most 100 requests of a key at once, %s: the next is refused with 429 RATE_LIMITED, and held ones answered make room', async (_, store) => {
+    const gates: (() => void)[] = [];
+    const h = await createTestApp({ store: await store(), sleep: () => new Promise<void>((open) => gates.push(open)) });
+    const rule = faults({ route: { path: '/api/**' }, fault: { kind: 'latency', ms: 60_000 } });
+    await useScenario(h, rule);
+    await useScenario(h, rule, KEY_B);
+    const held = Array.from({ length: HELD_PER_KEY }, (_, i) => h.call('GET', `${PAYOUTS}/held-${i}`));
+    while (gates.length < HELD_PER_KEY) await new Promise((r) => setImmediate(r));
+    const refused = await h.call('GET', `${PAYOUTS}/one-more`);
+    expect([refused.status, refused.headers.get('retry-after'), refused.body.error.code, refused.body.error.details]).toEqual([
+      429,
+      '60',
+      'RATE_LIMITED',
+      [{ field: 'faults', issue: 'latency and timeout faults hold at most 100 requests of a key at once' }],
+    ]);
+    // Another key's requests are held as its own rule says.
+    const other = h.call('GET', `${PAYOUTS}/other`, { key: KEY_B });
+    while (gates.length < HELD_PER_KEY + 1) await new Promise((r) => setImmediate(r));
+    gates.splice(0).forEach((open) => open());
+    expect((await Promise.all(held)).map((r) => r.status)).toEqual(Array(HELD_PER_KEY).fill(404));
+    expect((await other).headers.get('x-sandbox-fault')).toBe('latency 60000ms');
+    // The held requests answered, the key's next one is held again.
+    const again = h.call('GET', `${PAYOUTS}/again`);
+    while (gates.length < 1) await new Promise((r) => setImmediate(r));
+    gates[0]();
+    expect([(await again).status, (await again).headers.get('x-sandbox-fault')]).toEqual([404, 'latency 60000ms']);
   });
 
   it('draws a range from the seed, the same in every run', async () => {
