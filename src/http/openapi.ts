@@ -36,8 +36,8 @@ const DESCRIPTIONS: Record<number, string> = {
   409: 'Reference reused with a different body, a move the state does not allow, or (on a create) the key holds as many resources as this sandbox keeps (TENANT_FULL)',
   413: 'Body over 1 MiB',
   415: 'Body is not JSON',
-  429: 'Rate limited (only when a scenario asks for it)',
-  503: 'Unavailable (only when a scenario asks for it)',
+  429: "Rate limited: when a scenario asks for it, or past 100 of the key's requests held at once by its scenario's latency and timeout faults",
+  503: 'Unavailable: when a scenario asks for it, or while the sandbox is past its memory budget or cannot reach its database (with Retry-After)',
 };
 
 /** Error responses of a JSON route: the listed statuses plus a default, all the error envelope. */
