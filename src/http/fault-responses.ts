@@ -4,7 +4,7 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { SandboxError } from '../kernel/errors.js';
 import { renderError } from './error-responses.js';
-import { nodeRequest, replaceResponse as replace } from './framework.js';
+import { nodeRequest, nodeResponse, replaceResponse as replace } from './framework.js';
 import { chooseFault, readsRequest, type ChosenFault, type FaultRequest, type FaultRule } from '../engine/requests/fault-rules.js';
 import type { ScenarioRegistry } from '../engine/scenario/scenario.registry.js';
 import { findScenario, scenarioInForce, unknownScenario } from '../engine/scenario/scenario.select.js';
@@ -111,10 +111,10 @@ export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv>
     const hit = chooseFault(t, opts.seedOf(t), scope, rules, req);
     if (!hit) return next();
     const holdMs = hit.fault.kind === 'latency' ? hit.fault.ms : hit.fault.kind === 'timeout' ? hit.fault.holdMs : undefined;
-    if (holdMs !== undefined) hold(c, t.id, holdMs);
+    const release = holdMs === undefined ? undefined : hold(c, t.id, holdMs);
     const applied = applyFault(c, next, hit.fault, sleep, opts.drift);
-    return (holdMs === undefined ? applied : applied.then(afterHold(c, t.id), (err: unknown) => {
-      letGo(t.id);
+    return (release === undefined ? applied : applied.then(afterHold(c, release), (err: unknown) => {
+      release();
       throw err;
     })).then((res) => {
       // What the journal tells: the rule, the sandbox's own answer, and what reached the client.
@@ -127,8 +127,10 @@ export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv>
     });
   }
 
-  /** Count a request a fault is about to hold, or refuse it (429) when its key holds HELD_PER_KEY. */
-  function hold(c: Context<AppEnv>, id: string, ms: number): void {
+  /** Count a request a fault is about to hold, or refuse it (429) when its key holds HELD_PER_KEY.
+   * Gives what stops counting it, once: the wait's end, or its client leaving (the wait goes on,
+   * but no connection is held any more). */
+  function hold(c: Context<AppEnv>, id: string, ms: number): () => void {
     const n = held.get(id) ?? 0;
     if (n >= HELD_PER_KEY) {
       throw new SandboxError(
@@ -139,16 +141,24 @@ export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv>
       );
     }
     held.set(id, n + 1);
+    let counted = true;
+    const release = () => {
+      if (!counted) return;
+      counted = false;
+      letGo(id);
+    };
+    nodeResponse(c)?.once('close', release);
+    return release;
   }
 
   /** Once the fault's wait (run after the journal, or once the tenant is let go) has ended, the
    * request no longer counts as held; a fault that set no wait lets go at once. */
-  function afterHold(c: Context<AppEnv>, id: string) {
+  function afterHold(c: Context<AppEnv>, release: () => void) {
     return (res: Response | void) => {
       const slot = c.get('tenantHeld') ? 'afterRelease' : 'afterJournal';
       const work = c.get(slot);
-      if (work) c.set(slot, () => work().finally(() => letGo(id)));
-      else letGo(id);
+      if (work) c.set(slot, () => work().finally(release));
+      else release();
       return res;
     };
   }

@@ -304,6 +304,37 @@ describe('dropped connections and timeouts, over a real socket', () => {
     return { url, headers };
   }
 
+  it('counts a held request no longer once its client has left: a key whose 100 held clients gave up is held again', async () => {
+    const gates: (() => void)[] = [];
+    const sleep: Sleep = () => new Promise<void>((open) => gates.push(open));
+    const { url, headers } = await listen([{ route: { path: '/api/**' }, fault: { kind: 'latency', ms: 60_000 } }], sleep);
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((r) => setTimeout(r, 5));
+    };
+    const clients = Array.from({ length: HELD_PER_KEY }, () => new AbortController());
+    const gone = clients.map((client, i) => fetch(`${url}${PAYOUTS}/gone-${i}`, { headers, signal: client.signal }).then(() => 'answered', () => 'left'));
+    await until(() => gates.length === HELD_PER_KEY);
+    expect((await fetch(`${url}${PAYOUTS}/refused`, { headers })).status).toBe(429);
+    clients.forEach((client) => client.abort());
+    expect(new Set(await Promise.all(gone))).toEqual(new Set(['left']));
+    // Their waits go on (no gate is opened), but they hold no connection: once the server has seen
+    // them close, the key's next request is held, not refused.
+    let next: Promise<Response> | undefined;
+    for (let tries = 0; tries < 200 && !next; tries++) {
+      const before = gates.length;
+      const sent = fetch(`${url}${PAYOUTS}/next`, { headers });
+      const outcome = await Promise.race([sent.then((r) => r.status), until(() => gates.length > before).then(() => 'held')]);
+      if (outcome === 'held') next = sent;
+      else {
+        expect(outcome).toBe(429);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
+    expect(next).toBeDefined();
+    gates.forEach((open) => open());
+    expect((await next!).headers.get('x-sandbox-fault')).toBe('latency 60000ms');
+  });
+
   it('drop destroys the socket: the client sees the connection end with no response', async () => {
     const { url, headers } = await listen([{ nth: 1, fault: { kind: 'drop' } }]);
     const err = await fetch(`${url}${PAYOUTS}/x`, { headers }).then(() => null, (e: Error) => e);
