@@ -185,6 +185,32 @@ describe('two replicas on one database', () => {
     expect(events.map((e: { data: { reference: string } }) => e.data.reference)).toEqual(Array.from({ length: count }, (_, i) => `due-${i}`));
   });
 
+  it("keep a key's copy between the sessions of its catch-up on a replica that keeps one copy: it is read whole once", async () => {
+    const count = 600;
+    for (let i = 0; i < count; i++) expect((await a.call('POST', PAYOUTS, { body: payout({ reference: `due-${i}` }) })).status).toBe(201);
+    const c = await createTestApp({ store: await PostgresStore.open(dbUrl), clock: a.clock, config: { maxTenants: 1 } });
+    afterThisTest(() => c.store.close());
+    // The other key's copy is held (a session of its own) while the key catches up: past the one copy
+    // kept, the key's is the one a session's end would forget.
+    expect((await c.call('POST', PAYOUTS, { key: KEY_B, body: payout() })).status).toBe(201);
+    const other = await c.tenants.acquire(KEY_B, 'sandbox');
+    const store = c.store as PostgresStore;
+    const copy = store.copy.bind(store);
+    const copies = new Set<unknown>();
+    store.copy = (id: string) => {
+      const made = copy(id);
+      if (id === tenantIdOf(KEY)) copies.add(made);
+      return made;
+    };
+    a.clock.advance(31);
+    const read = await c.call('GET', `${PAYOUTS}/due-${count - 1}`);
+    expect(read.body.data.status).toBe('PROCESSING');
+    c.tenants.release(other);
+    // One copy for the three sessions (256, 256 and 88 moves): forgotten at each session's end, the
+    // key was read whole again by each.
+    expect(copies.size).toBe(1);
+  });
+
   it("leave a frozen key's pending moves to its advance: no tick opens it meanwhile, and once the clock runs again a tick applies them", async () => {
     const dueAt = async () => (await stores[0].sql<{ due_at: string | null }[]>`SELECT due_at FROM sandbox_tenants`).map((r) => r.due_at);
     expect((await a.call('PUT', '/_sandbox/clock', { body: { frozen: true } })).status).toBe(200);

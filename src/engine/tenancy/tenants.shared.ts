@@ -69,18 +69,27 @@ export class SharedTenants {
   async acquire(key: string, mode: Mode): Promise<Tenant> {
     let id = this.idOf.get(key);
     if (id === undefined) this.idOf.set(key, (id = this.keyToId(key)));
-    for (;;) {
-      const t = (await this.open(id, mode))!;
-      let ran: number;
-      try {
-        ran = t.catchUp(CATCH_UP_SLICE);
-      } catch (err) {
-        this.release(t);
-        throw err;
+    // Between its sessions the tenant is away, as a request waiting outside is: a replica keeping
+    // few copies would otherwise forget it at each session's end, and read it whole at the next.
+    let between: Tenant | undefined;
+    try {
+      for (;;) {
+        const t = (await this.open(id, mode))!;
+        let ran: number;
+        try {
+          ran = t.catchUp(CATCH_UP_SLICE);
+        } catch (err) {
+          this.release(t);
+          throw err;
+        }
+        if (ran < CATCH_UP_SLICE) return t;
+        if (between !== t && between) this.away.delete(between);
+        this.away.add((between = t));
+        await this.end(t);
+        await nextTurn();
       }
-      if (ran < CATCH_UP_SLICE) return t;
-      await this.end(t);
-      await nextTurn();
+    } finally {
+      if (between) this.away.delete(between);
     }
   }
 
