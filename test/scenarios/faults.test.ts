@@ -78,8 +78,13 @@ describe('latency', () => {
     ['in memory', async () => undefined],
     ['with --data', async () => {
       const dir = await mkdtemp(path.join(tmpdir(), 'held-'));
-      afterThisTest(() => rm(dir, { recursive: true, force: true }));
-      return LowdbStore.open(dir);
+      const store = await LowdbStore.open(dir);
+      // Its files closed before they are removed.
+      afterThisTest(async () => {
+        await store.close();
+        await rm(dir, { recursive: true, force: true });
+      });
+      return store;
     }],
   ])('holds at most 100 requests of a key at once, %s: the next is refused with 429 RATE_LIMITED, and held ones answered make room', async (_, store) => {
     const gates: (() => void)[] = [];
