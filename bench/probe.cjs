@@ -5,8 +5,9 @@
 // also gives how long of it the main thread was ready to run but waited for a CPU (Linux's
 // schedstat), so the stall the machine caused shows apart from the one the server's work caused.
 'use strict';
-const { appendFileSync, openSync, readSync } = require('node:fs');
+const { appendFileSync } = require('node:fs');
 const { PerformanceObserver, constants, performance } = require('node:perf_hooks');
+const { mainThreadSchedstat } = require('../scripts/schedstat.cjs');
 
 const file = process.env.BENCH_PROBE_FILE;
 if (file) {
@@ -24,19 +25,9 @@ if (file) {
     }
   }).observe({ entryTypes: ['gc'] });
   // The main thread's time spent waiting on a run queue, in ns; undefined where schedstat is not
-  // there or not kept (a kernel without schedstats reads 0 0 0).
-  let stat;
-  try {
-    stat = openSync(`/proc/self/task/${process.pid}/schedstat`, 'r');
-  } catch {
-    stat = undefined;
-  }
-  const buf = Buffer.alloc(128);
-  const waited = () => {
-    if (stat === undefined) return undefined;
-    const [run, wait] = buf.toString('latin1', 0, readSync(stat, buf, 0, 128, 0)).split(' ').map(Number);
-    return run > 0 ? wait : undefined;
-  };
+  // there or not kept.
+  const schedstat = mainThreadSchedstat();
+  const waited = () => schedstat?.()?.[1];
   let last = performance.now();
   let lastWait = waited();
   setInterval(() => {

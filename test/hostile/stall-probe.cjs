@@ -6,25 +6,18 @@
 // beside it on another core, would count their time twice over one stretch of the loop.
 // Each stall of 20 ms or more is appended to STALL_PROBE_FILE as a line of JSON.
 'use strict';
-const { appendFileSync, openSync, readSync } = require('node:fs');
+const { appendFileSync } = require('node:fs');
 const { performance } = require('node:perf_hooks');
+const { mainThreadSchedstat } = require('../../scripts/schedstat.cjs');
 
 const file = process.env.STALL_PROBE_FILE;
 if (file) {
   // The main thread's time on a CPU so far, in ms: schedstat's first field (ns); where it cannot be
   // read (not Linux, or a kernel without schedstats, which reads 0), the process's CPU time.
-  let stat;
-  try {
-    stat = openSync(`/proc/self/task/${process.pid}/schedstat`, 'r');
-  } catch {
-    stat = undefined;
-  }
-  const buf = Buffer.alloc(128);
+  const schedstat = mainThreadSchedstat();
   const mainThreadMs = () => {
-    if (stat !== undefined) {
-      const ran = Number(buf.toString('latin1', 0, readSync(stat, buf, 0, 128, 0)).split(' ')[0]);
-      if (ran > 0) return ran / 1e6;
-    }
+    const ran = schedstat?.()?.[0];
+    if (ran !== undefined) return ran / 1e6;
     const { user, system } = process.cpuUsage();
     return (user + system) / 1000;
   };
