@@ -112,8 +112,8 @@ export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv>
     if (!hit) return next();
     const holdMs = hit.fault.kind === 'latency' ? hit.fault.ms : hit.fault.kind === 'timeout' ? hit.fault.holdMs : undefined;
     const release = holdMs === undefined ? undefined : hold(c, t.id, holdMs);
-    const applied = applyFault(c, next, hit.fault, sleep, opts.drift);
-    return (release === undefined ? applied : applied.then(afterHold(c, release), (err: unknown) => {
+    const applied = applyFault(c, next, hit.fault, sleep, opts.drift, release);
+    return (release === undefined ? applied : applied.catch((err: unknown) => {
       release();
       throw err;
     })).then((res) => {
@@ -150,18 +150,6 @@ export function faultsMiddleware(opts: FaultsOptions): MiddlewareHandler<AppEnv>
     nodeResponse(c)?.once('close', release);
     return release;
   }
-
-  /** Once the fault's wait (run after the journal, or once the tenant is let go) has ended, the
-   * request no longer counts as held; a fault that set no wait lets go at once. */
-  function afterHold(c: Context<AppEnv>, release: () => void) {
-    return (res: Response | void) => {
-      const slot = c.get('tenantHeld') ? 'afterRelease' : 'afterJournal';
-      const work = c.get(slot);
-      if (work) c.set(slot, () => work().finally(release));
-      else release();
-      return res;
-    };
-  }
 }
 
 /** For a route outside /api that honours X-Sandbox-Scenario (the bulk upload): an unknown name is 400,
@@ -197,7 +185,7 @@ async function arrived(c: Context<AppEnv>): Promise<void> {
 }
 
 /** One chosen fault, as it reaches the wire. */
-async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sleep: Sleep, sources?: DriftSources): Promise<Response | void> {
+async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sleep: Sleep, sources?: DriftSources, held: () => void = noop): Promise<Response | void> {
   switch (fault.kind) {
     case 'error':
       return renderError(c, faultError(fault));
@@ -205,7 +193,7 @@ async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sl
       await arrived(c);
       await next();
       c.header('X-Sandbox-Fault', `latency ${fault.ms}ms`);
-      return wait(c, () => sleep(fault.ms));
+      return wait(c, () => sleep(fault.ms), held);
     case 'timeout':
       if (fault.processed) await endStream(c, next);
       else await arrived(c);
@@ -213,7 +201,7 @@ async function applyFault(c: Context<AppEnv>, next: Next, fault: ChosenFault, sl
       return wait(c, async () => {
         await sleep(fault.holdMs);
         replace(c, dropConnection(c));
-      });
+      }, held);
     case 'drop':
       if (fault.processed) await endStream(c, next);
       return replace(c, dropConnection(c));
@@ -316,11 +304,13 @@ function unparseable(text: string): string {
  * go of the request's body (journal-middleware.ts): what waits is the answer alone. A request
  * holding its tenant (locked, on a shared store, for every replica) waits after letting it go, so
  * the key's other requests never wait behind a fault; the answer (or the dropped connection) leaves
- * after the wait either way.
+ * after the wait either way. `done` runs once the wait has ended (the key's count of held requests).
  */
-function wait(c: Context<AppEnv>, work: () => Promise<void>): void {
-  c.set(c.get('tenantHeld') ? 'afterRelease' : 'afterJournal', work);
+function wait(c: Context<AppEnv>, work: () => Promise<void>, done: () => void): void {
+  c.set(c.get('tenantHeld') ? 'afterRelease' : 'afterJournal', () => work().finally(done));
 }
+
+const noop = (): void => undefined;
 
 const isStream = (c: Context) => (c.res.headers.get('content-type') ?? '').startsWith('text/event-stream');
 

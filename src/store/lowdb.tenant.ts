@@ -64,6 +64,10 @@ export class LowdbTenantStore extends MemoryTenantStore {
     return this.durable >= this.appended;
   }
 
+  override get pendingWrites(): number {
+    return this.pending.length;
+  }
+
   override async flush(): Promise<void> {
     const target = this.appended;
     while (this.durable < target) {

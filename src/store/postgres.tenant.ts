@@ -134,7 +134,7 @@ export class PostgresTenantStore extends MemoryTenantStore {
   }
 
   /** Writes made since the session began (or the last commit), not yet sent. */
-  get pending(): number {
+  override get pendingWrites(): number {
     return this.ops.length;
   }
 

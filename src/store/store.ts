@@ -28,6 +28,8 @@ export interface TenantStore {
   flush(): Promise<void>;
   /** True when every write so far is durable (always, in memory): the HTTP layer then skips flush(). */
   readonly flushed: boolean;
+  /** Writes made and not yet sent to where they are kept (none in memory). */
+  readonly pendingWrites: number;
   /** Where the request journal is kept when every replica must see it (a shared store); absent, the
    * journal stays in this process's memory. */
   readonly journal?: JournalStore;
@@ -176,5 +178,10 @@ export class MemoryTenantStore implements TenantStore {
   /** True when every write so far is durable, so a flush would have nothing to wait for. */
   get flushed(): boolean {
     return true;
+  }
+
+  /** Writes made and not yet sent to where they are kept (none in memory). */
+  get pendingWrites(): number {
+    return 0;
   }
 }

@@ -24,6 +24,10 @@ type Rec = { createdAt?: string; updatedAt?: string } & Record<string, unknown>;
  * that is shorter), and the work it does before yielding. */
 export const RETENTION = { everyMs: 60_000, slice: 500 };
 
+/** A sweep writes its drops once it holds this many unwritten (on PostgreSQL it ends its session and
+ * begins another): written all at the end, 100,000 drops were one batch built in one go. */
+export const SWEEP_WRITES = 1000;
+
 const changedAt = (r: Rec) => r.updatedAt ?? r.createdAt;
 
 /** Counts work done and gives the event loop its turn once a slice's worth is done (a turn of its

@@ -20,15 +20,11 @@ import { TenantRandom, tenantSeed } from '../../kernel/random.js';
 import type { PostgresStore } from '../../store/postgres.store.js';
 import type { PostgresTenantStore } from '../../store/postgres.tenant.js';
 import { StoreUnavailableError } from '../../store/store.js';
-import { RETENTION, slices, sweepTenant } from './retention.js';
+import { RETENTION, SWEEP_WRITES, slices, sweepTenant } from './retention.js';
 import { CATCH_UP_SLICE, RELOADED_BY_ID, Tenant, type Mode, type TenantEnv } from './tenant.js';
 
 /** Background sessions (they skip locked tenants) are no use of the key. */
 const noUse = () => null;
-
-/** A retention sweep's session ends after this many drops (each a write of its commit); the next
- * session goes on. */
-const SWEEP_WRITES = 1000;
 
 /** Tenants a tick looks at, at most. */
 const DUE_BATCH = 100;
@@ -266,7 +262,7 @@ export class SharedTenants {
           this.inSession(t.id, t.mode, async (held) => {
             const slice = slices(RETENTION.slice);
             for (const n of sweepTenant(held, cutoff, this.env.retained)) {
-              if ((held.store as PostgresTenantStore).pending >= SWEEP_WRITES) {
+              if (held.store.pendingWrites >= SWEEP_WRITES) {
                 more = true;
                 break;
               }

@@ -15,7 +15,7 @@ import { TenantRandom, tenantSeed } from '../../kernel/random.js';
 import { PostgresStore } from '../../store/postgres.store.js';
 import type { PostgresTenantStore } from '../../store/postgres.tenant.js';
 import { MemoryTenantStore, type Store } from '../../store/store.js';
-import { RETENTION, slices, sweepTenant } from './retention.js';
+import { RETENTION, SWEEP_WRITES, slices, sweepTenant } from './retention.js';
 import { heapFull } from './room.js';
 import { CATCH_UP_SLICE, KEPT_JOURNAL, Tenant, type Mode, type TenantEnv } from './tenant.js';
 import { nextTurn } from '../../kernel/turns.js';
@@ -260,7 +260,11 @@ export class Tenants {
       if (this.byKey.get(key) !== t || t.advancing) continue;
       this.hold(t);
       try {
-        for (const n of sweepTenant(t, this.env.clock.now() - this.env.retentionMs, this.env.retained)) if (!(await step(n))) break;
+        for (const n of sweepTenant(t, this.env.clock.now() - this.env.retentionMs, this.env.retained)) {
+          // With --data, what it dropped is written every SWEEP_WRITES drops, not all at the end.
+          if (t.store.pendingWrites >= SWEEP_WRITES) await t.store.flush();
+          if (!(await step(n))) break;
+        }
         if (!t.store.flushed) await t.store.flush();
       } catch (err) {
         console.error(`[sandbox] retention of tenant ${t.id} failed:`, err);
