@@ -192,24 +192,16 @@ export class SharedTenants {
     const pass: Pass = {};
     try {
       for (const { id, mode } of await this.store.due(this.env.clock.now(), DUE_BATCH)) {
-        await attempt(this.failedUntil, pass, id, async () => {
-          // In sessions of CATCH_UP_SLICE moves, a turn of the event loop between them: thousands due
-          // at one instant (a bulk file's rows, a frozen clock let go) were one catch-up and one commit,
-          // the session's SQL built for all of them in one go, while every key on this replica waited.
-          for (let more = true; more; ) {
-            more = false;
-            await this.inSession(
-              id,
-              mode as Mode,
-              (t) => {
-                more = t.catchUp(CATCH_UP_SLICE) >= CATCH_UP_SLICE;
-                this.env.overdue?.resume(t);
-              },
-              'background moves',
-            );
-            if (more) await nextTurn();
-          }
-        });
+        // In sessions of CATCH_UP_SLICE moves: thousands due at one instant (a bulk file's rows, a
+        // frozen clock let go) were one catch-up and one commit, the session's SQL built for all of
+        // them in one go, while every key on this replica waited.
+        await attempt(this.failedUntil, pass, id, () =>
+          this.inSessions(id, mode as Mode, 'background moves', (t) => {
+            const more = t.catchUp(CATCH_UP_SLICE) >= CATCH_UP_SLICE;
+            this.env.overdue?.resume(t);
+            return more;
+          }),
+        );
       }
     } catch (err) {
       if (!(err instanceof StoreUnavailableError)) throw err;
@@ -256,43 +248,47 @@ export class SharedTenants {
       // (the next session sweeps on from the start, where what was dropped is gone): a tenant of
       // 100,000 old resources was swept in one stretch, and its drops committed in one statement
       // built in one go, while every key on this replica waited.
-      for (let more = true; more && !stopped(); ) {
-        more = false;
-        await attempt(this.sweepFailedUntil, pass, t.id, () =>
-          this.inSession(t.id, t.mode, async (held) => {
-            const slice = slices(RETENTION.slice);
-            for (const n of sweepTenant(held, cutoff, this.env.retained)) {
-              if (held.store.pendingWrites >= SWEEP_WRITES) {
-                more = true;
-                break;
-              }
-              await slice(n);
-              if (stopped()) break;
+      await attempt(this.sweepFailedUntil, pass, t.id, () =>
+        this.inSessions(t.id, t.mode, 'retention', async (held) => {
+          const slice = slices(RETENTION.slice);
+          let more = false;
+          for (const n of sweepTenant(held, cutoff, this.env.retained)) {
+            if (held.store.pendingWrites >= SWEEP_WRITES) {
+              more = true;
+              break;
             }
-            this.env.overdue?.resume(held);
-          }, 'retention'),
-        );
-      }
+            await slice(n);
+            if (stopped()) break;
+          }
+          this.env.overdue?.resume(held);
+          return more && !stopped();
+        }),
+      );
     }
   }
 
-  /** One tenant's background work in a session. A failure of the work is logged and the caller goes
-   * on with the next tenant; a database that does not answer (StoreUnavailableError) is rethrown, so
+  /** One tenant's background work in sessions, one after another with a turn of the event loop
+   * between, while `work` says more is left. A failure of the work is logged and the caller goes on
+   * with the next tenant; a database that does not answer (StoreUnavailableError) is rethrown, so
    * that a pass stops there instead of waiting the round-trip limit once per tenant. */
-  private async inSession(id: string, mode: Mode, work: (t: Tenant) => void | Promise<void>, what: string): Promise<void> {
-    let t: Tenant | undefined;
+  private async inSessions(id: string, mode: Mode, what: string, work: (t: Tenant) => boolean | Promise<boolean>): Promise<void> {
     const failed = (err: unknown) => {
       if (err instanceof StoreUnavailableError) throw err;
       console.error(`[sandbox] ${what} of tenant ${id} failed:`, err);
     };
-    try {
-      t = await this.open(id, mode, true);
-      if (!t) return;
-      await work(t);
-    } catch (err) {
-      failed(err);
-    } finally {
-      if (t) await this.end(t).catch(failed);
+    for (let more = true; more; ) {
+      more = false;
+      let t: Tenant | undefined;
+      try {
+        t = await this.open(id, mode, true);
+        if (!t) return;
+        more = await work(t);
+      } catch (err) {
+        failed(err);
+      } finally {
+        if (t) await this.end(t).catch(failed);
+      }
+      if (more) await nextTurn();
     }
   }
 
