@@ -262,10 +262,15 @@ export class Lanes {
     if (!this.tools || this.tools.stuck) {
       this.tools?.sql.end({ timeout: 0 }).catch(() => undefined);
       this.tools = this.create();
-      // Given the limits as the pool's connections are, before its first statement.
-      this.tools.sql.unsafe(SET_LIMITS, this.limits()).catch(() => undefined);
     }
-    return this.tools.sql;
+    // Given the limits as the pool's connections are, before its first statement and again after
+    // each reconnection (the driver opens a new connection once one closed, without them).
+    const tools = this.tools;
+    if (tools.configured !== tools.closes) {
+      tools.configured = tools.closes;
+      tools.sql.unsafe(SET_LIMITS, this.limits()).catch(() => undefined);
+    }
+    return tools.sql;
   }
   private tools: Lane | undefined;
 
