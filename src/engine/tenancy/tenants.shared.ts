@@ -66,8 +66,9 @@ export class SharedTenants {
     let id = this.idOf.get(key);
     if (id === undefined) this.idOf.set(key, (id = this.keyToId(key)));
     // Between its sessions the tenant is away, as a request waiting outside is: a replica keeping
-    // few copies would otherwise forget it at each session's end, and read it whole at the next.
-    let between: Tenant | undefined;
+    // few copies would otherwise forget it at each session's end, and read it whole at the next. An
+    // away tenant is never forgotten, so each session opens the same object.
+    let away: Tenant | undefined;
     try {
       for (;;) {
         const t = (await this.open(id, mode))!;
@@ -79,13 +80,12 @@ export class SharedTenants {
           throw err;
         }
         if (ran < CATCH_UP_SLICE) return t;
-        if (between !== t && between) this.away.delete(between);
-        this.away.add((between = t));
+        this.away.add((away = t));
         await this.end(t);
         await nextTurn();
       }
     } finally {
-      if (between) this.away.delete(between);
+      if (away) this.away.delete(away);
     }
   }
 
