@@ -253,11 +253,14 @@ const coldStartMs = colds.length ? Math.round(Math.min(...colds)) : undefined;
 // connections, loaded at once), every figure from the same run. Then POST payout from two replicas
 // on one database over BENCH_PG_KEYS keys (default 1 and 100), 25 connections on each replica,
 // both replicas' load spread over the same keys (as a load balancer spreads them): one key's
-// requests take turns on its row lock, many keys' run side by side.
+// requests take turns on its row lock, many keys' run side by side. BENCH_PG_SPLIT=1 runs each count
+// of keys again with each replica sent its own share of them (as a load balancer routing by key
+// would), so that no session reads what the other replica wrote.
 const listOf = (v, d) => (v === undefined ? d : v.split(',').map((n) => n.trim()).filter(Boolean));
 const PG_WORKLOADS = listOf(process.env.BENCH_PG, ['POST payout', 'GET payout read-back', 'POST FX trade (XML)', 'POST quote intent']);
 const PG_KEYS = listOf(process.env.BENCH_PG_KEYS, ['1', '100']).map(Number);
 const PG_KEY_CONNECTIONS = 25;
+const PG_SPLIT = process.env.BENCH_PG_SPLIT === '1';
 const PG_KEY_WARM_SECONDS = 10;
 const pgRows = [];
 const pgKeyRows = [];
@@ -296,15 +299,17 @@ if (part('pg')) {
     const each = ms.map(summary);
     return { rps: each.reduce((n, x) => n + x.rps, 0), p99: Math.max(...each.map((x) => x.p99)), cpuUsPerRequest: Math.max(...each.map((x) => x.cpuUsPerRequest)), non2xx: each.reduce((n, x) => n + x.non2xx, 0) };
   };
-  /** Two replicas, POST payouts over `count` keys from both, PG_KEY_CONNECTIONS on each. */
-  const overKeys = async (count) => {
+  /** Two replicas, POST payouts over `count` keys from both (`split`: each its own share of them),
+   * PG_KEY_CONNECTIONS on each. */
+  const overKeys = async (count, split = false) => {
     // BENCH_PG_MAX sets each replica's pool (`?max=N` on the store URL); unset, the sandbox's default.
     const url = (await database()) + (process.env.BENCH_PG_MAX ? `?max=${process.env.BENCH_PG_MAX}` : '');
     const uncapped = ['--max-resources', '0'];
     const servers = [await start(['--store', url, ...uncapped], 'dist/main.js', { probe: true }), await start(['--store', url, ...uncapped], 'dist/main.js', { probe: true })];
     const keys = Array.from({ length: count }, newKey);
+    const keysOf = (i) => (split && count > 1 ? keys.filter((_, k) => k % servers.length === i) : keys);
     const run = async (seconds) =>
-      (await Promise.all(servers.map((s, i) => load(s.url, { spread: true, tag: i, keys }, { seconds, connections: PG_KEY_CONNECTIONS })))).map((x) => x.r);
+      (await Promise.all(servers.map((s, i) => load(s.url, { spread: true, tag: i, keys: keysOf(i) }, { seconds, connections: PG_KEY_CONNECTIONS })))).map((x) => x.r);
     // Warmed longer than the workloads: at a few hundred requests a second V8 is still optimising
     // the session's code after 3 s.
     await run(PG_KEY_WARM_SECONDS);
@@ -321,6 +326,7 @@ if (part('pg')) {
     const { stallMs, stallOffCpuMs } = probed([{ from, to }]);
     const row = {
       keys: count,
+      split,
       rps: Math.round(rs.reduce((n, r) => n + r.requests.total / r.duration, 0)),
       p50: Math.max(...rs.map((r) => r.latency.p50)),
       p99: Math.max(...rs.map((r) => r.latency.p99)),
@@ -331,7 +337,7 @@ if (part('pg')) {
       stallOffCpuMs,
       load: loadAvg,
     };
-    console.error(`postgres, POST payout over ${count} keys: ${JSON.stringify(row)}`);
+    console.error(`postgres, POST payout over ${count} keys${split ? ', split' : ''}: ${JSON.stringify(row)}`);
     return row;
   };
   try {
@@ -345,7 +351,10 @@ if (part('pg')) {
       pgRows.push({ workload: name, memory, one, two });
       console.error(`postgres ${name}: ${JSON.stringify({ memory, one, two })}`);
     }
-    for (const count of PG_KEYS) pgKeyRows.push(await overKeys(count));
+    for (const count of PG_KEYS) {
+      pgKeyRows.push(await overKeys(count));
+      if (PG_SPLIT && count > 1) pgKeyRows.push(await overKeys(count, true));
+    }
   } finally {
     await pg.stop();
   }
@@ -361,10 +370,10 @@ if (pgRows.length) {
 }
 if (pgKeyRows.length) {
   console.log(`\nPOST payout, two replicas on one PostgreSQL, ${PG_KEY_CONNECTIONS} connections on each, ${DURATION} s\n`);
-  console.log('| keys | payouts/s combined | p50 ms | p99 ms | sandbox CPU µs per request (each replica) | PostgreSQL CPU µs per request | longest loop stall ms | non-2xx | load average (1, 5, 15 min) |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  console.log('| keys | sent to | payouts/s combined | p50 ms | p99 ms | sandbox CPU µs per request (each replica) | PostgreSQL CPU µs per request | longest loop stall ms | non-2xx | load average (1, 5, 15 min) |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of pgKeyRows) {
-    console.log(`| ${r.keys} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.cpuUsPerRequest.join(' / ')} | ${r.pgCpuUsPerRequest} | ${stall(r)} | ${r.non2xx} | ${r.load} |`);
+    console.log(`| ${r.keys} | ${r.split ? 'one replica each' : 'both replicas'} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.cpuUsPerRequest.join(' / ')} | ${r.pgCpuUsPerRequest} | ${stall(r)} | ${r.non2xx} | ${r.load} |`);
   }
 }
 const dataRatio = {};
