@@ -31,4 +31,4 @@ EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||4010)+'/_sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Memory store by default; add `--data /data` to keep tenants on the volume.
-CMD ["node", "--max-semi-space-size=16", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--no-allocation-site-pretenuring", "dist/main.js"]

@@ -43,7 +43,7 @@ const SPACES_FILE = path.join(path.dirname(PROBE_FILE), 'spaces.json');
 
 function start(args, file = 'dist/main.js', opts = {}) {
   const t0 = performance.now();
-  const flags = file === 'dist/main.js' ? (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=16').split(' ').filter(Boolean) : [];
+  const flags = file === 'dist/main.js' ? (process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=16 --no-allocation-site-pretenuring').split(' ').filter(Boolean) : [];
   // The sandbox of the workloads carries the probe (bench/probe.cjs): its pauses and stalls.
   const probe = opts.probe ? ['-r', path.join(BENCH_DIR, 'probe.cjs')] : [];
   // The sandbox of the RSS part writes its heap spaces each second (bench/spaces.cjs).

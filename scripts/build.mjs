@@ -48,7 +48,8 @@ await build({
   sourcemap: true,
   // The command (`npx payments-sandbox`) runs with a plain `env node`: `env -S`, which could pass a
   // flag, is missing from BusyBox (Alpine images). `npm start`, the image and the bench add
-  // --max-semi-space-size=16 (a young generation of a fixed size) themselves.
+  // --max-semi-space-size=16 (a young generation of a fixed size) and --no-allocation-site-pretenuring
+  // (short-lived objects kept out of the old generation) themselves.
   // CommonJS dependencies inside the ESM bundle call require(): give them Node's.
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __sandboxRequire } from 'node:module';\nconst require = __sandboxRequire(import.meta.url);" },
   logLevel: 'warning',
