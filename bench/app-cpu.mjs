@@ -40,6 +40,8 @@ const send = async (p, init) => {
 };
 const payout = (reference) =>
   JSON.stringify({ reference, amount: 1000, currency: 'NGN', destination: { accountNumber: '0123456789', accountName: 'John Doe', bankCode: '058' } });
+/** The FX trade each key's read-back reads, by key. */
+const fxTrades = new Map();
 const FX_TRADE =
   '<?xml version="1.0" encoding="UTF-8"?><FXTradInstr><CcyPair><BaseCcy>NGN</BaseCcy><QtdCcy>USDT</QtdCcy></CcyPair><TradAmts><TradgCcyAmt>1000</TradgCcyAmt></TradAmts><AmtDrctn>BUY</AmtDrctn></FXTradInstr>';
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -103,6 +105,10 @@ const WORKLOADS = {
     run: (key) => send('/_sandbox/report', { headers: json(key) }),
   },
   'POST FX trade (XML)': { run: (key) => send('/api/v1/partners/fx/trades', { method: 'POST', headers: xml(key), body: FX_TRADE }) },
+  'GET FX trade (XML)': {
+    setup: async (key) => fxTrades.set(key, /<TxId>([^<]+)<\/TxId>/.exec(await send('/api/v1/partners/fx/trades', { method: 'POST', headers: xml(key), body: FX_TRADE }))[1]),
+    run: (key) => send(`/api/v1/partners/fx/trades/${fxTrades.get(key)}`, { headers: xml(key) }),
+  },
   'GET listings (XML)': { run: (key) => send('/api/v1/partners/fx/listings?source=NGN&destination=USDT', { headers: xml(key) }) },
   'GET maker rate (XML)': { run: (key) => send('/api/v1/partners/fx/rates/makers?from=NGN&to=USDT', { headers: xml(key) }) },
   'quote flow per step': {
