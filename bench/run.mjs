@@ -307,7 +307,7 @@ if (part('pg')) {
     const uncapped = ['--max-resources', '0'];
     const servers = [await start(['--store', url, ...uncapped], 'dist/main.js', { probe: true }), await start(['--store', url, ...uncapped], 'dist/main.js', { probe: true })];
     const keys = Array.from({ length: count }, newKey);
-    const keysOf = (i) => (split && count > 1 ? keys.filter((_, k) => k % servers.length === i) : keys);
+    const keysOf = (i) => (split ? keys.filter((_, k) => k % servers.length === i) : keys);
     const run = async (seconds) =>
       (await Promise.all(servers.map((s, i) => load(s.url, { spread: true, tag: i, keys: keysOf(i) }, { seconds, connections: PG_KEY_CONNECTIONS })))).map((x) => x.r);
     // Warmed longer than the workloads: at a few hundred requests a second V8 is still optimising

@@ -140,7 +140,7 @@ async function held(c: Context<AppEnv>, next: Next, tenants: Tenants, holding: T
     }
   } finally {
     if (holds) tenants.release(tenant);
-    // A fault's wait, served once the tenant is let go (see http/faults.ts).
+    // A fault's wait, served once the tenant is let go (see http/fault-responses.ts, wait()).
     await c.get('afterRelease')?.();
   }
 }
